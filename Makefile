@@ -1,0 +1,63 @@
+# qe-telemetry: small C filters over NDJSON. See README.md.
+PREFIX   = /usr/local
+BINDIR   = $(PREFIX)/bin
+MANDIR   = $(PREFIX)/share/man
+DATADIR  = $(PREFIX)/share/qe-telemetry
+PKG_CONFIG = pkg-config
+
+CC       = cc
+CFLAGS   = -O2 -g
+WARN     = -std=c99 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wno-overlength-strings
+# Required flags live outside CFLAGS so `make CFLAGS=-O0` cannot drop them.
+QE_CFLAGS = $(WARN) -D_GNU_SOURCE -Ilib $(CJSON_CFLAGS) $(CFLAGS)
+
+CJSON_CFLAGS  = `$(PKG_CONFIG) --cflags libcjson 2>/dev/null`
+CJSON_LIBS    = `$(PKG_CONFIG) --libs libcjson 2>/dev/null || echo -lcjson`
+# Debian 12's libjq-dev (jq 1.6) ships no libjq.pc.
+JQ_LIBS       = `$(PKG_CONFIG) --libs libjq 2>/dev/null || echo -ljq`
+ARCHIVE_LIBS  = `$(PKG_CONFIG) --libs libarchive 2>/dev/null || echo -larchive`
+SQLITE_LIBS   = `$(PKG_CONFIG) --libs sqlite3 2>/dev/null || echo -lsqlite3`
+CRYPTO_LIBS   = `$(PKG_CONFIG) --libs libcrypto 2>/dev/null || echo -lcrypto`
+Z_LIBS        = `$(PKG_CONFIG) --libs zlib 2>/dev/null || echo -lz`
+
+TOOLS = $(patsubst cmd/%.c,%,$(wildcard cmd/*.c))
+LIBOBJ = $(patsubst %.c,%.o,$(wildcard lib/*.c))
+BASE_LIBS = lib/libqe.a $(CJSON_LIBS) $(CRYPTO_LIBS) $(Z_LIBS) -lm
+
+# Per-tool link lists: each tool links only what it uses.
+qe-cache-extract_LIBS = $(ARCHIVE_LIBS) $(SQLITE_LIBS)
+qe-cell-diff_LIBS     = $(JQ_LIBS)
+
+all: $(TOOLS)
+
+lib/libqe.a: $(LIBOBJ)
+	rm -f $@
+	$(AR) rcs $@ $(LIBOBJ)
+
+%.o: %.c lib/qe.h
+	$(CC) $(QE_CFLAGS) -c -o $@ $<
+
+$(TOOLS): %: cmd/%.o lib/libqe.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $($@_LIBS) $(BASE_LIBS)
+
+check: all
+	PATH="$(CURDIR):$$PATH" bats tests
+	mandoc -T lint -W warning man/*.[17]
+
+# AddressSanitizer + UBSan build of everything, then the whole suite.
+asan:
+	$(MAKE) clean
+	$(MAKE) CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined' check
+	$(MAKE) clean
+
+install: all
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)/schema
+	install -m 755 $(TOOLS) $(DESTDIR)$(BINDIR)
+	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1
+	install -m 644 man/*.7 $(DESTDIR)$(MANDIR)/man7
+	install -m 644 schema/*.json $(DESTDIR)$(DATADIR)/schema
+
+clean:
+	rm -f $(TOOLS) cmd/*.o lib/*.o lib/libqe.a
+
+.PHONY: all check asan install clean

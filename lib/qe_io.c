@@ -1,0 +1,255 @@
+/*
+ * NDJSON in and out. Input may be plain or gzip (zlib reads both); a newline
+ * is the resync point, so one bad line costs one record, never the stream.
+ */
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "qe.h"
+
+extern char *program_invocation_short_name;
+
+size_t qe_max_line = 64u << 20;
+
+const char *
+qe_progname(void)
+{
+	return program_invocation_short_name;
+}
+
+size_t
+qe_utf8_valid(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i < n) {
+		unsigned c = p[i];
+		size_t len;
+		unsigned min, cp;
+
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c >= 0xc2 && c <= 0xdf)
+			len = 2, min = 0x80, cp = c & 0x1f;
+		else if (c >= 0xe0 && c <= 0xef)
+			len = 3, min = 0x800, cp = c & 0x0f;
+		else if (c >= 0xf0 && c <= 0xf4)
+			len = 4, min = 0x10000, cp = c & 0x07;
+		else
+			return i;
+		if (n - i < len)
+			return i;
+		for (size_t k = 1; k < len; k++) {
+			if ((p[i + k] & 0xc0) != 0x80)
+				return i;
+			cp = cp << 6 | (p[i + k] & 0x3f);
+		}
+		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			return i;
+		i += len;
+	}
+	return n;
+}
+
+static void write_failed(void) __attribute__((noreturn));
+
+struct reader {
+	const char *name;
+	long line;
+	long rejected;
+	qe_record_fn fn;
+	void *ctx;
+};
+
+static void
+reject(struct reader *r, const char *fmt, long col)
+{
+	if (col > 0)
+		warnx("%s:%ld: %s at column %ld", r->name, r->line, fmt, col);
+	else
+		warnx("%s:%ld: %s", r->name, r->line, fmt);
+	r->rejected++;
+}
+
+static void
+handle_line(struct reader *r, char *s, size_t n)
+{
+	const char *end = NULL;
+	size_t bad;
+	cJSON *rec;
+
+	if (n > 0 && s[n - 1] == '\r')
+		s[--n] = '\0';
+	if (strspn(s, " \t") == n && memchr(s, '\0', n) == NULL)
+		return;		/* blank line */
+	if (memchr(s, '\0', n) != NULL) {
+		reject(r, "NUL byte", (long)((char *)memchr(s, '\0', n) - s) + 1);
+		return;
+	}
+	if ((bad = qe_utf8_valid(s, n)) != n) {
+		reject(r, "invalid UTF-8", (long)bad + 1);
+		return;
+	}
+	rec = cJSON_ParseWithLengthOpts(s, n, &end, 0);
+	if (rec == NULL) {
+		reject(r, "invalid JSON", end ? (long)(end - s) + 1 : 0);
+		return;
+	}
+	end += strspn(end, " \t");
+	if (end != s + n) {
+		reject(r, "trailing data after JSON value", (long)(end - s) + 1);
+		cJSON_Delete(rec);
+		return;
+	}
+	if (!cJSON_IsObject(rec)) {
+		reject(r, "not a JSON object", 0);
+		cJSON_Delete(rec);
+		return;
+	}
+	if (r->fn(rec, r->name, r->line, r->ctx) != 0)
+		r->rejected++;
+	cJSON_Delete(rec);
+}
+
+/* Read one stream line by line; returns -1 on a read error. */
+static int
+read_stream(struct reader *r, gzFile gz)
+{
+	struct qe_buf line = { 0 };
+	char chunk[65536];
+	int n, toolong = 0, ret = 0;
+
+	r->line = 0;
+	while ((n = gzread(gz, chunk, sizeof chunk)) > 0) {
+		char *p = chunk, *end = chunk + n;
+
+		while (p < end) {
+			char *nl = memchr(p, '\n', (size_t)(end - p));
+			size_t take = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+			if (!toolong) {
+				if (line.len + take > qe_max_line) {
+					toolong = 1;
+					qe_buf_reset(&line);
+				} else
+					qe_buf_add(&line, p, take);
+			}
+			p += take;
+			if (nl == NULL)
+				break;
+			p++;
+			r->line++;
+			if (toolong) {
+				warnx("%s:%ld: line longer than %zu bytes", r->name, r->line, qe_max_line);
+				r->rejected++;
+				toolong = 0;
+			} else
+				handle_line(r, line.data ? line.data : "", line.len);
+			qe_buf_reset(&line);
+		}
+		/* flush before a read that may block (s6-tai64n's rule) */
+		if (fflush(stdout) == EOF)
+			write_failed();
+	}
+	if (n < 0) {
+		int e;
+		const char *msg = gzerror(gz, &e);
+
+		warnx("%s: %s", r->name, e == Z_ERRNO ? strerror(errno) : msg);
+		ret = -1;
+	}
+	if (line.len > 0 || toolong) {
+		r->line++;
+		if (toolong) {
+			warnx("%s:%ld: line longer than %zu bytes", r->name, r->line, qe_max_line);
+			r->rejected++;
+		} else
+			handle_line(r, line.data, line.len);
+	}
+	qe_buf_free(&line);
+	return ret;
+}
+
+int
+qe_each_record(int argc, char **argv, qe_record_fn fn, void *ctx)
+{
+	static char *stdin_only[] = { "-" };
+	struct reader r = { .fn = fn, .ctx = ctx };
+	int status = QE_EXIT_OK;
+
+	if (argc == 0) {
+		argc = 1;
+		argv = stdin_only;
+	}
+	for (int i = 0; i < argc; i++) {
+		int isstdin = strcmp(argv[i], "-") == 0;
+		int fd = isstdin ? dup(STDIN_FILENO) : open(argv[i], O_RDONLY);
+		gzFile gz;
+
+		r.name = isstdin ? "<stdin>" : argv[i];
+		if (fd < 0 || (gz = gzdopen(fd, "rb")) == NULL) {
+			warn("%s", r.name);
+			if (fd >= 0)
+				close(fd);
+			status = QE_EXIT_TROUBLE;
+			continue;
+		}
+		gzbuffer(gz, 1 << 17);
+		if (read_stream(&r, gz) < 0)
+			status = QE_EXIT_TROUBLE;
+		gzclose(gz);
+	}
+	if (r.rejected > 0) {
+		warnx("%ld line%s rejected", r.rejected, r.rejected == 1 ? "" : "s");
+		status = QE_EXIT_TROUBLE;
+	}
+	return status;
+}
+
+static void
+write_failed(void)
+{
+	warn("stdout");
+	exit(QE_EXIT_TROUBLE);
+}
+
+void
+qe_emit_line(const char *s, size_t n)
+{
+	if (fwrite(s, 1, n, stdout) != n || putchar('\n') == EOF)
+		write_failed();
+}
+
+void
+qe_emit(const cJSON *rec)
+{
+	char *s = cJSON_PrintUnformatted(rec);
+
+	if (s == NULL)
+		qe_json_check(NULL);
+	qe_emit_line(s, strlen(s));
+	cJSON_free(s);
+}
+
+int
+qe_finish(int status)
+{
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		warn("stdout");
+		status = QE_EXIT_TROUBLE;
+	}
+	if (fclose(stdout) == EOF && status != QE_EXIT_TROUBLE) {
+		warn("stdout");
+		status = QE_EXIT_TROUBLE;
+	}
+	return status;
+}
