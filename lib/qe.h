@@ -112,12 +112,13 @@ const char *qe_progname(void);
 /*
  * A point in time: seconds since the Unix epoch (UTC) and nanoseconds.
  * `zone` is 1 when the text carried 'Z' or an offset, 0 when it was naive
- * (taken as UTC). `frac_digits` is how many fraction digits it had.
+ * (taken as UTC); sec + offset is the wall-clock time as written. `frac_digits` is how many fraction digits it had.
  */
 struct qe_time {
 	int64_t sec;
 	int32_t nsec;
 	int zone;
+	int offset;		/* the offset written, in seconds (0 for Z or naive) */
 	int frac_digits;
 };
 

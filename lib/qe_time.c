@@ -112,6 +112,7 @@ qe_time_parse(const char *s, struct qe_time *t)
 	if (sec == 60)		/* a leap second reads as the next second's start */
 		sec = 59, ns = 999999999;
 	t->sec = days_from_civil(Y, M, D) * 86400 + h * 3600 + mi * 60 + sec - off;
+	t->offset = (int)off;
 	t->nsec = ns;
 	t->frac_digits = nd;
 	return 0;
@@ -151,5 +152,6 @@ qe_time_now(struct qe_time *t)
 	t->sec = ts.tv_sec;
 	t->nsec = (int32_t)ts.tv_nsec;
 	t->zone = 1;
+	t->offset = 0;
 	t->frac_digits = 9;
 }
