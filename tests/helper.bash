@@ -5,9 +5,9 @@ bats_load_library bats-support
 bats_load_library bats-assert
 
 TESTS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-# The shared fixtures sit beside the checkout; QE_SHARED overrides.
-SHARED="${QE_SHARED:-$(cd "$TESTS_DIR/../../shared" 2>/dev/null && pwd)}"
-SHARED_FIXTURES="$SHARED/fixtures"
+# A copy of ../shared/fixtures (real caches, notebooks and archives made by
+# the real tools) lives in tests/fixtures/shared, so a checkout tests alone.
+SHARED_FIXTURES="$TESTS_DIR/fixtures/shared"
 export PYDEVD_DISABLE_FILE_VALIDATION=1
 
 # fixture NAME: a path under tests/fixtures/
@@ -15,7 +15,7 @@ fixture() {
 	printf '%s\n' "$TESTS_DIR/fixtures/$1"
 }
 
-# shared NAME: a path under ../shared/fixtures/ (read-only in CI)
+# shared NAME: a path under the copy of ../shared/fixtures/ (never written)
 shared() {
 	printf '%s\n' "$SHARED_FIXTURES/$1"
 }
