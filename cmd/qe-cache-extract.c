@@ -1636,9 +1636,12 @@ main(int argc, char *argv[])
 	}
 
 	/* notebook files named on their own share one common directory */
-	for (size_t i = 0; i < ops.n; i++)
-		if (classify(ops.v[i], &dir) == K_IPYNB)
+	for (size_t i = 0; i < ops.n; i++) {
+		struct stat sb;
+
+		if (is_ipynb(ops.v[i]) && stat(ops.v[i], &sb) == 0 && !S_ISDIR(sb.st_mode))
 			pathlist_add(&files, ops.v[i]);
+	}
 	for (size_t i = 0; i < ops.n; i++) {
 		switch (classify(ops.v[i], &dir)) {
 		case K_NONE:

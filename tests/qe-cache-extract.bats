@@ -1,0 +1,311 @@
+#!/usr/bin/env bats
+# qe-cache-extract on the real caches, notebooks and archives of the shared
+# fixtures (see tests/fixtures/shared/README.md for the facts checked here).
+
+load helper
+
+cache() { shared "$1/.jupyter_cache"; }
+
+setup() {
+	T="$BATS_TEST_TMPDIR"
+}
+
+@test "base cache: 6 cached notebooks, the failed one, 24 cells, all valid" {
+	run -0 --separate-stderr qe-cache-extract "$(cache jupyter-cache/base)"
+	assert_equal "$stderr" ""
+	printf '%s\n' "$output" > "$T/out"
+	run -0 jq -sc '[.[] | select(.kind == "notebook") | [.document, .status, .cache_pk]]' "$T/out"
+	assert_output '[["broken","failed",null],["dynamics/markov","ok",1],["errors_allowed","ok",2],["images","ok",3],["intro","ok",4],["numba_demo","ok",5],["stale_timing","ok",6]]'
+	run -0 jq -s '[.[] | select(.kind == "cell")] | length' "$T/out"
+	assert_output 24
+	run -0 validate "$T/out"
+}
+
+@test "base cache: notebook record facts (key, seconds, created, counts, kernel)" {
+	run -0 --separate-stderr qe-cache-extract "$(cache jupyter-cache/base)"
+	run -0 jq -c 'select(.document == "intro" and .kind == "notebook") | [.cache_key, .execution_seconds, .created, .code_cells, .timed_cells, .kernel, .language, .language_version, .uri]' <<< "$output"
+	assert_output '["c290f15f509d592015f141782d681772",1.8161358629999995,"2026-11-29T14:31:59.859127Z",7,0,"python3","python","3.11.2","/tmp/lecture-demo/lectures/intro.md"]'
+}
+
+@test "the failed notebook carries the exception line of nbproject.traceback" {
+	run -0 --separate-stderr qe-cache-extract "$(cache jupyter-cache/base)"
+	run -0 jq -c 'select(.document == "broken") | [.kind, .status, .error, .cache_key, .execution_seconds, .code_cells]' <<< "$output"
+	assert_output '["notebook","failed","ValueError: deliberate failure for the fixture",null,null,null]'
+}
+
+@test "stock caches: every cell matches the reference reader (no timing, stale flagged)" {
+	for c in base head head-incremental; do
+		qe-cache-extract --all "$(cache jupyter-cache/$c)" > "$T/$c"
+		run -0 /usr/bin/python3 "$TESTS_DIR/check_reference.py" "$(shared reference/jupyter-cache_$c.cells.jsonl)" "$T/$c"
+	done
+}
+
+@test "timed caches: durations equal the reference to the microsecond" {
+	for c in base head; do
+		qe-cache-extract "$(cache jupyter-cache-timed/$c)" > "$T/$c"
+		run -0 /usr/bin/python3 "$TESTS_DIR/check_reference.py" "$(shared reference/jupyter-cache-timed_$c.cells.jsonl)" "$T/$c"
+		run -0 validate "$T/$c"
+	done
+	run -0 jq -c 'select(.label == "slow-sleep") | [.duration_s, .timing_source, .timing_method]' "$T/base"
+	assert_output '[0.30444,"nbclient","input-reply"]'
+	run -0 jq -c 'select(.label == "slow-sleep") | .duration_s >= 0.9 and .duration_s < 0.91' "$T/head"
+	assert_output true
+}
+
+@test "stale timing: flagged, never reported as this build's duration" {
+	run -0 --separate-stderr qe-cache-extract "$(cache jupyter-cache/base)"
+	printf '%s\n' "$output" > "$T/out"
+	run -0 jq -c 'select(.document == "stale_timing" and .kind == "cell") | [.status, .duration_s, .timing_note, .stale_duration_s > 0.25]' "$T/out"
+	assert_output $'["ok",null,"stale",false]\n["ok",null,"stale",true]\n["ok",null,"stale",false]'
+	run -0 jq -c 'select(.document == "stale_timing" and .kind == "notebook") | [.stale_cells, .timed_cells, .cells_seconds]' "$T/out"
+	assert_output '[3,0,null]'
+}
+
+@test "the empty code cell is not-run, never executed" {
+	run -0 --separate-stderr qe-cache-extract "$(cache jupyter-cache-timed/base)"
+	run -0 jq -c 'select(.document == "intro" and .index == 6) | [.status, .execution_count, .duration_s, .timing_note, .first_line]' <<< "$output"
+	assert_output '["not-run",null,null,"not-executed",null]'
+}
+
+@test "cell facts: label, tags, non-ASCII label, figure output, error output" {
+	run -0 --separate-stderr qe-cache-extract "$(cache jupyter-cache/base)"
+	printf '%s\n' "$output" > "$T/out"
+	run -0 jq -c 'select(.document == "intro" and .kind == "cell") | [.index, .label, .tags, .status]' "$T/out"
+	assert_line --index 2 '[2,"slow-sleep",["remove-output"],"ok"]'
+	assert_line --index 4 '[4,"résumé-λ",[],"ok"]'
+	run -0 jq -c 'select(.document == "errors_allowed" and .index == 1) | [.status, .error, .tags]' "$T/out"
+	assert_output '["error","ZeroDivisionError: division by zero",["raises-exception"]]'
+	run -0 jq -c 'select(.document == "errors_allowed" and .kind == "notebook") | .status' "$T/out"
+	assert_output '"ok"'
+	# MyST-NB invents cell ids for .md sources; an .ipynb source keeps its own
+	run -0 jq -c '[select(.kind == "cell") | .cell_id != null] | unique' <(jq -c 'select(.document != "stale_timing")' "$T/out")
+	run -0 jq -sc '[.[] | select(.kind == "cell" and .document != "stale_timing") | .cell_id] | unique' "$T/out"
+	assert_output '[null]'
+	run -0 jq -sc '[.[] | select(.kind == "cell" and .document == "stale_timing") | .cell_id | type] | unique' "$T/out"
+	assert_output '["string"]'
+}
+
+@test "source digest: normalised text as documented, same in base and head when unchanged" {
+	qe-cache-extract "$(cache jupyter-cache-timed/base)" > "$T/b"
+	qe-cache-extract "$(cache jupyter-cache-timed/head)" > "$T/h"
+	src=$(jq -r '.cells[] | select(.metadata.name == "slow-sleep") | .source | if type == "array" then join("") else . end' \
+		"$(cache jupyter-cache-timed/base)"/executed/8ddd955f703d7ede10957d84ca28f83c/base.ipynb)
+	want=$(printf '%s' "$src" | sha256sum | cut -d' ' -f1)
+	run -0 jq -r 'select(.label == "slow-sleep") | .source_sha256' "$T/b"
+	assert_output "$want"
+	run -0 jq -r 'select(.label == "slow-sleep") | .source_sha256' "$T/h"
+	assert_output "$want"
+	run -0 jq -r 'select(.label == "params") | .source_sha256' "$T/b"
+	refute_output "$(jq -r 'select(.label == "params") | .source_sha256' "$T/h")"
+	# outputs: identical images in both builds digest the same
+	run -0 jq -r 'select(.label == "png-figure") | .output_sha256' "$T/b"
+	assert_output "$(jq -r 'select(.label == "png-figure") | .output_sha256' "$T/h")"
+}
+
+@test "incremental cache: current records by default, both records with --all, newest first" {
+	run -0 --separate-stderr qe-cache-extract "$(cache jupyter-cache/head-incremental)"
+	run -0 jq -sc '[.[] | select(.kind == "notebook") | [.document, .cache_pk]]' <<< "$output"
+	assert_output '[["broken",null],["dynamics/markov",7],["errors_allowed",2],["images",3],["intro",8],["numba_demo",5],["stale_timing",6]]'
+	run -0 --separate-stderr qe-cache-extract --all "$(cache jupyter-cache/head-incremental)"
+	printf '%s\n' "$output" > "$T/all"
+	run -0 jq -sc '[.[] | select(.kind == "notebook" and (.document == "intro" or .document == "dynamics/markov")) | [.document, .cache_pk, .current, .cache_key]]' "$T/all"
+	assert_output '[["dynamics/markov",7,true,"562999abb37484c28d5557a606f989ee"],["dynamics/markov",1,false,"7825996c0c6de3e8ef14fe96abe156a1"],["intro",8,true,"af35ba6a90f4b3d04ea20a773b4a5b91"],["intro",4,false,"c290f15f509d592015f141782d681772"]]'
+	run -0 jq -s '[.[] | select(.kind == "notebook")] | length' "$T/all"
+	assert_output 9
+	run -0 jq -s '[.[] | select(.kind == "cell" and .document == "dynamics/markov")] | length' "$T/all"
+	assert_output 7
+}
+
+@test "--since and --baseline mark what this build executed and what it inherited" {
+	want='[["broken","executed"],["dynamics/markov","executed"],["errors_allowed","inherited"],["images","inherited"],["intro","executed"],["numba_demo","inherited"],["stale_timing","inherited"]]'
+	run -0 --separate-stderr qe-cache-extract --since 2026-11-29T14:32:10Z "$(cache jupyter-cache/head-incremental)"
+	run -0 jq -sc '[.[] | select(.kind == "notebook") | [.document, .origin]]' <<< "$output"
+	assert_output "$want"
+	run -0 --separate-stderr qe-cache-extract --baseline "$(shared archives/base-artifact.zip)" "$(cache jupyter-cache/head-incremental)"
+	printf '%s\n' "$output" > "$T/out"
+	run -0 jq -sc '[.[] | select(.kind == "notebook") | [.document, .origin]]' "$T/out"
+	assert_output "$want"
+	run -0 jq -sc '[.[] | select(.kind == "cell") | .origin] | group_by(.) | map([.[0], length])' "$T/out"
+	assert_output '[["executed",11],["inherited",14]]'
+	run -0 validate "$T/out"
+}
+
+@test "every archive layout gives the directory's records byte for byte" {
+	for v in base head; do
+		qe-cache-extract "$(cache jupyter-cache/$v)" > "$T/dir"
+		for a in "$v-artifact.zip" "$v-workspace.tar.gz" "$v.zip" "$v.tar.gz"; do
+			run -0 --separate-stderr qe-cache-extract "$(shared archives/$a)"
+			assert_equal "$stderr" ""
+			assert_output "$(cat "$T/dir")"
+		done
+	done
+}
+
+@test "a _build folder, a global.db path and a list of paths on stdin all find the cache" {
+	mkdir -p "$T/_build"
+	cp -r "$(cache jupyter-cache/base)" "$T/_build/.jupyter_cache"
+	qe-cache-extract "$(cache jupyter-cache/base)" > "$T/want"
+	run -0 --separate-stderr qe-cache-extract "$T/_build"
+	assert_output "$(cat "$T/want")"
+	run -0 --separate-stderr qe-cache-extract "$T/_build/.jupyter_cache/global.db"
+	assert_output "$(cat "$T/want")"
+	run -0 --separate-stderr qe-cache-extract - <<< "$T/_build"
+	assert_output "$(cat "$T/want")"
+}
+
+@test "--root names documents from the book root" {
+	run -0 --separate-stderr qe-cache-extract --root /tmp/lecture-demo "$(cache jupyter-cache/base)"
+	run -0 jq -sc '[.[] | select(.kind == "notebook") | .document]' <<< "$output"
+	assert_output '["lectures/broken","lectures/dynamics/markov","lectures/errors_allowed","lectures/images","lectures/intro","lectures/numba_demo","lectures/stale_timing"]'
+}
+
+@test "the timed cache and plain nbclient runs of the same book agree on structure" {
+	qe-cache-extract "$(cache jupyter-cache-timed/base)" | jq -c 'select(.kind == "cell") | [.document, .index, .label, .source_sha256, .status]' > "$T/cache"
+	qe-cache-extract "$(shared nbclient/base)" | jq -c 'select(.kind == "cell" and .document != "broken") | [.document, .index, .label, .source_sha256, .status]' > "$T/nbclient"
+	run -0 diff "$T/cache" "$T/nbclient"
+}
+
+@test "nbclient notebook files: the failing one and its aborted cell" {
+	run -0 --separate-stderr qe-cache-extract "$(shared nbclient/base)"
+	printf '%s\n' "$output" > "$T/out"
+	run -0 jq -c 'select(.document == "broken") | [.kind, .index, .status, .timing_note, .error]' "$T/out"
+	assert_output $'["notebook",null,"failed",null,"ValueError: deliberate failure for the fixture"]\n["cell",0,"ok",null,null]\n["cell",1,"error",null,"ValueError: deliberate failure for the fixture"]\n["cell",2,"not-run","not-executed",null]'
+	run -0 jq -sc '[.[] | select(.kind == "notebook") | .document]' "$T/out"
+	assert_output '["broken","dynamics/markov","errors_allowed","images","intro","numba_demo","stale_timing"]'
+	run -0 validate "$T/out"
+}
+
+@test "papermill 2.6.0 (naive) and main (+00:00): pending cells, same clock" {
+	for v in papermill-2.6.0 papermill-main-83512185; do
+		qe-cache-extract "$(shared papermill/$v)" > "$T/$v"
+		run -0 validate "$T/$v"
+	done
+	run -0 jq -c 'select(.document == "broken") | [.kind, .status, .execution_seconds]' "$T/papermill-2.6.0"
+	assert_output $'["notebook","failed",1.551997]\n["cell","ok",null]\n["cell","error",null]\n["cell","not-run",null]'
+	# duration from the same writer pair whatever the offset style
+	run -0 jq -c 'select(.label == "slow-sleep") | [.duration_s, .timing_source]' "$T/papermill-main-83512185"
+	assert_output '[0.304036,"nbclient"]'
+	run -0 jq -c 'select(.document == "intro" and .index == 6) | [.status, .duration_s]' "$T/papermill-2.6.0"
+	assert_output '["not-run",null]'
+}
+
+@test "timestamp forms, writer precedence, skipped and impossible timings" {
+	run -0 --separate-stderr qe-cache-extract "$(fixture qe-cache-extract/timestamps.ipynb)"
+	assert_equal "$stderr" ""
+	printf '%s\n' "$output" > "$T/out"
+	run -0 jq -c 'select(.kind == "cell") | [.index, .status, (if .index == 9 then .duration_s == 0.000001 else .duration_s end), .timing_source, .timing_method, .timing_note, .start]' "$T/out"
+	assert_line --index 0 '[0,"ok",0.304123,"nbclient","input-reply",null,"2026-11-29T14:30:11.300000Z"]'
+	assert_line --index 1 '[1,"ok",0.5,"nbclient","input-reply",null,"2026-11-29T14:30:12.000000Z"]'
+	assert_line --index 2 '[2,"ok",0.24478,"nbclient","input-reply",null,"2026-11-29T14:30:13.904000Z"]'
+	assert_line --index 3 '[3,"ok",0.25,"jupyterlab","started-reply",null,"2026-11-29T14:30:15.001000Z"]'
+	assert_line --index 4 '[4,"ok",null,null,null,"no-timing",null]'
+	assert_line --index 5 '[5,"ok",1.170553,"executetime","start-end",null,"2017-04-22T16:27:39.829447Z"]'
+	assert_line --index 6 '[6,"ok",0.5,"executetime","start-end","approximate","2016-02-11T18:51:18.536796Z"]'
+	assert_line --index 7 '[7,"ok",null,null,null,"invalid",null]'
+	assert_line --index 8 '[8,"skipped",null,null,null,"skipped",null]'
+	assert_line --index 9 '[9,"ok",true,"nbclient","input-reply",null,"2026-11-29T14:30:21.000000Z"]'
+	run -0 jq -c 'select(.kind == "notebook") | [.code_cells, .timed_cells, .discarded_timings, .created]' "$T/out"
+	assert_output '[10,7,1,"2026-11-29T14:30:21.000001Z"]'
+	run -0 jq -r 'select(.index == 9) | [.label, .first_line] | join("|")' "$T/out"
+	assert_output 'fig-résumé|plt.plot([1, 2])'
+	run -0 validate "$T/out"
+}
+
+@test "first line: first non-blank line, cut at 80 characters on a UTF-8 boundary" {
+	long=$(printf 'λ%.0s' $(seq 200))
+	jq -n --arg s "$long" '{nbformat: 4, nbformat_minor: 5, metadata: {}, cells: [{cell_type: "code", metadata: {}, outputs: [], execution_count: null, source: ["\n", $s]}]}' > "$T/long.ipynb"
+	run -0 --separate-stderr qe-cache-extract "$T/long.ipynb"
+	run -0 jq -r 'select(.kind == "cell") | .first_line' <<< "$output"
+	assert_output "$(printf 'λ%.0s' $(seq 80))…"
+}
+
+@test "bad inputs: each reported as prog: path: reason, exit 2, good records still flow" {
+	printf '{"cells": [' > "$T/truncated.ipynb"
+	printf '{"hello": "world"}' > "$T/notanotebook.ipynb"
+	mkdir "$T/dir.ipynb"
+	mkdir -p "$T/corrupt/executed"
+	head -c 4096 /dev/urandom > "$T/corrupt/global.db"
+	mkdir -p "$T/text"
+	echo 'not sqlite at all' > "$T/text/global.db"
+	mkdir -p "$T/wrong"
+	sqlite3 "$T/wrong/global.db" 'CREATE TABLE other (x);'
+	(cd "$(shared nbclient/base)" && zip -q -r "$T/nocache.zip" lectures)
+	good="$(cache jupyter-cache/base)"
+	run -2 --separate-stderr qe-cache-extract "$T/truncated.ipynb" "$T/notanotebook.ipynb" "$T/dir.ipynb" \
+		"$T/corrupt" "$T/text" "$T/wrong" "$T/nocache.zip" "$T/missing" "$good"
+	assert_equal "$output" "$(qe-cache-extract "$good")"
+	assert_equal "${stderr_lines[0]}" "qe-cache-extract: $T/truncated.ipynb:1: invalid JSON at column 11"
+	assert_equal "${stderr_lines[1]}" "qe-cache-extract: $T/notanotebook.ipynb: not a notebook: no 'nbformat' and 'cells'"
+	assert_equal "${stderr_lines[2]}" "qe-cache-extract: $T/dir.ipynb: no jupyter-cache and no notebooks found"
+	assert_equal "${stderr_lines[3]}" "qe-cache-extract: $T/corrupt/global.db: file is not a database"
+	assert_equal "${stderr_lines[4]}" "qe-cache-extract: $T/text/global.db: file is not a database"
+	assert_equal "${stderr_lines[5]}" "qe-cache-extract: $T/wrong/global.db: not a jupyter-cache database (no table 'nbcache')"
+	assert_equal "${stderr_lines[6]}" "qe-cache-extract: $T/nocache.zip: no jupyter-cache (no global.db) in the archive"
+	assert_equal "${stderr_lines[7]}" "qe-cache-extract: $T/missing: No such file or directory"
+	assert_equal "${#stderr_lines[@]}" 8
+}
+
+@test "archives: an artifact of _build without hidden files, two caches, unsafe names" {
+	mkdir -p "$T/b/_build/html" "$T/b/_build/jupyter_execute"
+	echo x > "$T/b/_build/html/index.html"
+	(cd "$T/b/_build" && zip -q -r "$T/nohidden.zip" html jupyter_execute)
+	run -2 --separate-stderr qe-cache-extract "$T/nohidden.zip"
+	assert_equal "$stderr" "qe-cache-extract: $T/nohidden.zip: no jupyter-cache (no global.db) in the archive; an artifact of _build made without 'include-hidden-files: true' has no .jupyter_cache"
+	mkdir -p "$T/two/a" "$T/two/b"
+	cp -r "$(cache jupyter-cache/base)" "$T/two/a/.jupyter_cache"
+	cp -r "$(cache jupyter-cache/head)" "$T/two/b/.jupyter_cache"
+	tar -C "$T/two" -czf "$T/two.tar.gz" a b
+	run -2 --separate-stderr qe-cache-extract "$T/two.tar.gz"
+	assert_equal "$stderr" "qe-cache-extract: $T/two.tar.gz: two caches: 'a/.jupyter_cache/global.db' and 'b/.jupyter_cache/global.db'"
+	assert_output ""
+	/usr/bin/python3 - "$T/evil.tar" "$(cache jupyter-cache/base)" <<-'PY'
+	import sys, tarfile, io
+	with tarfile.open(sys.argv[1], "w") as t:
+	    t.add(sys.argv[2], arcname=".jupyter_cache")
+	    for name in ("/etc/evil", "../evil", "x/../../evil"):
+	        data = b"evil"
+	        info = tarfile.TarInfo(name); info.size = len(data)
+	        t.addfile(info, io.BytesIO(data))
+	    link = tarfile.TarInfo(".jupyter_cache/executed/link"); link.type = tarfile.SYMTYPE; link.linkname = "/etc/passwd"
+	    t.addfile(link)
+	PY
+	run -2 --separate-stderr qe-cache-extract "$T/evil.tar"
+	assert_equal "${stderr_lines[0]}" "qe-cache-extract: $T/evil.tar: member '/etc/evil': absolute or '..' name, skipped"
+	assert_equal "${stderr_lines[1]}" "qe-cache-extract: $T/evil.tar: member '../evil': absolute or '..' name, skipped"
+	assert_equal "${stderr_lines[2]}" "qe-cache-extract: $T/evil.tar: member 'x/../../evil': absolute or '..' name, skipped"
+	assert_equal "${#stderr_lines[@]}" 3
+	assert_equal "$(jq -s 'length' <<< "$output")" 31
+	[ ! -e "$BATS_TEST_TMPDIR/../evil" ] && [ ! -e /etc/evil ]
+}
+
+@test "a cache written before jupyter-cache 0.5 (nbstage) is read" {
+	mkdir -p "$T/old/executed"
+	cp -r "$(cache jupyter-cache/base)/executed/c290f15f509d592015f141782d681772" "$T/old/executed/"
+	sqlite3 "$T/old/global.db" <<-'SQL'
+	CREATE TABLE nbcache (pk INTEGER PRIMARY KEY, hashkey VARCHAR(255) UNIQUE, uri VARCHAR(255), description VARCHAR(255), data JSON, created DATETIME, accessed DATETIME);
+	CREATE TABLE nbstage (pk INTEGER PRIMARY KEY, uri VARCHAR(255) UNIQUE, assets JSON, traceback TEXT, created DATETIME);
+	INSERT INTO nbcache VALUES (1, 'c290f15f509d592015f141782d681772', '/book/intro.ipynb', '', '{"execution_seconds": 2.5}', '2021-03-01 10:00:00.000001', '2021-03-01 10:00:00.000001');
+	INSERT INTO nbstage VALUES (1, '/book/bad.ipynb', '[]', 'Traceback (most recent call last):' || char(10) || '  File "x"' || char(10) || char(27) || '[0;31mKeyError' || char(27) || '[0m: ''k''' || char(10), '2021-03-01 09:00:00');
+	SQL
+	run -0 --separate-stderr qe-cache-extract "$T/old"
+	run -0 jq -c 'select(.kind == "notebook") | [.document, .status, .error, .execution_seconds, .created]' <<< "$output"
+	assert_output $'["bad","failed","KeyError: \'k\'",null,null]\n["intro","ok",null,2.5,"2021-03-01T10:00:00.000001Z"]'
+}
+
+@test "--max-notebook bounds what is read; bad option values are usage errors" {
+	run -2 --separate-stderr qe-cache-extract --max-notebook 1000 "$(shared nbclient/base/lectures/intro.ipynb)"
+	assert_equal "$stderr" "qe-cache-extract: $(shared nbclient/base/lectures/intro.ipynb): notebook larger than 1000 bytes (see --max-notebook)"
+	run -2 --separate-stderr qe-cache-extract --since yesterday "$(cache jupyter-cache/base)"
+	assert_equal "${stderr_lines[0]}" "qe-cache-extract: --since: 'yesterday' is not a timestamp (YYYY-MM-DDTHH:MM:SS[.f][Z|+HH:MM])"
+	assert_output ""
+}
+
+@test "a cached notebook missing from executed/: reported, the other records still flow" {
+	cp -r "$(cache jupyter-cache/base)" "$T/c"
+	chmod -R u+w "$T/c"
+	rm "$T/c/executed/c290f15f509d592015f141782d681772/base.ipynb"
+	run -2 --separate-stderr qe-cache-extract "$T/c"
+	assert_equal "$stderr" "qe-cache-extract: $T/c/executed/c290f15f509d592015f141782d681772/base.ipynb: No such file or directory"
+	run -0 jq -sc '[.[] | select(.kind == "notebook") | .document]' <<< "$output"
+	assert_output '["broken","dynamics/markov","errors_allowed","images","numba_demo","stale_timing"]'
+}
