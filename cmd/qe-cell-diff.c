@@ -19,8 +19,8 @@
 enum { BASE = 0, HEAD = 1 };
 
 /* Defaults: see the man page, THRESHOLDS, for the evidence behind them. */
-static double cell_ratio = 1.5, cell_abs = 0.25;
-static double nb_ratio = 1.5, nb_abs = 0.5, exec_abs = 3.5;
+static double cell_ratio = 1.5, cell_abs = 0.5;
+static double nb_ratio = 1.5, nb_abs = 1.0, exec_abs = 3.5;
 static double alpha = 0.05;
 static double factor_min_s = 0.05;	/* cells shorter than this swing most */
 static int factor_min_cells = 3;
