@@ -32,6 +32,7 @@ static const struct option longopts[] = {
 	{ "root",         required_argument, NULL, 'r' },
 	{ "since",        required_argument, NULL, 's' },
 	{ "stale-margin", required_argument, NULL, OPT_STALE_MARGIN },
+	{ "timings",      required_argument, NULL, 't' },
 	{ "version",      no_argument,       NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
 };
@@ -55,7 +56,7 @@ static void
 usage(FILE *fp, int code)
 {
 	fprintf(fp, "usage: qe-cache-extract [-ah] [--version] [-b baseline] [-r root] "
-	    "[-s time]\n"
+	    "[-s time] [-t log]\n"
 	    "                        [--stale-margin seconds] [--max-notebook bytes] [path ...]\n");
 	exit(code);
 }
@@ -413,9 +414,202 @@ add_identity(cJSON *o, const struct nbctx *nb, int notebook)
 		qe_json_check(cJSON_AddStringToObject(o, "origin", nb->origin));
 }
 
+
+/* ---- the capture hook's log (--timings) ---------------------------------- */
+
+static size_t
+dir_len(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? (size_t)(s - path) : 0;
+}
+
+struct hook_cell {
+	long seq;
+	char digest[QE_SHA256_HEX];
+	struct qe_time start, end;
+	int64_t us;
+	int has_start, has_end, success;
+};
+
+struct hook_run {
+	char *id, *cwd;
+	struct hook_cell *c;
+	size_t n;
+	int used;
+};
+
+static struct hook_run *runs;
+static size_t nruns;
+static const char *timings_log;
+
+static struct hook_cell *
+hook_cell_for(struct hook_run *r, long seq)
+{
+	for (size_t i = r->n; i-- > 0;)
+		if (r->c[i].seq == seq)
+			return &r->c[i];
+	r->c = qe_xrealloc(r->c, (r->n + 1) * sizeof *r->c);
+	memset(&r->c[r->n], 0, sizeof *r->c);
+	r->c[r->n].seq = seq;
+	return &r->c[r->n++];
+}
+
+static int
+hook_line(cJSON *rec, const char *file, long line, void *ctx)
+{
+	const char *ev = qe_json_str(rec, "event"), *id = qe_json_str(rec, "run");
+	const char *dg = qe_json_str(rec, "source_sha256"), *cwd = qe_json_str(rec, "cwd");
+	const cJSON *seq = cJSON_GetObjectItemCaseSensitive(rec, "seq");
+	const cJSON *dur = cJSON_GetObjectItemCaseSensitive(rec, "duration_s");
+	struct qe_time start, end;
+	struct hook_run *r = NULL;
+	struct hook_cell *c;
+	int isend;
+
+	(void)ctx;
+	if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(rec, "qe_hook")) ||
+	    ev == NULL || (strcmp(ev, "start") != 0 && strcmp(ev, "end") != 0)) {
+		warnx("%s:%ld: not a qe hook record", file, line);
+		return -1;
+	}
+	isend = strcmp(ev, "end") == 0;
+	if (id == NULL || !cJSON_IsNumber(seq) || seq->valuedouble < 1 ||
+	    seq->valuedouble > 1e12 || dg == NULL || strlen(dg) != 64 ||
+	    strspn(dg, "0123456789abcdef") != 64 || !get_time(rec, "start", &start) ||
+	    (isend && (!get_time(rec, "end", &end) || !cJSON_IsNumber(dur) ||
+	    !isfinite(dur->valuedouble) || dur->valuedouble < 0))) {
+		warnx("%s:%ld: hook record with a missing or bad 'run', 'seq', 'source_sha256', 'start', 'end' or 'duration_s'",
+		    file, line);
+		return -1;
+	}
+	for (size_t i = nruns; i-- > 0;)
+		if (strcmp(runs[i].id, id) == 0) {
+			r = &runs[i];
+			break;
+		}
+	if (r == NULL) {
+		runs = qe_xrealloc(runs, (nruns + 1) * sizeof *runs);
+		r = memset(&runs[nruns++], 0, sizeof *runs);
+		r->id = qe_xstrdup(id);
+		r->cwd = cwd ? qe_xstrdup(cwd) : NULL;
+	}
+	c = hook_cell_for(r, (long)seq->valuedouble);
+	if (c->has_start && strcmp(c->digest, dg) != 0) {
+		warnx("%s:%ld: run '%s' cell %ld: digest differs from its start record", file, line, id, c->seq);
+		return -1;
+	}
+	memcpy(c->digest, dg, QE_SHA256_HEX);
+	c->start = start;
+	c->has_start = 1;
+	if (isend) {
+		c->end = end;
+		c->us = llround(dur->valuedouble * 1e6);
+		c->success = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec, "success"));
+		c->has_end = 1;
+	}
+	return 0;
+}
+
+static int
+hook_cell_cmp(const void *a, const void *b)
+{
+	const struct hook_cell *x = a, *y = b;
+
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static int
+load_timings(const char *log)
+{
+	char *argv1[] = { (char *)log };
+	int st = qe_each_record(1, argv1, hook_line, NULL);
+
+	for (size_t i = 0; i < nruns; i++)
+		qsort(runs[i].c, runs[i].n, sizeof *runs[i].c, hook_cell_cmp);
+	return st;
+}
+
+/* The code cells a kernel is sent: not blank, not tagged skip-execution. */
+struct expected {
+	char (*digest)[QE_SHA256_HEX];
+	int *index;
+	size_t n;
+};
+
+/*
+ * Find the one kernel run that executed this notebook: its digests equal the
+ * notebook's in order (a prefix ending in a failed cell for a notebook file
+ * that stopped at an error), inside the record's execution window; the
+ * kernel's working directory breaks ties between identical notebooks.
+ * Returns NULL when none or several match (*ambiguous says which).
+ */
+static struct hook_run *
+match_run(const struct nbctx *nb, const struct expected *x, int *ambiguous)
+{
+	struct hook_run *found = NULL;
+	size_t nfound = 0, ncwd = 0;
+	struct hook_run *bycwd = NULL;
+	char *dir = NULL;
+
+	*ambiguous = 0;
+	if (x->n == 0)
+		return NULL;
+	if (nb->uri || nb->where) {
+		const char *p = nb->uri ? nb->uri : nb->where;
+		char *real = nb->uri ? NULL : realpath(p, NULL);
+
+		dir = qe_xstrndup(real ? real : p, dir_len(real ? real : p));
+		free(real);
+	}
+	for (size_t i = 0; i < nruns; i++) {
+		struct hook_run *r = &runs[i];
+		size_t k;
+
+		if (r->n == 0 || r->n > x->n)
+			continue;
+		for (k = 0; k < r->n; k++)
+			if (r->c[k].seq != (long)k + 1 || strcmp(r->c[k].digest, x->digest[k]) != 0)
+				break;
+		if (k < r->n)
+			continue;
+		if (r->n < x->n && (nb->have_created || !r->c[r->n - 1].has_end || r->c[r->n - 1].success))
+			continue;	/* a cached notebook ran to the end */
+		if (nb->have_created && !isnan(nb->execution_seconds)) {
+			struct qe_time lo = nb->created;
+			int64_t w = llround(nb->execution_seconds * 1e6) + stale_margin_us;
+
+			lo.sec -= w / 1000000;
+			lo.nsec -= (int32_t)(w % 1000000) * 1000;
+			if (lo.nsec < 0)
+				lo.nsec += 1000000000, lo.sec--;
+			if (qe_time_diff_us(&lo, &r->c[0].start) < 0 ||
+			    (r->c[r->n - 1].has_end &&
+			    qe_time_diff_us(&nb->created, &r->c[r->n - 1].end) > stale_margin_us))
+				continue;
+		}
+		nfound++;
+		found = r;
+		if (dir && r->cwd && strcmp(r->cwd, dir) == 0) {
+			ncwd++;
+			bycwd = r;
+		}
+	}
+	free(dir);
+	if (nfound > 1 && ncwd == 1)
+		return bycwd;
+	if (nfound > 1) {
+		*ambiguous = 1;
+		return NULL;
+	}
+	return found;
+}
+
 /* Build one cell record; updates the notebook's tallies. */
 static cJSON *
-cell_record(struct nbctx *nb, const cJSON *cell, int index, struct qe_buf *src)
+cell_record(struct nbctx *nb, const cJSON *cell, int index, struct qe_buf *src,
+    const struct hook_cell *hk, int ambiguous)
 {
 	const cJSON *md = cJSON_GetObjectItemCaseSensitive(cell, "metadata");
 	const cJSON *tags = cJSON_GetObjectItemCaseSensitive(md, "tags");
@@ -461,6 +655,17 @@ cell_record(struct nbctx *nb, const cJSON *cell, int index, struct qe_buf *src)
 	free(fl);
 
 	choose_timing(md, &tm, &busy_us, &have_busy);
+	if (hk != NULL && hk->has_end) {	/* the in-kernel clock comes first */
+		tm.start = hk->start;
+		tm.end = hk->end;
+		tm.us = hk->us;
+		tm.source = "hook";
+		tm.method = "in-kernel";
+		tm.approximate = 0;
+		tm.have = 1;
+		have_busy = 0;
+	} else if (ambiguous && !tm.have)
+		note = "ambiguous";
 	executed = cJSON_IsNumber(count) || tm.have ||
 	    (cJSON_IsArray(outputs) && cJSON_GetArraySize(outputs) > 0);
 	if (has_tag(tags, "skip-execution")) {
@@ -573,8 +778,10 @@ notebook_records(struct nbctx *nb, const char *bytes, size_t len, struct qe_buf 
 	cJSON *doc, *cells, *cell, *rec, *md, *ks, *li, *pmv, *nbf;
 	cJSON **crecs = NULL;
 	struct qe_buf src = { 0 };
-	size_t ncrecs = 0;
-	int index = 0;
+	size_t ncrecs = 0, k = 0;
+	int index = 0, ambiguous = 0;
+	struct expected x = { 0 };
+	struct hook_run *run = NULL;
 
 	if (len > max_notebook) {
 		warnx("%s: notebook larger than %zu bytes (see --max-notebook)", nb->where, max_notebook);
@@ -610,14 +817,49 @@ notebook_records(struct nbctx *nb, const char *bytes, size_t len, struct qe_buf 
 		cJSON_Delete(doc);
 		return -1;
 	}
+	if (nruns > 0) {	/* which kernel run of the hook's log was this? */
+		int i = 0;
+
+		cJSON_ArrayForEach(cell, cells) {
+			const char *ct = qe_json_str(cell, "cell_type");
+			const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(cell, "metadata");
+
+			if (ct == NULL || strcmp(ct, "code") != 0)
+				continue;
+			if (join_text(cJSON_GetObjectItemCaseSensitive(cell, "source"), &src) == 0) {
+				normalise_source(&src);
+				if (src.len > 0 && !has_tag(cJSON_GetObjectItemCaseSensitive(cmd, "tags"),
+				    "skip-execution")) {
+					x.digest = qe_xrealloc(x.digest, (x.n + 1) * sizeof *x.digest);
+					x.index = qe_xrealloc(x.index, (x.n + 1) * sizeof *x.index);
+					qe_sha256_hex(src.data, src.len, x.digest[x.n]);
+					x.index[x.n++] = i;
+				}
+			}
+			i++;
+		}
+		run = match_run(nb, &x, &ambiguous);
+		if (run != NULL)
+			run->used = 1;
+		else if (ambiguous)
+			warnx("%s: several runs in '%s' match '%s': no hook timing taken",
+			    nb->where, timings_log, nb->document);
+	}
 	cJSON_ArrayForEach(cell, cells) {
 		const char *ct = qe_json_str(cell, "cell_type");
+		const struct hook_cell *hk = NULL;
 
 		if (ct == NULL || strcmp(ct, "code") != 0)
 			continue;	/* timing on markdown/raw cells is ignored */
+		while (run != NULL && k < run->n && x.index[k] < index)
+			k++;
+		if (run != NULL && k < run->n && x.index[k] == index)
+			hk = &run->c[k];
 		crecs = qe_xrealloc(crecs, (ncrecs + 1) * sizeof *crecs);
-		crecs[ncrecs++] = cell_record(nb, cell, index++, &src);
+		crecs[ncrecs++] = cell_record(nb, cell, index++, &src, hk, ambiguous);
 	}
+	free(x.digest);
+	free(x.index);
 	nb->code_cells = index;
 	qe_buf_free(&src);
 
@@ -658,8 +900,8 @@ notebook_records(struct nbctx *nb, const char *bytes, size_t len, struct qe_buf 
 	qe_json_add_str_or_null(rec, "language_version", qe_json_str(li, "version"));
 
 	append_record(out, rec);
-	for (size_t k = 0; k < ncrecs; k++)
-		append_record(out, crecs[k]);
+	for (size_t i = 0; i < ncrecs; i++)
+		append_record(out, crecs[i]);
 	free(crecs);
 	free(nb->failure);
 	nb->failure = NULL;
@@ -684,14 +926,6 @@ common_dir(const char *path, const char *prefix, size_t *len)
 	if (i == *len && path[i] == '/')
 		return;
 	*len = lastslash;
-}
-
-static size_t
-dir_len(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? (size_t)(s - path) : 0;
 }
 
 /*
@@ -1570,7 +1804,7 @@ main(int argc, char *argv[])
 	const char *baseline = NULL;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "ab:hr:s:", longopts, NULL)) != -1)
+	while ((ch = getopt_long(argc, argv, "ab:hr:s:t:", longopts, NULL)) != -1)
 		switch (ch) {
 		case 'a':
 			aflag = 1;
@@ -1598,6 +1832,9 @@ main(int argc, char *argv[])
 			}
 			have_since = 1;
 			break;
+		case 't':
+			timings_log = optarg;
+			break;
 		case OPT_STALE_MARGIN:
 			stale_margin_us = llround(number_arg("--stale-margin", optarg) * 1e6);
 			break;
@@ -1613,6 +1850,8 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 
+	if (timings_log != NULL && load_timings(timings_log) != QE_EXIT_OK)
+		trouble();	/* bad lines were reported; the good ones still join */
 	if (baseline != NULL) {
 		if (load_baseline(baseline) < 0)
 			return qe_finish(QE_EXIT_TROUBLE);
@@ -1668,6 +1907,19 @@ main(int argc, char *argv[])
 			break;
 		}
 	}
+	for (size_t i = 0; i < nruns; i++) {
+		const struct hook_cell *last = runs[i].n ? &runs[i].c[runs[i].n - 1] : NULL;
+
+		/* a run that stopped at an error belongs to a failed notebook */
+		if (!runs[i].used && last && last->has_end && last->success)
+			warnx("%s: run '%s' (%zu cell%s, cwd '%s') matches no notebook", timings_log,
+			    runs[i].id, runs[i].n, runs[i].n == 1 ? "" : "s",
+			    runs[i].cwd ? runs[i].cwd : "");
+		free(runs[i].id);
+		free(runs[i].cwd);
+		free(runs[i].c);
+	}
+	free(runs);
 	pathlist_free(&ops);
 	qe_buf_free(&dir);
 	return qe_finish(status);

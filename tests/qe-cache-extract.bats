@@ -309,3 +309,65 @@ setup() {
 	run -0 jq -sc '[.[] | select(.kind == "notebook") | .document]' <<< "$output"
 	assert_output '["broken","dynamics/markov","errors_allowed","images","numba_demo","stale_timing"]'
 }
+
+# --timings: the hook's log joined to a real cache made with the hook armed
+# (tests/fixtures/hook, made by make-hook-fixture.py with real kernels).
+
+# log_durations LOG: per run, the durations of its cells in seq order
+log_durations() {
+	jq -sc 'map(select(.event == "end")) | group_by(.run) | map(sort_by(.seq) | map(.duration_s)) | sort' "$1"
+}
+
+# extract_durations FILE: per notebook, the hook durations of its cells
+extract_durations() {
+	jq -sc '[.[] | select(.kind == "cell" and .timing_source == "hook")] | group_by(.document) | map(map(.duration_s)) | sort' "$1"
+}
+
+@test "--timings: every executed cell takes the hook's own duration, matched by digest" {
+	for v in cache parallel; do
+		H="$(fixture hook/$v)"
+		run -0 --separate-stderr qe-cache-extract -t "$H/hook.log" "$H/.jupyter_cache"
+		assert_equal "$stderr" ""
+		printf '%s\n' "$output" > "$T/$v"
+		run -0 validate "$T/$v"
+		# all runs but the failed notebook's are joined, each value exactly
+		jq -c 'select(.cwd | endswith("/lectures")) | select(.event == "end" and .success == false and .error == "ValueError") | .run' "$H/hook.log" > "$T/failed-run"
+		run -0 diff <(jq -sc --slurpfile f "$T/failed-run" '[.[] | select(.event == "end" and ([.run] | inside($f) | not))] | group_by(.run) | map(sort_by(.seq) | map(.duration_s)) | sort' "$H/hook.log") \
+			<(extract_durations "$T/$v")
+		run -0 jq -sc '[.[] | select(.kind == "cell" and .timing_source != "hook") | [.document, .index, .status]]' "$T/$v"
+		assert_output '[["intro",6,"not-run"],["twins/a/twin",2,"skipped"],["twins/b/twin",2,"skipped"]]'
+		run -0 jq -c 'select(.label == "slow-sleep" or .label == "markov-simulate" or .label == "stale-sleep") | [.label, .timing_method, .duration_s > 0.19, .duration_s < 0.35]' "$T/$v"
+		assert_output $'["markov-simulate","in-kernel",true,true]\n["slow-sleep","in-kernel",true,true]\n["stale-sleep","in-kernel",true,true]'
+	done
+}
+
+@test "--timings: identical notebooks in parallel kernels need the kernel's folder, else ambiguous" {
+	H="$(fixture hook/parallel)"
+	jq -c 'del(.cwd)' "$H/hook.log" > "$T/nocwd.log"
+	run -0 --separate-stderr qe-cache-extract -t "$T/nocwd.log" "$H/.jupyter_cache"
+	printf '%s\n' "$output" > "$T/out"
+	key_a=$(jq -r 'select(.kind == "notebook" and .document == "twins/a/twin") | .cache_key' "$T/out")
+	key_b=$(jq -r 'select(.kind == "notebook" and .document == "twins/b/twin") | .cache_key' "$T/out")
+	assert_equal "${stderr_lines[0]}" "qe-cache-extract: $H/.jupyter_cache/executed/$key_a/base.ipynb: several runs in '$T/nocwd.log' match 'twins/a/twin': no hook timing taken"
+	assert_equal "${stderr_lines[1]}" "qe-cache-extract: $H/.jupyter_cache/executed/$key_b/base.ipynb: several runs in '$T/nocwd.log' match 'twins/b/twin': no hook timing taken"
+	run -0 jq -c 'select(.document == "twins/a/twin" and .index == 1) | [.duration_s, .timing_note]' "$T/out"
+	assert_output '[null,"ambiguous"]'
+	run -0 jq -c 'select(.label == "slow-sleep") | .timing_source' "$T/out"
+	assert_output '"hook"'
+}
+
+@test "--timings: a run whose digests match nothing is reported; bad log lines are rejected" {
+	H="$(fixture hook/cache)"
+	sleep_digest=$(qe-cache-extract "$H/.jupyter_cache" | jq -r 'select(.label == "slow-sleep") | .source_sha256')
+	intro_run=$(jq -r --arg d "$sleep_digest" 'select(.event == "end" and .source_sha256 == $d) | .run' "$H/hook.log")
+	jq -c --arg r "$intro_run" 'if .run == $r and .seq == 2 then .source_sha256 = ("0" * 64) else . end' "$H/hook.log" > "$T/edited.log"
+	printf '{"qe_hook":1,"event":"end","run":"x"}\nnot json\n' >> "$T/edited.log"
+	run -2 --separate-stderr qe-cache-extract -t "$T/edited.log" "$H/.jupyter_cache"
+	n=$(wc -l < "$T/edited.log")
+	assert_equal "${stderr_lines[0]}" "qe-cache-extract: $T/edited.log:$((n - 1)): hook record with a missing or bad 'run', 'seq', 'source_sha256', 'start', 'end' or 'duration_s'"
+	assert_equal "${stderr_lines[1]}" "qe-cache-extract: $T/edited.log:$n: invalid JSON at column 1"
+	assert_equal "${stderr_lines[2]}" "qe-cache-extract: 2 lines rejected"
+	assert_equal "${stderr_lines[3]}" "qe-cache-extract: $T/edited.log: run '$intro_run' (6 cells, cwd '/tmp/qe-hook-demo/lectures') matches no notebook"
+	run -0 jq -sc '[.[] | select(.document == "intro" and .kind == "cell") | .timing_note] | unique' <<< "$output"
+	assert_output '["no-timing","not-executed"]'
+}
