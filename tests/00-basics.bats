@@ -1,0 +1,63 @@
+#!/usr/bin/env bats
+# What every tool promises: -h on stdout with status 0, a bad option is a
+# usage error (status 2, usage on stderr), --version, and installation.
+
+load helper
+
+tools() {
+	for c in "$TESTS_DIR"/../cmd/*.c; do
+		basename "$c" .c
+	done
+}
+
+@test "every tool: -h and --help print the usage on stdout and exit 0" {
+	for t in $(tools); do
+		run -0 --separate-stderr "$t" -h
+		assert_output --regexp "^usage: $t "
+		assert_equal "$stderr" ""
+		run -0 --separate-stderr "$t" --help
+		assert_output --regexp "^usage: $t "
+	done
+}
+
+@test "every tool: --version prints its name and the version" {
+	for t in $(tools); do
+		run -0 --separate-stderr "$t" --version
+		assert_output "$t 0.1.0"
+	done
+}
+
+@test "every tool: an unknown option is a usage error on stderr, status 2" {
+	for t in $(tools); do
+		run -2 --separate-stderr "$t" --no-such-option
+		assert_output ""
+		assert_equal "${stderr_lines[0]}" "$t: unrecognized option '--no-such-option'"
+		assert_regex "${stderr_lines[1]}" "^usage: $t "
+	done
+}
+
+@test "every tool and the hook have a man page that mandoc accepts" {
+	for t in $(tools) qe-hook; do
+		[ -f "$TESTS_DIR/../man/$t.1" ] || fail "no man page for $t"
+		run -0 mandoc -T lint -W warning "$TESTS_DIR/../man/$t.1"
+		assert_output ""
+	done
+	run -0 mandoc -T lint -W warning "$TESTS_DIR/../man/qe.7"
+}
+
+@test "a write error on stdout is reported and is status 2" {
+	run -2 --separate-stderr bash -c 'qe-cache-extract "$1" > /dev/full' _ "$(shared jupyter-cache/base/.jupyter_cache)"
+	assert_equal "$stderr" "qe-cache-extract: stdout: No space left on device"
+}
+
+@test "make install puts tools, man pages, schemas and the hook under DESTDIR" {
+	make -s -C "$TESTS_DIR/.." install DESTDIR="$BATS_TEST_TMPDIR/root" PREFIX=/usr >/dev/null
+	for t in $(tools) qe-hook; do
+		[ -x "$BATS_TEST_TMPDIR/root/usr/bin/$t" ] || fail "$t not installed"
+		[ -f "$BATS_TEST_TMPDIR/root/usr/share/man/man1/$t.1" ] || fail "$t.1 not installed"
+	done
+	[ -f "$BATS_TEST_TMPDIR/root/usr/share/man/man7/qe.7" ]
+	[ -f "$BATS_TEST_TMPDIR/root/usr/share/qe-telemetry/schema/record.json" ]
+	[ -f "$BATS_TEST_TMPDIR/root/usr/share/qe-telemetry/qe_telemetry_startup.py" ]
+	run -0 "$BATS_TEST_TMPDIR/root/usr/bin/qe-cache-extract" --version
+}
