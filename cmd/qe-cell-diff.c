@@ -183,9 +183,11 @@ static void
 jq_errcb(void *data, jv msg)
 {
 	(void)data;
-	if (jv_get_kind(msg) == JV_KIND_STRING) {
-		qe_buf_reset(&jqerr);
-		qe_buf_adds(&jqerr, jv_string_value(msg));
+	/* keep the first line of the first message: the detail, not the count */
+	if (jv_get_kind(msg) == JV_KIND_STRING && jqerr.len == 0) {
+		const char *m = jv_string_value(msg);
+
+		qe_buf_add(&jqerr, m, strcspn(m, "\n"));
 	}
 	jv_free(msg);
 }
@@ -709,18 +711,21 @@ struct judgement {
 static void
 judge(double *bv, int nb, double *hv, int nh, double R, double A, double scale, struct judgement *j)
 {
-	for (int i = 0; i < nh; i++)
-		hv[i] /= scale;
+	double h;
+
 	j->nb = nb;
 	j->nh = nh;
 	j->p = NAN;
 	j->answer = NULL;
 	j->b = median(bv, nb);
-	j->h = median(hv, nh);
-	j->delta = j->h - j->b;
-	j->ratio = j->b > 0 ? j->h / j->b : j->h > 0 ? INFINITY : 1;
-	int up = j->h >= j->b * R && j->delta >= A;
-	int down = j->b >= j->h * R && -j->delta >= A;
+	j->h = median(hv, nh);	/* as measured */
+	for (int i = 0; i < nh; i++)
+		hv[i] /= scale;
+	h = j->h / scale;	/* judged after removing the runner factor */
+	j->delta = h - j->b;
+	j->ratio = j->b > 0 ? h / j->b : h > 0 ? INFINITY : 1;
+	int up = h >= j->b * R && j->delta >= A;
+	int down = j->b >= h * R && -j->delta >= A;
 
 	if (nb >= 2 && nh >= 2) {
 		j->p = mann_whitney(hv, nh, bv, nb);
@@ -955,22 +960,38 @@ factdiff_add(const char *fact, char *b, char *h)
 	factdiffs[nfactdiffs++] = (struct factdiff){ qe_xstrdup(fact), b, h };
 }
 
-static void
-fp_compare(const char *bf, const char *hf)
+/* Name the facts that differ; objects (packages) one level down as a.b. */
+static int
+facts_compare(const cJSON *b, const cJSON *h, const char *prefix)
 {
-	const cJSON *b = fp_facts(bf), *h = fp_facts(hf), *it;
+	const cJSON *it;
 	int any = 0;
+	char name[512];
 
 	for (it = b ? b->child : NULL; it; it = it->next) {
 		const cJSON *o = h ? cJSON_GetObjectItemCaseSensitive(h, it->string) : NULL;
 
-		if (o == NULL || !cJSON_Compare(it, o, 1))
-			factdiff_add(it->string, fact_text(it), fact_text(o)), any = 1;
+		snprintf(name, sizeof name, "%s%s", prefix, it->string);
+		if (o && cJSON_IsObject(it) && cJSON_IsObject(o) && !*prefix) {
+			char sub[512];
+
+			snprintf(sub, sizeof sub, "%s.", it->string);
+			any |= facts_compare(it, o, sub);
+		} else if (o == NULL || !cJSON_Compare(it, o, 1))
+			factdiff_add(name, fact_text(it), fact_text(o)), any = 1;
 	}
 	for (it = h ? h->child : NULL; it; it = it->next)
-		if (!b || cJSON_GetObjectItemCaseSensitive(b, it->string) == NULL)
-			factdiff_add(it->string, fact_text(NULL), fact_text(it)), any = 1;
-	if (!any)
+		if (!b || cJSON_GetObjectItemCaseSensitive(b, it->string) == NULL) {
+			snprintf(name, sizeof name, "%s%s", prefix, it->string);
+			factdiff_add(name, fact_text(NULL), fact_text(it)), any = 1;
+		}
+	return any;
+}
+
+static void
+fp_compare(const char *bf, const char *hf)
+{
+	if (!facts_compare(fp_facts(bf), fp_facts(hf), ""))
 		factdiff_add("fingerprint", qe_xstrdup(bf), qe_xstrdup(hf));
 }
 
@@ -1230,8 +1251,7 @@ emit_doc(struct doc *d)
 			if (adjust)
 				add_num(o, "adjusted_ratio", j.verdict <= V_INCONCLUSIVE && j.b > 0 ? j.ratio : NAN, r4);
 			add_num(o, "share_base", share(j.b, sumb), r4);
-			add_num(o, "share_head", share(b && h && scale != 1 && j.verdict <= V_INCONCLUSIVE ?
-			    j.h * scale : j.h, sumh), r4);
+			add_num(o, "share_head", share(j.h, sumh), r4);
 			qe_json_add_str_or_null(o, "status_base", b ? status_names[b->status] : NULL);
 			qe_json_add_str_or_null(o, "status_head", h ? status_names[h->status] : NULL);
 			qe_json_add_str_or_null(o, "timing_source_base", b ? ts_names[b->tsrc] : NULL);
@@ -1285,11 +1305,12 @@ emit_doc(struct doc *d)
 			if (nbv > 0 && nhv > 0) {
 				measure = "execution_seconds";
 				judge(bv, nbv, hv, nhv, nb_ratio, exec_abs, 1, &j);
-				if (bs->tsrc != hs->tsrc && bs->tsrc > TS_NONE && hs->tsrc > TS_NONE)
+				if (bs->tsrc != TS_NONE && hs->tsrc != TS_NONE)
 					nbreason = "cell timing sources differ; compared execution_seconds";
 			} else {
 				j.verdict = V_NOTIMING;
-				nbreason = hs->failed ? "head failed" : bs->failed ? "base failed" : "no timing";
+				nbreason = hs->failed && bs->failed ? "failed in base and head" :
+				    hs->failed ? "head failed" : bs->failed ? "base failed" : "no timing";
 			}
 		}
 		nbverdict = j.verdict;

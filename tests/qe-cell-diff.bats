@@ -1,0 +1,335 @@
+#!/usr/bin/env bats
+# qe-cell-diff on qe-cache-extract outputs of the shared fixture caches, on two
+# real nbclient runs of the same notebooks (A/A), and on synthetic replicates.
+# Inputs: tests/fixtures/qe-cell-diff/ (see make-aa.sh, make-replicates.py).
+
+load helper
+
+setup() {
+	T="$BATS_TEST_TMPDIR"
+	D="$(fixture qe-cell-diff)"
+	cd "$D"
+}
+
+# sel FILE JQ: compact jq over a diff output
+sel() { jq -c "$2" "$1"; }
+
+# cellv OUTPUT LABEL: [verdict, flags, base_s, head_s, base_index, head_index]
+cellv() {
+	jq -c --arg l "$2" 'select(.kind == "cell-diff" and .label == $l) | [.verdict, .flags, .base_s, .head_s, .base_index, .head_index]' "$1"
+}
+
+@test "qe-cell-diff: -h, --version, bad option, wrong operand count" {
+	run -0 --separate-stderr qe-cell-diff -h
+	assert_line -n 0 --partial "usage: qe-cell-diff [-Aeh] [--version]"
+	assert_equal "$stderr" ""
+	run -0 --separate-stderr qe-cell-diff --version
+	assert_output "qe-cell-diff 0.1.0"
+	run -2 --separate-stderr qe-cell-diff -z a b
+	assert_output ""
+	assert_equal "${stderr_lines[0]}" "qe-cell-diff: invalid option -- 'z'"
+	assert_equal "${stderr_lines[1]}" "usage: qe-cell-diff [-Aeh] [--version] [-a seconds] [-d expr] [-f expr] [-k expr]"
+	run -2 --separate-stderr qe-cell-diff timed-base.ndjson
+	assert_equal "${stderr_lines[0]}" "usage: qe-cell-diff [-Aeh] [--version] [-a seconds] [-d expr] [-f expr] [-k expr]"
+	run -2 --separate-stderr qe-cell-diff - -
+	assert_equal "${stderr_lines[0]}" "qe-cell-diff: only one of base and head may be '-'"
+	run -2 --separate-stderr qe-cell-diff -r 0.9 timed-base.ndjson timed-head.ndjson
+	assert_equal "${stderr_lines[0]}" "qe-cell-diff: -r: invalid value '0.9'"
+}
+
+@test "timed pair: exactly the expected records, all valid" {
+	run -0 --separate-stderr qe-cell-diff timed-base.ndjson timed-head.ndjson
+	assert_equal "$stderr" ""
+	assert_output - < timed.expected
+	printf '%s\n' "$output" > "$T/out"
+	run -0 validate "$T/out"
+}
+
+@test "timed pair: slow-sleep regressed (0.3 -> 0.9 s), source unchanged, upstream changed" {
+	qe-cell-diff timed-base.ndjson timed-head.ndjson > "$T/out"
+	run -0 cellv "$T/out" slow-sleep
+	assert_output '["regression",["upstream-changed","output-changed"],0.30444,0.90397,2,2]'
+	run -0 sel "$T/out" 'select(.label == "slow-sleep") | [.ratio, .delta_s, .share_base, .share_head, .first_line, .timing_source_head]'
+	assert_output '[2.9693,0.59953,0.5164,0.7705,"time.sleep(SLEEP)","nbclient"]'
+	# the cell that caused it: params, whose source changed
+	run -0 cellv "$T/out" params
+	assert_output '["unchanged",["source-changed"],0.003189,0.004908,1,1]'
+	# the only regressed cell
+	run -0 sel "$T/out" 'select(.kind == "cell-diff" and .verdict == "regression") | .label'
+	assert_output '"slow-sleep"'
+}
+
+@test "timed pair: markov-check new at head index 1, markov-simulate source-changed, later cells still matched" {
+	qe-cell-diff timed-base.ndjson timed-head.ndjson > "$T/out"
+	run -0 sel "$T/out" 'select(.kind == "cell-diff" and .document == "dynamics/markov") | [.label, .verdict, .flags, .base_index, .head_index]'
+	assert_output - <<-'EOF'
+	["markov-setup","unchanged",[],0,0]
+	["markov-check","new",[],null,1]
+	["markov-simulate","unchanged",["source-changed","upstream-changed","output-changed"],1,2]
+	["markov-stationary","unchanged",["upstream-changed"],2,3]
+	EOF
+}
+
+@test "timed pair: notebook totals are the sums of cell times; untouched notebooks unchanged" {
+	qe-cell-diff timed-base.ndjson timed-head.ndjson > "$T/out"
+	run -0 sel "$T/out" 'select(.kind == "notebook-diff") | [.document, .verdict, .measure, .base_s, .head_s, .cells.regression]'
+	assert_output - <<-'EOF'
+	["broken","no-timing",null,null,null,0]
+	["dynamics/markov","unchanged","cells_seconds",0.335005,0.403222,0]
+	["errors_allowed","unchanged","cells_seconds",0.354624,0.36968,0]
+	["images","unchanged","cells_seconds",0.121378,0.093748,0]
+	["intro","unchanged","cells_seconds",0.58952,1.173201,1]
+	["numba_demo","unchanged","cells_seconds",0.870252,0.729474,0]
+	["stale_timing","unchanged","cells_seconds",0.272625,0.26853,0]
+	EOF
+	# the totals are exactly the extractor's cells_seconds
+	run -0 jq -c 'select(.kind == "notebook" and .document == "intro") | .cells_seconds' timed-head.ndjson
+	assert_output 1.173201
+	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.regression, .cells.regression, .cells.new, .notebooks.regression]'
+	assert_output '[true,1,1,0]'
+}
+
+@test "-e: exit 1 on the timed pair's regression, 0 on A/A" {
+	run -1 --separate-stderr qe-cell-diff -e timed-base.ndjson timed-head.ndjson
+	assert_equal "$stderr" ""
+	assert_equal "${#lines[@]}" 33
+	run -0 --separate-stderr qe-cell-diff -e aa-run1.ndjson aa-run2.ndjson
+	assert_equal "$stderr" ""
+}
+
+@test "incremental build: inherited notebooks cached, intro and markov compared on execution_seconds" {
+	run -0 --separate-stderr qe-cell-diff stock-base.ndjson stock-head-incremental.ndjson
+	assert_equal "$stderr" ""
+	assert_output - < stock-incremental.expected
+	printf '%s\n' "$output" > "$T/out"
+	run -0 sel "$T/out" 'select(.kind == "notebook-diff") | [.document, .verdict, .head_origin, .origin_from, .measure, .base_s, .head_s]'
+	assert_output - <<-'EOF'
+	["broken","no-timing","executed","origin",null,null,null]
+	["dynamics/markov","unchanged","executed","origin","execution_seconds",1.62675,1.999581]
+	["errors_allowed","cached","inherited","origin",null,null,null]
+	["images","cached","inherited","origin",null,null,null]
+	["intro","unchanged","executed","origin","execution_seconds",1.816136,2.873951]
+	["numba_demo","cached","inherited","origin",null,null,null]
+	["stale_timing","cached","inherited","origin",null,null,null]
+	EOF
+	# no cell records for cached notebooks; stock caches have no cell timings
+	run -0 sel "$T/out" 'select(.kind == "cell-diff") | .document' 
+	refute_output --partial numba_demo
+	run -0 cellv "$T/out" markov-check
+	assert_output '["new",[],null,null,null,1]'
+	run -0 cellv "$T/out" markov-simulate
+	assert_output '["no-timing",["source-changed","upstream-changed","output-changed"],null,null,1,2]'
+	run -0 validate "$T/out"
+}
+
+@test "no origin information: same cache key means cached, another key means re-executed" {
+	run -0 --separate-stderr qe-cell-diff stock-base.ndjson stock-head.ndjson
+	assert_output - < stock-head.expected
+	printf '%s\n' "$output" > "$T/out"
+	run -0 sel "$T/out" 'select(.kind == "notebook-diff") | [.document, .verdict, .origin_from]'
+	assert_output - <<-'EOF'
+	["broken","no-timing","cache-key"]
+	["dynamics/markov","unchanged","cache-key"]
+	["errors_allowed","cached","cache-key"]
+	["images","cached","cache-key"]
+	["intro","unchanged","cache-key"]
+	["numba_demo","cached","cache-key"]
+	["stale_timing","cached","cache-key"]
+	EOF
+}
+
+@test "A/A: two real nbclient runs of the same notebooks give no regression" {
+	run -0 --separate-stderr qe-cell-diff aa-run1.ndjson aa-run2.ndjson
+	assert_equal "$stderr" ""
+	printf '%s\n' "$output" > "$T/out"
+	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.regression, .notebooks, .cells, .cell_flags."source-changed"]'
+	assert_output '[false,{"regression":0,"improvement":0,"unchanged":6,"inconclusive":0,"new":0,"removed":0,"no-timing":0,"not-comparable":0,"cached":0},{"regression":0,"improvement":0,"unchanged":23,"inconclusive":0,"new":0,"removed":0,"no-timing":1,"not-comparable":0},0]'
+	run -0 validate "$T/out"
+}
+
+@test "A/A with slow-sleep made 3x slower: caught; 1.2x: not" {
+	jq -c 'if .kind == "cell" and .label == "slow-sleep" then .duration_s *= 3 else . end' aa-run2.ndjson > "$T/x3"
+	run -1 --separate-stderr qe-cell-diff -e aa-run1.ndjson "$T/x3"
+	assert_equal "$stderr" ""
+	printf '%s\n' "$output" > "$T/out"
+	run -0 sel "$T/out" 'select(.kind == "cell-diff" and .verdict == "regression") | [.label, .flags, .ratio]'
+	assert_output '["slow-sleep",[],3.1064]'
+	jq -c 'if .kind == "cell" and .label == "slow-sleep" then .duration_s *= 1.2 else . end' aa-run2.ndjson > "$T/x12"
+	run -0 --separate-stderr qe-cell-diff -e aa-run1.ndjson "$T/x12"
+	printf '%s\n' "$output" > "$T/out"
+	run -0 cellv "$T/out" slow-sleep
+	assert_output '["unchanged",[],0.303885,0.377594,2,2]'
+}
+
+@test "a 3x slowdown of a 5 ms cell stays under the absolute floor" {
+	jq -c 'if .kind == "cell" and .label == "params" then .duration_s *= 3 else . end' aa-run2.ndjson > "$T/x3"
+	run -0 --separate-stderr qe-cell-diff -e aa-run1.ndjson "$T/x3"
+	printf '%s\n' "$output" > "$T/out"
+	run -0 sel "$T/out" 'select(.label == "params") | [.verdict, .ratio]'
+	assert_output '["unchanged",5.6537]'
+	# ...unless the floor is lowered
+	run -1 --separate-stderr qe-cell-diff -e -a 0.01 aa-run1.ndjson "$T/x3"
+}
+
+@test "runner factor: a whole-runner 2x slowdown is estimated; -A judges cells after removing it" {
+	jq -c 'if .kind == "cell" and .duration_s != null then .duration_s *= (if .label == "slow-sleep" then 6 else 2 end) else . end' aa-run2.ndjson > "$T/slow"
+	qe-cell-diff aa-run1.ndjson "$T/slow" > "$T/plain"
+	run -0 sel "$T/plain" 'select(.kind == "diff-summary") | [.runner_factor, .runner_factor_cells, .adjusted, .cells.regression]'
+	assert_output '[2.272,11,false,3]'
+	qe-cell-diff -A aa-run1.ndjson "$T/slow" > "$T/adj"
+	run -0 sel "$T/adj" 'select(.kind == "diff-summary") | [.runner_factor, .adjusted, .cells.regression]'
+	assert_output '[2.272,true,1]'
+	run -0 sel "$T/adj" 'select(.verdict == "regression") | [.label, .ratio, .adjusted_ratio]'
+	assert_output '["slow-sleep",6.2128,2.7345]'
+	run -0 validate "$T/adj"
+}
+
+@test "replicates: Mann-Whitney answers regressed, same, inconclusive, improved" {
+	run -0 --separate-stderr qe-cell-diff rep-base.ndjson rep-head.ndjson
+	assert_equal "$stderr" ""
+	printf '%s\n' "$output" > "$T/out"
+	run -0 sel "$T/out" 'select(.kind == "cell-diff") | [.document, .label, .verdict, .test.answer, .test.p, .n_base, .n_head, .base_s, .head_s]'
+	assert_output - <<-'EOF'
+	["pair","big","inconclusive","inconclusive",0.333333,2,2,1.005,3.05]
+	["rep","clear","regression","regressed",0.007937,5,5,1,2]
+	["rep","same","unchanged","same",1,5,5,1,1.02]
+	["rep","noisy","inconclusive","inconclusive",0.460597,5,5,1.1,2.9]
+	["rep","faster","improvement","improved",0.007937,5,5,2,1]
+	EOF
+	run -0 validate "$T/out"
+}
+
+@test "replicates disagreeing on a cell's source are rejected" {
+	jq -c 'if .kind == "cell" and .label == "clear" and .duration_s == 1.02 then .source_sha256 = ("0" * 64) else . end' rep-base.ndjson > "$T/bad"
+	run -2 --separate-stderr qe-cell-diff "$T/bad" rep-head.ndjson
+	assert_equal "$stderr" "qe-cell-diff: $T/bad:7: document 'rep' cell 0: replicate has another source
+qe-cell-diff: 1 line rejected"
+}
+
+@test "cross-machine: different fingerprints make every verdict not-comparable and name the facts" {
+	run -0 --separate-stderr qe-cell-diff -e stamped-base.ndjson stamped-head-other.ndjson
+	assert_equal "$stderr" ""
+	printf '%s\n' "$output" > "$T/out"
+	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.machines, .differing_facts, .regression, .cells.regression]'
+	assert_output '["different",[{"fact":"runner_class","base":"ubuntu-latest","head":"runs-on-4cpu"}],false,1]'
+	run -0 jq -s '[.[] | select(.kind != "diff-summary" and .verdict != "cached") | select(.flags | index("not-comparable") | not)] | length' "$T/out"
+	assert_output 0
+	run -0 cellv "$T/out" slow-sleep
+	assert_output '["regression",["upstream-changed","output-changed","not-comparable"],0.30444,0.90397,2,2]'
+	run -0 validate "$T/out"
+}
+
+@test "same machine class: machines same, verdicts as unstamped" {
+	run -1 --separate-stderr qe-cell-diff -e stamped-base.ndjson stamped-head-same.ndjson
+	printf '%s\n' "$output" > "$T/out"
+	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.machines, .fingerprints_base, .fingerprints_head, .differing_facts]'
+	assert_output '["same",["c47824f9c49e38be"],["c47824f9c49e38be"],[]]'
+	diff <(grep -v diff-summary "$T/out" | jq -c 'del(.fingerprint_base, .fingerprint_head)') \
+	     <(grep -v diff-summary timed.expected | jq -c 'del(.fingerprint_base, .fingerprint_head)')
+}
+
+@test "package series differences are named one level down" {
+	jq -c '.provenance.fingerprint = "0000000000000001" | .provenance.fingerprint_facts.packages = {"numpy": "1.26"}' stamped-base.ndjson > "$T/b"
+	jq -c '.provenance.fingerprint = "0000000000000002" | .provenance.fingerprint_facts.packages = {"numpy": "2.0"}' stamped-base.ndjson > "$T/h"
+	run -0 --separate-stderr qe-cell-diff "$T/b" "$T/h"
+	run -0 jq -c 'select(.kind == "diff-summary") | .differing_facts' <<< "$output"
+	assert_output '[{"fact":"packages.numpy","base":"1.26","head":"2.0"}]'
+}
+
+@test "timing sources that cannot be compared give not-comparable with a reason" {
+	jq -c 'if .kind == "cell" and .label == "slow-sleep" then .timing_source = "papermill" else . end' timed-head.ndjson > "$T/h"
+	run -0 --separate-stderr qe-cell-diff timed-base.ndjson "$T/h"
+	printf '%s\n' "$output" > "$T/out"
+	run -0 sel "$T/out" 'select(.label == "slow-sleep") | [.verdict, .flags, .reason, .timing_source_base, .timing_source_head]'
+	assert_output '["not-comparable",["upstream-changed","output-changed","not-comparable"],"timing sources differ","nbclient","papermill"]'
+	# the notebook falls back to execution_seconds
+	run -0 sel "$T/out" 'select(.kind == "notebook-diff" and .document == "intro") | [.measure, .reason]'
+	assert_output '["execution_seconds","cell timing sources differ; compared execution_seconds"]'
+}
+
+@test "records in any order give the same bytes; gzip and stdin work" {
+	tac timed-head.ndjson > "$T/rev"
+	run -0 --separate-stderr qe-cell-diff timed-base.ndjson "$T/rev"
+	diff <(printf '%s\n' "$output" | grep -v diff-summary) <(grep -v diff-summary timed.expected)
+	gzip -c timed-base.ndjson > "$T/base.gz"
+	run -0 --separate-stderr qe-cell-diff "$T/base.gz" - < timed-head.ndjson
+	assert_equal "$stderr" ""
+	diff <(printf '%s\n' "$output" | grep -v diff-summary) <(grep -v diff-summary timed.expected)
+	run -0 jq -r 'select(.kind == "diff-summary") | .head' <<< "$output"
+	assert_output "<stdin>"
+}
+
+@test "-k: a jq key (labels) aligns cells; changed sources are still flagged" {
+	run -0 --separate-stderr qe-cell-diff -k .label timed-base.ndjson timed-head.ndjson
+	printf '%s\n' "$output" > "$T/out"
+	run -0 sel "$T/out" 'select(.kind == "cell-diff" and .document == "dynamics/markov") | [.label, .verdict, .flags]'
+	assert_output - <<-'EOF'
+	["markov-setup","unchanged",[]]
+	["markov-check","new",[]]
+	["markov-simulate","unchanged",["source-changed","upstream-changed","output-changed"]]
+	["markov-stationary","unchanged",["upstream-changed"]]
+	EOF
+}
+
+@test "-f filters records, -d maps document names" {
+	run -0 --separate-stderr qe-cell-diff -f '.document != "intro"' timed-base.ndjson timed-head.ndjson
+	refute_output --partial '"document":"intro"'
+	run -0 --separate-stderr qe-cell-diff -d '.document | ltrimstr("dynamics/")' timed-base.ndjson timed-head.ndjson
+	run -0 jq -r 'select(.kind == "notebook-diff") | .document' <<< "$output"
+	assert_line -n 4 markov
+}
+
+@test "-k that does not compile, or fails at run time, is reported" {
+	run -2 --separate-stderr qe-cell-diff -k '.[' timed-base.ndjson timed-head.ndjson
+	assert_output ""
+	assert_equal "$stderr" "qe-cell-diff: -k: cannot compile '.[': jq: error: syntax error, unexpected \$end (Unix shell quoting issues?) at <top-level>, line 1:"
+	run -2 --separate-stderr qe-cell-diff -f 'error("boom")' timed-base.ndjson timed-head.ndjson
+	assert_equal "${stderr_lines[0]}" "qe-cell-diff: timed-base.ndjson:1: 'error(\"boom\")': boom"
+	assert_equal "${stderr_lines[-1]}" "qe-cell-diff: timed-base.ndjson: no baseline records"
+}
+
+@test "bad lines are reported and counted, good records still compared, exit 2" {
+	{ head -3 timed-head.ndjson; echo '{"kind":'; echo '[1]'; tail -n +4 timed-head.ndjson; } > "$T/h"
+	run -2 --separate-stderr qe-cell-diff timed-base.ndjson "$T/h"
+	assert_equal "$stderr" "qe-cell-diff: $T/h:4: invalid JSON at column 8
+qe-cell-diff: $T/h:5: not a JSON object
+qe-cell-diff: 2 lines rejected"
+	diff <(printf '%s\n' "$output" | grep -v diff-summary) <(grep -v diff-summary timed.expected)
+}
+
+@test "no baseline records, or an unreadable base, is trouble (exit 2), head still reported" {
+	run -2 --separate-stderr qe-cell-diff /dev/null timed-head.ndjson
+	assert_equal "$stderr" "qe-cell-diff: /dev/null: no baseline records"
+	run -0 jq -c 'select(.kind == "notebook-diff" and .document == "intro") | .verdict' <<< "$output"
+	assert_output '"new"'
+	run -2 --separate-stderr qe-cell-diff nonexistent.ndjson timed-head.ndjson
+	assert_equal "$stderr" "qe-cell-diff: nonexistent.ndjson: No such file or directory
+qe-cell-diff: nonexistent.ndjson: no baseline records"
+}
+
+@test "removed cells sit at their base position; upstream-changed follows them" {
+	# drop intro's cell 1 (params) from head, renumber the rest
+	# (and give intro another cache key, so that HEAD counts as having re-executed it)
+	jq -c 'if .document == "intro" then .cache_key = "changed" else . end | if .kind == "cell" and .document == "intro" then (if .index == 1 then empty elif .index > 1 then .index -= 1 else . end) else . end' timed-base.ndjson > "$T/h"
+	run -0 --separate-stderr qe-cell-diff timed-base.ndjson "$T/h"
+	printf '%s\n' "$output" > "$T/out"
+	run -0 sel "$T/out" 'select(.kind == "cell-diff" and .document == "intro") | [.label, .verdict, .flags, .base_index, .head_index]'
+	assert_output - <<-'EOF'
+	["imports","unchanged",[],0,0]
+	["params","removed",[],1,null]
+	["slow-sleep","unchanged",["upstream-changed"],2,1]
+	["numpy-eig","unchanged",["upstream-changed"],3,2]
+	["résumé-λ","unchanged",["upstream-changed"],4,3]
+	[null,"unchanged",["upstream-changed"],5,4]
+	[null,"no-timing",["upstream-changed"],6,5]
+	EOF
+}
+
+@test "man page example: extract both caches, diff, gate with -e" {
+	S="$(shared jupyter-cache-timed)"
+	qe-cache-extract "$S/base/.jupyter_cache" > "$T/base.ndjson"
+	qe-cache-extract "$S/head/.jupyter_cache" > "$T/head.ndjson"
+	run -1 --separate-stderr qe-cell-diff -e "$T/base.ndjson" "$T/head.ndjson"
+	run -0 jq -r 'select(.verdict == "regression") | "\(.document) \(.label) \(.base_s) -> \(.head_s)"' <<< "$output"
+	assert_output "intro slow-sleep 0.30444 -> 0.90397"
+}
