@@ -333,3 +333,23 @@ qe-cell-diff: nonexistent.ndjson: no baseline records"
 	run -0 jq -r 'select(.verdict == "regression") | "\(.document) \(.label) \(.base_s) -> \(.head_s)"' <<< "$output"
 	assert_output "intro slow-sleep 0.30444 -> 0.90397"
 }
+
+@test "man page example: incremental build through qe-stamp on stdin" {
+	qe-cache-extract "$(shared jupyter-cache/base)/.jupyter_cache" > "$T/base.ndjson"
+	run -0 --separate-stderr bash -c 'qe-cache-extract --since "2026-11-29T14:32:10Z" "$1" | qe-stamp -r test | qe-cell-diff "$2" -' _ \
+		"$(shared jupyter-cache/head-incremental)/.jupyter_cache" "$T/base.ndjson"
+	assert_equal "$stderr" ""
+	run -0 jq -c 'select(.kind == "diff-summary") | [.notebooks.cached, .notebooks.unchanged, .cells.new, .machines, .head]' <<< "$output"
+	assert_output '[4,2,1,"unknown","<stdin>"]'
+}
+
+@test "man page example: concatenated runs are replicates" {
+	cat aa-run1.ndjson aa-run2.ndjson > "$T/base.ndjson"
+	cat aa-run2.ndjson aa-run1.ndjson > "$T/head.ndjson"
+	run -0 --separate-stderr qe-cell-diff -e "$T/base.ndjson" "$T/head.ndjson"
+	printf '%s\n' "$output" > "$T/out"
+	run -0 jq -c 'select(.kind == "diff-summary") | [.cells.unchanged, .cells."no-timing", .notebooks.unchanged]' "$T/out"
+	assert_output '[23,1,6]'
+	run -0 jq -c 'select(.label == "slow-sleep") | .test' "$T/out"
+	assert_output '{"method":"mann-whitney","answer":"same","p":1,"n_base":2,"n_head":2}'
+}
