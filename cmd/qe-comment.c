@@ -547,21 +547,21 @@ add_dur(struct qe_buf *b, double s)
 	if (isnan(s))
 		qe_buf_adds(b, "\xe2\x80\x94");	/* — */
 	else if (s < 0.0005)
-		qe_buf_adds(b, "<1 ms");
-	else if (s < 0.1)
-		addf(b, "%.0f ms", s * 1000);
+		qe_buf_adds(b, "<1\xc2\xa0ms");
+	else if (s < 0.0995)
+		addf(b, "%.0f\xc2\xa0ms", s * 1000);
 	else if (s < 10)
-		addf(b, "%.2f s", s);
+		addf(b, "%.2f\xc2\xa0s", s);
 	else if (s < 59.95)
-		addf(b, "%.1f s", s);
+		addf(b, "%.1f\xc2\xa0s", s);
 	else if (s < 3600) {
 		long t = lround(s);
 
-		addf(b, "%ldm %02lds", t / 60, t % 60);
+		addf(b, "%ldm\xc2\xa0%02lds", t / 60, t % 60);
 	} else {
 		long t = lround(s / 60);
 
-		addf(b, "%ldh %02ldm", t / 60, t % 60);
+		addf(b, "%ldh\xc2\xa0%02ldm", t / 60, t % 60);
 	}
 }
 
@@ -833,8 +833,10 @@ add_notes(struct qe_buf *b, const struct celld *c, const struct nbd *n)
 		NOTE("earlier cell changed");
 	if (fl & F_OUTPUT)
 		NOTE("output changed");
-	if (c && now_failing(c))
-		NOTE("now fails");
+	if (c && now_failing(c)) {
+		if (c->verdict == V_REGRESSION || c->verdict == V_IMPROVEMENT)
+			NOTE("now fails");
+	}
 	else if (c && fixed(c))
 		NOTE("no longer fails");
 	else if (fl & F_STATUS)
@@ -866,7 +868,7 @@ add_top_row(struct qe_buf *b, const struct toprow *t, int adjusted)
 		qe_buf_adds(b, "*whole lecture*");
 	qe_buf_adds(b, " | ");
 	add_dur(b, c ? c->base_s : n->base_s);
-	qe_buf_adds(b, " \xe2\x86\x92 ");	/* → */
+	qe_buf_adds(b, "\xc2\xa0\xe2\x86\x92 ");	/* → */
 	add_dur(b, c ? c->head_s : n->head_s);
 	qe_buf_adds(b, " | ");
 	add_ratio(b, c ? c->ratio : n->ratio);
@@ -900,7 +902,7 @@ add_spark(struct qe_buf *b, const struct nbd *n)
 {
 	long nc = n->nc, w = nc < SPARK_WIDTH ? nc : SPARK_WIDTH;
 	double bins[SPARK_WIDTH], max = 0;
-	int any[SPARK_WIDTH];
+	int any[SPARK_WIDTH], timed = 0;
 
 	if (nc == 0) {
 		qe_buf_adds(b, "\xe2\x80\x94");
@@ -914,12 +916,16 @@ add_spark(struct qe_buf *b, const struct nbd *n)
 		long k = i * w / nc;
 
 		if (!isnan(v)) {
-			any[k] = 1;
+			any[k] = timed = 1;
 			if (v > bins[k])
 				bins[k] = v;
 			if (v > max)
 				max = v;
 		}
+	}
+	if (!timed) {
+		qe_buf_adds(b, "\xe2\x80\x94");
+		return;
 	}
 	qe_buf_addc(b, '`');
 	for (long k = 0; k < w; k++) {
@@ -965,7 +971,7 @@ add_nb_row(struct qe_buf *b, const struct nbd *n)
 		add_verdict_word(b, n->verdict, 0);
 	qe_buf_adds(b, " | ");
 	add_dur(b, n->base_s);
-	qe_buf_adds(b, " \xe2\x86\x92 ");
+	qe_buf_adds(b, "\xc2\xa0\xe2\x86\x92 ");
 	add_dur(b, n->head_s);
 	if (n->whole)
 		qe_buf_adds(b, " (whole notebook)");
@@ -1009,12 +1015,17 @@ add_cell_row(struct qe_buf *b, const struct celld *c, int adjusted)
 	qe_buf_adds(b, " | ");
 	add_pct(b, !isnan(c->share_h) ? c->share_h : c->share_b);
 	qe_buf_adds(b, " | ");
-	add_notes(b, c, NULL);
-	if (c->reason && *c->reason && !(c->flags & F_NOTCOMP && c->verdict != V_NOTIMING &&
-	    c->verdict != V_NOTCOMPARABLE)) {
-		if (c->flags || (c->has_test && !isnan(c->p)) || now_failing(c) || fixed(c))
-			qe_buf_adds(b, "; ");
-		esc_text(b, c->reason, CAP_REASON);
+	{
+		size_t before = b->len;
+
+		add_notes(b, c, NULL);
+		/* the reason, unless it only repeats "machines differ" */
+		if (c->reason && *c->reason && !(c->flags & F_NOTCOMP && c->verdict != V_NOTIMING &&
+		    c->verdict != V_NOTCOMPARABLE)) {
+			if (b->len > before)
+				qe_buf_adds(b, "; ");
+			esc_text(b, c->reason, CAP_REASON);
+		}
 	}
 	qe_buf_adds(b, " |\n");
 }
@@ -1100,7 +1111,14 @@ add_headline(struct qe_buf *b)
 		return;
 	}
 	qe_buf_adds(b, red ? "\xf0\x9f\x94\xb4 " : yellow ? "\xf0\x9f\x9f\xa1 " : "\xf0\x9f\x9f\xa2 ");
-	if (compared > 0) {
+	if (compared > 0 && !yellow && faster == 0 && nb_only_improvements == 0 &&
+	    nbcount[V_IMPROVEMENT] == 0) {
+		qe_buf_adds(b, "No cell moved beyond the thresholds: ");
+		add_count(b, same);
+		qe_buf_adds(b, " unchanged in ");
+		add_count(b, n_executed);
+		qe_buf_adds(b, plural(n_executed, " re-executed lecture", " re-executed lectures"));
+	} else if (compared > 0) {
 		if (slower > 0) {
 			qe_buf_adds(b, "**");
 			add_count(b, slower);
@@ -1614,7 +1632,7 @@ render(int input_trouble)
 	}
 
 	/* every cell */
-	if (ncells > 0 && !(quiet && !sflag && ncells > 50)) {
+	if (ncells > 0 && !(quiet && !sflag)) {
 		qe_buf_reset(&tmp);
 		qe_buf_adds(&tmp, "All cells: ");
 		add_count(&tmp, (long)ncells);
