@@ -182,12 +182,24 @@ md_update_str(EVP_MD_CTX *md, const char *s)
 	EVP_DigestUpdate(md, s, strlen(s) + 1);	/* the NUL separates fields */
 }
 
+/* Digest a multiline string as its joined text, without joining it. */
 static void
-md_update_value(EVP_MD_CTX *md, const cJSON *v, struct qe_buf *tmp)
+md_update_value(EVP_MD_CTX *md, const cJSON *v)
 {
-	if (join_text(v, tmp) == 0) {
-		EVP_DigestUpdate(md, tmp->data ? tmp->data : "", tmp->len);
-	} else {
+	const cJSON *it;
+	int text = cJSON_IsString(v) || cJSON_IsNull(v) || v == NULL;
+
+	if (cJSON_IsArray(v)) {
+		text = 1;
+		cJSON_ArrayForEach(it, v)
+			text &= cJSON_IsString(it);
+	}
+	if (text && cJSON_IsString(v))
+		EVP_DigestUpdate(md, v->valuestring, strlen(v->valuestring));
+	else if (text && cJSON_IsArray(v)) {
+		cJSON_ArrayForEach(it, v)
+			EVP_DigestUpdate(md, it->valuestring, strlen(it->valuestring));
+	} else if (!text) {
 		char *s = cJSON_PrintUnformatted(v);
 
 		if (s == NULL)
@@ -210,7 +222,6 @@ output_digest(const cJSON *outputs, char hex[QE_SHA256_HEX], const cJSON **err)
 	unsigned char d[32];
 	unsigned int dl;
 	EVP_MD_CTX *md = EVP_MD_CTX_new();
-	struct qe_buf tmp = { 0 };
 	const cJSON *o;
 	static const char digits[] = "0123456789abcdef";
 
@@ -226,7 +237,7 @@ output_digest(const cJSON *outputs, char hex[QE_SHA256_HEX], const cJSON **err)
 			const char *name = qe_json_str(o, "name");
 
 			md_update_str(md, name ? name : "");
-			md_update_value(md, cJSON_GetObjectItemCaseSensitive(o, "text"), &tmp);
+			md_update_value(md, cJSON_GetObjectItemCaseSensitive(o, "text"));
 		} else if (type && strcmp(type, "error") == 0) {
 			const char *ename = qe_json_str(o, "ename"), *evalue = qe_json_str(o, "evalue");
 
@@ -234,7 +245,7 @@ output_digest(const cJSON *outputs, char hex[QE_SHA256_HEX], const cJSON **err)
 				*err = o;
 			md_update_str(md, ename ? ename : "");
 			md_update_str(md, evalue ? evalue : "");
-			md_update_value(md, cJSON_GetObjectItemCaseSensitive(o, "traceback"), &tmp);
+			md_update_value(md, cJSON_GetObjectItemCaseSensitive(o, "traceback"));
 		} else if (cJSON_IsObject(data = cJSON_GetObjectItemCaseSensitive(o, "data"))) {
 			size_t n = 0, i = 0;
 			const cJSON *k;
@@ -248,7 +259,7 @@ output_digest(const cJSON *outputs, char hex[QE_SHA256_HEX], const cJSON **err)
 			qsort(keys, n, sizeof *keys, cmpstr);
 			for (i = 0; i < n; i++) {
 				md_update_str(md, keys[i]);
-				md_update_value(md, cJSON_GetObjectItemCaseSensitive(data, keys[i]), &tmp);
+				md_update_value(md, cJSON_GetObjectItemCaseSensitive(data, keys[i]));
 			}
 			free(keys);
 		}
@@ -256,7 +267,6 @@ output_digest(const cJSON *outputs, char hex[QE_SHA256_HEX], const cJSON **err)
 	}
 	EVP_DigestFinal_ex(md, d, &dl);
 	EVP_MD_CTX_free(md);
-	qe_buf_free(&tmp);
 	for (int i = 0; i < 32; i++) {
 		hex[2 * i] = digits[d[i] >> 4];
 		hex[2 * i + 1] = digits[d[i] & 15];
@@ -769,10 +779,13 @@ append_record(struct qe_buf *out, cJSON *rec)
 
 /*
  * Parse one notebook and append its records (notebook first) to `out` as
- * NDJSON lines. Returns -1 after a diagnostic if it is not a notebook.
+ * NDJSON lines. `bytes` is handed over: release() frees it as soon as it is
+ * parsed, so the text and its tree are never both held longer than needed.
+ * Returns -1 after a diagnostic if it is not a notebook.
  */
 static int
-notebook_records(struct nbctx *nb, const char *bytes, size_t len, struct qe_buf *out)
+notebook_records(struct nbctx *nb, char *bytes, size_t len, void (*release)(void *),
+    struct qe_buf *out)
 {
 	const char *end = NULL;
 	cJSON *doc, *cells, *cell, *rec, *md, *ks, *li, *pmv, *nbf;
@@ -783,12 +796,9 @@ notebook_records(struct nbctx *nb, const char *bytes, size_t len, struct qe_buf 
 	struct expected x = { 0 };
 	struct hook_run *run = NULL;
 
-	if (len > max_notebook) {
-		warnx("%s: notebook larger than %zu bytes (see --max-notebook)", nb->where, max_notebook);
-		return -1;
-	}
 	if (memchr(bytes, '\0', len) != NULL) {
 		warnx("%s: not a notebook: NUL byte", nb->where);
+		release(bytes);
 		return -1;
 	}
 	doc = cJSON_ParseWithLengthOpts(bytes, len, &end, 0);
@@ -801,8 +811,10 @@ notebook_records(struct nbctx *nb, const char *bytes, size_t len, struct qe_buf 
 			else
 				col++;
 		warnx("%s:%ld: invalid JSON at column %ld", nb->where, ln, col);
+		release(bytes);
 		return -1;
 	}
+	release(bytes);
 	nbf = cJSON_GetObjectItemCaseSensitive(doc, "nbformat");
 	cells = cJSON_GetObjectItemCaseSensitive(doc, "cells");
 	if (!cJSON_IsObject(doc) || !cJSON_IsArray(cells) || !cJSON_IsNumber(nbf)) {
@@ -1235,8 +1247,8 @@ failed_record(const struct entry *e, struct qe_buf *out)
 
 /* Records of one cached notebook, whose bytes have been read. */
 static int
-cached_records(const struct entry *e, const char *where, const char *bytes, size_t len,
-    struct qe_buf *out)
+cached_records(const struct entry *e, const char *where, char *bytes, size_t len,
+    void (*release)(void *), struct qe_buf *out)
 {
 	size_t ul = strlen(e->uri);
 	struct nbctx nb = { .where = where, .document = e->document, .input = "cache",
@@ -1246,7 +1258,7 @@ cached_records(const struct entry *e, const char *where, const char *bytes, size
 
 	/* MyST-NB invents cell ids for .md sources on every read */
 	nb.stable_ids = ul > 6 && strcmp(e->uri + ul - 6, ".ipynb") == 0;
-	return notebook_records(&nb, bytes, len, out);
+	return notebook_records(&nb, bytes, len, release, out);
 }
 
 static char *
@@ -1254,11 +1266,18 @@ read_file(const char *path, size_t limit, size_t *len)
 {
 	struct qe_buf b = { 0 };
 	char chunk[65536];
+	struct stat sb;
 	ssize_t n;
 	int fd = open(path, O_RDONLY);
 
 	if (fd < 0)
 		return NULL;
+	/* one exact allocation for a regular file: no doubling, no copies */
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && (uintmax_t)sb.st_size <= limit) {
+		b.cap = (size_t)sb.st_size + 1;
+		b.data = qe_xmalloc(b.cap);
+		b.data[0] = '\0';
+	}
 	while ((n = read(fd, chunk, sizeof chunk)) > 0) {
 		if (b.len + (size_t)n > limit) {
 			close(fd);
@@ -1359,9 +1378,8 @@ do_cache_dir(const char *dir)
 			trouble();
 			continue;
 		}
-		if (cached_records(e, path.data, bytes, len, &out) < 0)
+		if (cached_records(e, path.data, bytes, len, free, &out) < 0)
 			trouble();
-		free(bytes);
 		emit_buf(&out);
 	}
 done:
@@ -1410,12 +1428,20 @@ safe_name(const char *name)
 
 /* Read the current member into memory, at most `limit` bytes. */
 static unsigned char *
-read_member(struct archive *a, const char *where, size_t limit, size_t *len)
+read_member(struct archive *a, struct archive_entry *ae, const char *where, size_t limit,
+    size_t *len)
 {
 	unsigned char *buf = NULL;
 	size_t cap = 0, n = 0;
 	la_ssize_t r;
 
+	/* the size in the header is a hint: one allocation when it is true */
+	if (archive_entry_size_is_set(ae) && archive_entry_size(ae) >= 0 &&
+	    (uintmax_t)archive_entry_size(ae) <= limit) {
+		cap = (size_t)archive_entry_size(ae) + 1;
+		if ((buf = sqlite3_malloc64(cap)) == NULL)
+			qe_json_check(NULL);
+	}
 	for (;;) {
 		if (n == cap) {
 			if (cap >= limit + 1) {
@@ -1496,7 +1522,7 @@ archive_cache(const char *path, struct cache *c, int keys_only)
 		qe_buf_adds(&where, path);
 		qe_buf_addc(&where, ':');
 		qe_buf_adds(&where, name);
-		if ((db = read_member(a, where.data, max_notebook, &dblen)) == NULL)
+		if ((db = read_member(a, ae, where.data, max_notebook, &dblen)) == NULL)
 			goto out;
 	}
 	if (r != ARCHIVE_EOF) {
@@ -1542,13 +1568,12 @@ archive_cache(const char *path, struct cache *c, int keys_only)
 		qe_buf_addc(&where, ':');
 		qe_buf_adds(&where, name);
 		e->done = 1;
-		if ((bytes = read_member(a, where.data, max_notebook, &len)) == NULL) {
+		if ((bytes = read_member(a, ae, where.data, max_notebook, &len)) == NULL) {
 			trouble();
 			continue;
 		}
-		if (cached_records(e, where.data, (const char *)bytes, len, &e->out) < 0)
+		if (cached_records(e, where.data, (char *)bytes, len, sqlite3_free, &e->out) < 0)
 			trouble();
-		sqlite3_free(bytes);
 	}
 	if (r != ARCHIVE_EOF) {
 		warnx("%s: %s", path, archive_error_string(a));
@@ -1688,9 +1713,8 @@ do_ipynb(struct pathlist *files)
 			else
 				warn("%s", files->v[i]);
 			trouble();
-		} else if (notebook_records(&nb, bytes, len, &out) < 0)
+		} else if (notebook_records(&nb, bytes, len, free, &out) < 0)
 			trouble();
-		free(bytes);
 		free(doc);
 		emit_buf(&out);
 	}

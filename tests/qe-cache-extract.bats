@@ -371,3 +371,48 @@ extract_durations() {
 	run -0 jq -sc '[.[] | select(.document == "intro" and .kind == "cell") | .timing_note] | unique' <<< "$output"
 	assert_output '["no-timing","not-executed"]'
 }
+
+# make_big_cache DIR N: a cache of N records, all pointing at one ~2 MB notebook
+make_big_cache() {
+	local dir=$1 n=$2 i hk
+	mkdir -p "$dir/executed"
+	/usr/bin/python3 - "$dir/big.ipynb" <<-'PY'
+	import json, sys
+	text = ["line %06d of a long printed table\n" % i for i in range(60000)]
+	cells = [{"cell_type": "code", "id": "c%d" % k, "execution_count": k + 1, "metadata": {},
+	          "outputs": [{"output_type": "stream", "name": "stdout", "text": text}],
+	          "source": "print(table_%d)" % k} for k in range(1)]
+	json.dump({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, open(sys.argv[1], "w"), indent=1)
+	PY
+	{
+		echo "CREATE TABLE nbcache (pk INTEGER PRIMARY KEY, hashkey VARCHAR(255) UNIQUE, uri VARCHAR(255), description VARCHAR(255), data JSON, created DATETIME, accessed DATETIME);"
+		echo "CREATE TABLE nbproject (pk INTEGER PRIMARY KEY, uri VARCHAR(255) UNIQUE, read_data JSON, assets JSON, exec_data JSON, created DATETIME, traceback TEXT);"
+		echo "BEGIN;"
+		for i in $(seq "$n"); do
+			hk=$(printf '%032x' "$i")
+			mkdir -p "$dir/executed/$hk"
+			ln -s ../../big.ipynb "$dir/executed/$hk/base.ipynb"
+			echo "INSERT INTO nbcache VALUES ($i, '$hk', '/book/lectures/nb$i.md', '', '{\"execution_seconds\": 2.0}', '2026-11-29 10:00:00.000000', '2026-11-29 10:00:00.000000');"
+		done
+		echo "COMMIT;"
+	} | sqlite3 "$dir/global.db"
+}
+
+@test "memory is bounded by the largest notebook, not by the cache size" {
+	make_big_cache "$T/c10" 10
+	make_big_cache "$T/c80" 80
+	(cd "$T/c80" && zip -q -r "$T/c80.zip" global.db executed)
+	nb=$(($(stat -c %s "$T/c10/big.ipynb") / 1024))
+	base=$("$TESTS_DIR/maxrss.py" qe-cache-extract --version)
+	r10=$("$TESTS_DIR/maxrss.py" qe-cache-extract "$T/c10")
+	r80=$("$TESTS_DIR/maxrss.py" qe-cache-extract "$T/c80")
+	rzip=$("$TESTS_DIR/maxrss.py" qe-cache-extract "$T/c80.zip")
+	echo "notebook ${nb} KiB; peak RSS KiB: baseline $base, 10 records $r10, 80 records $r80, 80 in a zip $rzip"
+	# 8 times the notebooks cost (almost) nothing more
+	(( r80 - r10 < 1024 )) || fail "80 notebooks took $((r80 - r10)) KiB more than 10"
+	(( rzip - r80 < 2048 )) || fail "the archive took $((rzip - r80)) KiB more than the directory"
+	# one notebook's text plus its cJSON tree (see CAVEATS in the man page)
+	(( r80 - base < 5 * nb )) || fail "$((r80 - base)) KiB above baseline for a $nb KiB notebook"
+	run -0 bash -c 'qe-cache-extract "$1" | wc -l' _ "$T/c80.zip"
+	assert_output 160
+}
