@@ -416,3 +416,14 @@ make_big_cache() {
 	run -0 bash -c 'qe-cache-extract "$1" | wc -l' _ "$T/c80.zip"
 	assert_output 160
 }
+
+@test "the stock and the timed cache of one book agree on every cell but the timing" {
+	for v in base:23 head:24; do
+		timed=${v#*:} v=${v%:*}
+		qe-cache-extract "$(cache jupyter-cache/$v)" | jq -c 'select(.kind == "cell") | [.document, .index, .label, .tags, .source_sha256, .status, .execution_count, .error]' > "$T/stock"
+		qe-cache-extract "$(cache jupyter-cache-timed/$v)" | jq -c 'select(.kind == "cell") | [.document, .index, .label, .tags, .source_sha256, .status, .execution_count, .error]' > "$T/timed"
+		run -0 diff "$T/stock" "$T/timed"
+		run -0 jq -sc '[.[] | select(.kind == "cell") | .timing_source] | group_by(.) | map([.[0], length])' <(qe-cache-extract "$(cache jupyter-cache-timed/$v)")
+		assert_output "[[null,1],[\"nbclient\",$timed]]"
+	done
+}
