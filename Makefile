@@ -41,7 +41,7 @@ $(TOOLS): %: cmd/%.o lib/libqe.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $($@_LIBS) $(BASE_LIBS)
 
 check: all
-	PATH="$(CURDIR):$$PATH" bats tests
+	PATH="$(CURDIR):$(CURDIR)/hook:$$PATH" bats tests
 	mandoc -T lint -W warning man/*.[17]
 
 # AddressSanitizer + UBSan build of everything, then the whole suite.
