@@ -1531,9 +1531,11 @@ emit_summary(const char *basename, const char *headname)
 	cJSON *o = qe_json_check(cJSON_CreateObject());
 	const char *machines;
 
-	qsort(factdiffs, (size_t)nfactdiffs, sizeof *factdiffs, factdiff_cmp);
+	if (nfactdiffs > 1)
+		qsort(factdiffs, (size_t)nfactdiffs, sizeof *factdiffs, factdiff_cmp);
 	for (int w = 0; w < 2; w++)
-		qsort(fp_seen[w], (size_t)nfp_seen[w], sizeof(char *), strp_cmp);
+		if (nfp_seen[w] > 1)
+			qsort(fp_seen[w], (size_t)nfp_seen[w], sizeof(char *), strp_cmp);
 	if (nfactdiffs > 0)
 		machines = "different";
 	else if (nfp_seen[BASE] > 0 && nfp_seen[HEAD] > 0)
@@ -1714,11 +1716,19 @@ main(int argc, char **argv)
 	for (size_t i = 0; i < tabcap; i++)
 		if (tab[i])
 			docs[n++] = tab[i];
-	qsort(docs, n, sizeof *docs, doc_cmp);
+	if (n > 1)
+		qsort(docs, n, sizeof *docs, doc_cmp);
 	estimate_factor(docs, n);
 	for (size_t i = 0; i < n; i++)
 		emit_doc(docs[i]);
 	emit_summary(strcmp(argv[0], "-") ? argv[0] : "<stdin>", strcmp(argv[1], "-") ? argv[1] : "<stdin>");
+	free(docs);
+	if (keyx.jq)
+		jq_teardown(&keyx.jq);
+	if (docx.jq)
+		jq_teardown(&docx.jq);
+	if (filterx.jq)
+		jq_teardown(&filterx.jq);
 	if (status == QE_EXIT_OK && eflag && gate_regressions > 0)
 		status = QE_EXIT_ANSWER;
 	return qe_finish(status);
