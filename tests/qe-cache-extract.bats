@@ -427,3 +427,29 @@ make_big_cache() {
 		assert_output "[[null,1],[\"nbclient\",$timed]]"
 	done
 }
+
+@test "unreadable files and folders: reported, the readable ones still flow" {
+	d=$(mktemp -d /tmp/qe-unreadable.XXXXXX)
+	chmod 755 "$d"
+	cp "$(shared nbclient/base/lectures/intro.ipynb)" "$d/good.ipynb"
+	cp "$(shared nbclient/base/lectures/images.ipynb)" "$d/secret.ipynb"
+	mkdir -p "$d/locked" "$d/cache"
+	cp -r "$(cache jupyter-cache/base)/." "$d/cache/"
+	chmod -R a+rX "$d"
+	chmod 000 "$d/secret.ipynb" "$d/locked" "$d/cache/global.db"
+	as_user=()
+	if [ "$(id -u)" = 0 ]; then
+		as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	fi
+	# the tool runs from $d too: the checkout may sit where that user cannot look
+	mkdir "$d/bin" && cp "$(command -v qe-cache-extract)" "$d/bin/"
+	run -2 --separate-stderr "${as_user[@]}" "$d/bin/qe-cache-extract" "$d/good.ipynb" "$d/secret.ipynb" "$d/locked" "$d/cache"
+	assert_equal "${stderr_lines[0]}" "qe-cache-extract: $d/secret.ipynb: Permission denied"
+	assert_equal "${stderr_lines[1]}" "qe-cache-extract: $d/locked: Permission denied"
+	assert_equal "${stderr_lines[2]}" "qe-cache-extract: $d/locked: no jupyter-cache and no notebooks found"
+	assert_equal "${stderr_lines[3]}" "qe-cache-extract: $d/cache/global.db: Permission denied"
+	run -0 jq -sc '[.[] | select(.kind == "notebook") | .document]' <<< "$output"
+	assert_output '["good"]'
+	chmod -R u+rwX "$d"
+	rm -rf "$d"
+}
