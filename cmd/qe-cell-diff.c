@@ -1236,10 +1236,12 @@ emit_doc(struct doc *d)
 	int executed = hs->present ? head_executed(d, &how) : 0;
 	int nbverdict, nbflags = 0, ncells_out = 0;
 	long counts[V_NV] = { 0 };
-	int notcomp = doc_not_comparable(d);
+	int notcomp;
 	double scale = adjust && !isnan(runner_factor) ? runner_factor : 1;
 	const char *nbreason = NULL;
 
+	/* a cached notebook was not measured by HEAD: its stamp says nothing */
+	notcomp = executed && bs->present && doc_not_comparable(d);
 	if (bs->fp)
 		fp_note(BASE, bs->fp);
 	if (hs->fp)

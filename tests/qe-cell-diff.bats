@@ -353,3 +353,22 @@ qe-cell-diff: nonexistent.ndjson: no baseline records"
 	run -0 jq -c 'select(.label == "slow-sleep") | .test' "$T/out"
 	assert_output '{"method":"mann-whitney","answer":"same","p":1,"n_base":2,"n_head":2}'
 }
+
+@test "cached notebooks are not judged by their stamps; re-executed ones are" {
+	jq -c '.provenance = {"fingerprint": "000000000000000a", "fingerprint_facts": {"runner_class": "a"}}' stock-base.ndjson > "$T/b"
+	jq -c '.provenance = {"fingerprint": "000000000000000b", "fingerprint_facts": {"runner_class": "b"}}' stock-head-incremental.ndjson > "$T/h"
+	run -0 --separate-stderr qe-cell-diff "$T/b" "$T/h"
+	printf '%s\n' "$output" > "$T/out"
+	run -0 sel "$T/out" 'select(.kind == "notebook-diff") | [.document, .verdict, .flags, .reason]'
+	assert_output - <<-'EOF2'
+	["broken","no-timing",["not-comparable"],"provenance fingerprints differ"]
+	["dynamics/markov","unchanged",["source-changed","output-changed","not-comparable"],"provenance fingerprints differ"]
+	["errors_allowed","cached",[],"head did not re-execute this document"]
+	["images","cached",[],"head did not re-execute this document"]
+	["intro","unchanged",["source-changed","output-changed","not-comparable"],"provenance fingerprints differ"]
+	["numba_demo","cached",[],"head did not re-execute this document"]
+	["stale_timing","cached",[],"head did not re-execute this document"]
+	EOF2
+	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.machines, .differing_facts]'
+	assert_output '["different",[{"fact":"runner_class","base":"a","head":"b"}]]'
+}
