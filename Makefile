@@ -50,6 +50,13 @@ asan:
 	$(MAKE) CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined' check
 	$(MAKE) clean
 
+# libFuzzer targets (clang): FUZZ_TIME seconds each; fuzz-smoke is CI's short run.
+fuzz:
+	FUZZ_TIME=$${FUZZ_TIME:-600} sh fuzz/run.sh
+
+fuzz-smoke:
+	FUZZ_TIME=15 sh fuzz/run.sh
+
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)/schema
 	install -m 755 $(TOOLS) $(DESTDIR)$(BINDIR)
@@ -62,4 +69,4 @@ install: all
 clean:
 	rm -f $(TOOLS) cmd/*.o lib/*.o lib/libqe.a
 
-.PHONY: all check asan install clean
+.PHONY: all check asan fuzz fuzz-smoke install clean

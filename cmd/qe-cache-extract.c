@@ -522,6 +522,19 @@ hook_line(cJSON *rec, const char *file, long line, void *ctx)
 	return 0;
 }
 
+static void
+free_runs(void)
+{
+	for (size_t i = 0; i < nruns; i++) {
+		free(runs[i].id);
+		free(runs[i].cwd);
+		free(runs[i].c);
+	}
+	free(runs);
+	runs = NULL;
+	nruns = 0;
+}
+
 static int
 hook_cell_cmp(const void *a, const void *b)
 {
@@ -1194,9 +1207,13 @@ baseline_has(const char *key)
 static void
 arrange(struct cache *c)
 {
-	const char *base = c->n ? c->e[0].uri : "";
-	size_t baselen = c->n ? dir_len(base) : 0;
+	const char *base;
+	size_t baselen;
 
+	if (c->n == 0)		/* an empty cache: qsort() must not see NULL */
+		return;
+	base = c->e[0].uri;
+	baselen = dir_len(base);
 	for (size_t i = 1; i < c->n; i++)
 		common_dir(c->e[i].uri, base, &baselen);
 	for (size_t i = 0; i < c->n; i++)
@@ -1939,11 +1956,8 @@ main(int argc, char *argv[])
 			warnx("%s: run '%s' (%zu cell%s, cwd '%s') matches no notebook", timings_log,
 			    runs[i].id, runs[i].n, runs[i].n == 1 ? "" : "s",
 			    runs[i].cwd ? runs[i].cwd : "");
-		free(runs[i].id);
-		free(runs[i].cwd);
-		free(runs[i].c);
 	}
-	free(runs);
+	free_runs();
 	pathlist_free(&ops);
 	qe_buf_free(&dir);
 	return qe_finish(status);

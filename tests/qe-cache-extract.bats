@@ -453,3 +453,11 @@ make_big_cache() {
 	chmod -R u+rwX "$d"
 	rm -rf "$d"
 }
+
+@test "an empty cache (no records yet) prints nothing and is not an error" {
+	mkdir -p "$T/empty"
+	sqlite3 "$T/empty/global.db" 'CREATE TABLE nbcache (pk INTEGER PRIMARY KEY, hashkey VARCHAR(255) UNIQUE, uri VARCHAR(255), description VARCHAR(255), data JSON, created DATETIME, accessed DATETIME); CREATE TABLE nbproject (pk INTEGER PRIMARY KEY, uri VARCHAR(255) UNIQUE, read_data JSON, assets JSON, exec_data JSON, created DATETIME, traceback TEXT);'
+	run -0 --separate-stderr qe-cache-extract "$T/empty"
+	assert_output ""
+	assert_equal "$stderr" ""
+}

@@ -1,0 +1,56 @@
+#!/bin/sh
+# Build every libFuzzer target with clang (ASan + UBSan) and run each for
+# FUZZ_TIME seconds (default 60) from a seed corpus made of the fixtures.
+# usage: fuzz/run.sh [target ...]     targets: notebook globaldb archive hooklog time ndjson
+set -eu
+cd "$(dirname "$0")/.."
+FUZZ_TIME=${FUZZ_TIME:-60}
+CLANG=${CLANG:-clang}
+out=${FUZZ_DIR:-fuzz/work}
+mkdir -p "$out"
+flags="-g -O1 -std=c99 -D_GNU_SOURCE -Ilib -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
+libs="-larchive -lsqlite3 -lcjson -lcrypto -lz -lm"
+F=tests/fixtures/shared
+
+seed() {	# seed TARGET: the fixture files that exercise it
+	d="$out/seed-$1"
+	rm -rf "$d"
+	mkdir -p "$d"
+	case $1 in
+	notebook) find "$F/nbclient" "$F/papermill" "$F/jupyter-cache-timed/base" tests/fixtures/qe-cache-extract -name '*.ipynb' -exec cp --backup=numbered -t "$d" {} + ;;
+	globaldb) i=0; for db in "$F"/jupyter-cache*/*/.jupyter_cache/global.db tests/fixtures/hook/*/.jupyter_cache/global.db; do i=$((i + 1)); cp "$db" "$d/$i.db"; done ;;
+	archive) cp "$F"/archives/base-artifact.zip "$F"/archives/head.tar.gz "$d/" ;;
+	hooklog) head -c 20000 tests/fixtures/hook/cache/hook.log > "$d/hook.log" ;;
+	time) for s in 2026-11-29T14:30:11.299926Z 2026-11-29T14:30:11Z 2026-11-29T14:33:53.654607+00:00 \
+	    '2026-11-29 14:31:59.859127' 2017-04-22T12:27:39.829447-04:00 2026-11-29T14:30:11.904Z; do
+		printf '%s' "$s" > "$d/$(printf '%s' "$s" | cksum | cut -d' ' -f1)"; done ;;
+	ndjson) cp "$F"/reference/jupyter-cache-timed_base.cells.jsonl "$d/"; head -c 4000 tests/fixtures/hook/cache/hook.log | gzip > "$d/log.gz" ;;
+	esac
+	echo "$d"
+}
+
+build() {	# build TARGET
+	T=$(echo "$1" | tr a-z A-Z)
+	case $1 in
+	time|ndjson) src=fuzz/fuzz-lib.c ;;
+	*) src=fuzz/fuzz-extract.c ;;
+	esac
+	# shellcheck disable=SC2086
+	$CLANG $flags -DTARGET_"$T" -o "$out/fuzz-$1" "$src" lib/qe_io.c lib/qe_time.c lib/qe_sha.c lib/qe_util.c $libs
+}
+
+status=0
+for t in ${@:-notebook globaldb archive hooklog time ndjson}; do
+	build "$t"
+	s=$(seed "$t")
+	mkdir -p "$out/corpus-$t"
+	echo "fuzz-$t: ${FUZZ_TIME}s"
+	if ! "$out/fuzz-$t" -max_total_time="$FUZZ_TIME" -close_fd_mask=2 -rss_limit_mb=2048 \
+	    -max_len=262144 -artifact_prefix="$out/crash-$t-" "$out/corpus-$t" "$s" 2>"$out/fuzz-$t.log"; then
+		echo "fuzz-$t: FAILED, see $out/fuzz-$t.log"
+		tail -30 "$out/fuzz-$t.log"
+		status=1
+	fi
+	grep -E '^(#[0-9]+\s+DONE|Done [0-9]+ runs)' "$out/fuzz-$t.log" | tail -1
+done
+exit $status
