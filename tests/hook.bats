@@ -226,7 +226,7 @@ field() {
 		# consecutive stream outputs are joined before comparing. Everything
 		# else (metadata, sources, other outputs) must be identical.
 		cmp -s "$BATS_FILE_TMPDIR/H/$stem.ipynb" "$BATS_FILE_TMPDIR/N/$stem.ipynb" ||
-			diff "$BATS_FILE_TMPDIR/H/$stem.ipynb" "$BATS_FILE_TMPDIR/N/$stem.ipynb" | head -20 >&3 || true
+			diff "$BATS_FILE_TMPDIR/H/$stem.ipynb" "$BATS_FILE_TMPDIR/N/$stem.ipynb" | head -20 | sed "s/^/# /" >&3 || true
 		run -0 /usr/bin/python3 -c '
 import json, sys
 def norm(path):
