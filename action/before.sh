@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# mode: before.  Arm the capture hook for the build's kernels, note the job's
+# start, and snapshot the baseline before the build adds to the cache: the
+# stamped report the weekly build left in the build folder, else the records
+# of the inherited cache itself, plus a copy of its global.db (so the after
+# step can tell the records this job created from inherited ones).  Nothing
+# here fails the build: without a hook there are no per-cell times, without
+# a baseline no comparison.
+# shellcheck source=action/lib.sh
+. "$GITHUB_ACTION_PATH/action/lib.sh"
+
+mkdir -p "$QE_STATE" "$QE_ARTIFACT"
+rm -f "$QE_STATE"/baseline.ndjson "$QE_STATE"/baseline-global.db "$QE_STATE"/cells.log
+date -u +%Y-%m-%dT%H:%M:%S.%6NZ > "$QE_STATE/start"
+
+if "$QE_BIN/qe-hook" arm; then
+	printf 'QE_TELEMETRY_LOG=%s\n' "$QE_STATE/cells.log" >> "$GITHUB_ENV"
+else
+	warn "could not arm the capture hook: no per-cell times in this build"
+fi
+
+build=$(in_workspace "$QE_BUILD_DIR")
+cache=$(cache_dir)
+root=$(in_workspace "$QE_SOURCE_DIR")
+source=none
+if [ -f "$build/qe-telemetry/report.ndjson" ] && [ ! -L "$build/qe-telemetry/report.ndjson" ]; then
+	cp "$build/qe-telemetry/report.ndjson" "$QE_STATE/baseline.ndjson"
+	source="the report in $QE_BUILD_DIR/qe-telemetry"
+elif [ -f "$cache/global.db" ]; then
+	if ! "$QE_BIN/qe-cache-extract" -r "$root" "$cache" > "$QE_STATE/baseline.ndjson"; then
+		warn "the inherited cache was read with trouble (see above); the baseline may be partial"
+	fi
+	source="the records of the inherited cache (no report in $QE_BUILD_DIR/qe-telemetry)"
+fi
+if [ -f "$cache/global.db" ]; then
+	cp "$cache/global.db" "$QE_STATE/baseline-global.db"
+fi
+printf '%s\n' "$source" > "$QE_STATE/baseline-source"
+if [ "$source" = none ]; then
+	notice "no baseline in $QE_BUILD_DIR: this build will be reported, not compared"
+else
+	notice "baseline: $source"
+fi

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Step 1 of every mode: check the inputs, then say where the tools live and
+# whether they must be restored or built (not when an earlier use of the
+# action in this job installed them already).  The cache key names the
+# runner's OS, architecture and distribution (the tools link to its shared
+# libraries), the action's ref and a digest of the sources built.
+# shellcheck source=action/lib.sh
+. "$GITHUB_ACTION_PATH/action/lib.sh"
+
+case ${QE_MODE:-} in
+before|after|comment) ;;
+*) error "input mode: expected before, after or comment, got '${QE_MODE:-}'"; exit 2 ;;
+esac
+is_bool comment "$QE_COMMENT"
+is_bool fail-on-regression "$QE_FAIL_ON_REGRESSION"
+is_bool install-packages "$QE_INSTALL_PACKAGES"
+
+prefix=$QE_STATE/tools
+distro=unknown
+if [ -r /etc/os-release ]; then
+	# shellcheck disable=SC1091
+	distro=$(. /etc/os-release && printf '%s-%s' "${ID:-unknown}" "${VERSION_ID:-}")
+fi
+src=$(cd "$GITHUB_ACTION_PATH" && find Makefile cmd lib hook man schema -type f \
+	! -name '*.o' ! -name '*.a' -print0 2>/dev/null | LC_ALL=C sort -z |
+	xargs -0 sha256sum | sha256sum | cut -c1-16)
+ref=$(printf '%s' "${QE_ACTION_REF:-local}" | tr -c 'A-Za-z0-9._-' '_')
+key="qe-telemetry-tools-${RUNNER_OS:-Linux}-${RUNNER_ARCH:-X64}-$distro-$ref-$src"
+
+need=true
+if [ -x "$prefix/bin/qe-cache-extract" ] && [ -f "$prefix/.key" ] &&
+    [ "$(cat "$prefix/.key")" = "$key" ]; then
+	need=false
+fi
+output key "$key"
+output prefix "$prefix"
+output bin "$prefix/bin"
+output need "$need"

@@ -1,0 +1,187 @@
+#!/usr/bin/env bats
+# The composite action end to end: tests/action/run-action.py runs action.yml's
+# own steps (the runner's way: if:, env:, GITHUB_ENV/PATH/OUTPUT/STEP_SUMMARY
+# between steps, actions/cache and upload-artifact simulated) around a real
+# build, tests/action/build.py, which executes the changed notebooks of a
+# two-notebook book with real kernels into _build/.jupyter_cache, as MyST-NB
+# does.  tests/action/gh stands in for the GitHub CLI: it records every API
+# call and keeps the pull request's comments.  Every job runs in the same
+# workspace path, as on a runner, with its own RUNNER_TEMP and HOME (so the
+# hook is armed in a fresh IPython profile).  Kernel starts: 2 for the weekly
+# build (once, in setup_file), then 1 per executed notebook below.
+#
+# The tools come from PATH (make check puts the build directory first),
+# installed into a seed that the simulated cache service hands out on the
+# first restore: the action's own build path (make install from source) is
+# exercised by .github/workflows/ci.yml on ubuntu-24.04.
+
+load helper
+
+A="$TESTS_DIR/action"
+REPO="$(cd "$TESTS_DIR/.." && pwd)"
+PR_EVENT="$A/events/pull_request.json"
+
+setup_file() {
+	W="$BATS_FILE_TMPDIR"
+	export W
+	# the tools, "installed" as make install lays them out
+	mkdir -p "$W/seed/bin" "$W/seed/share/qe-telemetry"
+	for t in qe-cache-extract qe-stamp qe-cell-diff qe-comment; do
+		ln -s "$(command -v "$t")" "$W/seed/bin/$t"
+	done
+	ln -s "$REPO/hook/qe-hook" "$W/seed/bin/qe-hook"
+	cp "$REPO/hook/qe_telemetry_startup.py" "$W/seed/share/qe-telemetry/"
+
+	# the weekly build on main: a fresh checkout, a full build
+	job weekly schedule
+	checkout
+	ws_commit "Initial lectures"
+	act before
+	runjob /usr/bin/python3 "$A/build.py" lectures _build
+	act after
+	cp -a "$WS/_build" "$W/build-cache"    # the build-cache artifact
+}
+
+setup() {
+	W="$BATS_FILE_TMPDIR"
+	export GH_STATE="$BATS_TEST_TMPDIR/gh" GH_LOG="$BATS_TEST_TMPDIR/gh.log"
+	mkdir -p "$GH_STATE/pulls"
+	: > "$GH_LOG"
+}
+
+# job NAME EVENT [RUN_NUMBER]: start a simulated job (exports its environment)
+job() {
+	JOB="$W/jobs/$1"
+	rm -rf "$JOB"
+	mkdir -p "$JOB/temp" "$JOB/home" "$JOB/state"
+	WS="$W/work/lecture-demo"
+	export GITHUB_WORKSPACE="$WS" RUNNER_TEMP="$JOB/temp" HOME="$JOB/home"
+	export GITHUB_ACTIONS=true CI=true RUNNER_OS=Linux RUNNER_ARCH=X64
+	export GITHUB_REPOSITORY=QuantEcon/lecture-demo GITHUB_SERVER_URL=https://github.com
+	export GITHUB_EVENT_NAME="$2" GITHUB_EVENT_PATH="$JOB/event.json"
+	export GITHUB_RUN_NUMBER="${3:-1}" GITHUB_RUN_ID="$((17000000000 + ${3:-1}))" GITHUB_RUN_ATTEMPT=1
+	export GITHUB_ACTOR=octocat GITHUB_WORKFLOW=ci GITHUB_JOB=preview
+	export SIM_GITHUB_TOKEN=ghs_simulated SIM_CACHE="$W/cache-service"
+	export PATH="$A:$PATH"
+	unset IPYTHONDIR QE_TELEMETRY_LOG GH_READONLY
+	mkdir -p "$SIM_CACHE"
+	case $2 in
+	schedule) cp "$A/events/schedule.json" "$GITHUB_EVENT_PATH" ;;
+	esac
+}
+
+# checkout [BUILD_CACHE]: the book at the fixed workspace path, a git repo;
+# with the weekly artifact unpacked into _build, as the PR workflow does
+checkout() {
+	rm -rf "$WS"
+	mkdir -p "$WS"
+	cp -R "$(fixture action/book)/lectures" "$WS/"
+	printf 'name: demo\ndependencies:\n  - python=3.11\n' > "$WS/environment.yml"
+	if [ -n "${1:-}" ]; then
+		cp -a "$1" "$WS/_build"
+	fi
+}
+
+ws_commit() {
+	git -C "$WS" init -q -b main 2> /dev/null || git -C "$WS" init -q
+	git -C "$WS" add lectures environment.yml
+	GIT_AUTHOR_DATE=2026-11-23T03:00:00Z GIT_COMMITTER_DATE=2026-11-23T03:00:00Z \
+		git -C "$WS" -c user.name=t -c user.email=t@example.org commit -q -m "$1"
+	git -C "$WS" rev-parse HEAD
+}
+
+# pr_event NUMBER HEAD_SHA HEAD_REPO: the pull_request payload of this job
+pr_event() {
+	jq --argjson n "$1" --arg sha "$2" --arg repo "$3" \
+		'.number = $n | .pull_request.number = $n | .pull_request.head.sha = $sha
+		 | .pull_request.base.sha = "fccf6e2d100eb614d831fe7c54b8a5e8843da6f5"
+		 | .pull_request.head.repo.full_name = $repo' "$PR_EVENT" > "$GITHUB_EVENT_PATH"
+	jq -n --argjson n "$1" --arg sha "$2" --arg repo "$3" \
+		'{number: $n, state: "open", head: {sha: $sha, repo: {full_name: $repo}},
+		  base: {repo: {full_name: "QuantEcon/lecture-demo"}}}' > "$GH_STATE/pulls/$1.json"
+}
+
+# edit_cell NOTEBOOK CELL_ID SOURCE: change one cell of the checked-out book
+edit_cell() {
+	/usr/bin/python3 - "$WS/lectures/$1" "$2" "$3" <<-'EOF'
+	import sys, nbformat
+	path, cid, src = sys.argv[1:]
+	nb = nbformat.read(path, as_version=4)
+	[c for c in nb.cells if c.get("id") == cid][0].source = src
+	nbformat.write(nb, path)
+	EOF
+}
+
+# act MODE [--with k=v]...: the action as a caller's step
+act() {
+	local mode=$1
+	shift
+	"$A/run-action.py" "$JOB/state" action "$REPO" --with mode="$mode" \
+		--with python=/usr/bin/python3 --seed-cache "$W/seed" "$@"
+}
+
+# runjob COMMAND...: one of the caller's own steps (the build)
+runjob() {
+	"$A/run-action.py" "$JOB/state" run -- "$@"
+}
+
+conclusion() {
+	"$A/run-action.py" "$JOB/state" conclusion
+}
+
+# calls METHOD: how many API calls of that method gh received
+calls() {
+	jq -s --arg m "$1" '[.[] | select(.method == $m)] | length' "$GH_LOG"
+}
+
+# marker N: the marker of the Nth (from 0) comment
+marker() {
+	jq -r --argjson i "$1" '.[$i].body | split("\n")[0]' "$GH_STATE/comments.json"
+}
+
+@test "(a) weekly build: the stamped report lands in _build for the next baseline; summary; no API call" {
+	W="$BATS_FILE_TMPDIR"
+	JOB="$W/jobs/weekly"       # the job setup_file ran
+	local report="$W/build-cache/qe-telemetry/report.ndjson"
+	[ -f "$report" ]
+	validate "$report"
+	run -0 --separate-stderr jq -c 'select(.kind == "notebook") | [.document, .origin, .status, .provenance.source.event]' "$report"
+	assert_output - <<-'EOF'
+	["dynamics/markov","executed","ok","schedule"]
+	["intro","executed","ok","schedule"]
+	EOF
+	# every executed code cell was timed by the hook, in the kernel
+	run -0 --separate-stderr jq -c 'select(.kind == "cell") | [.document, .index, .timing_source, (.duration_s > 0)]' "$report"
+	assert_output - <<-'EOF'
+	["dynamics/markov",0,"hook",true]
+	["dynamics/markov",1,"hook",true]
+	["intro",0,"hook",true]
+	["intro",1,"hook",true]
+	["intro",2,"hook",true]
+	EOF
+	run -0 jq -r 'select(.label == "slow-sleep") | .duration_s >= 0.05' "$report"
+	assert_output true
+	# the same report is the artifact; no PR facts in it
+	cmp "$report" "$JOB/state/artifacts/qe-telemetry-report/report.ndjson"
+	[ ! -e "$JOB/state/artifacts/qe-telemetry-report/pr.json" ]
+	[ -s "$JOB/state/artifacts/qe-telemetry-report/cells.log.gz" ]
+	# the job summary: this build alone
+	run -0 --separate-stderr cat "$JOB/state/summary.md"
+	assert_line --index 0 '## Lecture execution times (this build)'
+	assert_line --index 1 --regexp '^2 notebooks \(2 executed by this build, 0 inherited from the cache\), 0 failed; 5 of 5 code cells timed, [0-9.]+ s in timed cells, [0-9.]+ s of notebook execution\.$'
+	assert_line --regexp '^\| intro \| 1 \| slow\\-sleep \| 0\.0[5-9][0-9]* \|$'
+	assert_line --regexp '^\| dynamics/markov \| [0-9.]+ \| [0-9.]+ \| ok \|$'
+	# no API call, a green job, the hook disarmed, the tools cached once
+	[ ! -s "${GH_LOG}" ]
+	run -0 conclusion
+	assert_output success
+	run -0 --separate-stderr "$W/seed/bin/qe-hook" status
+	assert_line --index 0 "hook: $JOB/home/.ipython/profile_default/startup/90-qe-telemetry.py (not armed)"
+	run -0 jq -r 'select(.step | test("restore|install")) | .outcome' "$JOB/state/steps.ndjson"
+	assert_output - <<-'EOF'
+	success
+	success
+	skipped
+	skipped
+	EOF
+}
