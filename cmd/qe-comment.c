@@ -1552,7 +1552,8 @@ cell_row(struct qe_buf *b, long i, void *arg)
 static void
 render(int input_trouble)
 {
-	struct qe_buf foot = { 0 }, tmp = { 0 };
+	struct qe_buf foot = { 0 }, tmp = { 0 }, src = { 0 };
+	size_t resv;
 	int adjusted = sum_bool("adjusted");
 	long rows = max_rows >= 0 ? max_rows : sflag ? 25 : 10;
 	const struct nbd **listed = qe_xmalloc((nnbs + 1) * sizeof *listed);
@@ -1569,18 +1570,22 @@ render(int input_trouble)
 	add_headline(&out);
 
 	add_footer(&foot);
+	if (sflag)
+		add_sources(&src);	/* kept: it says what the numbers are */
+	qe_buf_add(&foot, "", 0);
+	resv = foot.len + src.len + 2;
 	quiet = ntops == 0 && n_failed == 0 && strcmp(machines(), "different") != 0 && !input_trouble;
 
 	/* warnings: short by construction; left out only if the limit is tiny */
 	add_warnings(&tmp, input_trouble);
-	if (tmp.len > 0 && tmp.len + 1 <= room(foot.len + 2)) {
+	if (tmp.len > 0 && tmp.len + 1 <= room(resv)) {
 		qe_buf_adds(&out, "\n");
 		qe_buf_add(&out, tmp.data, tmp.len);
 	}
 	qe_buf_reset(&tmp);
 
 	/* the top table, row by row */
-	if (rows > 0 && ntops > 0 && room(foot.len + 2) > sizeof top_header + 2) {
+	if (rows > 0 && ntops > 0 && room(resv) > sizeof top_header + 2) {
 		struct qe_buf r = { 0 };
 		size_t start = out.len;
 
@@ -1589,7 +1594,7 @@ render(int input_trouble)
 		for (size_t i = 0; i < ntops && nshown_top < rows; i++) {
 			qe_buf_reset(&r);
 			add_top_row(&r, &tops[i], adjusted);
-			if (r.len + 120 > room(foot.len + 2))
+			if (r.len + 120 > room(resv))
 				break;
 			qe_buf_add(&out, r.data, r.len);
 			nshown_top++;
@@ -1602,7 +1607,7 @@ render(int input_trouble)
 			qe_buf_adds(&out, "\n");
 			add_count(&out, (long)ntops - nshown_top);
 			qe_buf_adds(&out, (long)ntops - nshown_top == 1 ? " more change" : " more changes");
-			qe_buf_adds(&out, " in the full list below.\n");
+			qe_buf_adds(&out, " not shown in this table.\n");
 		}
 	}
 
@@ -1617,7 +1622,7 @@ render(int input_trouble)
 		add_count(&tmp, nlisted);
 		qe_buf_adds(&tmp, plural(nlisted, " lecture", " lectures"));
 		add_folded(&out, tmp.data, nb_header, nlisted, nb_row, listed,
-		    room(foot.len + 2), "lectures", 0);
+		    room(resv), "lectures", 0);
 	}
 	if (ncached_list > 0) {
 		qe_buf_reset(&tmp);
@@ -1627,7 +1632,7 @@ render(int input_trouble)
 		qe_buf_adds(&tmp, " not re-executed (cache reused): ");
 		add_doc_list(&tmp, pred_cached, sflag ? 200 : 20);
 		qe_buf_adds(&tmp, ".\n");
-		if (tmp.len <= room(foot.len + 2))
+		if (tmp.len <= room(resv))
 			qe_buf_add(&out, tmp.data, tmp.len);
 	}
 
@@ -1637,20 +1642,17 @@ render(int input_trouble)
 		qe_buf_adds(&tmp, "All cells: ");
 		add_count(&tmp, (long)ncells);
 		add_folded(&out, tmp.data, cell_header, (long)ncells, cell_row, &adjusted,
-		    room(foot.len + 2), "cells", 0);
+		    room(resv), "cells", 0);
 	}
 
-	if (sflag) {
-		qe_buf_reset(&tmp);
-		add_sources(&tmp);
-		if (tmp.len <= room(foot.len + 2))
-			qe_buf_add(&out, tmp.data, tmp.len);
-	}
+	if (src.len > 0 && src.len <= room(foot.len + 1))
+		qe_buf_add(&out, src.data, src.len);
 	if (out.len + 1 + foot.len <= limit) {
 		qe_buf_adds(&out, "\n");
 		qe_buf_add(&out, foot.data, foot.len);
 	}
 	qe_buf_free(&foot);
+	qe_buf_free(&src);
 	qe_buf_free(&tmp);
 	free(listed);
 }

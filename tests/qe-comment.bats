@@ -1,0 +1,317 @@
+#!/usr/bin/env bats
+# qe-comment on qe-cell-diff outputs of the real fixture caches (goldens in
+# tests/fixtures/qe-comment, made by make-inputs.sh / make-goldens.sh), on a
+# hostile hand-made diff (make-hostile.py) and on a generated 10,000-cell diff.
+# The Markdown is rendered with cmark-gfm (GitHub's renderer) to check its
+# structure.
+
+load helper
+
+SHA=5f3c2a1b9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a
+
+setup() {
+	T="$BATS_TEST_TMPDIR"
+	D="$(fixture qe-comment)"
+	cd "$D"
+	# CI sets these; each test says what it wants
+	unset GITHUB_SHA GITHUB_RUN_NUMBER GITHUB_RUN_ID
+}
+
+# html FILE.md: GitHub-flavoured Markdown to HTML, as GitHub renders comments
+html() {
+	cmark-gfm --unsafe -e table -e autolink -e strikethrough -e tagfilter "$1"
+}
+
+ZWJ=$'\xe2\x80\x8d'
+NBSP=$'\xc2\xa0'
+
+# plain: after `run`, show no-break spaces as spaces (durations use them)
+plain() {
+	output=${output//$NBSP/ }
+	IFS=$'\n' read -d '' -r -a lines <<< "$output" || true
+}
+
+# count PATTERN FILE: occurrences (not lines) of an extended regex
+count() {
+	grep -oE -- "$1" "$2" | wc -l
+}
+
+# cells_per_row FILE.html: the number of cells of each table row, one per line
+cells_per_row() {
+	tr -d '\n' < "$1" | sed 's,</tr>,\n,g' | grep -o '<tr>.*' | while IFS= read -r r; do
+		printf '%s\n' "$r" | grep -oE '<t[dh]( [^>]*)?>' | wc -l
+	done
+}
+
+@test "qe-comment: -h, --version, bad option, bad values" {
+	run -0 --separate-stderr qe-comment -h
+	assert_line -n 0 "usage: qe-comment [-hs] [--version] [-I run-id] [-l bytes] [-N run-number]"
+	assert_equal "$stderr" ""
+	run -0 --separate-stderr qe-comment --version
+	assert_output "qe-comment 0.1.0"
+	run -2 --separate-stderr qe-comment -z timed.ndjson
+	assert_output ""
+	assert_equal "${stderr_lines[0]}" "qe-comment: invalid option -- 'z'"
+	assert_equal "${stderr_lines[1]}" "usage: qe-comment [-hs] [--version] [-I run-id] [-l bytes] [-N run-number]"
+	run -2 --separate-stderr qe-comment --limit 100 timed.ndjson
+	assert_output ""
+	assert_equal "${stderr_lines[0]}" "qe-comment: -l: invalid value '100'"
+	run -2 --separate-stderr qe-comment -n -1 timed.ndjson
+	assert_equal "${stderr_lines[0]}" "qe-comment: -n: invalid value '-1'"
+}
+
+@test "goldens: every fixture diff, as a comment and as a job summary" {
+	local n=0
+	for f in *.ndjson; do
+		c=${f%.ndjson}
+		want=0
+		[ "$c" = hostile ] && want=2
+		run -$want --separate-stderr qe-comment -S $SHA -N 42 -I 1234567890 "$f"
+		assert_output - < "$c.md"
+		run -$want --separate-stderr qe-comment -s -S $SHA -N 42 -I 1234567890 "$f"
+		assert_output - < "$c.summary.md"
+		n=$((n + 1))
+	done
+	assert_equal "$n" 8
+}
+
+@test "timed caches: headline, the one regression, three tables of the right size" {
+	run -0 --separate-stderr qe-comment -S $SHA -N 42 -I 1234567890 timed.ndjson
+	assert_equal "$stderr" ""
+	printf '%s\n' "$output" > "$T/c.md"
+	plain
+	assert_line -n 0 '<!-- qe-telemetry: {"head_sha":"5f3c2a1b9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a","run_number":42,"run_id":1234567890} -->'
+	assert_line -n 1 "### Lecture execution times"
+	assert_line -n 2 "🔴 **1 cell slower**, 0 faster, 22 unchanged in 6 re-executed lectures; **1 lecture failed**"
+	assert_line "| 🔴 slower | intro | slow-sleep | 0.30 s → 0.90 s | ×2.97 | +0.60 s | 77% | earlier cell changed, output changed |"
+	html "$T/c.md" > "$T/c.html"
+	assert_equal "$(count '<table>' "$T/c.html")" 3
+	# rows: top table 1+1, per lecture 1+7, all cells 1+25
+	assert_equal "$(count '<tr>' "$T/c.html")" 36
+	assert_equal "$(count '<details>' "$T/c.html")" 2
+	assert_equal "$(count '<(img|script|a |iframe)' "$T/c.html")" 0
+	# the marker is an HTML comment that survives rendering, and nothing else is
+	assert_equal "$(count '<!--' "$T/c.html")" 1
+}
+
+@test "summary flavour: no marker, what was compared, machine fingerprints" {
+	run -0 --separate-stderr qe-comment -s -S $SHA timed.ndjson
+	assert_line -n 0 "### Lecture execution times"
+	refute_output --partial "qe-telemetry:"
+	assert_line '- Base: `base.ndjson` (31 records); head: `head.ndjson` (32 records).'
+	assert_line "- Base machine fingerprints: none recorded."
+	run -0 --separate-stderr qe-comment -s machines.ndjson
+	assert_line '- Base machine fingerprints: `c47824f9c49e38be`.'
+	assert_line '- Head machine fingerprints: `7b71a94725f0f86a`.'
+}
+
+@test "machines differ: a warning names the differing fact; the regression does not gate" {
+	run -0 --separate-stderr qe-comment machines.ndjson
+	assert_line -n 2 "🟡 **1 cell slower**, 0 faster, 22 unchanged in 6 re-executed lectures; **1 lecture failed** (machines differ: not comparable)"
+	assert_line "> [!WARNING]"
+	assert_line '> - **Machines differ**: base and head ran on different machines, so no verdict here can fail the check. Differing: `runner_class` `ubuntu-latest` → `runs-on-4cpu`.'
+	assert_line --partial "| slow-sleep |"
+	assert_line --partial "output changed, machines differ |"
+}
+
+@test "runner factor: a large one is a warning; adjusted ratios are shown" {
+	run -0 --separate-stderr qe-comment runner.ndjson
+	plain
+	assert_line "> - **Runner speed**: cells whose code did not change ran ×1.42 as long in head (median of 8 cells); verdicts are adjusted for it."
+	assert_line --partial "| 🔴 slower | intro | slow-sleep | 0.30 s → 1.45 s | ×4.75 (adj. ×3.35) |"
+}
+
+@test "replicates: unclear verdicts and p-values; stock caches: whole-notebook times" {
+	run -0 --separate-stderr qe-comment replicates.ndjson
+	plain
+	assert_line -n 2 "🔴 **1 cell slower**, 1 faster, 2 unclear, 1 unchanged in 2 re-executed lectures"
+	assert_line "| 🟡 unclear | pair | big | 1.00 s → 3.05 s | ×3.03 | +2.04 s | 100% | p = 0.333, 2 + 2 runs |"
+	run -0 --separate-stderr qe-comment stock.ndjson
+	assert_line -n 2 "🟡 No per-cell timings; whole lectures: 0 slower, 0 faster, 2 unchanged of 2 re-executed; **1 lecture failed**"
+	assert_line "> - No per-cell timings in 2 re-executed lectures (dynamics/markov, intro): whole-notebook time compared instead."
+	assert_line "4 lectures were not re-executed (cache reused): errors\\_allowed, images, numba\\_demo, stale\\_timing."
+}
+
+@test "nothing moved: a short quiet comment; nothing re-executed: says so" {
+	run -0 --separate-stderr qe-comment quiet.ndjson
+	assert_line -n 2 "🟢 No cell moved beyond the thresholds: 23 unchanged in 6 re-executed lectures"
+	refute_output --partial "All cells"
+	refute_output --partial "| | Lecture |"
+	assert_equal "${#lines[@]}" 17
+	run -0 --separate-stderr qe-comment cached.ndjson
+	assert_line -n 2 "🟡 No lecture was re-executed in this build: nothing to compare; **1 lecture failed**"
+}
+
+@test "hostile strings render as inert text (cmark-gfm)" {
+	run -2 --separate-stderr qe-comment hostile.ndjson
+	assert_equal "$stderr" "qe-comment: hostile.ndjson:17: invalid UTF-8 at column 55
+qe-comment: 1 line rejected"
+	printf '%s\n' "$output" > "$T/h.md"
+	html "$T/h.md" > "$T/h.html"
+	# no element the input asked for: images, scripts, links, extra headings
+	assert_equal "$(count '<(img|script|iframe|a |b>|i>|del>|em>|strong>[^<]*b\*)' "$T/h.html")" 0
+	assert_equal "$(count '<h[1-6]>' "$T/h.html")" 1
+	assert_equal "$(count '<(ol|li)' "$T/h.html")" 3		# our three warnings
+	assert_equal "$(count '<details>' "$T/h.html")" 2		# ours, none from a label
+	assert_equal "$(count '<!--' "$T/h.html")" 1			# the marker only
+	# the label <img ...> is text in its cell
+	assert_equal "$(count '<td>&lt;img src=x onerror=alert\(1\)&gt;</td>' "$T/h.html")" 2
+	# '|' in a label or a code span never breaks a table: 3 tables, every row complete
+	assert_equal "$(count '<table>' "$T/h.html")" 3
+	run -0 cells_per_row "$T/h.html"
+	assert_equal "$(printf '%s\n' "$output" | sort -u | tr '\n' ' ')" "7 8 9 "
+	assert_equal "$(printf '%s\n' "$output" | grep -c '^8$')" 10	# top table: header + 9
+	assert_equal "$(printf '%s\n' "$output" | grep -c '^7$')" 3	# per lecture: header + 2
+	assert_equal "$(printf '%s\n' "$output" | grep -c '^9$')" 14	# all cells: header + 13
+	assert_equal "$(count '<td>\| broken \| table</td>' "$T/h.html")" 2
+	assert_equal "$(count '<code>a \| b \|\| c</code>' "$T/h.html")" 0	# that cell has a label
+	# no working mention or reference: outside code spans (where GitHub links
+	# nothing), '@', '#' and "GH-" are followed by a ZWJ
+	sed 's,<code>[^<]*</code>,,g' "$T/h.html" > "$T/h-text.html"
+	run -0 count '@[A-Za-z0-9]' "$T/h-text.html"
+	assert_output 0
+	run -0 count '#[0-9]|GH-[0-9]' "$T/h-text.html"
+	assert_output 0
+	run -0 count "@${ZWJ}org/team" "$T/h.html"
+	assert_output 2
+	# no control, bidi or invisible characters survive; the invalid line is reported
+	run -0 count $'[\x01-\x08\x0b-\x1f\x7f]|\xe2\x80\xae|\xe2\x80\xac|\xe2\x81\xa6|\xe2\x81\xa9|\xc2\x85' "$T/h.md"
+	assert_output 0
+	run -0 grep -cxF "> - **Incomplete input**: some lines of the diff could not be read; this report may miss cells." "$T/h.md"
+	assert_output 1
+}
+
+@test "hostile: a 100 kB first line is cut to 60 characters; a document name with newlines stays on one line" {
+	run -2 --separate-stderr qe-comment hostile.ndjson
+	plain
+	assert_line --partial "| attacks | code cell 4 \`x = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA…\` | 🔴 slower |"
+	assert [ "${#output}" -lt 12000 ]
+	assert_line --partial "| evil␤lecture␤\\#‍ heading␤&lt;details&gt; | code cell 1 \`␤␤first␤line\` | unchanged |"
+	# a backtick run inside a code span: the fence is longer
+	run -2 --separate-stderr qe-comment -s hostile.ndjson
+	assert_line --partial '> - **Machines differ**: base and head ran on different machines, so no verdict here can fail the check. Differing: ``cpu`model`` `<img src=x onerror=alert(1)>` → `@org/team | x␤y`.'
+	assert_line '- Base: `base␤<img src=x>.ndjson` (3 records); head: ``@head|`x`.ndjson`` (3 records).'
+}
+
+@test "title: escaped, invalid UTF-8 replaced, capped" {
+	run -0 --separate-stderr qe-comment -t $'<b>@team</b> \xff\xfe | #1' timed.ndjson
+	local R=$'\xef\xbf\xbd'
+	assert_line -n 1 "### &lt;b&gt;@${ZWJ}team&lt;/b&gt; $R$R \\| \\#${ZWJ}1"
+	run -0 --separate-stderr qe-comment -t "$(printf 'T%.0s' $(seq 300))" timed.ndjson
+	assert_line -n 1 "### $(printf 'T%.0s' $(seq 100))…"
+}
+
+@test "marker: from options or GITHUB_*; invalid values left out and never echoed" {
+	run -0 --separate-stderr env GITHUB_SHA=ABCDEF1234567 GITHUB_RUN_NUMBER=007 GITHUB_RUN_ID=99 qe-comment timed.ndjson
+	assert_line -n 0 '<!-- qe-telemetry: {"head_sha":"abcdef1234567","run_number":7,"run_id":99} -->'
+	run -0 --separate-stderr env GITHUB_SHA=ABCDEF1234567 qe-comment -S 1234567 -N 3 timed.ndjson
+	assert_line -n 0 '<!-- qe-telemetry: {"head_sha":"1234567","run_number":3} -->'
+	run -2 --separate-stderr env GITHUB_RUN_ID='1 --> <img src=x>' qe-comment -S 'g123456' -N ' 1' timed.ndjson
+	assert_line -n 0 '<!-- qe-telemetry: {} -->'
+	refute_output --partial "img"
+	assert_equal "$stderr" "qe-comment: --head-sha: not a hexadecimal SHA of 7 to 64 digits; left out
+qe-comment: --run-number: not a number of 1 to 19 digits; left out
+qe-comment: GITHUB_RUN_ID: not a number of 1 to 19 digits; left out"
+	# never the Netlify preview's marker text
+	refute_output --partial "Netlify"
+}
+
+@test "repo URL: our links only; a bad URL is left out" {
+	run -0 --separate-stderr qe-comment -S $SHA -N 42 -I 77 -u https://github.com/QuantEcon/lecture-python.myst/ quiet.ndjson
+	assert_line --partial 'Head [`5f3c2a1`](https://github.com/QuantEcon/lecture-python.myst/commit/5f3c2a1b9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a), run [42](https://github.com/QuantEcon/lecture-python.myst/actions/runs/77).'
+	printf '%s\n' "$output" > "$T/q.md"
+	html "$T/q.md" > "$T/q.html"
+	assert_equal "$(count '<a href="https://github.com/QuantEcon/lecture-python.myst/(commit|actions/runs)/' "$T/q.html")" 2
+	assert_equal "$(count '<a ' "$T/q.html")" 2
+	run -2 --separate-stderr qe-comment -u 'https://x.org/a)(b' quiet.ndjson
+	assert_equal "$stderr" "qe-comment: --repo-url: not an https URL of the form https://host/path; left out"
+	refute_output --partial "x.org"
+	run -2 --separate-stderr qe-comment -u 'http://x.org' quiet.ndjson
+	refute_output --partial "x.org"
+}
+
+@test "-n limits the top table and says how many more" {
+	run -2 --separate-stderr qe-comment -n 2 hostile.ndjson
+	assert_equal "$(printf '%s\n' "$output" | grep -c '^| 🔴 slower | attacks |')" 2
+	assert_line "7 more changes not shown in this table."
+	run -0 --separate-stderr qe-comment -n 0 timed.ndjson
+	refute_output --partial "| | Lecture |"
+}
+
+@test "gzip input, stdin, other record kinds ignored" {
+	gzip -c timed.ndjson > "$T/t.ndjson.gz"
+	run -0 --separate-stderr qe-comment -S $SHA -N 42 -I 1234567890 "$T/t.ndjson.gz"
+	assert_output - < timed.md
+	# extraction records in the same stream are not diff records: ignored
+	run -0 --separate-stderr sh -c "cat '$(fixture qe-cell-diff/timed-head.ndjson)' timed.ndjson | qe-comment -S $SHA -N 42 -I 1234567890 -"
+	assert_output - < timed.md
+}
+
+@test "no diff records: exit 2, and the comment says there is nothing to show" {
+	run -2 --separate-stderr qe-comment /dev/null
+	assert_equal "$stderr" "qe-comment: no qe-cell-diff records in the input"
+	assert_line -n 1 "### Lecture execution times"
+	assert_line -n 2 "⚠️ **No timing comparison available**: the input held no qe-cell-diff records."
+	printf '{"kind":"cell-diff","document":"x","verdict":"slower"}\n{"verdict":"regression"}\n' > "$T/bad.ndjson"
+	run -2 --separate-stderr qe-comment "$T/bad.ndjson"
+	assert_equal "$stderr" "qe-comment: $T/bad.ndjson:1: cell-diff record without a known 'verdict'
+qe-comment: $T/bad.ndjson:2: record without 'kind'
+qe-comment: 2 lines rejected
+qe-comment: no qe-cell-diff records in the input"
+}
+
+# big N: N changed cells in N/100 lectures, every one slower, with long labels
+big() {
+	jq -nc --argjson n "$1" '
+	def cell(d; i): {kind: "cell-diff", schema_version: 1, document: d, base_index: i,
+		head_index: i, label: "cell-\(i)-with-a-rather-long-label-to-fill-the-table",
+		first_line: "x = \(i)", verdict: "regression", flags: ["source-changed"], reason: null,
+		base_s: 1, head_s: (2 + i / 1000), ratio: (2 + i / 1000), delta_s: (1 + i / 1000),
+		share_base: 0.01, share_head: 0.01, status_base: "ok", status_head: "ok",
+		timing_source_base: "hook", timing_source_head: "hook", n_base: 1, n_head: 1, test: null};
+	(range(0; $n / 100) as $l | "lecture-\($l)" as $d |
+		{kind: "notebook-diff", schema_version: 1, document: $d, verdict: "regression",
+		 flags: ["source-changed"], reason: null, measure: "cells_seconds", base_s: 100,
+		 head_s: 250, ratio: 2.5, delta_s: 150, base_execution_seconds: 101,
+		 head_execution_seconds: 251, base_cells_seconds: 100, head_cells_seconds: 250,
+		 status_base: "ok", status_head: "ok", cache_key_base: "a", cache_key_head: "b",
+		 head_origin: "executed", origin_from: "cache-key", fingerprint_base: null,
+		 fingerprint_head: null, cells: {regression: 100}, test: null},
+		(range(0; 100) as $i | cell($d; $i))),
+	{kind: "diff-summary", schema_version: 1, base: "b", head: "h", base_records: $n,
+	 head_records: $n, regression: true, notebooks: {}, cells: {}, notebook_flags: {},
+	 cell_flags: {}, runner_factor: null, runner_factor_cells: 0, adjusted: false,
+	 machines: "same", fingerprints_base: [], fingerprints_head: [], differing_facts: [],
+	 thresholds: {cell_ratio: 1.5, cell_abs_s: 0.5, notebook_ratio: 1.5, notebook_abs_s: 1,
+		execution_abs_s: 3.5, alpha: 0.05}}'
+}
+
+@test "10,000 changed cells: under 65,536 bytes, headline intact, truncation said" {
+	big 10000 > "$T/big.ndjson"
+	run -0 --separate-stderr qe-comment -S $SHA -N 1 "$T/big.ndjson"
+	printf '%s\n' "$output" > "$T/big.md"
+	assert [ "$(wc -c < "$T/big.md")" -le 65536 ]
+	assert [ "$(wc -c < "$T/big.md")" -gt 60000 ]
+	assert_line -n 2 "🔴 **10,000 cells slower**, 0 faster, 0 unchanged in 100 re-executed lectures"
+	assert_line "9,990 more changes not shown in this table."
+	assert_line --regexp '^\*Truncated: [0-9,]+ of 10,000 cells not listed, to stay within the size limit\.\*$'
+	assert_line --partial "<sub>Slower or faster means"
+	# still well-formed: every table row complete, every <details> closed
+	html "$T/big.md" > "$T/big.html"
+	assert_equal "$(count '<details>' "$T/big.html")" "$(count '</details>' "$T/big.html")"
+	run -0 cells_per_row "$T/big.html"
+	assert_equal "$(printf '%s\n' "$output" | sort -u | tr '\n' ' ')" "7 8 9 "
+	# the job summary holds more of them, under 1 MiB
+	run -0 --separate-stderr qe-comment -s "$T/big.ndjson"
+	printf '%s\n' "$output" > "$T/big.summary.md"
+	assert [ "$(wc -c < "$T/big.summary.md")" -le 1048576 ]
+	assert [ "$(wc -c < "$T/big.summary.md")" -gt 1000000 ]
+	assert_line -n 1 "🔴 **10,000 cells slower**, 0 faster, 0 unchanged in 100 re-executed lectures"
+	assert_line "9,975 more changes not shown in this table."
+	assert_line --regexp '^\*Truncated: [0-9,]+ of 10,000 cells not listed, to stay within the size limit\.\*$'
+	assert_line --partial "- Lectures: 100 in total, 100 re-executed, 0 not re-executed."
+	# and a small limit still keeps the headline
+	run -0 --separate-stderr qe-comment -l 4096 "$T/big.ndjson"
+	assert [ "${#output}" -le 4096 ]
+	assert_line -n 2 "🔴 **10,000 cells slower**, 0 faster, 0 unchanged in 100 re-executed lectures"
+}
