@@ -10,7 +10,7 @@
 . "$GITHUB_ACTION_PATH/action/lib.sh"
 
 mkdir -p "$QE_STATE" "$QE_ARTIFACT"
-rm -f "$QE_STATE"/baseline.ndjson "$QE_STATE"/baseline-global.db "$QE_STATE"/cells.log
+rm -rf "$QE_STATE"/baseline.ndjson "$QE_STATE"/baseline-cache "$QE_STATE"/cells.log
 date -u +%Y-%m-%dT%H:%M:%S.%6NZ > "$QE_STATE/start"
 
 if "$QE_BIN/qe-hook" arm; then
@@ -33,7 +33,8 @@ elif [ -f "$cache/global.db" ]; then
 	source="the records of the inherited cache (no report in $QE_BUILD_DIR/qe-telemetry)"
 fi
 if [ -f "$cache/global.db" ]; then
-	cp "$cache/global.db" "$QE_STATE/baseline-global.db"
+	mkdir -p "$QE_STATE/baseline-cache"
+	cp "$cache/global.db" "$QE_STATE/baseline-cache/global.db"
 fi
 printf '%s\n' "$source" > "$QE_STATE/baseline-source"
 if [ "$source" = none ]; then

@@ -22,8 +22,8 @@ args=(-r "$root")
 if [ -s "$QE_STATE/cells.log" ]; then
 	args+=(-t "$QE_STATE/cells.log")
 fi
-if [ -f "$QE_STATE/baseline-global.db" ]; then
-	args+=(-b "$QE_STATE/baseline-global.db")
+if [ -f "$QE_STATE/baseline-cache/global.db" ]; then
+	args+=(-b "$QE_STATE/baseline-cache/global.db")
 elif [ -s "$QE_STATE/start" ]; then
 	args+=(-s "$(cat "$QE_STATE/start")")
 else

@@ -185,3 +185,77 @@ marker() {
 	skipped
 	EOF
 }
+
+# pr_job NAME NUMBER RUN_NUMBER HEAD_REPO SLEEP: a pull-request job up to its
+# build: the weekly artifact in _build, intro's SLEEP changed and committed
+pr_job() {
+	job "$1" pull_request "$3"
+	checkout "$W/build-cache"
+	ws_commit "Initial lectures" > /dev/null
+	edit_cell intro.ipynb intro-import "import time
+SLEEP = $5"
+	HEAD_SHA=$(ws_commit "intro: sleep $5")
+	export GITHUB_SHA=$HEAD_SHA
+	pr_event "$2" "$HEAD_SHA" "$4"
+	act before
+	runjob /usr/bin/python3 "$A/build.py" lectures _build
+}
+
+@test "(b) PR: real kernel re-executes the changed notebook; summary; one create, one update; older run never overwrites" {
+	# push 1, run 7
+	pr_job pr7 42 7 QuantEcon/lecture-demo 0.6
+	local sha7=$HEAD_SHA
+	cp -a "$JOB" "$W/jobs/pr7-before-after"; cp -a "$WS" "$W/work/pr7-ws"
+	run -0 --separate-stderr act after
+	assert_output --partial "::notice::qe-telemetry: comment created on #42"
+	refute_output --partial '::warning::'
+	assert_equal "$stderr" ""
+	[ "$(calls GET)" = 1 ] && [ "$(calls POST)" = 1 ] && [ "$(calls PATCH)" = 0 ]
+	run -0 jq -r 'select(.method == "POST") | .endpoint' "$GH_LOG"
+	assert_output "repos/QuantEcon/lecture-demo/issues/42/comments"
+	run -0 marker 0
+	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$sha7\",\"run_number\":7,\"run_id\":17000000007} -->"
+	# only intro was executed, by a kernel under the hook; markov inherited
+	local report="$WS/_build/qe-telemetry/report.ndjson"
+	run -0 jq -c 'select(.kind == "notebook") | [.document, .origin]' "$report"
+	assert_output - <<-'EOF'
+	["dynamics/markov","inherited"]
+	["intro","executed"]
+	EOF
+	run -0 jq -r 'select(.label == "slow-sleep") | [.timing_source, .duration_s >= 0.6] | @tsv' "$report"
+	assert_output "hook	true"
+	# the diff: the sleep cell regressed, the job summary says so, the job stays green
+	run -0 jq -c 'select(.kind == "cell-diff" and .document == "intro" and .head_index == 1) | [.verdict, .flags]' "$JOB/state/artifacts/qe-telemetry-report/diff.ndjson"
+	assert_output '["regression",["upstream-changed"]]'
+	run -0 cat "$JOB/state/summary.md"
+	refute_output --partial '<!-- qe-telemetry'
+	assert_output --partial 'slow-sleep'
+	run -0 conclusion
+	assert_output success
+	run -0 jq -r '[.pr, .head_sha, .run_number] | @tsv' "$JOB/state/artifacts/qe-telemetry-report/pr.json"
+	assert_output "42	$sha7	7"
+
+	# push 2, run 8: the same comment is updated
+	pr_job pr8 42 8 QuantEcon/lecture-demo 0.7
+	local sha8=$HEAD_SHA
+	run -0 --separate-stderr act after
+	assert_output --partial "::notice::qe-telemetry: comment updated on #42"
+	[ "$(calls GET)" = 2 ] && [ "$(calls POST)" = 1 ] && [ "$(calls PATCH)" = 1 ]
+	run -0 jq -r 'select(.method == "PATCH") | .endpoint' "$GH_LOG"
+	assert_output "repos/QuantEcon/lecture-demo/issues/comments/1001"
+	run -0 jq length "$GH_STATE/comments.json"
+	assert_output 1
+	run -0 marker 0
+	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$sha8\",\"run_number\":8,\"run_id\":17000000008} -->"
+
+	# run 7's report step, finishing late: leaves run 8's comment alone
+	JOB="$W/jobs/pr7"; rm -rf "$JOB" "$WS"
+	cp -a "$W/jobs/pr7-before-after" "$JOB"; cp -a "$W/work/pr7-ws" "$WS"
+	export RUNNER_TEMP="$JOB/temp" HOME="$JOB/home" GITHUB_RUN_NUMBER=7 GITHUB_RUN_ID=17000000007
+	export GITHUB_EVENT_PATH="$JOB/event.json" GITHUB_SHA=$sha7
+	run -0 --separate-stderr act after
+	assert_output --partial "::notice::qe-telemetry: the comment on #42 is from a newer run (#8); left alone"
+	[ "$(calls GET)" = 3 ] && [ "$(calls POST)" = 1 ] && [ "$(calls PATCH)" = 1 ]
+	run -0 marker 0
+	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$sha8\",\"run_number\":8,\"run_id\":17000000008} -->"
+}
