@@ -38,9 +38,19 @@ count() {
 
 # cells_per_row FILE.html: the number of cells of each table row, one per line
 cells_per_row() {
-	tr -d '\n' < "$1" | sed 's,</tr>,\n,g' | grep -o '<tr>.*' | while IFS= read -r r; do
-		printf '%s\n' "$r" | grep -oE '<t[dh]( [^>]*)?>' | wc -l
-	done
+	awk 'BEGIN { RS = "</tr>" } /<tr>/ { print gsub(/<t[dh][ >]/, "&") }' "$1"
+}
+
+# has FILE LINE: FILE holds LINE exactly once (for outputs too big for `run`)
+has() {
+	run -0 grep -cxF -- "$2" "$1"
+	assert_output 1
+}
+
+# has_re FILE REGEX: FILE has exactly one line matching REGEX
+has_re() {
+	run -0 grep -cxE -- "$2" "$1"
+	assert_output 1
 }
 
 @test "qe-comment: -h, --version, bad option, bad values" {
@@ -144,7 +154,7 @@ cells_per_row() {
 
 @test "hostile strings render as inert text (cmark-gfm)" {
 	run -2 --separate-stderr qe-comment hostile.ndjson
-	assert_equal "$stderr" "qe-comment: hostile.ndjson:17: invalid UTF-8 at column 55
+	assert_equal "$stderr" "qe-comment: hostile.ndjson:18: invalid UTF-8 at column 55
 qe-comment: 1 line rejected"
 	printf '%s\n' "$output" > "$T/h.md"
 	html "$T/h.md" > "$T/h.html"
@@ -162,9 +172,11 @@ qe-comment: 1 line rejected"
 	assert_equal "$(printf '%s\n' "$output" | sort -u | tr '\n' ' ')" "7 8 9 "
 	assert_equal "$(printf '%s\n' "$output" | grep -c '^8$')" 10	# top table: header + 9
 	assert_equal "$(printf '%s\n' "$output" | grep -c '^7$')" 3	# per lecture: header + 2
-	assert_equal "$(printf '%s\n' "$output" | grep -c '^9$')" 14	# all cells: header + 13
+	assert_equal "$(printf '%s\n' "$output" | grep -c '^9$')" 15	# all cells: header + 14
 	assert_equal "$(count '<td>\| broken \| table</td>' "$T/h.html")" 2
-	assert_equal "$(count '<code>a \| b \|\| c</code>' "$T/h.html")" 0	# that cell has a label
+	# pipes and backslash-pipes in a code span (one backslash too many before
+	# an odd run: the price of a row that cannot split whatever the scanner)
+	assert_equal "$(count '<td>code cell 13 <code>a \| b \|\| c \\\\\| `d\|e` \\\\\|</code></td>' "$T/h.html")" 1
 	# no working mention or reference: outside code spans (where GitHub links
 	# nothing), '@', '#' and "GH-" are followed by a ZWJ
 	sed 's,<code>[^<]*</code>,,g' "$T/h.html" > "$T/h-text.html"
@@ -288,28 +300,28 @@ big() {
 
 @test "10,000 changed cells: under 65,536 bytes, headline intact, truncation said" {
 	big 10000 > "$T/big.ndjson"
-	run -0 --separate-stderr qe-comment -S $SHA -N 1 "$T/big.ndjson"
-	printf '%s\n' "$output" > "$T/big.md"
+	run -0 --separate-stderr sh -c 'qe-comment -S '$SHA' -N 1 "$1" > "$2"' sh "$T/big.ndjson" "$T/big.md"
+	assert_equal "$stderr" ""
 	assert [ "$(wc -c < "$T/big.md")" -le 65536 ]
 	assert [ "$(wc -c < "$T/big.md")" -gt 60000 ]
-	assert_line -n 2 "🔴 **10,000 cells slower**, 0 faster, 0 unchanged in 100 re-executed lectures"
-	assert_line "9,990 more changes not shown in this table."
-	assert_line --regexp '^\*Truncated: [0-9,]+ of 10,000 cells not listed, to stay within the size limit\.\*$'
-	assert_line --partial "<sub>Slower or faster means"
+	assert_equal "$(sed -n 4p "$T/big.md")" "🔴 **10,000 cells slower**, 0 faster, 0 unchanged in 100 re-executed lectures"
+	has "$T/big.md" "9,990 more changes not shown in this table."
+	has_re "$T/big.md" '\*Truncated: [0-9,]+ of 10,000 cells not listed, to stay within the size limit\.\*'
+	has_re "$T/big.md" '<sub>Slower or faster means .*</sub>'
 	# still well-formed: every table row complete, every <details> closed
 	html "$T/big.md" > "$T/big.html"
-	assert_equal "$(count '<details>' "$T/big.html")" "$(count '</details>' "$T/big.html")"
+	assert_equal "$(count '<details>' "$T/big.html")" 2
+	assert_equal "$(count '</details>' "$T/big.html")" 2
 	run -0 cells_per_row "$T/big.html"
 	assert_equal "$(printf '%s\n' "$output" | sort -u | tr '\n' ' ')" "7 8 9 "
 	# the job summary holds more of them, under 1 MiB
-	run -0 --separate-stderr qe-comment -s "$T/big.ndjson"
-	printf '%s\n' "$output" > "$T/big.summary.md"
+	run -0 --separate-stderr sh -c 'qe-comment -s "$1" > "$2"' sh "$T/big.ndjson" "$T/big.summary.md"
 	assert [ "$(wc -c < "$T/big.summary.md")" -le 1048576 ]
 	assert [ "$(wc -c < "$T/big.summary.md")" -gt 1000000 ]
-	assert_line -n 1 "🔴 **10,000 cells slower**, 0 faster, 0 unchanged in 100 re-executed lectures"
-	assert_line "9,975 more changes not shown in this table."
-	assert_line --regexp '^\*Truncated: [0-9,]+ of 10,000 cells not listed, to stay within the size limit\.\*$'
-	assert_line --partial "- Lectures: 100 in total, 100 re-executed, 0 not re-executed."
+	assert_equal "$(sed -n 3p "$T/big.summary.md")" "🔴 **10,000 cells slower**, 0 faster, 0 unchanged in 100 re-executed lectures"
+	has "$T/big.summary.md" "9,975 more changes not shown in this table."
+	has_re "$T/big.summary.md" '\*Truncated: [0-9,]+ of 10,000 cells not listed, to stay within the size limit\.\*'
+	has "$T/big.summary.md" "- Lectures: 100 in total, 100 re-executed, 0 not re-executed. Cells: 10,000 compared."
 	# and a small limit still keeps the headline
 	run -0 --separate-stderr qe-comment -l 4096 "$T/big.ndjson"
 	assert [ "${#output}" -le 4096 ]
