@@ -50,6 +50,18 @@ asan:
 	$(MAKE) CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined' check
 	$(MAKE) clean
 
+# The suite again with every tool run under valgrind (memcheck): any error or
+# definite leak fails the test that ran it (status 99).
+valgrind: all
+	rm -rf tests/.valgrind && mkdir -p tests/.valgrind
+	for t in $(TOOLS); do \
+		printf '#!/bin/sh\nexec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite "%s/%s" "$$@"\n' "$(CURDIR)" "$$t" > tests/.valgrind/$$t; \
+		chmod +x tests/.valgrind/$$t; \
+	done
+	QE_VALGRIND=1 PATH="$(CURDIR)/tests/.valgrind:$(CURDIR)/hook:$$PATH" bats $(VALGRIND_TESTS)
+
+VALGRIND_TESTS = tests/00-basics.bats tests/qe-cache-extract.bats tests/qe-stamp.bats tests/qe-cell-diff.bats tests/qe-comment.bats
+
 # libFuzzer targets (clang): FUZZ_TIME seconds each; fuzz-smoke is CI's short run.
 fuzz:
 	FUZZ_TIME=$${FUZZ_TIME:-600} sh fuzz/run.sh
@@ -69,4 +81,4 @@ install: all
 clean:
 	rm -f $(TOOLS) cmd/*.o lib/*.o lib/libqe.a
 
-.PHONY: all check asan fuzz fuzz-smoke install clean
+.PHONY: all check asan valgrind fuzz fuzz-smoke install clean
