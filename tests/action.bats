@@ -259,3 +259,92 @@ SLEEP = $5"
 	run -0 marker 0
 	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$sha8\",\"run_number\":8,\"run_id\":17000000008} -->"
 }
+
+@test "(c) fork PR: summary and artifact, no API call; the workflow_run commenter checks and posts it" {
+	pr_job fork 43 9 someone/lecture-demo 0.6
+	local sha=$HEAD_SHA
+	export GH_READONLY=1
+	run -0 --separate-stderr act after
+	assert_output --partial "no comment from this job (a pull request from a fork gets a read-only token)"
+	[ ! -s "$GH_LOG" ]
+	run -0 conclusion
+	assert_output success
+	run -0 grep -c '🔴 slower' "$JOB/state/summary.md"
+	local art="$JOB/state/artifacts/qe-telemetry-report"
+	run -0 jq -r '[.pr, .head_sha] | @tsv' "$art/pr.json"
+	assert_output "43	$sha"
+	[ -s "$art/diff.ndjson" ] && [ -s "$art/report.ndjson" ]
+	cp -a "$art" "$BATS_TEST_TMPDIR/artifact"
+
+	# the commenter: base repository's code only, a write token
+	job commenter workflow_run 31
+	unset GH_READONLY
+	jq --arg sha "$sha" '.workflow_run.head_sha = $sha' "$A/events/workflow_run.json" > "$GITHUB_EVENT_PATH"
+	run -0 --separate-stderr act comment --with artifact-dir="$BATS_TEST_TMPDIR/artifact"
+	assert_output --partial "::notice::qe-telemetry: comment created on #43"
+	run -0 jq -r '"\(.method) \(.endpoint)"' "$GH_LOG"
+	assert_output - <<-'EOF'
+	GET repos/QuantEcon/lecture-demo/pulls/43
+	GET repos/QuantEcon/lecture-demo/issues/43/comments?per_page=100
+	POST repos/QuantEcon/lecture-demo/issues/43/comments
+	EOF
+	# the marker names the triggering run (from the event), not the artifact
+	run -0 marker 0
+	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$sha\",\"run_number\":9,\"run_id\":17000000099} -->"
+
+	# an artifact that names another pull request is not posted there
+	: > "$GH_LOG"
+	jq '.pr = 42' "$BATS_TEST_TMPDIR/artifact/pr.json" > "$BATS_TEST_TMPDIR/pr.json"
+	cp "$BATS_TEST_TMPDIR/pr.json" "$BATS_TEST_TMPDIR/artifact/pr.json"
+	jq -n '{number: 42, head: {sha: "1111111111111111111111111111111111111111", repo: {full_name: "QuantEcon/lecture-demo"}}}' > "$GH_STATE/pulls/42.json"
+	run -0 --separate-stderr act comment --with artifact-dir="$BATS_TEST_TMPDIR/artifact"
+	assert_output --partial "pull request #42 has moved on since this run"
+	[ "$(calls POST)" = 0 ] && [ "$(calls PATCH)" = 0 ]
+	# one that names another head SHA than the run's fails the commenter
+	jq '.pr = 43 | .head_sha = "2222222222222222222222222222222222222222"' "$BATS_TEST_TMPDIR/pr.json" > "$BATS_TEST_TMPDIR/artifact/pr.json"
+	run -1 --separate-stderr act comment --with artifact-dir="$BATS_TEST_TMPDIR/artifact"
+	assert_output --partial "::error::qe-telemetry: the artifact names another head SHA than the run that made it; not posting"
+	[ "$(calls POST)" = 0 ] && [ "$(calls PATCH)" = 0 ]
+}
+
+@test "(d) failed build: still reported and commented; the build's failure stands; the action adds none" {
+	job failed pull_request 12
+	checkout "$W/build-cache"
+	ws_commit "Initial lectures" > /dev/null
+	edit_cell dynamics/markov.ipynb markov-p 'raise ValueError("singular P")'
+	HEAD_SHA=$(ws_commit "markov: break it")
+	export GITHUB_SHA=$HEAD_SHA
+	pr_event 44 "$HEAD_SHA" QuantEcon/lecture-demo
+	act before
+	run -1 runjob /usr/bin/python3 "$A/build.py" lectures _build
+	run -0 --separate-stderr act after --with build-outcome=failure
+	refute_output --partial '::warning::'
+	assert_output --partial "::notice::qe-telemetry: comment created on #44"
+	run -0 conclusion
+	assert_output failure
+	run -0 jq -c 'select(.kind == "notebook" and .document == "dynamics/markov") | [.status, .error]' "$WS/_build/qe-telemetry/report.ndjson"
+	assert_output '["failed","ValueError: singular P"]'
+	run -0 sed -n 2p "$JOB/state/summary.md"
+	assert_output '> The build step failed. The records below are what its cache holds; see the build log.'
+	# the action's own steps all succeeded
+	run -0 jq -r 'select(.status != null and .status != 0) | .step' "$JOB/state/steps.ndjson"
+	assert_output "/usr/bin/python3 $A/build.py lectures _build"
+}
+
+@test "fail-on-regression: the one way the action turns a green build red" {
+	pr_job gate 45 13 QuantEcon/lecture-demo 0.6
+	run -1 --separate-stderr act after --with fail-on-regression=true
+	assert_output --partial "::error::qe-telemetry: a cell or notebook regressed on comparable machines (fail-on-regression is true); see the job summary"
+	[ "$(calls POST)" = 1 ]
+	run -0 conclusion
+	assert_output failure
+}
+
+@test "bad inputs fail the first step, before anything runs" {
+	job badinput schedule
+	checkout
+	run -2 --separate-stderr act during
+	assert_output "::error::qe-telemetry: input mode: expected before, after or comment, got 'during'"
+	run -2 --separate-stderr act before --with fail-on-regression=yes
+	assert_output "::error::qe-telemetry: input fail-on-regression: expected true or false, got 'yes'"
+}
