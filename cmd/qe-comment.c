@@ -572,6 +572,10 @@ add_delta(struct qe_buf *b, double d)
 		qe_buf_adds(b, "\xe2\x80\x94");
 		return;
 	}
+	if (fabs(d) < 0.0005) {
+		qe_buf_adds(b, "0\xc2\xa0ms");
+		return;
+	}
 	qe_buf_addc(b, d < 0 ? '-' : '+');
 	add_dur(b, fabs(d));
 }
@@ -1020,7 +1024,7 @@ add_cell_row(struct qe_buf *b, const struct celld *c, int adjusted)
 
 		add_notes(b, c, NULL);
 		/* the reason, unless it only repeats "machines differ" */
-		if (c->reason && *c->reason && !(c->flags & F_NOTCOMP && c->verdict != V_NOTIMING &&
+		if (c->reason && *c->reason && strcmp(c->reason, "no timing") != 0 && !(c->flags & F_NOTCOMP && c->verdict != V_NOTIMING &&
 		    c->verdict != V_NOTCOMPARABLE)) {
 			if (b->len > before)
 				qe_buf_adds(b, "; ");

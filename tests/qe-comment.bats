@@ -327,3 +327,18 @@ big() {
 	assert [ "${#output}" -le 4096 ]
 	assert_line -n 2 "🔴 **10,000 cells slower**, 0 faster, 0 unchanged in 100 re-executed lectures"
 }
+
+@test "man page EXAMPLES: comment and summary of a diff file; straight from a pipe" {
+	local cd="$(fixture qe-cell-diff)"
+	cd "$T"
+	qe-cell-diff "$cd/timed-base.ndjson" "$cd/timed-head.ndjson" > diff.ndjson || true
+	run -0 --separate-stderr env GITHUB_SERVER_URL=https://github.com GITHUB_REPOSITORY=o/r \
+		sh -c 'qe-comment -S "$1" -u "$GITHUB_SERVER_URL/$GITHUB_REPOSITORY" diff.ndjson > comment.md' sh $SHA
+	assert_equal "$(head -c 40 comment.md)" '<!-- qe-telemetry: {"head_sha":"5f3c2a1b'
+	has comment.md "🔴 **1 cell slower**, 0 faster, 22 unchanged in 6 re-executed lectures; **1 lecture failed**"
+	: > summary.md
+	run -0 --separate-stderr sh -c 'qe-comment -s diff.ndjson >> summary.md'
+	assert_equal "$(head -1 summary.md)" "### Lecture execution times"
+	run -0 --separate-stderr sh -c "qe-cell-diff '$cd/timed-base.ndjson' '$cd/timed-head.ndjson' | qe-comment -t 'Timing (GPU)'"
+	assert_line -n 1 "### Timing \\(GPU\\)"
+}
