@@ -4,7 +4,8 @@
     gen_reports.py [--cells N] [--per-doc K] [--seed S] [--gzip] OUTDIR
 
 Writes OUTDIR/base.ndjson and OUTDIR/head.ndjson (and .gz copies with
---gzip, made by gzip(1) at its default level): notebook and cell records in
+--gzip, made by gzip(1) at its default level), and the same records without
+the provenance objects in OUTDIR/{base,head}-unstamped.ndjson: notebook and cell records in
 qe-cache-extract's format (schema/notebook.json, schema/cell.json), each
 followed by a "provenance" object as qe-stamp appends it on a GitHub-hosted
 runner (schema/provenance.json; one object per side, the same fingerprint on
@@ -73,44 +74,50 @@ def num(x):
 class Writer:
     def __init__(self, path, provenance):
         self.f = open(path, "w", encoding="utf-8")
-        self.p = provenance
+        self.u = open(path.replace(".ndjson", "-unstamped.ndjson"), "w", encoding="utf-8")
+        self.p = ',"provenance":' + provenance
         self.cells = 0
         self.records = 0
 
+    def write(self, fmt, args):
+        self.f.write(fmt % (args + (self.p,)))
+        self.u.write(fmt % (args + ("",)))
+
     def notebook(self, doc, key, status, exec_s, cells_s, ncode, timed):
         uri = f"/home/runner/work/lecture-python.myst/lecture-python.myst/lectures/{doc}.md"
-        self.f.write(
+        self.write(
             '{"kind":"notebook","schema_version":1,"document":%s,"input":"cache","uri":%s,"cache_key":%s,'
             '"cache_pk":%s,"current":true,"status":"%s","error":%s,"execution_seconds":%s,"cells_seconds":%s,'
             '"overhead_seconds":%s,"created":%s,"code_cells":%s,"timed_cells":%d,"stale_cells":0,'
-            '"discarded_timings":0,"kernel":%s,"language":%s,"language_version":%s,"provenance":%s}\n' % (
+            '"discarded_timings":0,"kernel":%s,"language":%s,"language_version":%s%s}\n', (
                 q(doc), q(uri), q(key) if key else "null", "null" if not key else int(key[:4], 16),
                 status, '"ValueError: deliberate"' if status == "failed" else "null", num(exec_s), num(cells_s),
                 num(exec_s - cells_s) if exec_s is not None and cells_s is not None else "null",
                 '"2026-11-29T14:31:59.859127Z"' if key else "null", "null" if status == "failed" else ncode,
                 timed, '"python3"' if key else "null", '"python"' if key else "null",
-                '"3.12.7"' if key else "null", self.p))
+                '"3.12.7"' if key else "null"))
         self.records += 1
 
     def cell(self, doc, key, c):
         timed = c["dur"] is not None
-        self.f.write(
+        self.write(
             '{"kind":"cell","schema_version":1,"document":%s,"input":"cache","cache_key":%s,"current":true,'
             '"index":%d,"cell_id":null,"label":%s,"tags":%s,"source_sha256":"%s","output_sha256":"%s",'
             '"first_line":%s,"status":"%s","error":%s,"execution_count":%s,"duration_s":%s,"timing_source":%s,'
-            '"timing_method":%s,"timing_note":%s,"busy_s":%s,"start":%s,"end":%s,"provenance":%s}\n' % (
+            '"timing_method":%s,"timing_note":%s,"busy_s":%s,"start":%s,"end":%s%s}\n', (
                 q(doc), q(key), c["index"], q(c["label"]) if c["label"] else "null", c["tags"], c["src"], c["out"],
                 q(c["first"]), c["status"], '"ZeroDivisionError: division by zero"' if c["status"] == "error" else "null",
                 c["index"] + 1, num(c["dur"]), '"nbclient"' if timed else "null",
                 '"input-reply"' if timed else "null", "null" if timed else '"no-timing"',
                 num(c["dur"] + 0.0012) if timed else "null",
                 '"2026-11-29T14:32:29.179270Z"' if timed else "null",
-                '"2026-11-29T14:32:29.483710Z"' if timed else "null", self.p))
+                '"2026-11-29T14:32:29.483710Z"' if timed else "null"))
         self.cells += 1
         self.records += 1
 
     def close(self):
         self.f.close()
+        self.u.close()
 
 
 def main():
@@ -190,6 +197,7 @@ def main():
     for s in ("base", "head"):
         p = os.path.join(a.outdir, f"{s}.ndjson")
         stats[f"{s}_bytes"] = os.path.getsize(p)
+        stats[f"{s}_unstamped_bytes"] = os.path.getsize(p.replace(".ndjson", "-unstamped.ndjson"))
     if a.gzip:
         procs = [subprocess.Popen(f"gzip -c {s}.ndjson > {s}.ndjson.gz.tmp && mv {s}.ndjson.gz.tmp {s}.ndjson.gz",
                                   shell=True, cwd=a.outdir) for s in ("base", "head")]

@@ -29,7 +29,7 @@ BENCH = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(BENCH)
 WORK = os.path.join(BENCH, "work")
 PY = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
-SCALES = {"default": {"cache": 1.0, "cells": 1_000_000}, "small": {"cache": 0.1, "cells": 100_000}}
+SCALES = {"default": {"cache": 1.0, "cells": 1_070_000}, "small": {"cache": 0.1, "cells": 100_000}}
 SLOW_BUDGET = 75.0     # seconds: stop repeating a command once its runs took this long
 JQ_FIELDS = ("kind,document,cache_key,index,label,tags,status,error,execution_count,first_line,"
              "duration_s,timing_source,timing_method,timing_note,busy_s,start,end")
@@ -93,7 +93,7 @@ def table(rows, nbytes, units, unit_name, ref):
     out = [f"| command | runs | wall s (median, min-max) | CPU s | MB/s | {unit_name}/s | peak RSS MB | wall / tool | CPU / tool |",
            "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        b = nbytes * r.get("mult", 1)
+        b = r.get("bytes", nbytes) * r.get("mult", 1)
         u = units * r.get("mult", 1) if units and r.get("units", True) else None
         out.append("| {} | {} | {:.3f} ({:.3f}-{:.3f}) | {:.3f} | {:.0f} | {} | {:.1f} | {:.2f} | {:.2f} |".format(
             r["name"], r["runs"], r["wall"], r["wall_min"], r["wall_max"], r["cpu"], b / 1e6 / r["wall"],
@@ -195,22 +195,29 @@ def bench_diff(cells, runs, md, checks):
     run_once(["cat", b, h, bz, hz], os.devnull)
     run_once([tool, b, h], o("d-c"))
     run_once([tool, bz, hz], o("d-cz"))
+    ub, uh = os.path.join(d, "base-unstamped.ndjson"), os.path.join(d, "head-unstamped.ndjson")
+    run_once([tool, ub, uh], o("d-cu"))
     run_once([PY, os.path.join(BENCH, "ref_diff.py"), b, h], o("d-py"))
     checks.append(check(["--fields", DIFF_FIELDS, o("d-c"), o("d-py")],
                         "qe-cell-diff = Python reference (verdicts, flags, measure, counts, runner factor)"))
     checks.append(check(["--fields", DIFF_FIELDS, o("d-c"), o("d-cz")], "qe-cell-diff gzip = plain"))
+    checks.append(check(["--fields", DIFF_FIELDS, o("d-c"), o("d-cu")], "qe-cell-diff unstamped = stamped"))
     log("timing ...")
     rows = [measure("qe-cell-diff", [tool, b, h], runs, o("d-c")),
             measure("qe-cell-diff (gzip inputs)", [tool, bz, hz], runs),
+            measure("qe-cell-diff (unstamped reports)", [tool, ub, uh], runs),
             measure("Python reference (json)", [PY, os.path.join(BENCH, "ref_diff.py"), b, h], runs),
             measure("floor: cat", ["cat", b, h], runs),
             measure("floor: zcat (gzip -dc)", ["gzip", "-dc", bz, hz], runs)]
-    summary = json.loads(open(o("d-c")).read().splitlines()[-1])
+    rows[2]["bytes"] = st["base_unstamped_bytes"] + st["head_unstamped_bytes"]
+    with open(o("d-c"), "rb") as f:
+        f.seek(-4096, 2)
+        summary = json.loads(f.read().splitlines()[-1])
     md.append(f"### qe-cell-diff\n\nBASE {st['base_cells']:,} + HEAD {st['head_cells']:,} cell records "
               f"({st['base_records'] + st['head_records']:,} records with the notebooks), {nbytes / 1e6:.1f} MB "
               f"({(st['base_gz_bytes'] + st['head_gz_bytes']) / 1e6:.1f} MB gzip), {st['docs']:,} documents. "
               f"Verdicts: notebooks {summary['notebooks']}, cells {summary['cells']}. MB/s on the uncompressed "
-              f"bytes.\n\n" + table(rows, nbytes, ncells, "cell records", "qe-cell-diff"))
+              f"bytes (the unstamped row: {rows[2]['bytes'] / 1e6:.1f} MB, the same records without provenance).\n\n" + table(rows, nbytes, ncells, "cell records", "qe-cell-diff"))
     return {"bytes": nbytes, "cells": ncells, "rows": rows}
 
 
