@@ -170,6 +170,9 @@ def bench_extract(scale, runs, md, checks):
               f"{nbytes / 1e6:.1f} MB, {cells} code cells, largest notebook {st['largest'] / 1e6:.1f} MB "
               f"(`{os.path.relpath(cache, TOP)}`). Throughput on wall time; \"2 processes at once\" counts "
               f"both processes' bytes.\n\n" + table(rows, nbytes, cells, "cells", "qe-cache-extract"))
+    md.append(f"Memory: qe-cache-extract peak RSS {rows[0]['rss_kb'] / 1024:.1f} MB = "
+              f"{rows[0]['rss_kb'] * 1024 / st['largest']:.2f} x the largest notebook ({st['largest'] / 1e6:.1f} MB); "
+              f"target: below 2 x + a small constant = {2 * st['largest'] / 1048576:.1f} MB + constant.")
     zbytes = os.path.getsize(zp)
     log("timing (zip input) ...")
     zrows = [measure("qe-cache-extract build-cache.zip", [tool, zp], runs, o("c-zip")),
