@@ -705,8 +705,10 @@ build_model(void)
 {
 	size_t j = 0;
 
-	qsort(cells, ncells, sizeof *cells, cell_cmp);
-	qsort(nbs, nnbs, sizeof *nbs, nb_cmp);
+	if (ncells > 0)		/* qsort(NULL, 0, ...) is undefined */
+		qsort(cells, ncells, sizeof *cells, cell_cmp);
+	if (nnbs > 0)
+		qsort(nbs, nnbs, sizeof *nbs, nb_cmp);
 	for (size_t i = 0; i < ncells; i++) {
 		const struct celld *c = &cells[i];
 
@@ -769,7 +771,8 @@ build_model(void)
 		if (n->verdict == V_IMPROVEMENT)
 			nb_only_improvements++;
 	}
-	qsort(tops, ntops, sizeof *tops, top_cmp);
+	if (ntops > 0)
+		qsort(tops, ntops, sizeof *tops, top_cmp);
 }
 
 /* ---- pieces of the output -------------------------------------------------- */
