@@ -1357,14 +1357,12 @@ emit_buf(struct qe_buf *b)
 
 /* A .jupyter_cache directory: records in order, one notebook in memory. */
 static void
-do_cache_dir(const char *dir)
+do_cache_dir(const char *dir, const char *db)
 {
 	struct cache c = { .name = dir };
 	struct qe_buf path = { 0 }, out = { 0 };
 
-	qe_buf_adds(&path, dir);
-	qe_buf_adds(&path, "/global.db");
-	if (open_db_file(&c, path.data) < 0 || read_cache(&c, 0) < 0) {
+	if (open_db_file(&c, db) < 0 || read_cache(&c, 0) < 0) {
 		trouble();
 		goto done;
 	}
@@ -1743,9 +1741,48 @@ do_ipynb(struct pathlist *files)
 
 enum kind { K_NONE, K_CACHE_DIR, K_IPYNB_DIR, K_IPYNB, K_ARCHIVE };
 
-/* What an operand is; *cachedir gets the .jupyter_cache folder for K_CACHE_DIR. */
+static enum kind classify_path(const char *, struct qe_buf *);
+
+/* A SQLite database whatever its name (a copy of global.db kept aside). */
+static int
+is_sqlite_file(const char *path)
+{
+	static const char magic[16] = "SQLite format 3";
+	char head[16];
+	struct stat sb;
+	int fd, ok;
+
+	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || (fd = open(path, O_RDONLY)) < 0)
+		return 0;
+	ok = read(fd, head, sizeof head) == (ssize_t)sizeof head &&
+	    memcmp(head, magic, sizeof head) == 0;
+	close(fd);
+	return ok;
+}
+
+/*
+ * What an operand is. For K_CACHE_DIR, *cachedir gets the .jupyter_cache
+ * folder and *db its database: global.db there, or the file named.
+ */
 static enum kind
-classify(const char *path, struct qe_buf *cachedir)
+classify(const char *path, struct qe_buf *cachedir, struct qe_buf *db)
+{
+	enum kind k = classify_path(path, cachedir);
+
+	qe_buf_reset(db);
+	if (k == K_CACHE_DIR) {
+		if (is_sqlite_file(path))
+			qe_buf_adds(db, path);
+		else {
+			qe_buf_adds(db, cachedir->data);
+			qe_buf_adds(db, "/global.db");
+		}
+	}
+	return k;
+}
+
+static enum kind
+classify_path(const char *path, struct qe_buf *cachedir)
 {
 	struct stat sb;
 	const char *base;
@@ -1775,7 +1812,7 @@ classify(const char *path, struct qe_buf *cachedir)
 	}
 	base = strrchr(path, '/');
 	base = base ? base + 1 : path;
-	if (strcmp(base, "global.db") == 0) {
+	if (strcmp(base, "global.db") == 0 || is_sqlite_file(path)) {
 		qe_buf_add(cachedir, path, (size_t)(base - path));
 		if (cachedir->len > 1)
 			cachedir->data[--cachedir->len] = '\0';
@@ -1792,14 +1829,13 @@ classify(const char *path, struct qe_buf *cachedir)
 static int
 load_baseline(const char *path)
 {
-	struct qe_buf dir = { 0 };
+	struct qe_buf dir = { 0 }, db = { 0 };
 	struct cache c = { 0 };
 	int ret = -1;
 
-	switch (classify(path, &dir)) {
+	switch (classify(path, &dir, &db)) {
 	case K_CACHE_DIR:
-		qe_buf_adds(&dir, "/global.db");
-		if (open_db_file(&c, dir.data) == 0 && read_cache(&c, 1) == 0)
+		if (open_db_file(&c, db.data) == 0 && read_cache(&c, 1) == 0)
 			ret = 0;
 		break;
 	case K_ARCHIVE:
@@ -1819,6 +1855,7 @@ load_baseline(const char *path)
 	}
 	cache_free(&c);
 	qe_buf_free(&dir);
+	qe_buf_free(&db);
 	return ret;
 }
 
@@ -1841,7 +1878,7 @@ int
 main(int argc, char *argv[])
 {
 	struct pathlist ops = { 0 }, files = { 0 }, tree = { 0 };
-	struct qe_buf dir = { 0 };
+	struct qe_buf dir = { 0 }, db = { 0 };
 	const char *baseline = NULL;
 	int ch;
 
@@ -1923,12 +1960,12 @@ main(int argc, char *argv[])
 			pathlist_add(&files, ops.v[i]);
 	}
 	for (size_t i = 0; i < ops.n; i++) {
-		switch (classify(ops.v[i], &dir)) {
+		switch (classify(ops.v[i], &dir, &db)) {
 		case K_NONE:
 			trouble();
 			break;
 		case K_CACHE_DIR:
-			do_cache_dir(dir.data);
+			do_cache_dir(dir.data, db.data);
 			break;
 		case K_IPYNB:
 			do_ipynb(&files);	/* all of them, once */
@@ -1960,5 +1997,6 @@ main(int argc, char *argv[])
 	free_runs();
 	pathlist_free(&ops);
 	qe_buf_free(&dir);
+	qe_buf_free(&db);
 	return qe_finish(status);
 }

@@ -128,6 +128,10 @@ setup() {
 	run -0 jq -sc '[.[] | select(.kind == "cell") | .origin] | group_by(.) | map([.[0], length])' "$T/out"
 	assert_output '[["executed",11],["inherited",14]]'
 	run -0 validate "$T/out"
+	# a copy of global.db kept aside under another name, as a workflow saves it
+	cp "$(cache jupyter-cache/base)/global.db" "$T/baseline-copy.sqlite"
+	run -0 --separate-stderr qe-cache-extract -b "$T/baseline-copy.sqlite" "$(cache jupyter-cache/head-incremental)"
+	assert_output "$(cat "$T/out")"
 }
 
 @test "every archive layout gives the directory's records byte for byte" {
