@@ -1439,6 +1439,11 @@ add_sources(struct qe_buf *b)
 
 	if (summary == NULL)
 		return;
+	/* the file names, not the runner's temporary folders */
+	if (bf && strrchr(bf, '/') && strrchr(bf, '/')[1])
+		bf = strrchr(bf, '/') + 1;
+	if (hf && strrchr(hf, '/') && strrchr(hf, '/')[1])
+		hf = strrchr(hf, '/') + 1;
 	qe_buf_adds(b, "\n#### Compared\n\n");
 	qe_buf_adds(b, "- Base: ");
 	esc_code(b, bf ? bf : "?", CAP_FILE, 0);
