@@ -30,6 +30,8 @@ qe-cell-diff_LIBS     = $(JQ_LIBS)
 
 all: $(TOOLS)
 
+include bench/Makefile.inc
+
 lib/libqe.a: $(LIBOBJ)
 	rm -f $@
 	$(AR) rcs $@ $(LIBOBJ)
