@@ -15,83 +15,16 @@ document that raises gets a traceback in nbproject and no nbcache row.
 Exit status 1 when a document failed (as `jb build -W --keep-going`).
 """
 import copy
-import datetime
-import hashlib
 import json
 import os
 import sqlite3
 import sys
-import time
-import traceback
 from pathlib import Path
 
 import nbformat
 
-SCHEMA = """CREATE TABLE settings (
-	pk INTEGER NOT NULL, 
-	"key" VARCHAR(36) NOT NULL, 
-	value JSON, 
-	PRIMARY KEY (pk), 
-	UNIQUE ("key")
-);
-CREATE TABLE nbproject (
-	pk INTEGER NOT NULL, 
-	uri VARCHAR(255) NOT NULL, 
-	read_data JSON NOT NULL, 
-	assets JSON NOT NULL, 
-	exec_data JSON, 
-	created DATETIME NOT NULL, 
-	traceback TEXT, 
-	PRIMARY KEY (pk), 
-	UNIQUE (uri)
-);
-CREATE TABLE nbcache (
-	pk INTEGER NOT NULL, 
-	hashkey VARCHAR(255) NOT NULL, 
-	uri VARCHAR(255) NOT NULL, 
-	description VARCHAR(255) NOT NULL, 
-	data JSON, 
-	created DATETIME NOT NULL, 
-	accessed DATETIME NOT NULL, 
-	PRIMARY KEY (pk), 
-	UNIQUE (hashkey)
-);
-"""
-
-
-def utcnow():
-    return datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None).strftime("%Y-%m-%d %H:%M:%S.%f")
-
-
-def hashkey(nb):
-    """jupyter-cache's JupyterCacheBase._hash_notebook with its defaults."""
-    nb = nbformat.convert(copy.deepcopy(nb), to_version=4)
-    hash_nb = nbformat.from_dict({
-        "nbformat": nb.nbformat,
-        "nbformat_minor": 4,
-        "metadata": {k: v for k, v in nb.metadata.items() if k in ("kernelspec",)},
-        "cells": [{"cell_type": c.cell_type, "source": c.source, "metadata": dict(c.metadata),
-                   "execution_count": None, "outputs": []}
-                  for c in nb.cells if c.cell_type == "code"],
-    })
-    return hashlib.md5(nbformat.writes(hash_nb, nbformat.NO_CONVERT).encode()).hexdigest()
-
-
-def execute(path):
-    """As jupyter_cache.executors.utils.single_nb_execution (record_timing off)."""
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError, CellTimeoutError
-    nb = nbformat.read(str(path), as_version=4)
-    client = NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=False,
-                            record_timing=False, resources={"metadata": {"path": str(path.parent)}})
-    err = None
-    t0 = time.perf_counter()
-    try:
-        client.execute()
-    except (CellExecutionError, CellTimeoutError):
-        err = traceback.format_exc()
-    return nb, time.perf_counter() - t0, err
-
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from jcache_format import SCHEMA, execute, hashkey, utcnow  # noqa: E402
 
 def main():
     if len(sys.argv) != 3:
@@ -117,7 +50,7 @@ def main():
             print(f"build.py: {path.relative_to(src)}: cache hit", file=sys.stderr)
             continue
         print(f"build.py: {path.relative_to(src)}: executing", file=sys.stderr)
-        nb, t, err = execute(path)
+        nb, t, err, _ = execute(path)
         if err is not None:
             failed += 1
             print(f"build.py: {path.relative_to(src)}: failed", file=sys.stderr)
