@@ -146,22 +146,13 @@ def bench_extract(scale, runs, md, checks):
     log(f"extract: {len(files) - 1} notebooks + global.db, {nbytes / 1e6:.1f} MB, {cells} code cells; "
         f"largest notebook {st['largest'] / 1e6:.1f} MB")
     run_once(["cat"] + files + [zp], os.devnull)                     # page cache
-    # outputs and equality checks first
-    run_once([tool, cache], o("c-dir"))
-    run_once([tool, zp], o("c-zip"))
-    run_once([PY, os.path.join(BENCH, "ref_extract.py"), cache], o("py-dir"))
-    run_once([PY, os.path.join(BENCH, "ref_extract.py"), zp], o("py-zip"))
-    run_once([os.path.join(BENCH, "ref_extract_jq.sh"), cache], o("jq-dir"))
-    checks.append(check([o("c-dir"), o("py-dir")], "qe-cache-extract = Python reference (directory, all fields)"))
-    checks.append(check([o("c-dir"), o("py-zip")], "qe-cache-extract = Python reference (zip, all fields)"))
-    checks.append(check([o("c-dir"), o("c-zip")], "qe-cache-extract zip = directory (all fields)"))
-    checks.append(check(["--kind", "cell", "--fields", JQ_FIELDS, o("c-dir"), o("jq-dir")],
-                        "qe-cache-extract = jq+sqlite3 reference (cell records, jq subset)"))
     log("timing (directory input) ...")
     rows = [measure("qe-cache-extract", [tool, cache], runs, o("c-dir")),
             measure("qe-cache-extract, 2 processes at once", [tool, cache], runs, os.devnull, concurrent=2),
-            measure("Python reference (json+sqlite3+hashlib)", [PY, os.path.join(BENCH, "ref_extract.py"), cache], runs),
-            measure("jq + sqlite3 reference (subset)", [os.path.join(BENCH, "ref_extract_jq.sh"), cache], runs),
+            measure("Python reference (json+sqlite3+hashlib)", [PY, os.path.join(BENCH, "ref_extract.py"), cache],
+                    runs, o("py-dir")),
+            measure("jq + sqlite3 reference (subset)", [os.path.join(BENCH, "ref_extract_jq.sh"), cache], runs,
+                    o("jq-dir")),
             measure("floor: cat", ["cat"] + files, runs),
             measure("floor: sha256sum", ["sha256sum"] + files, runs),
             measure("floor: openssl dgst -sha256", ["openssl", "dgst", "-sha256"] + files, runs)]
@@ -176,9 +167,15 @@ def bench_extract(scale, runs, md, checks):
     zbytes = os.path.getsize(zp)
     log("timing (zip input) ...")
     zrows = [measure("qe-cache-extract build-cache.zip", [tool, zp], runs, o("c-zip")),
-             measure("Python reference build-cache.zip", [PY, os.path.join(BENCH, "ref_extract.py"), zp], runs),
+             measure("Python reference build-cache.zip", [PY, os.path.join(BENCH, "ref_extract.py"), zp], runs,
+                     o("py-zip")),
              measure("floor: cat build-cache.zip", ["cat", zp], runs),
              measure("floor: unzip -p (inflate every member)", ["unzip", "-p", zp], runs)]
+    checks.append(check([o("c-dir"), o("py-dir")], "qe-cache-extract = Python reference (directory, all fields)"))
+    checks.append(check([o("c-dir"), o("py-zip")], "qe-cache-extract = Python reference (zip, all fields)"))
+    checks.append(check([o("c-dir"), o("c-zip")], "qe-cache-extract zip = directory (all fields)"))
+    checks.append(check(["--kind", "cell", "--fields", JQ_FIELDS, o("c-dir"), o("jq-dir")],
+                        "qe-cache-extract = jq+sqlite3 reference (cell records, jq subset)"))
     md.append(f"### qe-cache-extract: zip artifact\n\n`build-cache.zip`: {zbytes / 1e6:.1f} MB deflated, "
               f"{nbytes / 1e6:.1f} MB inflated (MB/s below count the inflated bytes).\n\n" +
               table(zrows, nbytes, cells, "cells", "qe-cache-extract build-cache.zip"))
@@ -195,23 +192,19 @@ def bench_diff(cells, runs, md, checks):
     ncells = st["base_cells"] + st["head_cells"]
     log(f"diff: {st['base_cells']} x {st['head_cells']} cell records, {nbytes / 1e6:.1f} MB "
         f"({(st['base_gz_bytes'] + st['head_gz_bytes']) / 1e6:.1f} MB gzip)")
-    run_once(["cat", b, h, bz, hz], os.devnull)
-    run_once([tool, b, h], o("d-c"))
-    run_once([tool, bz, hz], o("d-cz"))
     ub, uh = os.path.join(d, "base-unstamped.ndjson"), os.path.join(d, "head-unstamped.ndjson")
-    run_once([tool, ub, uh], o("d-cu"))
-    run_once([PY, os.path.join(BENCH, "ref_diff.py"), b, h], o("d-py"))
+    run_once(["cat", b, h, bz, hz], os.devnull)
+    log("timing ...")
+    rows = [measure("qe-cell-diff", [tool, b, h], runs, o("d-c")),
+            measure("qe-cell-diff (gzip inputs)", [tool, bz, hz], runs, o("d-cz")),
+            measure("qe-cell-diff (unstamped reports)", [tool, ub, uh], runs, o("d-cu")),
+            measure("Python reference (json)", [PY, os.path.join(BENCH, "ref_diff.py"), b, h], runs, o("d-py")),
+            measure("floor: cat", ["cat", b, h], runs),
+            measure("floor: zcat (gzip -dc)", ["gzip", "-dc", bz, hz], runs)]
     checks.append(check(["--fields", DIFF_FIELDS, o("d-c"), o("d-py")],
                         "qe-cell-diff = Python reference (verdicts, flags, measure, counts, runner factor)"))
     checks.append(check(["--fields", DIFF_FIELDS, o("d-c"), o("d-cz")], "qe-cell-diff gzip = plain"))
     checks.append(check(["--fields", DIFF_FIELDS, o("d-c"), o("d-cu")], "qe-cell-diff unstamped = stamped"))
-    log("timing ...")
-    rows = [measure("qe-cell-diff", [tool, b, h], runs, o("d-c")),
-            measure("qe-cell-diff (gzip inputs)", [tool, bz, hz], runs),
-            measure("qe-cell-diff (unstamped reports)", [tool, ub, uh], runs),
-            measure("Python reference (json)", [PY, os.path.join(BENCH, "ref_diff.py"), b, h], runs),
-            measure("floor: cat", ["cat", b, h], runs),
-            measure("floor: zcat (gzip -dc)", ["gzip", "-dc", bz, hz], runs)]
     rows[2]["bytes"] = st["base_unstamped_bytes"] + st["head_unstamped_bytes"]
     with open(o("d-c"), "rb") as f:
         f.seek(-4096, 2)
