@@ -133,7 +133,10 @@ int qe_time_parse(const char *s, struct qe_time *t);
 #define QE_TIME_BUFSZ 40
 char *qe_time_format(const struct qe_time *t, char buf[QE_TIME_BUFSZ]);
 
-/* b - a in microseconds (nanoseconds truncated toward zero). */
+/*
+ * b - a in microseconds (nanoseconds truncated toward zero); no overflow for
+ * any two times qe_time_parse accepts.
+ */
 int64_t qe_time_diff_us(const struct qe_time *a, const struct qe_time *b);
 
 /* Current time (CLOCK_REALTIME) as a qe_time. */

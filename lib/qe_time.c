@@ -138,9 +138,22 @@ qe_time_format(const struct qe_time *t, char buf[QE_TIME_BUFSZ])
 int64_t
 qe_time_diff_us(const struct qe_time *a, const struct qe_time *b)
 {
-	int64_t ns = (b->sec - a->sec) * 1000000000 + (b->nsec - a->nsec);
+	/*
+	 * Not (sec * 1e9 + nsec) / 1000: parseable years span 0000-9999, about
+	 * 3.2e11 s, and 3.2e20 ns overflows int64_t (found by fuzz-notebook).
+	 * Give seconds and nanoseconds the same sign, then truncate the
+	 * nanoseconds alone: the same result, within range.
+	 */
+	int64_t s = b->sec - a->sec, ns = (int64_t)b->nsec - a->nsec;
 
-	return ns / 1000;
+	if (s > 0 && ns < 0) {
+		s--;
+		ns += 1000000000;
+	} else if (s < 0 && ns > 0) {
+		s++;
+		ns -= 1000000000;
+	}
+	return s * 1000000 + ns / 1000;
 }
 
 void
