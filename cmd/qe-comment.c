@@ -1049,6 +1049,28 @@ sum_num(const char *key)
 	return summary ? num(summary, key) : NAN;
 }
 
+/*
+ * A count from the summary record, or -1 when it is missing or not a count:
+ * (long) of a NaN or of 1e300 is undefined behaviour (found by fuzz-comment).
+ */
+static long
+sum_count(const char *key)
+{
+	return summary ? index_of(summary, key) : -1;
+}
+
+/* A count from the summary, '?' when it has none. */
+static void
+add_sum_count(struct qe_buf *b, const char *key)
+{
+	long n = sum_count(key);
+
+	if (n < 0)
+		qe_buf_addc(b, '?');
+	else
+		add_count(b, n);
+}
+
 static double
 threshold(const char *key)
 {
@@ -1299,7 +1321,7 @@ add_warnings(struct qe_buf *b, int input_trouble)
 		qe_buf_adds(&w, "> - **Runner speed**: cells whose code did not change ran ");
 		add_ratio(&w, rf);
 		qe_buf_adds(&w, " as long in head (median of ");
-		add_count(&w, (long)sum_num("runner_factor_cells"));
+		add_sum_count(&w, "runner_factor_cells");
 		qe_buf_adds(&w, " cells)");
 		if (sum_bool("adjusted"))
 			qe_buf_adds(&w, "; verdicts are adjusted for it.\n");
@@ -1392,7 +1414,7 @@ add_thresholds(struct qe_buf *b)
 		qe_buf_adds(b, "Runner factor ");
 		add_ratio(b, rf);
 		qe_buf_adds(b, " (");
-		add_count(b, (long)sum_num("runner_factor_cells"));
+		add_sum_count(b, "runner_factor_cells");
 		qe_buf_adds(b, " cells). ");
 	}
 	qe_buf_adds(b, "Machines: ");
@@ -1448,11 +1470,11 @@ add_sources(struct qe_buf *b)
 	qe_buf_adds(b, "- Base: ");
 	esc_code(b, bf ? bf : "?", CAP_FILE, 0);
 	qe_buf_adds(b, " (");
-	add_count(b, (long)sum_num("base_records"));
+	add_sum_count(b, "base_records");
 	qe_buf_adds(b, " records); head: ");
 	esc_code(b, hf ? hf : "?", CAP_FILE, 0);
 	qe_buf_adds(b, " (");
-	add_count(b, (long)sum_num("head_records"));
+	add_sum_count(b, "head_records");
 	qe_buf_adds(b, " records).\n");
 	for (int w = 0; w < 2; w++) {
 		const cJSON *a = cJSON_GetObjectItemCaseSensitive(summary,

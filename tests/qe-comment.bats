@@ -342,3 +342,14 @@ big() {
 	run -0 --separate-stderr sh -c "qe-cell-diff '$cd/timed-base.ndjson' '$cd/timed-head.ndjson' | qe-comment -t 'Timing (GPU)'"
 	assert_line -n 1 "### Timing \\(GPU\\)"
 }
+
+@test "a summary whose counts are not counts: '?', never a cast of NaN or 1e300 (fuzz-comment)" {
+	jq -c 'if .kind == "diff-summary" then .runner_factor_cells = "eight" | .base_records = 1e300 | del(.head_records) else . end' \
+		runner.ndjson > "$T/bad.ndjson"
+	run -0 --separate-stderr qe-comment -s "$T/bad.ndjson"
+	assert_equal "$stderr" ""
+	plain
+	assert_line --partial "(median of ? cells); verdicts are adjusted for it."
+	assert_line '- Base: `base.ndjson` (? records); head: `head.ndjson` (? records).'
+	assert_line --partial "Runner factor ×1.42 (? cells). Machines: unknown."
+}
