@@ -49,7 +49,7 @@ check: all
 # AddressSanitizer + UBSan build of everything, then the whole suite.
 asan:
 	$(MAKE) clean
-	$(MAKE) CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined' check
+	QE_SANITIZED=1 $(MAKE) CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined' check
 	$(MAKE) clean
 
 # The suite again with every tool run under valgrind (memcheck): any error or
