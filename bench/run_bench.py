@@ -240,7 +240,7 @@ def profile(md):
             i = next(k for k, l in enumerate(lines) if "file:function" in l)
         except StopIteration:
             i = 0
-        top = [l for l in lines[i + 2:i + 18] if l.strip()]
+        top = [l for l in lines[i + 2:i + 18] if "%)" in l]
         total = next((l for l in lines if "PROGRAM TOTALS" in l), "")
         md.append(f"#### callgrind: {name} ({' '.join(os.path.relpath(c, TOP) if c.startswith('/') else c for c in cmd)})"
                   f"\n\n```\n{total}\n" + "\n".join(top) + "\n```")
