@@ -5,6 +5,7 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,6 +15,9 @@
 #include "qe.h"
 
 extern char *program_invocation_short_name;
+
+#define QE_STR2(x) #x
+#define QE_STR(x) QE_STR2(x)
 
 size_t qe_max_line = 64u << 20;
 
@@ -30,10 +34,17 @@ qe_utf8_valid(const char *s, size_t n)
 	size_t i = 0;
 
 	while (i < n) {
-		unsigned c = p[i];
+		unsigned c;
 		size_t len;
 		unsigned min, cp;
+		uint64_t w;
 
+		/* ASCII fast path: eight bytes at a time while no high bit is set */
+		while (n - i >= 8 && (memcpy(&w, p + i, 8), (w & 0x8080808080808080ULL) == 0))
+			i += 8;
+		if (i >= n)
+			break;
+		c = p[i];
 		if (c < 0x80) {
 			i++;
 			continue;
@@ -80,6 +91,47 @@ reject(struct reader *r, const char *fmt, long col)
 	r->rejected++;
 }
 
+/*
+ * Offset of the bracket that makes s[0..n) nest deeper than cJSON's limit
+ * (CJSON_NESTING_LIMIT, 1000), or -1. cJSON reports only "invalid JSON" at
+ * that point, which reads like a syntax error.
+ */
+static long
+too_deep(const char *s, size_t n)
+{
+	long depth = 0;
+	int instr = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (instr) {
+			if (s[i] == '\\')
+				i++;
+			else if (s[i] == '"')
+				instr = 0;
+		} else if (s[i] == '"')
+			instr = 1;
+		else if (s[i] == '[' || s[i] == '{') {
+			if (++depth > CJSON_NESTING_LIMIT)
+				return (long)i;
+		} else if (s[i] == ']' || s[i] == '}')
+			depth--;
+	}
+	return -1;
+}
+
+/* Does the tree hold a number that is not finite (1e999 reads as inf)? */
+static int
+has_nonfinite(const cJSON *v)
+{
+	for (; v != NULL; v = v->next) {
+		if (cJSON_IsNumber(v) && !isfinite(v->valuedouble))
+			return 1;
+		if (v->child && has_nonfinite(v->child))
+			return 1;
+	}
+	return 0;
+}
+
 static void
 handle_line(struct reader *r, char *s, size_t n)
 {
@@ -101,7 +153,12 @@ handle_line(struct reader *r, char *s, size_t n)
 	}
 	rec = cJSON_ParseWithLengthOpts(s, n, &end, 0);
 	if (rec == NULL) {
-		reject(r, "invalid JSON", end ? (long)(end - s) + 1 : 0);
+		long deep = too_deep(s, end ? (size_t)(end - s) + 1 : n);
+
+		if (deep >= 0)
+			reject(r, "nesting deeper than " QE_STR(CJSON_NESTING_LIMIT) " levels", deep + 1);
+		else
+			reject(r, "invalid JSON", end ? (long)(end - s) + 1 : 0);
 		return;
 	}
 	end += strspn(end, " \t");
@@ -112,6 +169,12 @@ handle_line(struct reader *r, char *s, size_t n)
 	}
 	if (!cJSON_IsObject(rec)) {
 		reject(r, "not a JSON object", 0);
+		cJSON_Delete(rec);
+		return;
+	}
+	/* else cJSON keeps inf, which every writer prints as null: a silent change */
+	if (has_nonfinite(rec->child)) {
+		reject(r, "number out of range (beyond a double's 1.8e308)", 0);
 		cJSON_Delete(rec);
 		return;
 	}
