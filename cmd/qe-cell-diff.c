@@ -87,8 +87,10 @@ struct side {
 	const char *fp;		/* interned provenance fingerprint */
 	double *exec_s, *cells_s;	/* per notebook record, NAN when null */
 	int nexec, capexec;
-	struct cell *cells;
+	struct cell *cells;	/* in arrival order; see side_cell() */
 	int ncells, capcells;
+	int *slot;		/* hash of index -> position in cells + 1 */
+	int capslot;
 	int tsrc;		/* common timing source of timed cells, -1 mixed */
 };
 
@@ -355,6 +357,47 @@ side_origin(struct side *sd, const cJSON *rec)
 		sd->origin = 1;	/* any executed record wins */
 }
 
+/*
+ * The cell with index i of a side, made if new. Cells are kept in arrival
+ * order and found through a hash of their index, so memory follows the
+ * records read, never the largest index: one line with "index": 99999999
+ * used to make a 7 GB array (found by fuzz-cell-diff).
+ */
+static struct cell *
+side_cell(struct side *sd, int i)
+{
+	uint32_t h, mask;
+	struct cell *c;
+
+	if (sd->ncells * 2 >= sd->capslot) {
+		int ncap = sd->capslot ? sd->capslot * 2 : 16;
+		int *ns = qe_xcalloc((size_t)ncap, sizeof *ns);
+
+		mask = (uint32_t)ncap - 1;
+		for (int k = 0; k < sd->ncells; k++) {
+			for (h = ((uint32_t)sd->cells[k].index * 2654435761u) & mask; ns[h]; h = (h + 1) & mask)
+				;
+			ns[h] = k + 1;
+		}
+		free(sd->slot);
+		sd->slot = ns;
+		sd->capslot = ncap;
+	}
+	mask = (uint32_t)sd->capslot - 1;
+	for (h = ((uint32_t)i * 2654435761u) & mask; sd->slot[h]; h = (h + 1) & mask)
+		if (sd->cells[sd->slot[h] - 1].index == i)
+			return &sd->cells[sd->slot[h] - 1];
+	if (sd->ncells == sd->capcells) {
+		sd->capcells = sd->capcells ? sd->capcells * 2 : 8;
+		sd->cells = qe_xrealloc(sd->cells, (size_t)sd->capcells * sizeof *sd->cells);
+	}
+	c = &sd->cells[sd->ncells];
+	memset(c, 0, sizeof *c);
+	c->index = i;
+	sd->slot[h] = ++sd->ncells;
+	return c;
+}
+
 static int
 read_record(cJSON *rec, const char *file, long line, void *ctx)
 {
@@ -469,18 +512,7 @@ read_record(cJSON *rec, const char *file, long line, void *ctx)
 
 	int i = (int)idx->valuedouble;
 
-	if (i >= sd->capcells) {
-		int ncap = sd->capcells ? sd->capcells : 8;
-
-		while (ncap <= i)
-			ncap *= 2;
-		sd->cells = qe_xrealloc(sd->cells, (size_t)ncap * sizeof *sd->cells);
-		memset(sd->cells + sd->capcells, 0, (size_t)(ncap - sd->capcells) * sizeof *sd->cells);
-		sd->capcells = ncap;
-	}
-	if (i >= sd->ncells)
-		sd->ncells = i + 1;
-	c = &sd->cells[i];
+	c = side_cell(sd, i);
 	sd->present = 1;
 	side_origin(sd, rec);
 	side_fingerprint(sd, rec);
@@ -505,7 +537,6 @@ read_record(cJSON *rec, const char *file, long line, void *ctx)
 	memcpy(c->src, src, 16);
 	memcpy(c->key, key, 16);
 	c->haskey = (uint8_t)haskey;
-	c->index = i;
 	{
 		uint8_t o[16];
 
@@ -889,14 +920,28 @@ align(struct cell **B, int nb, struct cell **H, int nh, int *np)
 /* ---- comparing one document --------------------------------------------- */
 
 static int
+cellp_cmp(const void *a, const void *b)
+{
+	const struct cell *x = *(struct cell *const *)a, *y = *(struct cell *const *)b;
+
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+/* The present cells of a side in index order (usually their arrival order). */
+static int
 side_cells(struct side *sd, struct cell ***out)
 {
-	int n = 0;
+	int n = 0, sorted = 1;
 	struct cell **v = qe_xmalloc(sizeof *v * (size_t)(sd->ncells + 1));
 
 	for (int i = 0; i < sd->ncells; i++)
-		if (sd->cells[i].present)
+		if (sd->cells[i].present) {
+			if (n > 0 && v[n - 1]->index > sd->cells[i].index)
+				sorted = 0;
 			v[n++] = &sd->cells[i];
+		}
+	if (!sorted)
+		qsort(v, (size_t)n, sizeof *v, cellp_cmp);
 	*out = v;
 	return n;
 }
@@ -1327,8 +1372,9 @@ emit_doc(struct doc *d)
 			/* written by hand: a million of these must print fast */
 			jw_begin(&cellbuf, "cell-diff");
 			jw_key(&cellbuf, "document"), jw_str(&cellbuf, d->name);
-			jw_key(&cellbuf, "base_index"), jw_num(&cellbuf, b ? b->index : NAN, 0);
-			jw_key(&cellbuf, "head_index"), jw_num(&cellbuf, h ? h->index : NAN, 0);
+			/* (double): int ? int : NAN is a float, exact only to 2^24 */
+			jw_key(&cellbuf, "base_index"), jw_num(&cellbuf, b ? (double)b->index : NAN, 0);
+			jw_key(&cellbuf, "head_index"), jw_num(&cellbuf, h ? (double)h->index : NAN, 0);
 			jw_key(&cellbuf, "label"), jw_str(&cellbuf, label);
 			jw_key(&cellbuf, "first_line"), jw_str(&cellbuf, arena_get(c->first_line));
 			jw_key(&cellbuf, "verdict"), jw_str(&cellbuf, verdict_names[j.verdict]);

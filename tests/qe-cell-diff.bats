@@ -372,3 +372,20 @@ qe-cell-diff: nonexistent.ndjson: no baseline records"
 	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.machines, .differing_facts]'
 	assert_output '["different",[{"fact":"runner_class","base":"a","head":"b"}]]'
 }
+
+@test "a huge cell index costs one cell, not an array that long; indexes above 2^24 print exactly (fuzz-cell-diff)" {
+	S=$(printf '%064d' 0)
+	{
+		echo '{"kind":"notebook","document":"d","status":"ok"}'
+		for i in 99999999 16777217 3; do
+			printf '{"kind":"cell","document":"d","index":%s,"source_sha256":"%s","duration_s":1}\n' "$i" "$S"
+		done
+	} > "$T/big.ndjson"
+	# 99999999 cells of 72 bytes were 7 GB; 200 MB is plenty for three
+	rss=$("$TESTS_DIR/maxrss.py" qe-cell-diff "$T/big.ndjson" "$T/big.ndjson")
+	[ "$rss" -lt 200000 ]
+	run -0 --separate-stderr qe-cell-diff "$T/big.ndjson" "$T/big.ndjson"
+	assert_equal "$stderr" ""
+	run -0 jq -c 'select(.kind == "cell-diff") | [.base_index, .head_index, .verdict]' <<< "$output"
+	assert_output $'[3,3,"unchanged"]\n[16777217,16777217,"unchanged"]\n[99999999,99999999,"unchanged"]'
+}
