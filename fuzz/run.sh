@@ -1,7 +1,8 @@
 #!/bin/sh
 # Build every libFuzzer target with clang (ASan + UBSan) and run each for
 # FUZZ_TIME seconds (default 60) from a seed corpus made of the fixtures.
-# usage: fuzz/run.sh [target ...]     targets: notebook globaldb archive hooklog time ndjson
+# usage: fuzz/run.sh [target ...]
+# targets: notebook globaldb archive hooklog time ndjson cell-diff comment stamp
 set -eu
 cd "$(dirname "$0")/.."
 FUZZ_TIME=${FUZZ_TIME:-60}
@@ -25,22 +26,33 @@ seed() {	# seed TARGET: the fixture files that exercise it
 	    '2026-11-29 14:31:59.859127' 2017-04-22T12:27:39.829447-04:00 2026-11-29T14:30:11.904Z; do
 		printf '%s' "$s" > "$d/$(printf '%s' "$s" | cksum | cut -d' ' -f1)"; done ;;
 	ndjson) cp "$F"/reference/jupyter-cache-timed_base.cells.jsonl "$d/"; head -c 4000 tests/fixtures/hook/cache/hook.log | gzip > "$d/log.gz" ;;
+	cell-diff)	# BASE 0x1e HEAD, each cut to 40 lines
+		i=0; for b in tests/fixtures/qe-cell-diff/*.ndjson; do
+			for h in tests/fixtures/qe-cell-diff/*.ndjson; do
+				[ "$b" = "$h" ] && continue
+				i=$((i + 1)); { head -40 "$b"; printf '\036'; head -40 "$h"; } > "$d/$i"
+			done
+		done ;;
+	comment) cp tests/fixtures/qe-comment/*.ndjson "$d/" ;;
+	stamp) cp tests/fixtures/qe-stamp/*.ndjson "$d/" 2>/dev/null; head -20 "$F"/reference/jupyter-cache-timed_base.cells.jsonl > "$d/cells" ;;
 	esac
 	echo "$d"
 }
 
 build() {	# build TARGET
-	T=$(echo "$1" | tr a-z A-Z)
+	T=$(echo "$1" | tr a-z- A-Z_)
 	case $1 in
 	time|ndjson) src=fuzz/fuzz-lib.c ;;
+	cell-diff|comment|stamp) src=fuzz/fuzz-$1.c ;;
 	*) src=fuzz/fuzz-extract.c ;;
 	esac
 	# shellcheck disable=SC2086
-	$CLANG $flags -DTARGET_"$T" -o "$out/fuzz-$1" "$src" lib/qe_io.c lib/qe_time.c lib/qe_sha.c lib/qe_util.c $libs
+	case $1 in cell-diff) extra=-ljq ;; *) extra= ;; esac
+	$CLANG $flags -DTARGET_"$T" -o "$out/fuzz-$1" "$src" lib/qe_io.c lib/qe_time.c lib/qe_sha.c lib/qe_util.c $libs $extra
 }
 
 status=0
-for t in ${@:-notebook globaldb archive hooklog time ndjson}; do
+for t in ${@:-notebook globaldb archive hooklog time ndjson cell-diff comment stamp}; do
 	build "$t"
 	s=$(seed "$t")
 	mkdir -p "$out/corpus-$t"
