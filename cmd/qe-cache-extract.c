@@ -1551,9 +1551,16 @@ archive_cache(const char *path, struct cache *c, int keys_only)
 	}
 	c->dbwhere = qe_xstrdup(where.data);
 	c->rootpfx = qe_xstrndup(dbname, strlen(dbname) - strlen("global.db"));
-	if (open_db_memory(c, db, dblen) < 0 || read_cache(c, keys_only) < 0)
+	/*
+	 * SQLite owns db from here, whether or not the open succeeds: it frees
+	 * it on close, or at once on failure. Freeing it again at out: was a
+	 * double free for any archive whose global.db opens but is not a cache
+	 * (found by fuzz-archive).
+	 */
+	r = open_db_memory(c, db, dblen);
+	db = NULL;
+	if (r < 0 || read_cache(c, keys_only) < 0)
 		goto out;
-	db = NULL;		/* owned by SQLite now */
 	ret = 0;
 	if (keys_only)
 		goto out;

@@ -473,3 +473,12 @@ make_big_cache() {
 	run -0 jq -c 'select(.kind == "cell") | [.index, .duration_s, .timing_note]' <<< "$output"
 	assert_output $'[0,315537897600,null]\n[1,null,"invalid"]'
 }
+
+@test "an archive whose global.db is SQLite but not a cache: reported once, no double free (fuzz-archive)" {
+	mkdir -p "$T/w/.jupyter_cache"
+	sqlite3 "$T/w/.jupyter_cache/global.db" 'CREATE TABLE other (x);'
+	(cd "$T/w" && zip -q -r "$T/wrong.zip" .jupyter_cache)
+	run -2 --separate-stderr qe-cache-extract "$T/wrong.zip" "$(cache jupyter-cache/base)"
+	assert_equal "$stderr" "qe-cache-extract: $T/wrong.zip:.jupyter_cache/global.db: not a jupyter-cache database (no table 'nbcache')"
+	assert_output "$(qe-cache-extract "$(cache jupyter-cache/base)")"
+}
