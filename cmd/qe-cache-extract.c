@@ -22,13 +22,17 @@
 
 #include "qe.h"
 
-enum { OPT_VERSION = 256, OPT_STALE_MARGIN, OPT_MAX_NOTEBOOK };
+enum { OPT_VERSION = 256, OPT_STALE_MARGIN, OPT_MAX_NOTEBOOK, OPT_MAX_ARCHIVE_ENTRIES,
+	OPT_MAX_ARCHIVE_BYTES, OPT_MAX_LINE };
 
 static const struct option longopts[] = {
 	{ "all",          no_argument,       NULL, 'a' },
 	{ "baseline",     required_argument, NULL, 'b' },
 	{ "help",         no_argument,       NULL, 'h' },
 	{ "max-notebook", required_argument, NULL, OPT_MAX_NOTEBOOK },
+	{ "max-archive-entries", required_argument, NULL, OPT_MAX_ARCHIVE_ENTRIES },
+	{ "max-archive-bytes", required_argument, NULL, OPT_MAX_ARCHIVE_BYTES },
+	{ "max-line", required_argument, NULL, OPT_MAX_LINE },
 	{ "root",         required_argument, NULL, 'r' },
 	{ "since",        required_argument, NULL, 's' },
 	{ "stale-margin", required_argument, NULL, OPT_STALE_MARGIN },
@@ -46,6 +50,9 @@ static size_t nbaseline_keys;
 static int have_baseline;
 static int64_t stale_margin_us = 5000000;
 static size_t max_notebook = (size_t)256 << 20;
+/* an archive's members, and their sizes added up: bounded work for a bomb */
+static double max_archive_entries = 200000;
+static double max_archive_bytes = 16.0 * (1 << 30);
 static int status = QE_EXIT_OK;
 
 #define FIRST_LINE_MAX 80
@@ -57,7 +64,9 @@ usage(FILE *fp, int code)
 {
 	fprintf(fp, "usage: qe-cache-extract [-ah] [--version] [-b baseline] [-r root] "
 	    "[-s time] [-t log]\n"
-	    "                        [--stale-margin seconds] [--max-notebook bytes] [path ...]\n");
+	    "                        [--stale-margin seconds] [--max-notebook bytes]\n"
+	    "                        [--max-archive-entries n] [--max-archive-bytes bytes]\n"
+	    "                        [--max-line bytes] [path ...]\n");
 	exit(code);
 }
 
@@ -1509,6 +1518,7 @@ archive_cache(const char *path, struct cache *c, int keys_only)
 	char *dbname = NULL;
 	int r, saw_build = 0, ret = -1;
 	struct qe_buf where = { 0 }, want = { 0 };
+	double members = 0, expanded = 0;
 
 	c->name = path;
 	if ((a = archive_open(path)) == NULL)
@@ -1517,6 +1527,19 @@ archive_cache(const char *path, struct cache *c, int keys_only)
 		const char *raw = archive_entry_pathname(ae), *name = raw ? safe_name(raw) : NULL;
 		const char *base;
 
+		/* the second pass reads the same members: bounding the first is enough */
+		if (++members > max_archive_entries) {
+			warnx("%s: more than %.0f members (see --max-archive-entries)", path,
+			    max_archive_entries);
+			goto out;
+		}
+		if (archive_entry_size_is_set(ae) && archive_entry_size(ae) > 0)
+			expanded += (double)archive_entry_size(ae);
+		if (expanded > max_archive_bytes) {
+			warnx("%s: members of more than %.0f bytes in all (see --max-archive-bytes)",
+			    path, max_archive_bytes);
+			goto out;
+		}
 		if (name == NULL) {
 			warnx("%s: member '%s': absolute or '..' name, skipped", path, raw ? raw : "");
 			trouble();
@@ -1924,7 +1947,17 @@ main(int argc, char *argv[])
 			stale_margin_us = llround(number_arg("--stale-margin", optarg) * 1e6);
 			break;
 		case OPT_MAX_NOTEBOOK:
-			max_notebook = (size_t)number_arg("--max-notebook", optarg);
+			/* (size_t) of a double beyond SIZE_MAX is undefined: clamp */
+			max_notebook = (size_t)fmin(number_arg("--max-notebook", optarg), 1e18);
+			break;
+		case OPT_MAX_ARCHIVE_ENTRIES:
+			max_archive_entries = number_arg("--max-archive-entries", optarg);
+			break;
+		case OPT_MAX_ARCHIVE_BYTES:
+			max_archive_bytes = number_arg("--max-archive-bytes", optarg);
+			break;
+		case OPT_MAX_LINE:
+			qe_max_line = (size_t)fmin(number_arg("--max-line", optarg), 1e18);
 			break;
 		case OPT_VERSION:
 			printf("qe-cache-extract %s\n", QE_VERSION);

@@ -1639,7 +1639,7 @@ emit_summary(const char *basename, const char *headname)
 
 /* ---- main -------------------------------------------------------------------- */
 
-enum { OPT_VERSION = 256, OPT_NB_RATIO, OPT_NB_ABS, OPT_EXEC_ABS, OPT_ALPHA };
+enum { OPT_VERSION = 256, OPT_NB_RATIO, OPT_NB_ABS, OPT_EXEC_ABS, OPT_ALPHA, OPT_MAX_LINE };
 
 static const struct option longopts[] = {
 	{ "abs",           required_argument, NULL, 'a' },
@@ -1651,6 +1651,7 @@ static const struct option longopts[] = {
 	{ "filter",        required_argument, NULL, 'f' },
 	{ "help",          no_argument,       NULL, 'h' },
 	{ "key",           required_argument, NULL, 'k' },
+	{ "max-line",      required_argument, NULL, OPT_MAX_LINE },
 	{ "nb-abs",        required_argument, NULL, OPT_NB_ABS },
 	{ "nb-ratio",      required_argument, NULL, OPT_NB_RATIO },
 	{ "ratio",         required_argument, NULL, 'r' },
@@ -1665,7 +1666,7 @@ usage(FILE *fp, int status)
 {
 	fprintf(fp, "usage: qe-cell-diff [-Aeh] [--version] [-a seconds] [-d expr] [-f expr] [-k expr]\n"
 	    "                    [-r ratio] [--alpha p] [--exec-abs seconds] [--nb-abs seconds]\n"
-	    "                    [--nb-ratio ratio] base head\n");
+	    "                    [--nb-ratio ratio] [--max-line bytes] base head\n");
 	exit(status);
 }
 
@@ -1728,6 +1729,12 @@ main(int argc, char **argv)
 			break;
 		case OPT_NB_RATIO:
 			nb_ratio = number_arg("--nb-ratio", optarg, 1, 0);
+			break;
+		case OPT_MAX_LINE:
+			if (qe_set_max_line(optarg) < 0) {
+				warnx("--max-line: invalid value '%s'", optarg);
+				usage(stderr, QE_EXIT_TROUBLE);
+			}
 			break;
 		case OPT_VERSION:
 			printf("qe-cell-diff %s\n", QE_VERSION);

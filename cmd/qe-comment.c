@@ -1769,7 +1769,7 @@ bad:
 	return NULL;
 }
 
-enum { OPT_VERSION = 256 };
+enum { OPT_VERSION = 256, OPT_MAX_LINE };
 
 static const struct option longopts[] = {
 	{ "head-sha",   required_argument, NULL, 'S' },
@@ -1782,6 +1782,7 @@ static const struct option longopts[] = {
 	{ "summary",    no_argument,       NULL, 's' },
 	{ "title",      required_argument, NULL, 't' },
 	{ "version",    no_argument,       NULL, OPT_VERSION },
+	{ "max-line",   required_argument, NULL, OPT_MAX_LINE },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -1791,7 +1792,8 @@ static void
 usage(FILE *fp, int status)
 {
 	fprintf(fp, "usage: qe-comment [-hs] [--version] [-I run-id] [-l bytes] [-N run-number]\n"
-	    "                  [-n rows] [-S sha] [-t title] [-u url] [file ...]\n");
+	    "                  [-n rows] [-S sha] [-t title] [-u url] [--max-line bytes]\n"
+	    "                  [file ...]\n");
 	exit(status);
 }
 
@@ -1846,6 +1848,12 @@ main(int argc, char **argv)
 		case 'u':
 			free(repo_url);
 			repo_url = valid_url(optarg);
+			break;
+		case OPT_MAX_LINE:
+			if (qe_set_max_line(optarg) < 0) {
+				warnx("--max-line: invalid value '%s'", optarg);
+				usage(stderr, QE_EXIT_TROUBLE);
+			}
 			break;
 		case OPT_VERSION:
 			printf("qe-comment %s\n", QE_VERSION);

@@ -27,7 +27,7 @@
 
 extern char **environ;
 
-enum { OPT_VERSION = 256 };
+enum { OPT_VERSION = 256, OPT_MAX_LINE };
 
 #define MARKER_DEFAULT	"/etc/quantecon-container"
 #define CMD_TIMEOUT_MS	30000		/* a wedged nvidia-smi must not hang CI */
@@ -82,6 +82,7 @@ static const struct option longopts[] = {
 	{ "var",          required_argument, NULL, 'v' },
 	{ "workspace",    required_argument, NULL, 'w' },
 	{ "version",      no_argument,       NULL, OPT_VERSION },
+	{ "max-line",     required_argument, NULL, OPT_MAX_LINE },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -92,7 +93,7 @@ usage(FILE *fp, int status)
 {
 	fprintf(fp, "usage: %s [-adhR] [-c conda-list] [-f env-file] [-k package] [-m marker]\n"
 	    "                [-p pip-list] [-r class] [-v name] [-w workspace] [--version]\n"
-	    "                [file ...]\n", qe_progname());
+	    "                [--max-line bytes] [file ...]\n", qe_progname());
 	exit(status);
 }
 
@@ -1029,6 +1030,12 @@ main(int argc, char *argv[])
 			break;
 		case 'w':
 			workspace = optarg;
+			break;
+		case OPT_MAX_LINE:
+			if (qe_set_max_line(optarg) < 0) {
+				warnx("--max-line: invalid value '%s'", optarg);
+				usage(stderr, QE_EXIT_TROUBLE);
+			}
 			break;
 		case OPT_VERSION:
 			printf("qe-stamp %s\n", QE_VERSION);

@@ -62,6 +62,12 @@ void qe_buf_free(struct qe_buf *b);
 extern size_t qe_max_line;
 
 /*
+ * Set qe_max_line from an option's text (--max-line): a whole number of
+ * bytes, at least 1. Returns -1, and sets nothing, for anything else.
+ */
+int qe_set_max_line(const char *s);
+
+/*
  * Called once per good record. `rec` is owned by the reader and freed after
  * the call returns (detach what you keep). `file` is the display name
  * ("<stdin>" for standard input) and `line` counts from 1. Return 0 to go on,
@@ -103,6 +109,19 @@ int qe_finish(int status);
  * (overlongs, surrogates and code points above U+10FFFF included), or n.
  */
 size_t qe_utf8_valid(const char *s, size_t n);
+
+/*
+ * Offset of the '[' or '{' that makes the JSON text s[0..n) nest deeper than
+ * cJSON's limit (CJSON_NESTING_LIMIT, 1000), or -1: call it when
+ * cJSON_Parse fails, to say why (cJSON says only "invalid JSON" there).
+ */
+long qe_json_too_deep(const char *s, size_t n);
+
+/*
+ * 1 if the list of items starting at v (and their children) holds a number
+ * that is not finite: 1e999 parses as inf, and cJSON prints inf as null.
+ */
+int qe_json_nonfinite(const cJSON *v);
 
 /* Name of the running program, for messages printed without warnx(). */
 const char *qe_progname(void);

@@ -21,6 +21,20 @@ extern char *program_invocation_short_name;
 
 size_t qe_max_line = 64u << 20;
 
+int
+qe_set_max_line(const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	if (*s < '0' || *s > '9' || (v = strtoull(s, &end, 10), errno) || *end || v < 1 ||
+	    v > SIZE_MAX / 2)
+		return -1;
+	qe_max_line = (size_t)v;
+	return 0;
+}
+
 const char *
 qe_progname(void)
 {
@@ -96,8 +110,8 @@ reject(struct reader *r, const char *fmt, long col)
  * (CJSON_NESTING_LIMIT, 1000), or -1. cJSON reports only "invalid JSON" at
  * that point, which reads like a syntax error.
  */
-static long
-too_deep(const char *s, size_t n)
+long
+qe_json_too_deep(const char *s, size_t n)
 {
 	long depth = 0;
 	int instr = 0;
@@ -119,14 +133,13 @@ too_deep(const char *s, size_t n)
 	return -1;
 }
 
-/* Does the tree hold a number that is not finite (1e999 reads as inf)? */
-static int
-has_nonfinite(const cJSON *v)
+int
+qe_json_nonfinite(const cJSON *v)
 {
 	for (; v != NULL; v = v->next) {
 		if (cJSON_IsNumber(v) && !isfinite(v->valuedouble))
 			return 1;
-		if (v->child && has_nonfinite(v->child))
+		if (v->child && qe_json_nonfinite(v->child))
 			return 1;
 	}
 	return 0;
@@ -153,7 +166,7 @@ handle_line(struct reader *r, char *s, size_t n)
 	}
 	rec = cJSON_ParseWithLengthOpts(s, n, &end, 0);
 	if (rec == NULL) {
-		long deep = too_deep(s, end ? (size_t)(end - s) + 1 : n);
+		long deep = qe_json_too_deep(s, end ? (size_t)(end - s) + 1 : n);
 
 		if (deep >= 0)
 			reject(r, "nesting deeper than " QE_STR(CJSON_NESTING_LIMIT) " levels", deep + 1);
@@ -173,7 +186,7 @@ handle_line(struct reader *r, char *s, size_t n)
 		return;
 	}
 	/* else cJSON keeps inf, which every writer prints as null: a silent change */
-	if (has_nonfinite(rec->child)) {
+	if (qe_json_nonfinite(rec->child)) {
 		reject(r, "number out of range (beyond a double's 1.8e308)", 0);
 		cJSON_Delete(rec);
 		return;

@@ -379,7 +379,7 @@ qe-stamp: no-marker: No such file or directory"
 @test "-h prints usage on stdout; --version; a bad option or missing argument exits 2" {
 	usage='usage: qe-stamp [-adhR] [-c conda-list] [-f env-file] [-k package] [-m marker]
                 [-p pip-list] [-r class] [-v name] [-w workspace] [--version]
-                [file ...]'
+                [--max-line bytes] [file ...]'
 	run -0 --separate-stderr qe-stamp -h
 	assert_output "$usage"
 	assert_equal "$stderr" ""
