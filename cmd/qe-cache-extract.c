@@ -818,25 +818,52 @@ notebook_records(struct nbctx *nb, char *bytes, size_t len, void (*release)(void
 	struct expected x = { 0 };
 	struct hook_run *run = NULL;
 
+	size_t bad, lead = 0;
+
 	if (memchr(bytes, '\0', len) != NULL) {
 		warnx("%s: not a notebook: NUL byte", nb->where);
 		release(bytes);
 		return -1;
 	}
+	/* an empty file, text that is not UTF-8: clear words, never records */
+	/* bytes need not end in a NUL: bounded scans only */
+	while (lead < len && strchr(" \t\r\n", bytes[lead]))
+		lead++;
+	if (lead == len) {
+		warnx("%s: not a notebook: empty file", nb->where);
+		release(bytes);
+		return -1;
+	}
+	if ((bad = qe_utf8_valid(bytes, len)) != len) {
+		warnx("%s: not a notebook: invalid UTF-8 at byte %zu", nb->where, bad + 1);
+		release(bytes);
+		return -1;
+	}
 	doc = cJSON_ParseWithLengthOpts(bytes, len, &end, 0);
-	if (doc == NULL) {
-		long ln = 1, col = 1;
+	while (doc && end < bytes + len && strchr(" \t\r\n", *end))
+		end++;
+	if (doc == NULL || end != bytes + len) {
+		long ln = 1, col = 1, deep = doc ? -1 : qe_json_too_deep(bytes, end ? (size_t)(end - bytes) + 1 : len);
+		const char *at = deep >= 0 ? bytes + deep : end;
 
-		for (const char *p = bytes; end && p < end; p++)
+		for (const char *p = bytes; at && p < at; p++)
 			if (*p == '\n')
 				ln++, col = 1;
 			else
 				col++;
-		warnx("%s:%ld: invalid JSON at column %ld", nb->where, ln, col);
+		/* trailing data: a truncated or concatenated file, never half-read */
+		warnx("%s:%ld: %s at column %ld", nb->where, ln, doc ? "trailing data after the notebook" :
+		    deep >= 0 ? "nesting deeper than 1000 levels" : "invalid JSON", col);
+		cJSON_Delete(doc);
 		release(bytes);
 		return -1;
 	}
 	release(bytes);
+	if (qe_json_nonfinite(doc)) {
+		warnx("%s: not a notebook: number out of range (beyond a double's 1.8e308)", nb->where);
+		cJSON_Delete(doc);
+		return -1;
+	}
 	nbf = cJSON_GetObjectItemCaseSensitive(doc, "nbformat");
 	cells = cJSON_GetObjectItemCaseSensitive(doc, "cells");
 	if (!cJSON_IsObject(doc) || !cJSON_IsArray(cells) || !cJSON_IsNumber(nbf)) {
