@@ -1179,11 +1179,22 @@ read_cache(struct cache *c, int keys_only)
 		e->execution_seconds = NAN;
 		if (keys_only)
 			continue;
-		if (data && (d = cJSON_Parse(data)) != NULL) {
+		/* a 'data' that is not JSON, or a bad time in it, was silently null */
+		if (data && ((d = cJSON_Parse(data)) == NULL || !cJSON_IsObject(d))) {
+			warnx("%s: nbcache row %lld: 'data' is not a JSON object", c->dbwhere,
+			    (long long)e->pk);
+			trouble();
+			cJSON_Delete(d);
+		} else if (data) {
 			const cJSON *v = cJSON_GetObjectItemCaseSensitive(d, "execution_seconds");
 
 			if (cJSON_IsNumber(v) && isfinite(v->valuedouble) && v->valuedouble >= 0)
 				e->execution_seconds = v->valuedouble;
+			else if (v != NULL && !cJSON_IsNull(v)) {
+				warnx("%s: nbcache row %lld: bad 'execution_seconds' in 'data'",
+				    c->dbwhere, (long long)e->pk);
+				trouble();
+			}
 			cJSON_Delete(d);
 		}
 		if (created && qe_time_parse(created, &e->created) == 0)
