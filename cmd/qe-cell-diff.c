@@ -398,6 +398,63 @@ side_cell(struct side *sd, int i)
 	return c;
 }
 
+/*
+ * The fields read beyond kind, document, index, source_sha256 and
+ * duration_s (checked where they are read). Present with another type they
+ * reject the record: read as null, "execution_seconds": "slow" was a silent
+ * change. null is always accepted.
+ */
+enum { T_STR, T_NUM, T_BOOL, T_OBJ };
+static const struct field {
+	const char *key;
+	uint8_t type, kinds;	/* 1 notebook, 2 cell */
+} fields[] = {
+	{ "cache_key", T_STR, 1 }, { "cells_seconds", T_NUM, 1 }, { "current", T_BOOL, 3 },
+	{ "execution_seconds", T_NUM, 1 }, { "first_line", T_STR, 2 }, { "input", T_STR, 1 },
+	{ "label", T_STR, 2 }, { "origin", T_STR, 3 }, { "output_sha256", T_STR, 2 },
+	{ "provenance", T_OBJ, 3 }, { "status", T_STR, 3 }, { "timing_source", T_STR, 2 },
+};
+static const char *const type_names[] = { "a string", "a number", "true or false", "an object" };
+
+static int
+bad_field(const cJSON *rec, int iscell, const char *kind, const char *file, long line)
+{
+	const cJSON *v;
+
+	cJSON_ArrayForEach(v, rec) {
+		const struct field *f = NULL;
+		int ok;
+
+		for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
+			if (fields[i].key[0] == v->string[0] && strcmp(fields[i].key, v->string) == 0) {
+				f = &fields[i];
+				break;
+			}
+		if (f == NULL || !(f->kinds & (iscell ? 2 : 1)) || cJSON_IsNull(v))
+			continue;
+		switch (f->type) {
+		case T_STR:
+			ok = cJSON_IsString(v);
+			break;
+		case T_NUM:
+			ok = cJSON_IsNumber(v);
+			break;
+		case T_BOOL:
+			ok = cJSON_IsBool(v);
+			break;
+		default:
+			ok = cJSON_IsObject(v);
+			break;
+		}
+		if (!ok) {
+			warnx("%s:%ld: %s record with an invalid '%s' (not %s)", file, line, kind,
+			    f->key, type_names[f->type]);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int
 read_record(cJSON *rec, const char *file, long line, void *ctx)
 {
@@ -416,6 +473,8 @@ read_record(cJSON *rec, const char *file, long line, void *ctx)
 	iscell = strcmp(kind, "cell") == 0;
 	if (!iscell && strcmp(kind, "notebook") != 0)
 		return 0;	/* provenance and other records: not ours */
+	if (bad_field(rec, iscell, kind, file, line))
+		return -1;
 	if (cJSON_IsFalse(cur))
 		return 0;
 	if (filterx.jq) {
@@ -439,6 +498,26 @@ read_record(cJSON *rec, const char *file, long line, void *ctx)
 	if (docname == NULL) {
 		warnx("%s:%ld: %s record without 'document'", file, line, kind);
 		return -1;
+	}
+	/* before doc_get(): a rejected record must not leave its document behind */
+	if (iscell) {
+		const cJSON *idx = cJSON_GetObjectItemCaseSensitive(rec, "index");
+		const cJSON *dur = cJSON_GetObjectItemCaseSensitive(rec, "duration_s");
+		uint8_t src[16];
+		const char *why = NULL;
+
+		if (!cJSON_IsNumber(idx) || idx->valuedouble < 0 || idx->valuedouble > 1e8 ||
+		    idx->valuedouble != floor(idx->valuedouble))
+			why = "without a valid 'index'";
+		else if (digest16(qe_json_str(rec, "source_sha256"), src) < 0)
+			why = "without a valid 'source_sha256'";
+		else if (!cJSON_IsNull(dur) && !(cJSON_IsNumber(dur) && dur->valuedouble >= 0))
+			why = "with an invalid 'duration_s'";
+		if (why) {
+			warnx("%s:%ld: cell record %s", file, line, why);
+			free(docname);
+			return -1;
+		}
 	}
 	d = doc_get(docname);
 	free(docname);
@@ -481,19 +560,7 @@ read_record(cJSON *rec, const char *file, long line, void *ctx)
 	struct cell *c;
 	double dv;
 
-	if (!cJSON_IsNumber(idx) || idx->valuedouble < 0 || idx->valuedouble > 1e8 ||
-	    idx->valuedouble != floor(idx->valuedouble)) {
-		warnx("%s:%ld: cell record without a valid 'index'", file, line);
-		return -1;
-	}
-	if (digest16(qe_json_str(rec, "source_sha256"), src) < 0) {
-		warnx("%s:%ld: cell record without a valid 'source_sha256'", file, line);
-		return -1;
-	}
-	if (!cJSON_IsNull(dur) && !(cJSON_IsNumber(dur) && dur->valuedouble >= 0)) {
-		warnx("%s:%ld: cell record with an invalid 'duration_s'", file, line);
-		return -1;
-	}
+	digest16(qe_json_str(rec, "source_sha256"), src);	/* checked above */
 	dv = cJSON_IsNumber(dur) ? dur->valuedouble : NAN;
 	if (keyx.jq) {
 		jv r;
