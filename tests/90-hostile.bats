@@ -1,0 +1,453 @@
+#!/usr/bin/env bats
+# The catalogue of hostile and broken input (issue 8): for each case, every
+# tool that reads that kind of input, the exact message and exit status, and
+# the good records before and after the bad one still delivered.
+# Cases already covered elsewhere are named, not repeated:
+#  - qe-cache-extract.bats "bad inputs": truncated notebook, JSON that is not
+#    a notebook, a directory named .ipynb, random bytes and text as global.db,
+#    SQLite without nbcache, an archive without a cache, a missing operand;
+#    "archives": two caches, absolute and '..' member names, a symlink member;
+#    "--max-notebook"; "unreadable"; "a cached notebook missing".
+#  - qe-cell-diff.bats "bad lines", qe-comment.bats "hostile", qe-stamp.bats.
+# Limits (each on its tool's man page): a line longer than 64 MiB is rejected
+# (--max-line); cJSON nests at most 1000 levels; numbers must be finite
+# doubles; qe-cache-extract reads at most 256 MiB of a notebook or global.db
+# (--max-notebook), 200,000 archive members (--max-archive-entries) and
+# 16 GiB of declared member sizes (--max-archive-bytes).
+# Output: a full disk or a closed stdout is 'prog: stdout: <errno text>' and
+# status 2; a pipe whose reader left kills the tool with SIGPIPE (141), as
+# style-by-example section 6 asks (SIGPIPE is never ignored).
+
+load helper
+
+S0=$(printf '%064d' 0)
+
+setup_file() {
+	F="$BATS_FILE_TMPDIR"
+	export F
+	# two documents, "a" before and "z" after the bad line
+	{
+		echo '{"kind":"notebook","schema_version":1,"document":"a","input":"cache","status":"ok","execution_seconds":2,"cells_seconds":1}'
+		echo "{\"kind\":\"cell\",\"schema_version\":1,\"document\":\"a\",\"index\":0,\"source_sha256\":\"$S0\",\"status\":\"ok\",\"duration_s\":1,\"timing_source\":\"nbclient\"}"
+	} > "$F/before.ndjson"
+	sed 's/"document":"a"/"document":"z"/' "$F/before.ndjson" > "$F/after.ndjson"
+	cat "$F/before.ndjson" "$F/after.ndjson" > "$F/clean.ndjson"
+	qe-cell-diff "$F/clean.ndjson" "$F/clean.ndjson" > "$F/diff.ndjson"
+	head -3 "$F/diff.ndjson" > "$F/diff-before.ndjson"
+	tail -n +4 "$F/diff.ndjson" > "$F/diff-after.ndjson"
+	H="$(fixture hook/cache)"
+	head -31 "$H/hook.log" > "$F/log-before"
+	tail -n +32 "$H/hook.log" > "$F/log-after"
+	qe-cache-extract -t "$H/hook.log" "$H/.jupyter_cache" > "$F/hooked.ndjson"
+}
+
+setup() {
+	T="$BATS_TEST_TMPDIR"
+}
+
+# ndjson_case NAME REASON: the bad line in $T/bad (no newline needed) goes
+# between good records in front of every NDJSON reader; REASON is the message
+# after "file:line: ".
+ndjson_case() {
+	local name=$1 reason=$2 s
+	# qe-stamp: line 3 of 5
+	cat "$F/before.ndjson" "$T/bad" <(echo) "$F/after.ndjson" > "$T/$name.ndjson"
+	run -2 --separate-stderr qe-stamp -r test "$T/$name.ndjson"
+	assert_equal "${stderr_lines[*]}" "qe-stamp: $T/$name.ndjson:3: $reason qe-stamp: 1 line rejected"
+	assert_equal "$(jq -r .document <<< "$output" | tr '\n' ' ')" "a a z z "
+	# qe-cell-diff: the bad line in HEAD; both documents compared
+	run -2 --separate-stderr qe-cell-diff "$F/clean.ndjson" "$T/$name.ndjson"
+	assert_equal "${stderr_lines[*]}" "qe-cell-diff: $T/$name.ndjson:3: $reason qe-cell-diff: 1 line rejected"
+	assert_equal "$output" "$(sed "s|\"head\":\"$F/clean.ndjson\"|\"head\":\"$T/$name.ndjson\"|" "$F/diff.ndjson")"
+	# ... and in BASE
+	run -2 --separate-stderr qe-cell-diff "$T/$name.ndjson" "$F/clean.ndjson"
+	assert_equal "${stderr_lines[*]}" "qe-cell-diff: $T/$name.ndjson:3: $reason qe-cell-diff: 1 line rejected"
+	# qe-comment: line 4 of the diff; the comment shows both lectures
+	cat "$F/diff-before.ndjson" "$T/bad" <(echo) "$F/diff-after.ndjson" > "$T/$name.diff"
+	run -2 --separate-stderr qe-comment -s "$T/$name.diff"
+	assert_equal "${stderr_lines[*]}" "qe-comment: $T/$name.diff:4: $reason qe-comment: 1 line rejected"
+	assert_output --partial "2 lectures"
+	# qe-cache-extract -t: line 32 of the hook log; every cell still timed
+	cat "$F/log-before" "$T/bad" <(echo) "$F/log-after" > "$T/$name.log"
+	H="$(fixture hook/cache)"
+	run -2 --separate-stderr qe-cache-extract -t "$T/$name.log" "$H/.jupyter_cache"
+	assert_equal "${stderr_lines[*]}" "qe-cache-extract: $T/$name.log:32: $reason qe-cache-extract: 1 line rejected"
+	assert_output "$(cat "$F/hooked.ndjson")"
+}
+
+@test "NDJSON: a truncated record" {
+	printf '{"kind":"cell","document":"a","ind' > "$T/bad"
+	ndjson_case truncated "invalid JSON at column 32"
+}
+
+@test "NDJSON: malformed JSON, trailing data, not an object" {
+	printf '{"kind":"cell",,}' > "$T/bad"
+	ndjson_case malformed "invalid JSON at column 17"
+	printf '{"kind":"cell"} {"x":1}' > "$T/bad"
+	ndjson_case trailing "trailing data after JSON value at column 17"
+	printf '[1,2]' > "$T/bad"
+	ndjson_case array "not a JSON object"
+}
+
+@test "NDJSON: a NUL byte (cJSON would read it as whitespace)" {
+	printf '{"kind":"cell",\0"document":"a"}' > "$T/bad"
+	ndjson_case nul "NUL byte at column 16"
+}
+
+@test "NDJSON: invalid UTF-8 (a lone byte, an overlong, a surrogate)" {
+	printf '{"document":"\xff"}' > "$T/bad"
+	ndjson_case latin1 "invalid UTF-8 at column 14"
+	printf '{"document":"\xc0\xaf"}' > "$T/bad"
+	ndjson_case overlong "invalid UTF-8 at column 14"
+	printf '{"document":"\xed\xa0\x80"}' > "$T/bad"
+	ndjson_case surrogate "invalid UTF-8 at column 14"
+}
+
+@test "NDJSON: nesting deeper than cJSON's 1000 levels" {
+	{ printf '{"a":'; printf '[%.0s' $(seq 1000); printf ']%.0s' $(seq 1000); printf '}'; } > "$T/bad"
+	ndjson_case deep "nesting deeper than 1000 levels at column 1005"
+}
+
+@test "NDJSON: numbers that overflow a double, NaN and Infinity" {
+	printf '{"kind":"cell","duration_s":1e999}' > "$T/bad"
+	ndjson_case overflow "number out of range (beyond a double's 1.8e308)"
+	printf '{"x":{"y":[-1e400]}}' > "$T/bad"
+	ndjson_case negoverflow "number out of range (beyond a double's 1.8e308)"
+	printf '{"duration_s":NaN}' > "$T/bad"
+	ndjson_case nan "invalid JSON at column 15"
+	printf '{"duration_s":Infinity}' > "$T/bad"
+	ndjson_case inf "invalid JSON at column 15"
+}
+
+@test "NDJSON: a 100 MB line is rejected, the next record read, memory bounded" {
+	# streamed from a generator, never stored; 64 MiB is the default --max-line
+	gen() {
+		cat "$F/${1}before.ndjson"
+		/usr/bin/python3 -c 'import sys; w = sys.stdout.buffer.write; w(b"{\"x\":\""); [w(b"y" * (1 << 20)) for _ in range(100)]; w(b"\"}\n")'
+		cat "$F/${1}after.ndjson"
+	}
+	export -f gen
+	run -2 --separate-stderr bash -c "gen | qe-stamp -r test"
+	assert_equal "${stderr_lines[*]}" "qe-stamp: <stdin>:3: line longer than 67108864 bytes qe-stamp: 1 line rejected"
+	assert_equal "$(jq -r .document <<< "$output" | tr '\n' ' ')" "a a z z "
+	# the line is dropped as it streams past: about one 64 MiB buffer at most
+	rss=$(gen | "$TESTS_DIR/maxrss.py" qe-stamp -r test 2>/dev/null) || true
+	[ "$rss" -lt 250000 ] || fail "peak RSS $rss KiB"
+	run -2 --separate-stderr bash -c "gen | qe-cell-diff '$F/clean.ndjson' -"
+	assert_equal "${stderr_lines[*]}" "qe-cell-diff: <stdin>:3: line longer than 67108864 bytes qe-cell-diff: 1 line rejected"
+	assert_equal "$output" "$(sed 's|"head":"[^"]*"|"head":"<stdin>"|' "$F/diff.ndjson")"
+	run -2 --separate-stderr bash -c "gen diff- | qe-comment -s"
+	assert_equal "${stderr_lines[*]}" "qe-comment: <stdin>:4: line longer than 67108864 bytes qe-comment: 1 line rejected"
+	assert_output --partial "2 lectures"
+}
+
+@test "--max-line: every NDJSON reader takes the limit; bad values are usage errors" {
+	cat "$F/before.ndjson" > "$T/t.ndjson"
+	printf '{"x":"%0600d"}\n' 0 >> "$T/t.ndjson"
+	cat "$F/after.ndjson" >> "$T/t.ndjson"
+	run -2 --separate-stderr qe-stamp --max-line 400 -r test "$T/t.ndjson"
+	assert_equal "${stderr_lines[*]}" "qe-stamp: $T/t.ndjson:3: line longer than 400 bytes qe-stamp: 1 line rejected"
+	assert_equal "$(jq -r .document <<< "$output" | tr '\n' ' ')" "a a z z "
+	run -2 --separate-stderr qe-cell-diff --max-line=400 "$F/clean.ndjson" "$T/t.ndjson"
+	assert_equal "${stderr_lines[*]}" "qe-cell-diff: $T/t.ndjson:3: line longer than 400 bytes qe-cell-diff: 1 line rejected"
+	run -2 --separate-stderr qe-comment --max-line 400 "$T/t.ndjson"
+	assert_equal "${stderr_lines[0]}" "qe-comment: $T/t.ndjson:3: line longer than 400 bytes"
+	run -2 --separate-stderr qe-cache-extract --max-line 100 -t "$(fixture hook/cache/hook.log)" "$(fixture hook/cache/.jupyter_cache)"
+	assert_equal "${stderr_lines[0]}" "qe-cache-extract: $(fixture hook/cache/hook.log):1: line longer than 100 bytes"
+	for t in qe-stamp qe-cell-diff qe-comment; do
+		run -2 --separate-stderr $t --max-line 0 x y
+		assert_equal "${stderr_lines[0]}" "$t: --max-line: invalid value '0'"
+	done
+}
+
+# ---- wrong types -------------------------------------------------------------
+
+@test "wrong types: qe-cell-diff names the field, skips the record, compares the rest" {
+	for f in '"duration_s":"fast"' '"document":5' '"index":"0"' '"source_sha256":7' '"kind":5' \
+		'"execution_seconds":"slow"' '"cells_seconds":[]' '"status":1' '"cache_key":{}' \
+		'"origin":true' '"input":0' '"current":"no"' '"label":3' '"first_line":[]' \
+		'"timing_source":2' '"output_sha256":1' '"provenance":"x"'; do
+		k=${f%%:*}
+		kind=cell
+		case $k in '"execution_seconds"'|'"cells_seconds"'|'"cache_key"'|'"input"') kind=notebook ;; esac
+		base='{"kind":"'$kind'","schema_version":1,"document":"m","index":1,"source_sha256":"'$S0'","status":"ok","duration_s":1}'
+		jq -c ". + {$f}" <<< "$base" > "$T/bad"
+		cat "$F/before.ndjson" "$T/bad" "$F/after.ndjson" > "$T/t.ndjson"
+		run -2 --separate-stderr qe-cell-diff "$F/clean.ndjson" "$T/t.ndjson"
+		case $k in
+		'"kind"') want="record without 'kind'" ;;
+		'"document"') want="$kind record without 'document'" ;;
+		'"index"') want="cell record without a valid 'index'" ;;
+		'"source_sha256"') want="cell record without a valid 'source_sha256'" ;;
+		'"duration_s"') want="cell record with an invalid 'duration_s'" ;;
+		'"execution_seconds"'|'"cells_seconds"') want="$kind record with an invalid ${k//\"/\'} (not a number)" ;;
+		'"current"') want="$kind record with an invalid ${k//\"/\'} (not true or false)" ;;
+		'"provenance"') want="$kind record with an invalid ${k//\"/\'} (not an object)" ;;
+		*) want="$kind record with an invalid ${k//\"/\'} (not a string)" ;;
+		esac
+		assert_equal "${stderr_lines[*]}" "qe-cell-diff: $T/t.ndjson:3: $want qe-cell-diff: 1 line rejected"
+		run -0 jq -sc '[.[] | select(.kind == "notebook-diff") | .document]' <<< "$output"
+		assert_output '["a","z"]'
+	done
+}
+
+@test "qe-stamp and qe-comment: the fields they read, with wrong types" {
+	# qe-stamp reads one field of a record: 'provenance' of any type means stamped
+	printf '{"kind":"cell","provenance":7}\n' > "$T/bad"
+	cat "$F/before.ndjson" "$T/bad" "$F/after.ndjson" > "$T/t.ndjson"
+	run -2 --separate-stderr qe-stamp -r test "$T/t.ndjson"
+	assert_equal "${stderr_lines[*]}" "qe-stamp: $T/t.ndjson:3: record already stamped qe-stamp: 1 line rejected"
+	assert_equal "$(jq -r .document <<< "$output" | tr '\n' ' ')" "a a z z "
+	# qe-comment: kind, document and verdict decide; other fields render as absent
+	for f in '"kind":5' '"document":5' '"verdict":"fast"' '"verdict":1'; do
+		jq -c ". + {$f}" <<< "$(sed -n 3p "$F/diff.ndjson")" > "$T/bad"
+		cat "$F/diff-before.ndjson" "$T/bad" "$F/diff-after.ndjson" > "$T/t.diff"
+		run -2 --separate-stderr qe-comment -s "$T/t.diff"
+		case $f in
+		'"kind"'*) want="record without 'kind'" ;;
+		'"document"'*) want="notebook-diff record without 'document'" ;;
+		*) want="notebook-diff record without a known 'verdict'" ;;
+		esac
+		assert_equal "${stderr_lines[*]}" "qe-comment: $T/t.diff:4: $want qe-comment: 1 line rejected"
+		assert_output --partial "2 lectures"
+	done
+}
+
+@test "empty inputs: an empty stream is no records; where records are required, status 2" {
+	: > "$T/empty"
+	run -0 --separate-stderr qe-stamp -r test "$T/empty"
+	assert_equal "$stderr$output" ""
+	run -2 --separate-stderr qe-cell-diff "$T/empty" "$F/clean.ndjson"
+	assert_equal "$stderr" "qe-cell-diff: $T/empty: no baseline records"
+	run -0 jq -sc '[.[] | select(.kind == "notebook-diff") | [.document, .verdict]]' <<< "$output"
+	assert_output '[["a","new"],["z","new"]]'
+	run -2 --separate-stderr qe-comment "$T/empty"
+	assert_equal "$stderr" "qe-comment: no qe-cell-diff records in the input"
+	assert_output --partial "No timing comparison available"
+	mkdir "$T/db"
+	: > "$T/db/global.db"
+	run -2 --separate-stderr qe-cache-extract "$T/db"
+	assert_equal "$stderr" "qe-cache-extract: $T/db/global.db: not a jupyter-cache database (no table 'nbcache')"
+	assert_output ""
+	# (an empty notebook: see "notebooks" below)
+}
+
+# ---- notebooks ---------------------------------------------------------------
+
+@test "notebooks: empty, not UTF-8, too deep, a number out of range, trailing data, wrong types" {
+	good="$(shared nbclient/base/lectures/intro.ipynb)"
+	: > "$T/empty.ipynb"
+	printf '{"nbformat":4,"nbformat_minor":5,"metadata":{},"cells":[{"cell_type":"code","metadata":{},"outputs":[],"execution_count":1,"source":"x = \xff"}]}' > "$T/latin1.ipynb"
+	{ printf '{"nbformat":4,"cells":[],"metadata":'; printf '[%.0s' $(seq 1001); printf ']%.0s' $(seq 1001); printf '}'; } > "$T/deep.ipynb"
+	printf '{"nbformat":4,"nbformat_minor":5,"metadata":{},"cells":[{"cell_type":"code","metadata":{},"outputs":[],"execution_count":1e999,"source":"x"}]}' > "$T/inf.ipynb"
+	printf '{"nbformat":4,"nbformat_minor":5,"metadata":{},"cells":[]}\n{"nbformat":4}' > "$T/two.ipynb"
+	printf '{"nbformat":4,"cells":{}}' > "$T/cellsobj.ipynb"
+	printf '[]' > "$T/array.ipynb"
+	printf '{"nbformat":"4","cells":[]}' > "$T/nbformat.ipynb"
+	printf '{"nbformat":4,"nbformat_minor":5,"metadata":{},"cells":[{"cell_type":"code","metadata":{},"outputs":[],"execution_count":1,"source":7}]}' > "$T/source.ipynb"
+	run -2 --separate-stderr qe-cache-extract "$good" "$T/empty.ipynb" "$T/latin1.ipynb" "$T/deep.ipynb" \
+		"$T/inf.ipynb" "$T/two.ipynb" "$T/cellsobj.ipynb" "$T/array.ipynb" "$T/nbformat.ipynb" "$T/source.ipynb" "$good"
+	assert_equal "${stderr_lines[0]}" "qe-cache-extract: $T/empty.ipynb: not a notebook: empty file"
+	assert_equal "${stderr_lines[1]}" "qe-cache-extract: $T/latin1.ipynb: not a notebook: invalid UTF-8 at byte 138"
+	assert_equal "${stderr_lines[2]}" "qe-cache-extract: $T/deep.ipynb:1: nesting deeper than 1000 levels at column 1036"
+	assert_equal "${stderr_lines[3]}" "qe-cache-extract: $T/inf.ipynb: not a notebook: number out of range (beyond a double's 1.8e308)"
+	assert_equal "${stderr_lines[4]}" "qe-cache-extract: $T/two.ipynb:2: trailing data after the notebook at column 1"
+	assert_equal "${stderr_lines[5]}" "qe-cache-extract: $T/cellsobj.ipynb: not a notebook: no 'nbformat' and 'cells'"
+	assert_equal "${stderr_lines[6]}" "qe-cache-extract: $T/array.ipynb: not a notebook: no 'nbformat' and 'cells'"
+	assert_equal "${stderr_lines[7]}" "qe-cache-extract: $T/nbformat.ipynb: not a notebook: no 'nbformat' and 'cells'"
+	assert_equal "${stderr_lines[8]}" "qe-cache-extract: $T/source.ipynb: code cell 0: 'source' is not a string or a list of strings"
+	assert_equal "${#stderr_lines[@]}" 9
+	# the good notebook before and after, and the cell with a bad source still counted
+	run -0 jq -sc '[.[] | select(.kind == "notebook") | .document | split("/") | last]' <<< "$output"
+	assert_output '["intro","source","intro"]'
+}
+
+# ---- archives ----------------------------------------------------------------
+
+@test "archives: a zip bomb costs --max-notebook at most, or --max-archive-bytes before any of it" {
+	/usr/bin/python3 - "$T/bomb.zip" "$(shared jupyter-cache/base/.jupyter_cache/global.db)" <<-'PY'
+	import sys, zipfile
+	with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+	    z.write(sys.argv[2], ".jupyter_cache/global.db")
+	    with z.open(".jupyter_cache/executed/c290f15f509d592015f141782d681772/base.ipynb", "w", force_zip64=True) as f:
+	        for _ in range(64):
+	            f.write(b" " * (1 << 20))
+	PY
+	[ "$(stat -c %s "$T/bomb.zip")" -lt 200000 ]
+	run -2 --separate-stderr qe-cache-extract --max-notebook 1048576 "$T/bomb.zip"
+	assert_equal "${stderr_lines[0]}" "qe-cache-extract: $T/bomb.zip:.jupyter_cache/executed/c290f15f509d592015f141782d681772/base.ipynb: member larger than 1048576 bytes (see --max-notebook)"
+	# the other five notebooks are not in this archive: each is named
+	assert_equal "${#stderr_lines[@]}" 6
+	run -0 jq -sc '[.[] | select(.kind == "notebook") | [.document, .status]]' <<< "$output"
+	assert_output '[["broken","failed"]]'
+	rss=$("$TESTS_DIR/maxrss.py" qe-cache-extract --max-notebook 1048576 "$T/bomb.zip" 2>/dev/null) || true
+	[ "$rss" -lt 150000 ] || fail "peak RSS $rss KiB"
+	run -2 --separate-stderr qe-cache-extract --max-archive-bytes 10000000 "$T/bomb.zip"
+	assert_equal "$stderr" "qe-cache-extract: $T/bomb.zip: members of more than 10000000 bytes in all (see --max-archive-bytes)"
+	assert_output ""
+}
+
+@test "archives: 250,000 members stop at --max-archive-entries, in bounded time and memory" {
+	/usr/bin/python3 "$(fixture hostile/manyzip.py)" "$T/many.zip" "$(shared jupyter-cache/base/.jupyter_cache/global.db)" 250000
+	run -2 --separate-stderr qe-cache-extract "$T/many.zip"
+	assert_equal "$stderr" "qe-cache-extract: $T/many.zip: more than 200000 members (see --max-archive-entries)"
+	assert_output ""
+	rss=$("$TESTS_DIR/maxrss.py" qe-cache-extract "$T/many.zip" 2>/dev/null) || true
+	[ "$rss" -lt 200000 ] || fail "peak RSS $rss KiB"
+	# allowed more, it reads them all: the cache's notebooks are simply absent
+	run -2 --separate-stderr qe-cache-extract --max-archive-entries 300000 "$T/many.zip"
+	assert_equal "${stderr_lines[0]}" "qe-cache-extract: $T/many.zip: member '.jupyter_cache/executed/7825996c0c6de3e8ef14fe96abe156a1/base.ipynb' missing"
+	assert_equal "${#stderr_lines[@]}" 6
+}
+
+@test "archives: absolute, '..', symlinked and hard-linked members: nothing written, nothing followed" {
+	mkdir "$T/a"
+	/usr/bin/python3 - "$T/a" "$(shared jupyter-cache/base/.jupyter_cache)" <<-'PY'
+	import os, sys, tarfile, zipfile
+	T, B = sys.argv[1], sys.argv[2]
+	hk = "c290f15f509d592015f141782d681772"
+	with tarfile.open(T + "/links.tar", "w") as t:
+	    t.add(B + "/global.db", arcname=".jupyter_cache/global.db")
+	    l = tarfile.TarInfo(".jupyter_cache/executed/%s/base.ipynb" % hk)
+	    l.type = tarfile.SYMTYPE; l.linkname = "/etc/passwd"; t.addfile(l)
+	    for d in sorted(os.listdir(B + "/executed")):
+	        if d != hk:
+	            t.add(B + "/executed/" + d, arcname=".jupyter_cache/executed/" + d)
+	    h = tarfile.TarInfo("x/hard"); h.type = tarfile.LNKTYPE; h.linkname = "/etc/shadow"; t.addfile(h)
+	    h = tarfile.TarInfo("../../escape"); h.type = tarfile.LNKTYPE; h.linkname = ".jupyter_cache/global.db"; t.addfile(h)
+	with zipfile.ZipFile(T + "/names.zip", "w") as z:
+	    z.write(B + "/global.db", ".jupyter_cache/global.db")
+	    for d in sorted(os.listdir(B + "/executed")):
+	        z.write(B + "/executed/%s/base.ipynb" % d, ".jupyter_cache/executed/%s/base.ipynb" % d)
+	    for name in ("/etc/evil", "../evil", "a/../../evil", "./../evil2"):
+	        z.writestr(name, "x")
+	PY
+	cd "$T/a"
+	run -2 --separate-stderr qe-cache-extract links.tar
+	assert_equal "${stderr_lines[0]}" "qe-cache-extract: links.tar: member '../../escape': absolute or '..' name, skipped"
+	assert_equal "${stderr_lines[1]}" "qe-cache-extract: links.tar: member '.jupyter_cache/executed/c290f15f509d592015f141782d681772/base.ipynb' missing"
+	assert_equal "${#stderr_lines[@]}" 2
+	run -0 jq -sc '[.[] | select(.kind == "notebook") | .document]' <<< "$output"
+	assert_output '["broken","dynamics/markov","errors_allowed","images","numba_demo","stale_timing"]'
+	run -2 --separate-stderr qe-cache-extract names.zip
+	assert_equal "${stderr_lines[*]}" "qe-cache-extract: names.zip: member '/etc/evil': absolute or '..' name, skipped qe-cache-extract: names.zip: member '../evil': absolute or '..' name, skipped qe-cache-extract: names.zip: member 'a/../../evil': absolute or '..' name, skipped qe-cache-extract: names.zip: member './../evil2': absolute or '..' name, skipped"
+	assert_equal "$(jq -s 'length' <<< "$output")" 31
+	# never extracted: nothing new beside the archives
+	assert_equal "$(find "$T/a" -newer "$T/a/names.zip")" ""
+	[ ! -e /etc/evil ] && [ ! -e "$T/evil" ] && [ ! -e "$T/../escape" ]
+}
+
+# ---- SQLite ------------------------------------------------------------------
+
+@test "global.db: encrypted-looking, missing columns, data not JSON, created not a date" {
+	B="$(shared jupyter-cache/base/.jupyter_cache)"
+	mkdir -p "$T/enc" "$T/cols"
+	{ printf 'SQLite format 3\0'; head -c 8176 /dev/urandom; } > "$T/enc/global.db"
+	sqlite3 "$T/cols/global.db" "CREATE TABLE nbcache (pk INTEGER PRIMARY KEY, uri VARCHAR(255)); INSERT INTO nbcache VALUES (1, '/b/x.md');"
+	for v in data created; do cp -r "$B" "$T/$v"; chmod -R u+w "$T/$v"; done
+	sqlite3 "$T/data/global.db" "UPDATE nbcache SET data = 'not json {' WHERE pk = 4; UPDATE nbcache SET data = '{\"execution_seconds\": \"slow\"}' WHERE pk = 5"
+	sqlite3 "$T/created/global.db" "UPDATE nbcache SET created = 'yesterday' WHERE pk = 4"
+	run -2 --separate-stderr qe-cache-extract "$T/enc" "$T/cols" "$T/data" "$T/created"
+	assert_equal "${stderr_lines[0]}" "qe-cache-extract: $T/enc/global.db: file is not a database"
+	assert_equal "${stderr_lines[1]}" "qe-cache-extract: $T/cols/global.db: unrecognised 'nbcache' table: no such column: hashkey"
+	assert_equal "${stderr_lines[2]}" "qe-cache-extract: $T/data/global.db: nbcache row 4: 'data' is not a JSON object"
+	assert_equal "${stderr_lines[3]}" "qe-cache-extract: $T/data/global.db: nbcache row 5: bad 'execution_seconds' in 'data'"
+	assert_equal "${stderr_lines[4]}" "qe-cache-extract: $T/created/global.db: nbcache row 4: bad 'created' 'yesterday'"
+	assert_equal "${#stderr_lines[@]}" 5
+	# every other notebook of both caches; the bad rows' records with nulls
+	printf '%s\n' "$output" > "$T/out"
+	run -0 jq -sc '[.[] | select(.kind == "notebook" and .document == "intro") | [.execution_seconds, .created]]' <<< "$output"
+	assert_output '[[null,"2026-11-29T14:31:59.859127Z"],[1.8161358629999995,null]]'
+	run -0 jq -s '[.[] | select(.kind == "notebook")] | length' "$T/out"
+	assert_output 14
+}
+
+# ---- the capture hook's log --------------------------------------------------
+
+@test "hook log: two writers' lines interleaved mid-line: that line rejected, the rest joined" {
+	H="$(fixture hook/cache)"
+	# a writer's line cut in two by another writer's whole line
+	line=$(sed -n 20p "$H/hook.log")
+	{ head -19 "$H/hook.log"; printf '%s' "${line:0:40}"; sed -n 21p "$H/hook.log"; printf '%s\n' "${line:40}"; tail -n +22 "$H/hook.log"; } > "$T/inter.log"
+	run -2 --separate-stderr qe-cache-extract -t "$T/inter.log" "$H/.jupyter_cache"
+	assert_equal "${stderr_lines[0]}" "qe-cache-extract: $T/inter.log:20: invalid JSON at column 43"
+	assert_equal "${stderr_lines[1]}" "qe-cache-extract: $T/inter.log:21: trailing data after JSON value at column 17"
+	assert_equal "${stderr_lines[2]}" "qe-cache-extract: 2 lines rejected"
+	# lost: the 'end' of cell 2 and the 'start' of cell 3 of one run: cell 2
+	# has no hook timing, cell 3 still has its 'end'; every other cell keeps its own
+	run -0 jq -s '[.[] | select(.kind == "cell" and .timing_source == "hook")] | length' <<< "$output"
+	assert_output "$(( $(jq -s '[.[] | select(.kind == "cell" and .timing_source == "hook")] | length' "$F/hooked.ndjson") - 1 ))"
+}
+
+# ---- files that cannot be read, output that cannot be written ---------------
+
+@test "unreadable files and folders: every NDJSON tool reports them and reads the rest" {
+	d=$(mktemp -d /tmp/qe-hostile.XXXXXX)
+	chmod 755 "$d"
+	cp "$F/before.ndjson" "$d/good.ndjson"
+	cp "$F/after.ndjson" "$d/secret.ndjson"
+	cp "$F/diff.ndjson" "$d/diff.ndjson"
+	cp "$F/diff.ndjson" "$d/secret.diff"
+	mkdir "$d/locked" "$d/bin"
+	chmod 000 "$d/secret.ndjson" "$d/secret.diff" "$d/locked"
+	as_user=()
+	if [ "$(id -u)" = 0 ]; then
+		as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	fi
+	for t in qe-stamp qe-cell-diff qe-comment; do cp "$(command -v $t)" "$d/bin/"; done
+	run -2 --separate-stderr "${as_user[@]}" "$d/bin/qe-stamp" -r test "$d/secret.ndjson" "$d/locked" "$d/good.ndjson"
+	assert_equal "${stderr_lines[*]}" "qe-stamp: $d/secret.ndjson: Permission denied qe-stamp: $d/locked: Permission denied"
+	assert_equal "$(jq -r .document <<< "$output" | tr '\n' ' ')" "a a "
+	run -2 --separate-stderr "${as_user[@]}" "$d/bin/qe-cell-diff" "$d/secret.ndjson" "$d/good.ndjson"
+	assert_equal "${stderr_lines[*]}" "qe-cell-diff: $d/secret.ndjson: Permission denied qe-cell-diff: $d/secret.ndjson: no baseline records"
+	run -0 jq -sc '[.[] | select(.kind == "notebook-diff") | [.document, .verdict]]' <<< "$output"
+	assert_output '[["a","new"]]'
+	run -2 --separate-stderr "${as_user[@]}" "$d/bin/qe-comment" -s "$d/secret.diff" "$d/locked" "$d/diff.ndjson"
+	assert_equal "${stderr_lines[*]}" "qe-comment: $d/secret.diff: Permission denied qe-comment: $d/locked: Permission denied"
+	assert_output --partial "2 lectures"
+	# a folder that can be opened is not a stream
+	run -2 --separate-stderr qe-stamp -r test "$T" "$F/before.ndjson"
+	assert_equal "${stderr_lines[*]}" "qe-stamp: $T: Is a directory"
+	chmod -R u+rwX "$d"
+	rm -rf "$d"
+}
+
+# run_all CMD: the four tools, each given input it reads
+run_all() {
+	local B
+	B="$(shared jupyter-cache/base/.jupyter_cache)"
+	"$@" "qe-cache-extract '$B'"
+	"$@" "qe-stamp -r test '$F/clean.ndjson'"
+	"$@" "qe-cell-diff '$F/clean.ndjson' '$F/clean.ndjson'"
+	"$@" "qe-comment '$F/diff.ndjson'"
+}
+
+full_disk() {
+	run -2 --separate-stderr bash -c "$1 > /dev/full"
+	assert_equal "$stderr" "${1%% *}: stdout: No space left on device"
+}
+
+closed_stdout() {
+	run -2 --separate-stderr bash -c "exec 1>&-; $1"
+	assert_equal "$stderr" "${1%% *}: stdout: Bad file descriptor"
+}
+
+# the reader leaves before the tool writes: death by SIGPIPE (141), silently,
+# as for any filter; a pipeline's status then says so
+gone_reader() {
+	run -0 --separate-stderr bash -c "(sleep 0.3; exec $1) | true; echo \${PIPESTATUS[0]}"
+	assert_output 141
+	assert_equal "$stderr" ""
+}
+
+@test "a full disk (/dev/full): every tool says so and exits 2" {
+	run_all full_disk
+}
+
+@test "a closed stdout: every tool says so and exits 2" {
+	run_all closed_stdout
+}
+
+@test "a pipe whose reader left: every tool dies by SIGPIPE, as documented" {
+	run_all gone_reader
+}
