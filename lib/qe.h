@@ -79,8 +79,10 @@ typedef int (*qe_record_fn)(cJSON *rec, const char *file, long line, void *ctx);
  * Read every operand as one NDJSON stream ("-" or no operand: stdin), in
  * order. gzip-compressed input is decompressed transparently (zlib). Blank
  * lines are ignored, "\r\n" tolerated, a last line without '\n' is still a
- * record. A line that is not valid JSON, not an object, holds a NUL byte or
- * is too long is reported as "prog: file:line: reason" and skipped. An
+ * record. A line that is not valid JSON or not UTF-8, not an object, holds
+ * a NUL byte, nests deeper than 1000 levels, holds a number beyond a
+ * double's range (1e999) or is longer than qe_max_line is reported as
+ * "prog: file:line: reason" and skipped. An
  * unreadable operand is reported and skipped.
  * Returns QE_EXIT_OK, or QE_EXIT_TROUBLE if anything was rejected; a
  * "prog: N lines rejected" summary is printed when N > 0.
