@@ -1950,6 +1950,8 @@ main(int argc, char *argv[])
 	const char *baseline = NULL;
 	int ch;
 
+	/* getopt's messages name argv[0]: the same short name as warnx's */
+	argv[0] = (char *)qe_progname();
 	while ((ch = getopt_long(argc, argv, "ab:hr:s:t:", longopts, NULL)) != -1)
 		switch (ch) {
 		case 'a':

@@ -1756,6 +1756,8 @@ main(int argc, char **argv)
 	int ch, status = QE_EXIT_OK, s;
 	int sides[2] = { BASE, HEAD };
 
+	/* getopt's messages name argv[0]: the same short name as warnx's */
+	argv[0] = (char *)qe_progname();
 	while ((ch = getopt_long(argc, argv, "Aa:d:ef:hk:r:", longopts, NULL)) != -1)
 		switch (ch) {
 		case 'A':

@@ -1817,6 +1817,8 @@ main(int argc, char **argv)
 	const char *e;
 	long lim = -1;
 
+	/* getopt's messages name argv[0]: the same short name as warnx's */
+	argv[0] = (char *)qe_progname();
 	while ((ch = getopt_long(argc, argv, "I:hl:N:n:S:st:u:", longopts, NULL)) != -1)
 		switch (ch) {
 		case 'I':

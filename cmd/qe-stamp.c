@@ -984,6 +984,8 @@ main(int argc, char *argv[])
 	char *s;
 	int ch, status;
 
+	/* getopt's messages name argv[0]: the same short name as warnx's */
+	argv[0] = (char *)qe_progname();
 	while ((ch = getopt_long(argc, argv, "ac:df:hk:m:p:Rr:v:w:", longopts, NULL)) != -1)
 		switch (ch) {
 		case 'a':
