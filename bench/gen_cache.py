@@ -40,37 +40,8 @@ import sys
 import zipfile
 import zlib
 
-SCHEMA = """
-CREATE TABLE settings (
-	pk INTEGER NOT NULL, 
-	"key" VARCHAR(36) NOT NULL, 
-	value JSON, 
-	PRIMARY KEY (pk), 
-	UNIQUE ("key")
-);
-CREATE TABLE nbproject (
-	pk INTEGER NOT NULL, 
-	uri VARCHAR(255) NOT NULL, 
-	read_data JSON NOT NULL, 
-	assets JSON NOT NULL, 
-	exec_data JSON, 
-	created DATETIME NOT NULL, 
-	traceback TEXT, 
-	PRIMARY KEY (pk), 
-	UNIQUE (uri)
-);
-CREATE TABLE nbcache (
-	pk INTEGER NOT NULL, 
-	hashkey VARCHAR(255) NOT NULL, 
-	uri VARCHAR(255) NOT NULL, 
-	description VARCHAR(255) NOT NULL, 
-	data JSON, 
-	created DATETIME NOT NULL, 
-	accessed DATETIME NOT NULL, 
-	PRIMARY KEY (pk), 
-	UNIQUE (hashkey)
-);
-"""
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+from jcache_format import SCHEMA  # noqa: E402  jupyter-cache 1.0.1's global.db
 
 ROOT = "/home/runner/work/lecture-python.myst/lecture-python.myst/lectures"
 TOPICS = ["intro", "markov", "kalman", "lln_clt", "mccall", "cake_eating", "optgrowth",

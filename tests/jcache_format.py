@@ -3,15 +3,15 @@ caches with real kernels (tests/fixtures/hook/make-hook-fixture.py,
 tests/action/build.py): global.db's schema, the notebook hashkey, and one
 document executed the way jupyter-cache's executor runs it.  jupyter-cache
 itself is not a Debian package; make-hook-fixture.py checks hashkey() against
-every notebook of a cache written by the real jupyter-cache."""
+every notebook of a cache written by the real jupyter-cache.  bench/gen_cache.py
+takes SCHEMA from here too (standard library only: nbformat is imported by the
+functions that need it)."""
 import copy
 import datetime
 import hashlib
 import json
 import time
 import traceback
-
-import nbformat
 
 # `sqlite3 global.db .schema` of a cache written by jupyter-cache 1.0.1
 # (SQLAlchemy 1.4), ../shared/fixtures/jupyter-cache/base/.jupyter_cache
@@ -54,6 +54,7 @@ def utcnow():
 def hashkey(nb):
     """jupyter-cache's JupyterCacheBase._hash_notebook (defaults:
     compare_nb_meta=("kernelspec",), compare_cell_meta=None)."""
+    import nbformat  # here, so SCHEMA alone needs only the standard library
     nb = nbformat.convert(copy.deepcopy(nb), to_version=4)
     hash_nb = nbformat.from_dict({
         "nbformat": nb.nbformat,
@@ -70,6 +71,7 @@ def execute(path):
     """One document, as jupyter_cache.executors.utils.single_nb_execution runs
     it (record_timing=False).  Returns the executed notebook, seconds, the
     traceback text or None, and the kernel's process id."""
+    import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError
     nb = nbformat.read(str(path), as_version=4)
