@@ -1750,6 +1750,25 @@ number_arg(const char *opt, const char *s, double min, int strict)
 	return v;
 }
 
+/* Judge every document read so far, in name order, then the summary. */
+static void
+compare_all(const char *basename, const char *headname)
+{
+	struct doc **docs = qe_xmalloc(sizeof *docs * (ndocs + 1));
+	size_t n = 0;
+
+	for (size_t i = 0; i < tabcap; i++)
+		if (tab[i])
+			docs[n++] = tab[i];
+	if (n > 1)
+		qsort(docs, n, sizeof *docs, doc_cmp);
+	estimate_factor(docs, n);
+	for (size_t i = 0; i < n; i++)
+		emit_doc(docs[i]);
+	emit_summary(basename, headname);
+	free(docs);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1834,19 +1853,7 @@ main(int argc, char **argv)
 		status = QE_EXIT_TROUBLE;
 	}
 
-	struct doc **docs = qe_xmalloc(sizeof *docs * (ndocs + 1));
-	size_t n = 0;
-
-	for (size_t i = 0; i < tabcap; i++)
-		if (tab[i])
-			docs[n++] = tab[i];
-	if (n > 1)
-		qsort(docs, n, sizeof *docs, doc_cmp);
-	estimate_factor(docs, n);
-	for (size_t i = 0; i < n; i++)
-		emit_doc(docs[i]);
-	emit_summary(strcmp(argv[0], "-") ? argv[0] : "<stdin>", strcmp(argv[1], "-") ? argv[1] : "<stdin>");
-	free(docs);
+	compare_all(strcmp(argv[0], "-") ? argv[0] : "<stdin>", strcmp(argv[1], "-") ? argv[1] : "<stdin>");
 	if (keyx.jq)
 		jq_teardown(&keyx.jq);
 	if (docx.jq)

@@ -80,8 +80,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t nbase = rs ? (size_t)(rs - data) : size;
 	char paths[2][64], *argv[2], *printed;
 	int fds[2], sides[2] = { BASE, HEAD };
-	struct doc **docs;
-	size_t n = 0, len;
+	size_t len;
 
 	argv[BASE] = fz_file(data, nbase, &fds[BASE], paths[BASE]);
 	argv[HEAD] = rs ? fz_file(rs + 1, size - nbase - 1, &fds[HEAD], paths[HEAD]) :
@@ -92,17 +91,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* main() from its reading loop on */
 	for (int w = 0; w < 2; w++)
 		qe_each_record(1, &argv[w], read_record, &sides[w]);
-	docs = qe_xmalloc(sizeof *docs * (ndocs + 1));
-	for (size_t i = 0; i < tabcap; i++)
-		if (tab[i])
-			docs[n++] = tab[i];
-	if (n > 1)
-		qsort(docs, n, sizeof *docs, doc_cmp);
-	estimate_factor(docs, n);
-	for (size_t i = 0; i < n; i++)
-		emit_doc(docs[i]);
-	emit_summary("base", "head");
-	free(docs);
+	compare_all("base", "head");
 
 	printed = fz_captured(&len);
 	fz_check_ndjson(printed, len);
