@@ -1997,7 +1997,8 @@ main(int argc, char *argv[])
 			max_archive_bytes = number_arg("--max-archive-bytes", optarg);
 			break;
 		case OPT_MAX_LINE:
-			qe_max_line = (size_t)fmin(number_arg("--max-line", optarg), 1e18);
+			if (qe_set_max_line(optarg) < 0)
+				usage(stderr, QE_EXIT_TROUBLE);
 			break;
 		case OPT_VERSION:
 			printf("qe-cache-extract %s\n", QE_VERSION);

@@ -1819,10 +1819,8 @@ main(int argc, char **argv)
 			nb_ratio = number_arg("--nb-ratio", optarg, 1, 0);
 			break;
 		case OPT_MAX_LINE:
-			if (qe_set_max_line(optarg) < 0) {
-				warnx("--max-line: invalid value '%s'", optarg);
+			if (qe_set_max_line(optarg) < 0)
 				usage(stderr, QE_EXIT_TROUBLE);
-			}
 			break;
 		case OPT_VERSION:
 			printf("qe-cell-diff %s\n", QE_VERSION);

@@ -1852,10 +1852,8 @@ main(int argc, char **argv)
 			repo_url = valid_url(optarg);
 			break;
 		case OPT_MAX_LINE:
-			if (qe_set_max_line(optarg) < 0) {
-				warnx("--max-line: invalid value '%s'", optarg);
+			if (qe_set_max_line(optarg) < 0)
 				usage(stderr, QE_EXIT_TROUBLE);
-			}
 			break;
 		case OPT_VERSION:
 			printf("qe-comment %s\n", QE_VERSION);

@@ -63,7 +63,8 @@ extern size_t qe_max_line;
 
 /*
  * Set qe_max_line from an option's text (--max-line): a whole number of
- * bytes, at least 1. Returns -1, and sets nothing, for anything else.
+ * bytes, at least 1. For anything else it says so ("prog: --max-line:
+ * invalid value 'x'"), sets nothing and returns -1: a usage error.
  */
 int qe_set_max_line(const char *s);
 

@@ -29,8 +29,10 @@ qe_set_max_line(const char *s)
 
 	errno = 0;
 	if (*s < '0' || *s > '9' || (v = strtoull(s, &end, 10), errno) || *end || v < 1 ||
-	    v > SIZE_MAX / 2)
+	    v > SIZE_MAX / 2) {
+		warnx("--max-line: invalid value '%s'", s);
 		return -1;
+	}
 	qe_max_line = (size_t)v;
 	return 0;
 }

@@ -154,9 +154,12 @@ ndjson_case() {
 	assert_equal "${stderr_lines[0]}" "qe-comment: $T/t.ndjson:3: line longer than 400 bytes"
 	run -2 --separate-stderr qe-cache-extract --max-line 100 -t "$(fixture hook/cache/hook.log)" "$(fixture hook/cache/.jupyter_cache)"
 	assert_equal "${stderr_lines[0]}" "qe-cache-extract: $(fixture hook/cache/hook.log):1: line longer than 100 bytes"
-	for t in qe-stamp qe-cell-diff qe-comment; do
+	for t in qe-stamp qe-cell-diff qe-comment qe-cache-extract; do
 		run -2 --separate-stderr $t --max-line 0 x y
 		assert_equal "${stderr_lines[0]}" "$t: --max-line: invalid value '0'"
+		run -2 --separate-stderr $t --max-line 1.5 x y
+		assert_equal "${stderr_lines[0]}" "$t: --max-line: invalid value '1.5'"
+		assert_output ""
 	done
 }
 
