@@ -1809,8 +1809,6 @@ do_ipynb(struct pathlist *files)
 
 enum kind { K_NONE, K_CACHE_DIR, K_IPYNB_DIR, K_IPYNB, K_ARCHIVE };
 
-static enum kind classify_path(const char *, struct qe_buf *);
-
 /* A SQLite database whatever its name (a copy of global.db kept aside). */
 static int
 is_sqlite_file(const char *path)
@@ -1835,47 +1833,29 @@ is_sqlite_file(const char *path)
 static enum kind
 classify(const char *path, struct qe_buf *cachedir, struct qe_buf *db)
 {
-	enum kind k = classify_path(path, cachedir);
-
-	qe_buf_reset(db);
-	if (k == K_CACHE_DIR) {
-		if (is_sqlite_file(path))
-			qe_buf_adds(db, path);
-		else {
-			qe_buf_adds(db, cachedir->data);
-			qe_buf_adds(db, "/global.db");
-		}
-	}
-	return k;
-}
-
-static enum kind
-classify_path(const char *path, struct qe_buf *cachedir)
-{
 	struct stat sb;
 	const char *base;
 
 	qe_buf_reset(cachedir);
+	qe_buf_reset(db);
 	if (stat(path, &sb) != 0) {
 		warn("%s", path);
 		return K_NONE;
 	}
 	if (S_ISDIR(sb.st_mode)) {
-		qe_buf_adds(cachedir, path);
-		qe_buf_adds(cachedir, "/global.db");
-		if (access(cachedir->data, F_OK) == 0) {
+		for (int i = 0; i < 2; i++) {	/* the cache itself, or a _build holding it */
 			qe_buf_reset(cachedir);
 			qe_buf_adds(cachedir, path);
-			return K_CACHE_DIR;
+			if (i == 1)
+				qe_buf_adds(cachedir, "/.jupyter_cache");
+			qe_buf_reset(db);
+			qe_buf_adds(db, cachedir->data);
+			qe_buf_adds(db, "/global.db");
+			if (access(db->data, F_OK) == 0)
+				return K_CACHE_DIR;
 		}
 		qe_buf_reset(cachedir);
-		qe_buf_adds(cachedir, path);
-		qe_buf_adds(cachedir, "/.jupyter_cache/global.db");
-		if (access(cachedir->data, F_OK) == 0) {
-			cachedir->len -= strlen("/global.db");
-			cachedir->data[cachedir->len] = '\0';
-			return K_CACHE_DIR;
-		}
+		qe_buf_reset(db);
 		return K_IPYNB_DIR;
 	}
 	base = strrchr(path, '/');
@@ -1886,6 +1866,7 @@ classify_path(const char *path, struct qe_buf *cachedir)
 			cachedir->data[--cachedir->len] = '\0';
 		else if (cachedir->len == 0)
 			qe_buf_adds(cachedir, ".");
+		qe_buf_adds(db, path);
 		return K_CACHE_DIR;
 	}
 	if (is_ipynb(path))
