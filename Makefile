@@ -27,6 +27,10 @@ BASE_LIBS = lib/libqe.a $(CJSON_LIBS) $(CRYPTO_LIBS) $(Z_LIBS) -lm
 # Per-tool link lists: each tool links only what it uses.
 qe-cache-extract_LIBS = $(ARCHIVE_LIBS) $(SQLITE_LIBS)
 qe-cell-diff_LIBS     = $(JQ_LIBS)
+ALL_LIBS = $(ARCHIVE_LIBS) $(SQLITE_LIBS) $(JQ_LIBS) $(BASE_LIBS)
+
+# Unit drivers of lib/ modules: tests/unit/MODULE.c runs tests/unit/MODULE.test.
+UNIT = $(patsubst %.c,%,$(filter-out tests/unit/harness.c,$(wildcard tests/unit/*.c)))
 
 all: $(TOOLS)
 
@@ -36,13 +40,23 @@ lib/libqe.a: $(LIBOBJ)
 	rm -f $@
 	$(AR) rcs $@ $(LIBOBJ)
 
-%.o: %.c lib/qe.h
+%.o: %.c $(wildcard lib/*.h)
 	$(CC) $(QE_CFLAGS) -c -o $@ $<
 
 $(TOOLS): %: cmd/%.o lib/libqe.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $($@_LIBS) $(BASE_LIBS)
 
-check: all
+tests/unit/%: tests/unit/%.c tests/unit/harness.o lib/libqe.a
+	$(CC) $(QE_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< tests/unit/harness.o $(ALL_LIBS)
+
+tests/unit/harness.o: tests/unit/harness.c tests/unit/harness.h $(wildcard lib/*.h)
+	$(CC) $(QE_CFLAGS) -c -o $@ $<
+
+# The table-driven unit tests alone (also run by make check, in tests/00-unit.bats).
+unit: $(UNIT)
+	@for u in $(UNIT); do printf '%s: ' $$u; ./$$u $$u.test || exit 1; done
+
+check: all $(UNIT)
 	PATH="$(CURDIR):$(CURDIR)/hook:$$PATH" bats tests
 	mandoc -T lint -W warning man/*.[17]
 
@@ -81,6 +95,6 @@ install: all
 	install -m 644 hook/qe_telemetry_startup.py $(DESTDIR)$(DATADIR)
 
 clean:
-	rm -f $(TOOLS) cmd/*.o lib/*.o lib/libqe.a
+	rm -f $(TOOLS) cmd/*.o lib/*.o lib/libqe.a tests/unit/*.o $(UNIT)
 
-.PHONY: all check asan valgrind fuzz fuzz-smoke install clean
+.PHONY: all unit check asan valgrind fuzz fuzz-smoke install clean

@@ -46,9 +46,7 @@ build() {	# build TARGET
 	cell-diff|comment|stamp) src=fuzz/fuzz-$1.c ;;
 	*) src=fuzz/fuzz-extract.c ;;
 	esac
-	# shellcheck disable=SC2086
-	case $1 in cell-diff) extra=-ljq ;; *) extra= ;; esac
-	$CLANG $flags -DTARGET_"$T" -o "$out/fuzz-$1" "$src" lib/qe_io.c lib/qe_time.c lib/qe_sha.c lib/qe_util.c $libs $extra
+	$CLANG $flags -DTARGET_"$T" -o "$out/fuzz-$1" "$src" lib/*.c $libs -ljq
 }
 
 status=0

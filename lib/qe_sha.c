@@ -7,17 +7,41 @@
 
 #include "qe.h"
 
-static void
-tohex(const unsigned char *d, char out[QE_SHA256_HEX])
+void
+qe_hex(const unsigned char *raw, size_t n, char *out)
 {
-	static const char hex[] = "0123456789abcdef";
-	int i;
+	static const char digits[] = "0123456789abcdef";
 
-	for (i = 0; i < 32; i++) {
-		out[2 * i] = hex[d[i] >> 4];
-		out[2 * i + 1] = hex[d[i] & 15];
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = digits[raw[i] >> 4];
+		out[2 * i + 1] = digits[raw[i] & 15];
 	}
-	out[64] = '\0';
+	out[2 * n] = '\0';
+}
+
+int
+qe_hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int
+qe_unhex(const char *s, size_t n, unsigned char *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		int hi = qe_hexval((unsigned char)s[2 * i]), lo;
+
+		if (hi < 0 || (lo = qe_hexval((unsigned char)s[2 * i + 1])) < 0)
+			return -1;
+		out[i] = (unsigned char)(hi << 4 | lo);
+	}
+	return 0;
 }
 
 void
@@ -27,8 +51,8 @@ qe_sha256_hex(const void *p, size_t n, char out[QE_SHA256_HEX])
 	unsigned int dl = 0;
 
 	if (!EVP_Digest(p, n, d, &dl, EVP_sha256(), NULL))
-		qe_json_check(NULL);	/* only fails on allocation */
-	tohex(d, out);
+		qe_oom();	/* only fails on allocation */
+	qe_hex(d, 32, out);
 }
 
 int
@@ -43,7 +67,7 @@ qe_sha256_file(const char *path, char out[QE_SHA256_HEX], unsigned char raw[32])
 	if ((fd = open(path, O_RDONLY)) < 0)
 		return -1;
 	if ((ctx = EVP_MD_CTX_new()) == NULL || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL))
-		qe_json_check(NULL);
+		qe_oom();
 	while ((n = read(fd, buf, sizeof buf)) > 0)
 		EVP_DigestUpdate(ctx, buf, (size_t)n);
 	saved = errno;
@@ -55,7 +79,7 @@ qe_sha256_file(const char *path, char out[QE_SHA256_HEX], unsigned char raw[32])
 	}
 	EVP_DigestFinal_ex(ctx, d, &dl);
 	EVP_MD_CTX_free(ctx);
-	tohex(d, out);
+	qe_hex(d, 32, out);
 	if (raw)
 		for (int i = 0; i < 32; i++)
 			raw[i] = d[i];

@@ -7,14 +7,18 @@
 #     git stash; make; tests/snapshot.sh /tmp/before; git stash pop
 #     make; tests/snapshot.sh /tmp/after; diff -r /tmp/before /tmp/after
 #
-# Tools are taken from the build directory. qe-stamp's `stamped_at` (the
-# clock) is the one value masked.
+# Tools are taken from the build directory, or from $TOOLDIR (the build of
+# another checkout, e.g. the commit before a refactor). qe-stamp runs in /
+# with a clean environment; its `stamped_at` (the clock) is the one value
+# masked.
 set -u
 out=${1:?usage: snapshot.sh OUTDIR [BENCHDIR]}
 bench=${2:-}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
+tools=${TOOLDIR:-$top}
 F=tests/fixtures
 S=$F/shared
 n=0
@@ -36,7 +40,7 @@ runin() {
 	echo $? >"$out/$name.rc"
 }
 
-x=./qe-cache-extract
+x=$tools/qe-cache-extract
 i=0
 for c in $S/jupyter-cache/*/.jupyter_cache $S/jupyter-cache-timed/*/.jupyter_cache $S/archives/* \
 	$S/nbclient/base $S/nbclient/head $S/papermill $S/mystnb-build/base $S/mystnb-build/head \
@@ -58,7 +62,7 @@ runin extract-stdin <(printf '%s\n' $S/archives/base.zip $S/nbclient/head) $x
 run extract-missing $x /nonexistent $S/archives/base.zip
 run extract-maxnb $x --max-notebook 1000 $S/jupyter-cache/base/.jupyter_cache
 
-d=./qe-cell-diff
+d=$tools/qe-cell-diff
 D=$F/qe-cell-diff
 run diff-stock $d $D/stock-base.ndjson $D/stock-head.ndjson
 run diff-stock-e $d -e $D/stock-base.ndjson $D/stock-head.ndjson
@@ -82,7 +86,7 @@ run diff-jq $d -k '.label // .index' -d '.document' -f 'select(.status != "error
 run diff-badopt $d -r 0.5 $D/timed-base.ndjson $D/timed-head.ndjson
 run diff-gz sh -c "gzip -c $D/timed-base.ndjson | $d - $D/timed-head.ndjson"
 
-c=./qe-comment
+c=$tools/qe-comment
 for f in $F/qe-comment/*.ndjson; do
 	b=$(basename "$f" .ndjson)
 	run "comment-$b" $c "$f"
@@ -93,10 +97,10 @@ for f in $F/qe-comment/*.ndjson; do
 done
 run comment-help $c --help
 
-s=./qe-stamp
-Q=$F/qe-stamp
+s=$tools/qe-stamp
+Q=$top/$F/qe-stamp
 stamp() {
-	env -i PATH="$PATH" HOME=/nonexistent "$s" "$@" |
+	(cd / && env -i PATH="$PATH" HOME=/nonexistent "$s" "$@") |
 		sed -E 's/"stamped_at":"[^"]*"/"stamped_at":"X"/g'
 }
 run stamp-plain stamp $Q/records.ndjson
@@ -108,8 +112,8 @@ run stamp-twice stamp $Q/stamped.ndjson
 run stamp-help $s --help
 
 for t in qe-cache-extract qe-cell-diff qe-comment qe-stamp; do
-	run "version-$t" ./$t --version
-	run "badopt-$t" ./$t --no-such-option
+	run "version-$t" "$tools/$t" --version
+	run "badopt-$t" "$tools/$t" --no-such-option
 done
 
 # The hostile catalogue's inputs are made by its tests; the ones kept as files:

@@ -1,12 +1,15 @@
-/* Memory, buffers and small cJSON helpers shared by every tool. */
+/* Allocation that cannot fail, and growable byte buffers (qe_mem.h). */
 #include <err.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "qe.h"
 
-static void
-oom(void)
+void
+qe_oom(void)
 {
 	errx(QE_EXIT_TROUBLE, "out of memory");
 }
@@ -17,7 +20,7 @@ qe_xmalloc(size_t n)
 	void *p = malloc(n ? n : 1);
 
 	if (p == NULL)
-		oom();
+		qe_oom();
 	return p;
 }
 
@@ -27,7 +30,7 @@ qe_xcalloc(size_t n, size_t size)
 	void *p = calloc(n ? n : 1, size ? size : 1);
 
 	if (p == NULL)
-		oom();
+		qe_oom();
 	return p;
 }
 
@@ -36,7 +39,7 @@ qe_xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
 	if (p == NULL)
-		oom();
+		qe_oom();
 	return p;
 }
 
@@ -56,13 +59,13 @@ qe_xstrndup(const char *s, size_t n)
 	return p;
 }
 
-static void
-reserve(struct qe_buf *b, size_t extra)
+void
+qe_buf_grow(struct qe_buf *b, size_t extra)
 {
 	size_t need = b->len + extra + 1;
 
 	if (need < b->len)
-		oom();
+		qe_oom();
 	if (need <= b->cap)
 		return;
 	if (b->cap == 0)
@@ -75,7 +78,7 @@ reserve(struct qe_buf *b, size_t extra)
 void
 qe_buf_add(struct qe_buf *b, const void *p, size_t n)
 {
-	reserve(b, n);
+	qe_buf_grow(b, n);
 	if (n)
 		memcpy(b->data + b->len, p, n);
 	b->len += n;
@@ -110,25 +113,20 @@ qe_buf_free(struct qe_buf *b)
 	b->len = b->cap = 0;
 }
 
-const char *
-qe_json_str(const cJSON *obj, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-cJSON *
-qe_json_check(cJSON *item)
-{
-	if (item == NULL)
-		oom();
-	return item;
-}
-
 void
-qe_json_add_str_or_null(cJSON *obj, const char *key, const char *s)
+qe_buf_addf(struct qe_buf *b, const char *fmt, ...)
 {
-	qe_json_check(s ? cJSON_AddStringToObject(obj, key, s) :
-	    cJSON_AddNullToObject(obj, key));
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n <= 0)
+		return;
+	qe_buf_grow(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
 }

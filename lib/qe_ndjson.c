@@ -1,11 +1,12 @@
 /*
- * NDJSON in and out. Input may be plain or gzip (zlib reads both); a newline
- * is the resync point, so one bad line costs one record, never the stream.
+ * The NDJSON record reader (qe_ndjson.h). Input may be plain or gzip (zlib
+ * reads both); a newline is the resync point, so one bad line costs one
+ * record, never the stream.
  */
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,8 +14,6 @@
 #include <zlib.h>
 
 #include "qe.h"
-
-extern char *program_invocation_short_name;
 
 #define QE_STR2(x) #x
 #define QE_STR(x) QE_STR2(x)
@@ -36,58 +35,6 @@ qe_set_max_line(const char *s)
 	qe_max_line = (size_t)v;
 	return 0;
 }
-
-const char *
-qe_progname(void)
-{
-	return program_invocation_short_name;
-}
-
-size_t
-qe_utf8_valid(const char *s, size_t n)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0;
-
-	while (i < n) {
-		unsigned c;
-		size_t len;
-		unsigned min, cp;
-		uint64_t w;
-
-		/* ASCII fast path: eight bytes at a time while no high bit is set */
-		while (n - i >= 8 && (memcpy(&w, p + i, 8), (w & 0x8080808080808080ULL) == 0))
-			i += 8;
-		if (i >= n)
-			break;
-		c = p[i];
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		if (c >= 0xc2 && c <= 0xdf)
-			len = 2, min = 0x80, cp = c & 0x1f;
-		else if (c >= 0xe0 && c <= 0xef)
-			len = 3, min = 0x800, cp = c & 0x0f;
-		else if (c >= 0xf0 && c <= 0xf4)
-			len = 4, min = 0x10000, cp = c & 0x07;
-		else
-			return i;
-		if (n - i < len)
-			return i;
-		for (size_t k = 1; k < len; k++) {
-			if ((p[i + k] & 0xc0) != 0x80)
-				return i;
-			cp = cp << 6 | (p[i + k] & 0x3f);
-		}
-		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-			return i;
-		i += len;
-	}
-	return n;
-}
-
-static void write_failed(void) __attribute__((noreturn));
 
 struct reader {
 	const char *name;
@@ -112,41 +59,6 @@ reject(struct reader *r, const char *fmt, long col)
  * (CJSON_NESTING_LIMIT, 1000), or -1. cJSON reports only "invalid JSON" at
  * that point, which reads like a syntax error.
  */
-long
-qe_json_too_deep(const char *s, size_t n)
-{
-	long depth = 0;
-	int instr = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (instr) {
-			if (s[i] == '\\')
-				i++;
-			else if (s[i] == '"')
-				instr = 0;
-		} else if (s[i] == '"')
-			instr = 1;
-		else if (s[i] == '[' || s[i] == '{') {
-			if (++depth > CJSON_NESTING_LIMIT)
-				return (long)i;
-		} else if (s[i] == ']' || s[i] == '}')
-			depth--;
-	}
-	return -1;
-}
-
-int
-qe_json_nonfinite(const cJSON *v)
-{
-	for (; v != NULL; v = v->next) {
-		if (cJSON_IsNumber(v) && !isfinite(v->valuedouble))
-			return 1;
-		if (v->child && qe_json_nonfinite(v->child))
-			return 1;
-	}
-	return 0;
-}
-
 static void
 handle_line(struct reader *r, char *s, size_t n)
 {
@@ -235,8 +147,7 @@ read_stream(struct reader *r, gzFile gz)
 			qe_buf_reset(&line);
 		}
 		/* flush before a read that may block (s6-tai64n's rule) */
-		if (fflush(stdout) == EOF)
-			write_failed();
+		qe_emit_flush();
 	}
 	if (n < 0) {
 		int e;
@@ -293,41 +204,3 @@ qe_each_record(int argc, char **argv, qe_record_fn fn, void *ctx)
 	return status;
 }
 
-static void
-write_failed(void)
-{
-	warn("stdout");
-	exit(QE_EXIT_TROUBLE);
-}
-
-void
-qe_emit_line(const char *s, size_t n)
-{
-	if (fwrite(s, 1, n, stdout) != n || putchar('\n') == EOF)
-		write_failed();
-}
-
-void
-qe_emit(const cJSON *rec)
-{
-	char *s = cJSON_PrintUnformatted(rec);
-
-	if (s == NULL)
-		qe_json_check(NULL);
-	qe_emit_line(s, strlen(s));
-	cJSON_free(s);
-}
-
-int
-qe_finish(int status)
-{
-	if (fflush(stdout) == EOF || ferror(stdout)) {
-		warn("stdout");
-		status = QE_EXIT_TROUBLE;
-	}
-	if (fclose(stdout) == EOF && status != QE_EXIT_TROUBLE) {
-		warn("stdout");
-		status = QE_EXIT_TROUBLE;
-	}
-	return status;
-}

@@ -1,0 +1,142 @@
+/*
+ * cJSON helpers and the record writer (qe_json.h): every line a tool prints
+ * goes through qe_emit() or qe_emit_line().
+ */
+#include <err.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qe.h"
+
+cJSON *
+qe_json_check(cJSON *item)
+{
+	if (item == NULL)
+		qe_oom();
+	return item;
+}
+
+cJSON *
+qe_record_new(const char *kind)
+{
+	cJSON *o = qe_json_check(cJSON_CreateObject());
+
+	qe_json_check(cJSON_AddStringToObject(o, "kind", kind));
+	qe_json_check(cJSON_AddNumberToObject(o, "schema_version", QE_SCHEMA_VERSION));
+	return o;
+}
+
+const char *
+qe_json_str(const cJSON *obj, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+void
+qe_json_add_str_or_null(cJSON *obj, const char *key, const char *s)
+{
+	qe_json_check(s ? cJSON_AddStringToObject(obj, key, s) :
+	    cJSON_AddNullToObject(obj, key));
+}
+
+void
+qe_json_add_num_or_null(cJSON *obj, const char *key, int have, double v)
+{
+	qe_json_check(have ? cJSON_AddNumberToObject(obj, key, v) :
+	    cJSON_AddNullToObject(obj, key));
+}
+
+char *
+qe_json_print(const cJSON *v)
+{
+	char *s = cJSON_PrintUnformatted(v);
+
+	if (s == NULL)
+		qe_oom();
+	return s;
+}
+
+long
+qe_json_too_deep(const char *s, size_t n)
+{
+	long depth = 0;
+	int instr = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (instr) {
+			if (s[i] == '\\')
+				i++;
+			else if (s[i] == '"')
+				instr = 0;
+		} else if (s[i] == '"')
+			instr = 1;
+		else if (s[i] == '[' || s[i] == '{') {
+			if (++depth > CJSON_NESTING_LIMIT)
+				return (long)i;
+		} else if (s[i] == ']' || s[i] == '}')
+			depth--;
+	}
+	return -1;
+}
+
+int
+qe_json_nonfinite(const cJSON *v)
+{
+	for (; v != NULL; v = v->next) {
+		if (cJSON_IsNumber(v) && !isfinite(v->valuedouble))
+			return 1;
+		if (v->child && qe_json_nonfinite(v->child))
+			return 1;
+	}
+	return 0;
+}
+
+static void write_failed(void) __attribute__((noreturn));
+
+static void
+write_failed(void)
+{
+	warn("stdout");
+	exit(QE_EXIT_TROUBLE);
+}
+
+void
+qe_emit_line(const char *s, size_t n)
+{
+	if (fwrite(s, 1, n, stdout) != n || putchar('\n') == EOF)
+		write_failed();
+}
+
+void
+qe_emit(const cJSON *rec)
+{
+	char *s = qe_json_print(rec);
+
+	qe_emit_line(s, strlen(s));
+	cJSON_free(s);
+}
+
+void
+qe_emit_flush(void)
+{
+	if (fflush(stdout) == EOF)
+		write_failed();
+}
+
+int
+qe_finish(int status)
+{
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		warn("stdout");
+		status = QE_EXIT_TROUBLE;
+	}
+	if (fclose(stdout) == EOF && status != QE_EXIT_TROUBLE) {
+		warn("stdout");
+		status = QE_EXIT_TROUBLE;
+	}
+	return status;
+}

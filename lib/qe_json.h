@@ -1,0 +1,74 @@
+/*
+ * qe_json.h - small cJSON helpers and the record writer.
+ *
+ * Invariants:
+ *  - stdout carries data only: one compact JSON object per line, '\n'.
+ *    Every record starts with "kind" and "schema_version" (qe_record_new),
+ *    so readers can dispatch on the first bytes.
+ *  - cJSON constructors return NULL when malloc fails: every call that
+ *    allocates goes through qe_json_check(), which exits with status 2 like
+ *    qe_xmalloc. Nothing here returns NULL for want of memory.
+ *  - a write error ends the program (status 2, "prog: stdout: ..."); a
+ *    reader that went away ends it by SIGPIPE. qe_finish() is the last call
+ *    of every main().
+ *  - never call setlocale(): cJSON formats numbers with the C locale's '.'.
+ */
+#ifndef QE_JSON_H
+#define QE_JSON_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#define QE_SCHEMA_VERSION 1
+
+/* Treat a NULL from a cJSON constructor as out of memory (exit 2). */
+cJSON *qe_json_check(cJSON *item);
+
+/* A new object {"kind": kind, "schema_version": 1}; the caller owns it. */
+cJSON *qe_record_new(const char *kind);
+
+/* The string value of obj[key], or NULL when absent or not a string. */
+const char *qe_json_str(const cJSON *obj, const char *key);
+
+/* Add a string, or JSON null when s is NULL. */
+void qe_json_add_str_or_null(cJSON *obj, const char *key, const char *s);
+
+/* Add a number, or JSON null when `have` is 0. */
+void qe_json_add_num_or_null(cJSON *obj, const char *key, int have, double v);
+
+/* Compact text of v; release with cJSON_free(). Exits on out of memory. */
+char *qe_json_print(const cJSON *v);
+
+/*
+ * Offset of the '[' or '{' that makes the JSON text s[0..n) nest deeper than
+ * cJSON's limit (CJSON_NESTING_LIMIT, 1000), or -1: call it when
+ * cJSON_Parse fails, to say why (cJSON says only "invalid JSON" there).
+ */
+long qe_json_too_deep(const char *s, size_t n);
+
+/*
+ * 1 if the list of items starting at v (and their children) holds a number
+ * that is not finite: 1e999 parses as inf, and cJSON prints inf as null.
+ */
+int qe_json_nonfinite(const cJSON *v);
+
+/*
+ * Print `rec` as one compact line on stdout. Exits with status 2 if the write
+ * fails (full disk); dies by SIGPIPE if the reader went away.
+ */
+void qe_emit(const cJSON *rec);
+
+/* Write a raw, already serialised line (without its '\n'). */
+void qe_emit_line(const char *s, size_t n);
+
+/* Flush stdout, ending the program as qe_emit does if that fails. */
+void qe_emit_flush(void);
+
+/*
+ * Flush and close stdout; report a write error. Returns the worse of
+ * `status` and QE_EXIT_TROUBLE on a write error. Call it last in main().
+ */
+int qe_finish(int status);
+
+#endif /* QE_JSON_H */

@@ -1,0 +1,41 @@
+/*
+ * qe_mem.h - allocation and growable byte buffers.
+ *
+ * Invariants:
+ *  - the qe_x* allocators never return NULL: out of memory is the one error
+ *    a library function ends the program for (status 2, "out of memory").
+ *  - a struct qe_buf is owned by whoever declared it; zero-initialise it
+ *    ({ 0 }), release it with qe_buf_free(). After any qe_buf_* call its data
+ *    is NUL-terminated, so b->data is a C string when the content holds no
+ *    NUL (b->data may still be NULL before the first add).
+ */
+#ifndef QE_MEM_H
+#define QE_MEM_H
+
+#include <stddef.h>
+
+void *qe_xmalloc(size_t n);
+void *qe_xcalloc(size_t n, size_t size);
+void *qe_xrealloc(void *p, size_t n);
+char *qe_xstrdup(const char *s);
+char *qe_xstrndup(const char *s, size_t n);
+
+/* Exit with status 2 after "prog: out of memory". */
+void qe_oom(void) __attribute__((noreturn));
+
+struct qe_buf {
+	char *data;
+	size_t len;
+	size_t cap;
+};
+void qe_buf_add(struct qe_buf *b, const void *p, size_t n);
+void qe_buf_adds(struct qe_buf *b, const char *s);
+void qe_buf_addc(struct qe_buf *b, char c);
+/* printf into the buffer (exits on out of memory, like every add). */
+void qe_buf_addf(struct qe_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Make room for `extra` more bytes (and the NUL) without adding any. */
+void qe_buf_grow(struct qe_buf *b, size_t extra);
+void qe_buf_reset(struct qe_buf *b);
+void qe_buf_free(struct qe_buf *b);
+
+#endif /* QE_MEM_H */

@@ -1,0 +1,54 @@
+/*
+ * qe_ndjson.h - the NDJSON record reader every tool reads its input with.
+ *
+ * Invariants:
+ *  - a newline is the resync point: one bad line costs one record, never the
+ *    stream. A bad line is reported as "prog: file:line: reason" and counted;
+ *    the good records before and after it are still delivered.
+ *  - the record passed to the callback is owned by the reader and freed
+ *    when the callback returns (cJSON_DetachItem* what you keep).
+ *  - qe_max_line is the one mutable global: a documented limit, set once
+ *    from the command line before reading starts.
+ */
+#ifndef QE_NDJSON_H
+#define QE_NDJSON_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+/*
+ * Largest input line accepted, in bytes (default 64 MiB). Longer lines are
+ * rejected with a diagnostic and skipped; reading resumes at the next '\n'.
+ */
+extern size_t qe_max_line;
+
+/*
+ * Set qe_max_line from an option's text (--max-line): a whole number of
+ * bytes, at least 1. For anything else it says so ("prog: --max-line:
+ * invalid value 'x'"), sets nothing and returns -1: a usage error.
+ */
+int qe_set_max_line(const char *s);
+
+/*
+ * Called once per good record. `file` is the display name ("<stdin>" for
+ * standard input) and `line` counts from 1. Return 0 to go on, -1 to count
+ * the record as rejected (the callback has already said why).
+ */
+typedef int (*qe_record_fn)(cJSON *rec, const char *file, long line, void *ctx);
+
+/*
+ * Read every operand as one NDJSON stream ("-" or no operand: stdin), in
+ * order. gzip-compressed input is decompressed transparently (zlib). Blank
+ * lines are ignored, "\r\n" tolerated, a last line without '\n' is still a
+ * record. A line that is not valid JSON or not UTF-8, not an object, holds
+ * a NUL byte, nests deeper than 1000 levels, holds a number beyond a
+ * double's range (1e999) or is longer than qe_max_line is reported as
+ * "prog: file:line: reason" and skipped. An unreadable operand is reported
+ * and skipped. Standard output is flushed before every read that may block.
+ * Returns QE_EXIT_OK, or QE_EXIT_TROUBLE if anything was rejected; a
+ * "prog: N lines rejected" summary is printed when N > 0.
+ */
+int qe_each_record(int argc, char **argv, qe_record_fn fn, void *ctx);
+
+#endif /* QE_NDJSON_H */

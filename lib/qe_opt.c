@@ -1,0 +1,67 @@
+/* The shared part of every tool's command line (qe_opt.h). */
+#include <err.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qe.h"
+
+extern char *program_invocation_short_name;
+
+const char *
+qe_progname(void)
+{
+	return program_invocation_short_name;
+}
+
+void
+qe_opt_init(char **argv)
+{
+	argv[0] = program_invocation_short_name;
+}
+
+int
+qe_print_version(void)
+{
+	printf("%s %s\n", qe_progname(), QE_VERSION);
+	return qe_finish(QE_EXIT_OK);
+}
+
+static int
+invalid(const char *opt, const char *s)
+{
+	warnx("%s: invalid value '%s'", opt, s);
+	return -1;
+}
+
+int
+qe_opt_number(const char *opt, const char *s, double min, int above, double max, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (*s == '\0' || *end != '\0' || errno == ERANGE || !isfinite(v) || v < min ||
+	    (above && v == min) || v > max)
+		return invalid(opt, s);
+	*out = v;
+	return 0;
+}
+
+int
+qe_opt_count(const char *opt, const char *s, long min, long max, long *out)
+{
+	size_t n = strlen(s);
+	long v;
+
+	if (n == 0 || n > 12 || strspn(s, "0123456789") != n)
+		return invalid(opt, s);
+	v = strtol(s, NULL, 10);
+	if (v < min || v > max)
+		return invalid(opt, s);
+	*out = v;
+	return 0;
+}

@@ -1,0 +1,37 @@
+/*
+ * qe_sha.h - SHA-256 (OpenSSL's EVP, which uses the CPU's SHA extensions)
+ * and hexadecimal text.
+ *
+ * Invariants: digests are printed as 64 lowercase hex digits; nothing here
+ * prints a message. Allocation failure inside OpenSSL ends the program like
+ * any other out-of-memory.
+ */
+#ifndef QE_SHA_H
+#define QE_SHA_H
+
+#include <stddef.h>
+
+#define QE_SHA256_HEX 65	/* 64 hex digits and a NUL */
+
+/* SHA-256 of a byte string as lowercase hex. */
+void qe_sha256_hex(const void *p, size_t n, char out[QE_SHA256_HEX]);
+
+/*
+ * SHA-256 of a file's bytes as lowercase hex, and optionally the raw 32-byte
+ * digest. Returns 0, or -1 with errno set (nothing printed).
+ */
+int qe_sha256_file(const char *path, char out[QE_SHA256_HEX], unsigned char raw[32]);
+
+/* raw[0..n) as 2n lowercase hex digits and a NUL in out. */
+void qe_hex(const unsigned char *raw, size_t n, char *out);
+
+/* The value of one hex digit (either case), or -1. */
+int qe_hexval(int c);
+
+/*
+ * Decode the first 2n characters of s (hex digits, either case) into
+ * out[0..n). Returns 0, or -1 when one of them is not a hex digit.
+ */
+int qe_unhex(const char *s, size_t n, unsigned char *out);
+
+#endif /* QE_SHA_H */

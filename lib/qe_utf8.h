@@ -1,0 +1,28 @@
+/*
+ * qe_utf8.h - UTF-8 validation and decoding: the one decoder of the project.
+ *
+ * Invariants: well-formed means RFC 3629 (no overlongs, no surrogates,
+ * nothing above U+10FFFF). Functions never read past s[n - 1] and never
+ * allocate.
+ */
+#ifndef QE_UTF8_H
+#define QE_UTF8_H
+
+#include <stddef.h>
+
+struct qe_buf;
+
+/* Offset of the first byte of s[0..n) that is not well-formed UTF-8, or n. */
+size_t qe_utf8_valid(const char *s, size_t n);
+
+/*
+ * Decode one code point of s[0..n), n >= 1. Returns the bytes used (at least
+ * 1) and sets *cp, or sets *cp to -1 (and returns 1) for a byte that does
+ * not start a well-formed sequence.
+ */
+size_t qe_utf8_next(const unsigned char *s, size_t n, long *cp);
+
+/* Append the UTF-8 encoding of code point cp (0 <= cp <= 0x10ffff). */
+void qe_utf8_put(struct qe_buf *b, long cp);
+
+#endif /* QE_UTF8_H */

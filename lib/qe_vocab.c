@@ -1,0 +1,63 @@
+/* The words of the records, once (qe_vocab.h). */
+#include <string.h>
+
+#include "qe.h"
+
+#define TABLE(name, what, ...) \
+	static const char *const name##_words[] = { __VA_ARGS__ }; \
+	const struct qe_vocab name = { what, name##_words, \
+		(int)(sizeof name##_words / sizeof name##_words[0]) }
+
+TABLE(qe_verdicts, "verdict", "regression", "improvement", "unchanged", "inconclusive",
+    "new", "removed", "no-timing", "not-comparable", "cached");
+TABLE(qe_verdict_words, "verdict word", "slower", "faster", "unchanged", "unclear",
+    "new", "removed", "no timing", "not comparable", "not re-executed");
+TABLE(qe_flags, "flag", "source-changed", "upstream-changed", "output-changed",
+    "status-changed", "not-comparable");
+TABLE(qe_cell_statuses, "cell status", "ok", "error", "skipped", "not-run");
+TABLE(qe_nb_statuses, "notebook status", "ok", "failed");
+TABLE(qe_timing_sources, "timing source", "hook", "nbclient", "jupyterlab", "papermill",
+    "executetime", "other");
+TABLE(qe_timing_methods, "timing method", "in-kernel", "input-reply", "started-reply",
+    "busy-idle", "duration", "start-end");
+TABLE(qe_timing_notes, "timing note", "skipped", "not-executed", "stale", "no-timing",
+    "invalid", "approximate", "ambiguous");
+TABLE(qe_origins, "origin", "executed", "inherited");
+TABLE(qe_answers, "answer", "regressed", "improved", "same", "inconclusive");
+
+const struct qe_vocab *const qe_vocabularies[] = {
+	&qe_verdicts, &qe_verdict_words, &qe_flags, &qe_cell_statuses, &qe_nb_statuses,
+	&qe_timing_sources, &qe_timing_methods, &qe_timing_notes, &qe_origins, &qe_answers,
+	NULL
+};
+
+int
+qe_vocab_lookup(const struct qe_vocab *v, const char *s)
+{
+	if (s == NULL)
+		return -1;
+	for (int i = 0; i < v->n; i++)
+		if (strcmp(s, v->names[i]) == 0)
+			return i;
+	return -1;
+}
+
+const char *
+qe_vocab_name(const struct qe_vocab *v, int i)
+{
+	return i >= 0 && i < v->n ? v->names[i] : NULL;
+}
+
+int
+qe_verdict_is_timed(int v)
+{
+	switch (v) {
+	case QE_V_REGRESSION:
+	case QE_V_IMPROVEMENT:
+	case QE_V_UNCHANGED:
+	case QE_V_INCONCLUSIVE:
+		return 1;
+	default:
+		return 0;
+	}
+}

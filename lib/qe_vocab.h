@@ -1,0 +1,92 @@
+/*
+ * qe_vocab.h - the one vocabulary of the records: verdicts, flags, statuses,
+ * timing sources and the other enumerations of schema/. Every tool names
+ * these words through the tables here, never by its own copy, and
+ * tests/unit checks each table against the "enum" of schema/ it mirrors.
+ *
+ * Invariants:
+ *  - a word's number is its position in its table and means nothing else:
+ *    no code orders or compares words by number (ask a predicate here,
+ *    such as qe_verdict_is_timed, instead).
+ *  - qe_vocab_lookup() of a word that is not in the table is -1, never a
+ *    neighbouring word: a reader decides what an unknown word means.
+ *  - the tables are constant; nothing here allocates.
+ *
+ * Adding a word: add it to its enum and table here (in the same place in
+ * both), to the schema's enum, and to the man page that explains it.
+ */
+#ifndef QE_VOCAB_H
+#define QE_VOCAB_H
+
+struct qe_vocab {
+	const char *what;		/* for messages: "verdict", "status", ... */
+	const char *const *names;	/* n words */
+	int n;
+};
+
+/* The number of `s` in `v`, or -1 when s is NULL or not one of its words. */
+int qe_vocab_lookup(const struct qe_vocab *v, const char *s);
+
+/* The word numbered i, or NULL when i is out of range. */
+const char *qe_vocab_name(const struct qe_vocab *v, int i);
+
+/* Verdicts of cell-diff and notebook-diff records (schema/diff.json). */
+enum qe_verdict {
+	QE_V_REGRESSION, QE_V_IMPROVEMENT, QE_V_UNCHANGED, QE_V_INCONCLUSIVE,
+	QE_V_NEW, QE_V_REMOVED, QE_V_NOTIMING, QE_V_NOTCOMPARABLE, QE_V_CACHED,
+	QE_NVERDICTS
+};
+extern const struct qe_vocab qe_verdicts;
+/* How a reader says each verdict: "slower", "faster", "not re-executed". */
+extern const struct qe_vocab qe_verdict_words;
+/* 1 for the verdicts a timing comparison produced, 0 for the others. */
+int qe_verdict_is_timed(int v);
+
+/* Flags of diff records: bit (1 << QE_F_x) in a flag set. */
+enum qe_flag {
+	QE_F_SOURCE, QE_F_UPSTREAM, QE_F_OUTPUT, QE_F_STATUS, QE_F_NOTCOMP, QE_NFLAGS
+};
+#define QE_FLAG(f) (1u << (f))
+extern const struct qe_vocab qe_flags;
+
+/* A code cell's status (schema/cell.json). */
+enum qe_cell_status { QE_ST_OK, QE_ST_ERROR, QE_ST_SKIPPED, QE_ST_NOTRUN, QE_NCELL_STATUSES };
+extern const struct qe_vocab qe_cell_statuses;
+
+/* A notebook's status (schema/notebook.json). */
+enum qe_nb_status { QE_NB_OK, QE_NB_FAILED, QE_NNB_STATUSES };
+extern const struct qe_vocab qe_nb_statuses;
+
+/* Where a cell's duration came from (schema/common.json; "other" in diffs). */
+enum qe_timing_source {
+	QE_TS_HOOK, QE_TS_NBCLIENT, QE_TS_JUPYTERLAB, QE_TS_PAPERMILL,
+	QE_TS_EXECUTETIME, QE_TS_OTHER, QE_NTIMING_SOURCES
+};
+extern const struct qe_vocab qe_timing_sources;
+
+/* Which pair of stamps gave a duration (schema/cell.json timing_method). */
+enum qe_timing_method {
+	QE_TM_INKERNEL, QE_TM_INPUTREPLY, QE_TM_STARTEDREPLY, QE_TM_BUSYIDLE,
+	QE_TM_DURATION, QE_TM_STARTEND, QE_NTIMING_METHODS
+};
+extern const struct qe_vocab qe_timing_methods;
+
+/* Why a duration is null or approximate (schema/cell.json timing_note). */
+enum qe_timing_note {
+	QE_TN_SKIPPED, QE_TN_NOTEXECUTED, QE_TN_STALE, QE_TN_NOTIMING,
+	QE_TN_INVALID, QE_TN_APPROXIMATE, QE_TN_AMBIGUOUS, QE_NTIMING_NOTES
+};
+extern const struct qe_vocab qe_timing_notes;
+
+/* Whether the build being measured made a record (schema/common.json). */
+enum qe_origin { QE_ORIGIN_EXECUTED, QE_ORIGIN_INHERITED, QE_NORIGINS };
+extern const struct qe_vocab qe_origins;
+
+/* The replicate test's answer (schema/diff.json test.answer). */
+enum qe_answer { QE_A_REGRESSED, QE_A_IMPROVED, QE_A_SAME, QE_A_INCONCLUSIVE, QE_NANSWERS };
+extern const struct qe_vocab qe_answers;
+
+/* Every table above, NULL-terminated, for the check against schema/. */
+extern const struct qe_vocab *const qe_vocabularies[];
+
+#endif /* QE_VOCAB_H */

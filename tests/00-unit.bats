@@ -1,0 +1,41 @@
+#!/usr/bin/env bats
+# The table-driven unit tests of lib/ (tests/unit/MODULE.test, run by the
+# driver tests/unit/MODULE built by make), and the vocabulary of lib/qe_vocab.c
+# against the enums of schema/.
+
+load helper
+
+@test "every unit case file passes its driver" {
+	local t u failed=0
+	for t in "$TESTS_DIR"/unit/*.test; do
+		u=${t%.test}
+		[ -x "$u" ] || { echo "$u: not built (make check builds it)"; failed=1; continue; }
+		run "$u" "$t"
+		echo "$(basename "$u"): $output"
+		[ "$status" -eq 0 ] || failed=1
+	done
+	[ "$failed" -eq 0 ]
+}
+
+@test "a failing case is reported with its file, line, input and both outputs" {
+	printf 'parse\n2026-11-29T14:30:11Z\nwrong\n' > "$BATS_TEST_TMPDIR/bad.test"
+	run -1 --separate-stderr "$TESTS_DIR/unit/time" "$BATS_TEST_TMPDIR/bad.test"
+	assert_output "0 passed, 1 failed"
+	assert_equal "${stderr_lines[0]}" "$BATS_TEST_TMPDIR/bad.test:1: parse: input '2026-11-29T14:30:11Z'"
+	assert_equal "${stderr_lines[1]}" "  expected 'wrong'"
+}
+
+@test "the vocabulary is the schema's: verdicts, flags, statuses, timing sources, methods, notes, origins, answers" {
+	S="$TESTS_DIR/../schema"
+	words() { jq -r "$1 | map(select(. != null)) | join(\" \")" "$2"; }
+	run -0 "$TESTS_DIR/unit/vocab" --dump
+	assert_line "verdict: $(words '."$defs".verdict.enum' "$S/diff.json")"
+	assert_line "flag: $(words '."$defs".flags.items.enum' "$S/diff.json")"
+	assert_line "cell status: $(words '.properties.status.enum' "$S/cell.json")"
+	assert_line "notebook status: $(words '.properties.status.enum' "$S/notebook.json")"
+	assert_line "timing source: $(words '."$defs"."cell-diff".properties.timing_source_base.enum' "$S/diff.json")"
+	assert_line "timing method: $(words '.properties.timing_method.enum' "$S/cell.json")"
+	assert_line "timing note: $(words '.properties.timing_note.enum' "$S/cell.json")"
+	assert_line "origin: $(words '."$defs".origin.enum' "$S/common.json")"
+	assert_line "answer: $(words '."$defs".test.oneOf[1].properties.answer.enum' "$S/diff.json")"
+}
