@@ -68,8 +68,13 @@ asan:
 
 # The suite again with every tool run under valgrind (memcheck): any error or
 # definite leak fails the test that ran it (status 99).
-valgrind: all
+valgrind: all $(UNIT)
 	rm -rf tests/.valgrind && mkdir -p tests/.valgrind
+	for u in $(UNIT); do \
+		valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+			--show-leak-kinds=definite ./$$u $$u.test >/dev/null 2>tests/.valgrind/unit.log || \
+			{ cat tests/.valgrind/unit.log; exit 1; }; \
+	done
 	for t in $(TOOLS); do \
 		printf '#!/bin/sh\nexec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite "%s/%s" "$$@"\n' "$(CURDIR)" "$$t" > tests/.valgrind/$$t; \
 		chmod +x tests/.valgrind/$$t; \
