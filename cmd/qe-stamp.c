@@ -144,9 +144,10 @@ main(int argc, char *argv[])
 			dflag = 1;
 		else if (ch == 'R')
 			Rflag = 1;
-		else if (ch == QE_OPT_VERSION)
+		else if (ch == QE_OPT_VERSION) {
+			qe_provenance_free(&p);
 			return qe_print_version();
-		else
+		} else
 			option(&p, ch, optarg);
 	argc -= optind;
 	argv += optind;

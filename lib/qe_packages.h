@@ -79,6 +79,7 @@ char *qe_pkg_series(const char *version);
  */
 void qe_pkgs_describe(struct qe_pkgs *p, cJSON *env, cJSON *facts);
 
+/* Free what p holds, keys too; p is zeroed for reuse. */
 void qe_pkgs_free(struct qe_pkgs *p);
 
 #endif /* QE_PACKAGES_H */

@@ -44,6 +44,7 @@ void qe_splice_init(struct qe_splice *sp, const char *key, const char *value, in
  */
 const char *qe_splice_record(struct qe_splice *sp, cJSON *rec, size_t *len);
 
+/* Free what sp holds (the line returned last goes with it). */
 void qe_splice_free(struct qe_splice *sp);
 
 #endif /* QE_SPLICE_H */
