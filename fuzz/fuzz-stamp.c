@@ -1,34 +1,63 @@
 /*
- * libFuzzer target for qe-stamp's record splice: each record of the input
- * stream goes through the tool's own callback with a fixed provenance tail
- * (with and without -R); every line printed must read back as a JSON
- * object whose last member is that provenance. The tool's file is compiled
- * in with its main() renamed.
+ * libFuzzer target for qe-stamp's library modules:
+ *  - the record splice (lib/qe_splice.c): each record of the input stream
+ *    gets a fixed provenance member, with and without replace (-R); every
+ *    line printed must read back as a JSON object whose last member is that
+ *    provenance, and a record refused must be one that holds the key;
+ *  - the parsers of machine and environment text (lib/qe_runner.c,
+ *    lib/qe_packages.c, lib/qe_provenance.c) on the same bytes: no crash,
+ *    and what they return has the documented shape.
  */
-#define main qe_stamp_main
-#include "../cmd/qe-stamp.c"
-#undef main
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "qe.h"
+#include "qe_packages.h"
+#include "qe_provenance.h"
+#include "qe_runner.h"
+#include "qe_splice.h"
 
 #include "fuzz-common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const char tail[] = ",\"provenance\":{\"fingerprint\":\"f\\\"\\u00e9\",\"n\":[1,{}]}}";
+static const char value[] = "{\"fingerprint\":\"f\\\"\\u00e9\",\"n\":[1,{}]}";
 
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static int
+stamp(cJSON *rec, const char *file, long line, void *ctx)
+{
+	int had = cJSON_GetObjectItemCaseSensitive(rec, "provenance") != NULL;
+	struct qe_splice *sp = ctx;
+	const char *s;
+	size_t n;
+
+	(void)file;
+	(void)line;
+	if ((s = qe_splice_record(sp, rec, &n)) == NULL) {
+		if (!had || sp->replace)
+			abort();
+		return -1;
+	}
+	if (strlen(s) != n)
+		abort();
+	qe_emit_line(s, n);
+	return 0;
+}
+
+static void
+stamp_stream(const uint8_t *data, size_t size)
 {
 	char path[64], *argv[1], *printed, *s;
-	int fd;
+	struct qe_splice sp;
 	size_t len;
+	int fd;
 
 	argv[0] = fz_file(data, size, &fd, path);
 	qe_max_line = 1 << 16;
-	stamp_tail = (char *)tail;
-	stamp_len = sizeof tail - 1;
-	Rflag = size > 0 && data[0] & 1;
+	qe_splice_init(&sp, "provenance", value, size > 0 && data[0] & 1);
 	fz_capture();
-	qe_each_record(1, argv, stamp, NULL);
+	qe_each_record(1, argv, stamp, &sp);
 	printed = fz_captured(&len);
 	fz_check_ndjson(printed, len);
 	for (s = printed; *s; s = strchr(s, '\n') + 1) {
@@ -43,9 +72,52 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cJSON_Delete(o);
 	}
 	free(printed);
-	free(outbuf);
-	outbuf = NULL;
-	outcap = 0;
+	qe_splice_free(&sp);
 	close(fd);
+}
+
+/* The text parsers, each on its own NUL-terminated copy (they cut it). */
+static void
+parse_texts(const uint8_t *data, size_t size)
+{
+	struct qe_pkgs p = { 0 };
+	char *t[5], *s;
+	cJSON *o;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		t[i] = qe_xmalloc(size + 1);
+		memcpy(t[i], data, size);
+		t[i][size] = '\0';
+	}
+	free(qe_os_release_distro(t[0]));
+	free(qe_cpuinfo_model(t[1]));
+	(void)qe_meminfo_total(t[2]);
+	if (!cJSON_IsArray(o = qe_gpus_parse(t[3])))
+		abort();
+	cJSON_Delete(o);
+	if (!cJSON_IsObject(o = qe_marker_parse(t[4])))
+		abort();
+	cJSON_Delete(o);
+	if (qe_pkgs_parse(&p, (const char *)data, size, "fuzz") == 0) {
+		cJSON *env = qe_json_check(cJSON_CreateObject());
+		cJSON *facts = qe_json_check(cJSON_CreateObject());
+
+		qe_pkgs_describe(&p, env, facts);
+		s = qe_json_print(env);
+		cJSON_free(s);
+		cJSON_Delete(env);
+		cJSON_Delete(facts);
+	}
+	qe_pkgs_free(&p);
+	for (i = 0; i < 5; i++)
+		free(t[i]);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	stamp_stream(data, size);
+	parse_texts(data, size);
 	return 0;
 }

@@ -34,7 +34,9 @@ seed() {	# seed TARGET: the fixture files that exercise it
 			done
 		done ;;
 	comment) cp tests/fixtures/qe-comment/*.ndjson "$d/" ;;
-	stamp) cp tests/fixtures/qe-stamp/*.ndjson "$d/" 2>/dev/null; head -20 "$F"/reference/jupyter-cache-timed_base.cells.jsonl > "$d/cells" ;;
+	stamp) cp tests/fixtures/qe-stamp/*.ndjson tests/fixtures/qe-stamp/*.json tests/fixtures/qe-stamp/gpus-*.csv \
+		tests/fixtures/qe-stamp/quantecon-container /etc/os-release "$d/" 2>/dev/null
+		head -20 "$F"/reference/jupyter-cache-timed_base.cells.jsonl > "$d/cells" ;;
 	esac
 	echo "$d"
 }

@@ -1,0 +1,50 @@
+/*
+ * qe_splice.h - appending one member, serialised once, to many records:
+ * each record is printed and ",\"KEY\":VALUE}" spliced in for its closing
+ * brace, so a million records cost a million prints of the records and
+ * none of the member.
+ *
+ * Invariants:
+ *  - the member comes last, after the record's own members in their order;
+ *    the record's bytes are cJSON's compact print of it (what the rest of
+ *    the tools write), the member's are the text given, unchanged.
+ *  - a record holds the key at most once in the output: one that already
+ *    has it is refused, or with `replace` loses every copy first.
+ *  - struct qe_splice belongs to the caller: qe_splice_init() it,
+ *    qe_splice_free() it. The line returned points into its buffer and is
+ *    good until the next qe_splice_record() or qe_splice_free().
+ *  - nothing is printed here; out of memory exits.
+ */
+#ifndef QE_SPLICE_H
+#define QE_SPLICE_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+struct qe_splice {
+	char *tail;		/* ,"KEY":VALUE} */
+	size_t tail_len;
+	char *key;
+	int replace;
+	char *buf;		/* the line being built */
+	size_t cap;
+};
+
+/*
+ * Prepare to append key: value. `key` must need no JSON escaping (it is
+ * written as is); `value` is compact JSON text (one line).
+ */
+void qe_splice_init(struct qe_splice *sp, const char *key, const char *value, int replace);
+
+/*
+ * The compact text of rec with the member appended, its length in *len (no
+ * newline). NULL when rec already holds the key and replace is off; with
+ * replace, rec loses its copies of the key (rec is changed).
+ */
+const char *qe_splice_record(struct qe_splice *sp, cJSON *rec, size_t *len);
+
+/* Free what sp holds (the line returned last goes with it). */
+void qe_splice_free(struct qe_splice *sp);
+
+#endif /* QE_SPLICE_H */

@@ -1,0 +1,52 @@
+/* Unit driver for lib/qe_facts.c: the positive integers of run ids, trimming, omission. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "qe_facts.h"
+
+static void
+posint(const char *in, size_t n, struct qe_buf *out)
+{
+	(void)n;
+	qe_buf_addf(out, "%lld", qe_fact_posint(in));
+}
+
+static void
+trim(const char *in, size_t n, struct qe_buf *out)
+{
+	char *s = qe_xstrndup(in, n);
+
+	qe_buf_addf(out, "[%s]", qe_trim(s));
+	free(s);
+}
+
+/* "KEY=VALUE" -> the object qe_fact_str makes of it. */
+static void
+fact_str(const char *in, size_t n, struct qe_buf *out)
+{
+	char *s = qe_xstrndup(in, n), *eq = strchr(s, '='), *p;
+	cJSON *o = qe_json_check(cJSON_CreateObject());
+
+	if (eq != NULL) {
+		*eq = '\0';
+		qe_fact_str(o, s, eq + 1);
+	}
+	qe_buf_adds(out, p = qe_json_print(o));
+	cJSON_free(p);
+	cJSON_Delete(o);
+	free(s);
+}
+
+static const struct unit_fn fns[] = {
+	{ "posint", posint },
+	{ "trim", trim },
+	{ "fact-str", fact_str },
+	{ NULL, NULL }
+};
+
+int
+main(int argc, char **argv)
+{
+	return unit_main(argc, argv, fns);
+}
