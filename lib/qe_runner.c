@@ -186,7 +186,11 @@ qe_meminfo_total(const char *text)
 	return kb > 0 && strncmp(end, " kB", 3) == 0 ? (double)kb * 1024 : -1;
 }
 
-/* One "name, MiB, driver" line as a GPU object, or NULL if it is not one. */
+/*
+ * One "name, MiB, driver" line as a GPU object, or NULL if it is not one. A
+ * name that is not UTF-8 cannot be reported, and a GPU without its name
+ * would be a different GPU: the whole line is left out.
+ */
 static cJSON *
 gpu_line(char *line)
 {
@@ -200,7 +204,7 @@ gpu_line(char *line)
 		if ((p = strchr(p, ',')) != NULL)
 			*p++ = '\0';
 	}
-	if (i < 3 || p != NULL || *qe_trim(f[0]) == '\0')
+	if (i < 3 || p != NULL || *qe_trim(f[0]) == '\0' || !qe_fact_utf8(f[0]))
 		return NULL;
 	g = qe_json_check(cJSON_CreateObject());
 	qe_fact_str(g, "name", qe_trim(f[0]));

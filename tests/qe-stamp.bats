@@ -195,6 +195,18 @@ print(len(m), hashlib.sha256("".join(k + "==" + m[k] + "\n" for k in sorted(m)).
 	run -0 validate "$T/out"
 }
 
+@test "a GPU whose name is not UTF-8 is left out of the hardware and the fingerprint (was: out of memory, exit 2)" {
+	mkdir "$T/plain" && cd "$T/plain"
+	printf 'Tesla T4\377, 15360, 580.13.03\nNVIDIA A100-SXM4-40GB, 40960, 580.13.03\n' > gpus.csv
+	run -0 --separate-stderr env -i PATH="$F/bin:$TOOLPATH" HOME="$HOME" FAKE_GPUS="$T/plain/gpus.csv" \
+		qe-stamp "$F/records.ndjson"
+	assert_equal "$stderr" ""
+	printf '%s\n' "$output" > "$T/out"
+	run -0 field -c '[.provenance.hardware.gpus, .provenance.fingerprint_facts.gpus]'
+	assert_output '[[{"name":"NVIDIA A100-SXM4-40GB","memory_bytes":42949672960,"driver_version":"580.13.03"}],["NVIDIA A100-SXM4-40GB"]]'
+	run -0 validate "$T/out"
+}
+
 @test "weekly build on main: HEAD is GITHUB_SHA, so no github_sha; no PR fields" {
 	workspace
 	GH+=(GITHUB_SHA=$HEAD_SHA GITHUB_REF=refs/heads/main GITHUB_HEAD_REF= GITHUB_BASE_REF=
