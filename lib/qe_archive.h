@@ -62,6 +62,7 @@ struct qe_archive_db {
 int qe_archive_find_db(const char *path, const struct qe_archive_limits *lim,
     struct qe_archive_db *db, int *problems);
 
+/* Free what db still owns (the bytes unless handed over); db is left zeroed. */
 void qe_archive_db_free(struct qe_archive_db *db);
 
 /*

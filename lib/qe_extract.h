@@ -79,6 +79,7 @@ int qe_extract_archive_cache(struct qe_extract *x, const char *path, struct qe_j
 /* Notebook files, named relative to their common directory (or the root). */
 void qe_extract_ipynb(struct qe_extract *x, const struct qe_paths *files);
 
+/* Free the baseline's keys and the hook log (not x->root, the caller's). */
 void qe_extract_free(struct qe_extract *x);
 
 #endif /* QE_EXTRACT_H */

@@ -81,6 +81,7 @@ struct qe_hook_run *qe_hooklog_match(struct qe_hooklog *log, const struct qe_hoo
  */
 void qe_hooklog_report_unused(const struct qe_hooklog *log);
 
+/* Free the runs and their cells; log is left empty. */
 void qe_hooklog_free(struct qe_hooklog *log);
 
 #endif /* QE_HOOKLOG_H */

@@ -80,6 +80,7 @@ void qe_jcache_arrange(struct qe_jcache *c, int all, const char *root);
 /* The last non-blank line of a traceback, ANSI escapes removed (free() it), or NULL. */
 char *qe_jcache_exception_line(const char *tb);
 
+/* Close the database and free everything c owns; c is left zeroed. */
 void qe_jcache_free(struct qe_jcache *c);
 
 /* A sorted set of hashkeys (a baseline's), owned by whoever declared it. */
@@ -91,8 +92,10 @@ struct qe_keyset {
 /* Every hashkey of c into ks (zero-initialised), sorted. */
 void qe_keyset_from_cache(struct qe_keyset *ks, const struct qe_jcache *c);
 
+/* 1 if key is in the set. */
 int qe_keyset_has(const struct qe_keyset *ks, const char *key);
 
+/* Free the keys; ks is left empty. */
 void qe_keyset_free(struct qe_keyset *ks);
 
 #endif /* QE_JCACHE_H */

@@ -100,6 +100,7 @@ void qe_nb_codes_read(const cJSON *cells, struct qe_nb_codes *c);
 /* 1 for a code cell a kernel is sent: not blank, not skip-execution. */
 int qe_nb_code_is_sent(const struct qe_nb_code *code);
 
+/* Free the first lines and the array; c is left empty. */
 void qe_nb_codes_free(struct qe_nb_codes *c);
 
 #endif /* QE_NOTEBOOK_H */

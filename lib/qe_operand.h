@@ -30,6 +30,7 @@ void qe_paths_add(struct qe_paths *l, const char *p);
 /* Append each non-empty line of fp (its '\n' and '\r' removed). */
 void qe_paths_read_lines(struct qe_paths *l, FILE *fp);
 
+/* Free the strings and the array; l is left empty. */
 void qe_paths_free(struct qe_paths *l);
 
 /* 1 if name ends in ".ipynb" after at least one character. */
