@@ -44,10 +44,10 @@ lib/libqe.a: $(LIBOBJ)
 	$(CC) $(QE_CFLAGS) -c -o $@ $<
 
 $(TOOLS): %: cmd/%.o lib/libqe.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $($@_LIBS) $(BASE_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< lib/libqe.a $($@_LIBS) $(BASE_LIBS)
 
 tests/unit/%: tests/unit/%.c tests/unit/harness.o lib/libqe.a
-	$(CC) $(QE_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< tests/unit/harness.o $(ALL_LIBS)
+	$(CC) $(QE_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< tests/unit/harness.o lib/libqe.a $(ALL_LIBS)
 
 tests/unit/harness.o: tests/unit/harness.c tests/unit/harness.h $(wildcard lib/*.h)
 	$(CC) $(QE_CFLAGS) -c -o $@ $<

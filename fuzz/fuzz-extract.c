@@ -1,33 +1,64 @@
 /*
- * libFuzzer targets for qe-cache-extract's parsers. The tool's file is
- * compiled in with its main() renamed, so the fuzzers exercise exactly the
- * shipped code. Pick the entry point with -DTARGET_<NAME>:
+ * libFuzzer targets for qe-cache-extract's parsers, calling the lib/
+ * modules the tool is made of. Pick the entry point with -DTARGET_<NAME>:
  *   NOTEBOOK  a notebook's bytes (cJSON, cells, timing, digests)
  *   GLOBALDB  global.db bytes, opened from memory as from an archive
  *   ARCHIVE   an archive's bytes (libarchive, then the cache inside)
  *   HOOKLOG   a capture-hook log, joined against a fixed notebook
  */
-#define main qe_cache_extract_main
-#include "../cmd/qe-cache-extract.c"
-#undef main
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
-#include <sys/mman.h>
+#include "qe.h"
+#include "qe_extract.h"
+#include "qe_hooklog.h"
+#include "qe_jcache.h"
+#include "qe_nbrecord.h"
 
-/* The bytes as a file, for the entry points that take a path. */
-static char *
-as_file(const uint8_t *data, size_t size, int *fdp)
-{
-	static char path[64];
-	int fd = memfd_create("fuzz", 0);
-
-	if (fd < 0 || (size && write(fd, data, size) != (ssize_t)size))
-		abort();
-	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-	*fdp = fd;
-	return path;
-}
+#include "fuzz-common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A notebook file's context, as the tool makes it. */
+static void
+file_ctx(struct qe_nbctx *nb, const char *where, struct qe_hooklog *hooks)
+{
+	memset(nb, 0, sizeof *nb);
+	nb->where = where;
+	nb->document = "fuzz";
+	nb->input = "ipynb";
+	nb->pk = -1;
+	nb->current = -1;
+	nb->stable_ids = 1;
+	nb->execution_seconds = NAN;
+	nb->stale_margin_us = 5000000;
+	nb->hooks = hooks;
+}
+
+/* The records of the failed documents, as the tool prints them. */
+static void
+failed_records(struct qe_jcache *c, int selected_only, struct qe_buf *out)
+{
+	struct qe_nbctx nb = { .input = "cache", .pk = -1 };
+
+	for (size_t i = 0; i < c->n; i++)
+		if (c->e[i].pk < 0 && (c->e[i].selected || !selected_only)) {
+			nb.document = c->e[i].document;
+			nb.uri = c->e[i].uri;
+			nb.current = c->e[i].current;
+			qe_nbrecord_failed(&nb, c->e[i].error, out ? out : &c->e[i].out);
+		}
+}
+
+static void
+discard(struct qe_buf *b)
+{
+	fz_check_ndjson(b->data ? b->data : "", b->len);
+	qe_buf_reset(b);
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -35,55 +66,59 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct qe_buf out = { 0 };
 
 #if defined(TARGET_NOTEBOOK)
-	struct nbctx nb = { .where = "fuzz.ipynb", .document = "fuzz", .input = "ipynb",
-	    .pk = -1, .current = -1, .stable_ids = 1, .execution_seconds = NAN };
+	struct qe_nbctx nb;
 	char *copy = qe_xmalloc(size + 1);
 
+	file_ctx(&nb, "fuzz.ipynb", NULL);
 	memcpy(copy, data, size);
-	notebook_records(&nb, copy, size, free, &out);
+	qe_nbrecord_notebook(&nb, copy, size, free, &out);
 #elif defined(TARGET_GLOBALDB)
-	struct cache c = { .name = "fuzz" };
+	struct qe_jcache c = { .name = "fuzz" };
 	unsigned char *db = sqlite3_malloc64(size ? size : 1);
 
 	if (db == NULL)
 		abort();
 	memcpy(db, data, size);
 	c.dbwhere = qe_xstrdup("fuzz:global.db");
-	if (open_db_memory(&c, db, size) == 0 && read_cache(&c, 0) == 0) {
-		arrange(&c);
-		for (size_t i = 0; i < c.n; i++)
-			if (c.e[i].pk < 0)
-				failed_record(&c.e[i], &out);
+	if (qe_jcache_open_memory(&c, db, size) == 0 && qe_jcache_read(&c, 0) == 0) {
+		qe_jcache_arrange(&c, 0, NULL);
+		failed_records(&c, 0, &out);
 	}
-	cache_free(&c);
+	qe_jcache_free(&c);
 #elif defined(TARGET_ARCHIVE)
-	struct cache c = { 0 };
+	struct qe_extract x;
+	struct qe_jcache c = { 0 };
+	char path[64];
 	int fd;
 
-	max_notebook = 1 << 20;		/* bounded work per input */
-	if (archive_cache(as_file(data, size, &fd), &c, 0) == 0)
-		for (size_t i = 0; i < c.n; i++)
-			if (c.e[i].selected && c.e[i].pk < 0)
-				failed_record(&c.e[i], &c.e[i].out);
-	cache_free(&c);
+	qe_extract_init(&x, discard);
+	x.lim.member_bytes = 1 << 20;		/* bounded work per input */
+	if (qe_extract_archive_cache(&x, fz_file(data, size, &fd, path), &c, 0) == 0)
+		failed_records(&c, 1, NULL);
+	for (size_t i = 0; i < c.n; i++)
+		fz_check_ndjson(c.e[i].out.data ? c.e[i].out.data : "", c.e[i].out.len);
+	qe_jcache_free(&c);
+	qe_extract_free(&x);
 	close(fd);
 #elif defined(TARGET_HOOKLOG)
 	static const char nbtext[] = "{\"nbformat\": 4, \"nbformat_minor\": 5, \"metadata\": {},"
 	    " \"cells\": [{\"cell_type\": \"code\", \"metadata\": {}, \"outputs\": [],"
 	    " \"execution_count\": 1, \"source\": \"import time\"}, {\"cell_type\": \"code\","
 	    " \"metadata\": {}, \"outputs\": [], \"execution_count\": 2, \"source\": \"x = 1\"}]}";
-	struct nbctx nb = { .where = "/tmp/fuzz.ipynb", .document = "fuzz", .input = "ipynb",
-	    .pk = -1, .current = -1, .stable_ids = 1, .execution_seconds = NAN };
+	struct qe_hooklog log = { 0 };
+	struct qe_nbctx nb;
+	char path[64];
 	int fd;
 
-	timings_log = as_file(data, size, &fd);
-	load_timings(timings_log);
-	notebook_records(&nb, qe_xstrdup(nbtext), sizeof nbtext - 1, free, &out);
-	free_runs();
+	qe_hooklog_load(&log, fz_file(data, size, &fd, path));
+	file_ctx(&nb, "/tmp/fuzz.ipynb", &log);
+	qe_nbrecord_notebook(&nb, qe_xstrdup(nbtext), sizeof nbtext - 1, free, &out);
+	qe_hooklog_free(&log);
 	close(fd);
 #else
 #error "define one TARGET_*"
 #endif
+	fz_check_ndjson(out.data ? out.data : "", out.len);
 	qe_buf_free(&out);
 	return 0;
 }

@@ -1,0 +1,257 @@
+/* jupyter-cache artifacts read in memory (qe_archive.h). */
+#include <err.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "qe.h"
+#include "qe_archive.h"
+
+struct archive *
+qe_archive_open(const char *path)
+{
+	struct archive *a = archive_read_new();
+
+	if (a == NULL)
+		qe_oom();
+	archive_read_support_filter_all(a);
+	archive_read_support_format_all(a);
+	if (archive_read_open_filename(a, path, 1 << 16) != ARCHIVE_OK) {
+		warnx("%s: %s", path, archive_error_string(a));
+		archive_read_free(a);
+		return NULL;
+	}
+	return a;
+}
+
+const char *
+qe_archive_safe_name(const char *name)
+{
+	const char *p;
+
+	while (name[0] == '.' && name[1] == '/')
+		name += 2;
+	if (name[0] == '/' || name[0] == '\0')
+		return NULL;
+	for (p = name; p; p = strchr(p, '/')) {
+		if (*p == '/')
+			p++;
+		if (p[0] == '.' && p[1] == '.' && (p[2] == '/' || p[2] == '\0'))
+			return NULL;
+	}
+	return name;
+}
+
+unsigned char *
+qe_archive_read_member(struct archive *a, struct archive_entry *ae, const char *where,
+    size_t limit, size_t *len)
+{
+	unsigned char *buf = NULL;
+	size_t cap = 0, n = 0;
+	la_ssize_t r;
+
+	/* the size in the header is a hint: one allocation when it is true */
+	if (archive_entry_size_is_set(ae) && archive_entry_size(ae) >= 0 &&
+	    (uintmax_t)archive_entry_size(ae) <= limit) {
+		cap = (size_t)archive_entry_size(ae) + 1;
+		if ((buf = sqlite3_malloc64(cap)) == NULL)
+			qe_oom();
+	}
+	for (;;) {
+		if (n == cap) {
+			if (cap >= limit + 1) {
+				warnx("%s: member larger than %zu bytes (see --max-notebook)", where, limit);
+				sqlite3_free(buf);
+				return NULL;
+			}
+			cap = cap ? cap * 2 : 65536;
+			if (cap > limit + 1)
+				cap = limit + 1;
+			if ((buf = sqlite3_realloc64(buf, cap)) == NULL)
+				qe_oom();
+		}
+		r = archive_read_data(a, buf + n, cap - n);
+		if (r == 0)
+			break;
+		if (r < 0) {
+			warnx("%s: %s", where, archive_error_string(a));
+			sqlite3_free(buf);
+			return NULL;
+		}
+		n += (size_t)r;
+	}
+	*len = n;
+	return buf ? buf : sqlite3_malloc(1);
+}
+
+/* What the first pass has seen so far. */
+struct scan {
+	const char *path;
+	const struct qe_archive_limits *lim;
+	double members, expanded;
+	int saw_build;
+	int *problems;
+};
+
+/* "ARCHIVE:member" */
+static char *
+where_of(const char *path, const char *name)
+{
+	struct qe_buf b = { 0 };
+
+	qe_buf_addf(&b, "%s:%s", path, name);
+	return b.data;
+}
+
+/* Count a member against the bounds; -1 after the message when one is crossed. */
+static int
+bounded(struct scan *s, struct archive_entry *ae)
+{
+	/* the second pass reads the same members: bounding the first is enough */
+	if (++s->members > s->lim->entries) {
+		warnx("%s: more than %.0f members (see --max-archive-entries)", s->path,
+		    s->lim->entries);
+		return -1;
+	}
+	if (archive_entry_size_is_set(ae) && archive_entry_size(ae) > 0)
+		s->expanded += (double)archive_entry_size(ae);
+	if (s->expanded > s->lim->total_bytes) {
+		warnx("%s: members of more than %.0f bytes in all (see --max-archive-bytes)",
+		    s->path, s->lim->total_bytes);
+		return -1;
+	}
+	return 0;
+}
+
+/* One member of the first pass: 0 to go on, -1 to stop (reported). */
+static int
+scan_member(struct scan *s, struct archive *a, struct archive_entry *ae,
+    struct qe_archive_db *db)
+{
+	const char *raw = archive_entry_pathname(ae);
+	const char *name = raw ? qe_archive_safe_name(raw) : NULL, *base;
+
+	if (bounded(s, ae) < 0)
+		return -1;
+	if (name == NULL) {
+		warnx("%s: member '%s': absolute or '..' name, skipped", s->path, raw ? raw : "");
+		++*s->problems;
+		return 0;
+	}
+	if (strstr(name, "jupyter_execute/") || strncmp(name, "html/", 5) == 0)
+		s->saw_build = 1;
+	base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	if (strcmp(base, "global.db") != 0 || archive_entry_filetype(ae) != AE_IFREG)
+		return 0;
+	if (db->name != NULL) {
+		warnx("%s: two caches: '%s' and '%s'", s->path, db->name, name);
+		return -1;
+	}
+	db->name = qe_xstrdup(name);
+	db->where = where_of(s->path, name);
+	db->bytes = qe_archive_read_member(a, ae, db->where, s->lim->member_bytes, &db->len);
+	return db->bytes ? 0 : -1;
+}
+
+int
+qe_archive_find_db(const char *path, const struct qe_archive_limits *lim,
+    struct qe_archive_db *db, int *problems)
+{
+	struct scan s = { .path = path, .lim = lim, .problems = problems };
+	struct archive *a;
+	struct archive_entry *ae;
+	int r, ret = -1;
+
+	if ((a = qe_archive_open(path)) == NULL)
+		return -1;
+	while ((r = archive_read_next_header(a, &ae)) == ARCHIVE_OK || r == ARCHIVE_WARN)
+		if (scan_member(&s, a, ae, db) < 0)
+			goto out;
+	if (r != ARCHIVE_EOF)
+		warnx("%s: %s", path, archive_error_string(a));
+	else if (db->name == NULL)
+		warnx("%s: no jupyter-cache (no global.db) in the archive%s", path, s.saw_build ?
+		    "; an artifact of _build made without 'include-hidden-files: true' has no .jupyter_cache" : "");
+	else {
+		db->rootpfx = qe_xstrndup(db->name, strlen(db->name) - strlen("global.db"));
+		ret = 0;
+	}
+out:
+	archive_read_free(a);
+	return ret;
+}
+
+void
+qe_archive_db_free(struct qe_archive_db *db)
+{
+	free(db->name);
+	free(db->where);
+	free(db->rootpfx);
+	sqlite3_free(db->bytes);
+	memset(db, 0, sizeof *db);
+}
+
+/* The hashkey of ROOTPFX"executed/HASHKEY/base.ipynb" (new string), or NULL. */
+static char *
+notebook_key(const char *name, const char *rootpfx)
+{
+	size_t pl = strlen(rootpfx);
+	const char *hk, *slash;
+
+	if (strncmp(name, rootpfx, pl) != 0 || strncmp(name + pl, "executed/", 9) != 0)
+		return NULL;
+	hk = name + pl + 9;
+	if ((slash = strchr(hk, '/')) == NULL || strcmp(slash, "/base.ipynb") != 0)
+		return NULL;
+	return qe_xstrndup(hk, (size_t)(slash - hk));
+}
+
+/* One member of the second pass. */
+static void
+notebook_member(const char *path, const char *rootpfx, size_t limit,
+    const struct qe_archive_nb_fn *fn, struct archive *a, struct archive_entry *ae,
+    int *problems)
+{
+	const char *raw = archive_entry_pathname(ae);
+	const char *name = raw ? qe_archive_safe_name(raw) : NULL;
+	unsigned char *bytes;
+	char *hk, *where;
+	void *item;
+	size_t len;
+
+	if (name == NULL || archive_entry_filetype(ae) != AE_IFREG ||
+	    (hk = notebook_key(name, rootpfx)) == NULL)
+		return;
+	if ((item = fn->want(fn->ctx, hk)) != NULL) {
+		where = where_of(path, name);
+		if ((bytes = qe_archive_read_member(a, ae, where, limit, &len)) == NULL)
+			++*problems;
+		else if (fn->got(fn->ctx, item, where, bytes, len) < 0)
+			++*problems;
+		free(where);
+	}
+	free(hk);
+}
+
+int
+qe_archive_each_notebook(const char *path, const char *rootpfx, size_t limit,
+    const struct qe_archive_nb_fn *fn, int *problems)
+{
+	struct archive *a;
+	struct archive_entry *ae;
+	int r;
+
+	if ((a = qe_archive_open(path)) == NULL)
+		return -1;
+	while ((r = archive_read_next_header(a, &ae)) == ARCHIVE_OK || r == ARCHIVE_WARN)
+		notebook_member(path, rootpfx, limit, fn, a, ae, problems);
+	if (r != ARCHIVE_EOF) {
+		warnx("%s: %s", path, archive_error_string(a));
+		++*problems;
+	}
+	archive_read_free(a);
+	return 0;
+}

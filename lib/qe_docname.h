@@ -1,0 +1,38 @@
+/*
+ * qe_docname.h - the "document" of a record: a notebook's path named
+ * relative to the book's root, extension dropped ("lectures/intro").
+ *
+ * Invariants:
+ *  - names are derived from the text of paths only: nothing here touches
+ *    the file system, prints or fails. Paths are taken as given (the caller
+ *    makes them absolute with realpath(3) when that matters).
+ *  - `root` is a directory without a trailing '/' (or NULL): a path below it
+ *    is named relative to it. Otherwise a path is named relative to the
+ *    common directory of every path of its set (qe_docname_common), so the
+ *    same book gives the same names wherever it was built.
+ *  - qe_docname() returns a new string the caller frees.
+ */
+#ifndef QE_DOCNAME_H
+#define QE_DOCNAME_H
+
+#include <stddef.h>
+
+/* Length of the directory part of `path` (up to its last '/'), 0 if none. */
+size_t qe_docname_dir_len(const char *path);
+
+/*
+ * Shorten *len, the length of a directory prefix of `base`, to the longest
+ * directory `path` shares with it. Start with *len = qe_docname_dir_len(base)
+ * and call it once per other path of the set.
+ */
+void qe_docname_common(const char *path, const char *base, size_t *len);
+
+/*
+ * The document name of `path`: relative to `root` when below it; without a
+ * root, relative to the common directory base[0..baselen) when below it (or
+ * to "/" when the common directory is the file system's root). The last
+ * extension is dropped.
+ */
+char *qe_docname(const char *path, const char *root, const char *base, size_t baselen);
+
+#endif /* QE_DOCNAME_H */

@@ -1,0 +1,85 @@
+/*
+ * qe_extract.h - qe-cache-extract's work on its operands: a jupyter-cache
+ * (folder, database file, or inside an artifact archive) or notebook files
+ * in, the records of each notebook out, in a stable order (by document,
+ * newest first; files in the order named or walked).
+ *
+ * Invariants:
+ *  - a struct qe_extract holds the options and what is loaded for them
+ *    (the baseline's keys, the hook log); its owner sets it up with
+ *    qe_extract_init(), changes the options before the first operand and
+ *    releases it with qe_extract_free(). Nothing here keeps other state.
+ *  - the records of one notebook reach x->emit together, never split; emit
+ *    writes the buffer and resets it (the tool's choice of output). At most
+ *    one notebook's text and tree are held at a time for a folder; an
+ *    archive keeps each notebook's records until its turn.
+ *  - everything that goes wrong is reported ("prog: where: what") and
+ *    counted in x->problems, and the work goes on with the next notebook
+ *    or operand; the tool turns a count above 0 into exit status 2.
+ */
+#ifndef QE_EXTRACT_H
+#define QE_EXTRACT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "qe_archive.h"
+#include "qe_hooklog.h"
+#include "qe_jcache.h"
+#include "qe_operand.h"
+#include "qe_time.h"
+
+struct qe_buf;
+
+struct qe_extract {
+	int all;			/* -a: every cache record, not only the current */
+	const char *root;		/* -r: documents relative to it (no trailing '/') */
+	struct qe_time since;		/* -s: records created after it were executed */
+	int have_since;
+	struct qe_keyset baseline;	/* -b: hashkeys of the baseline's cache */
+	int have_baseline;
+	int64_t stale_margin_us;	/* --stale-margin */
+	struct qe_archive_limits lim;	/* --max-notebook, --max-archive-* */
+	struct qe_hooklog hooks;	/* -t: the capture hook's log */
+	void (*emit)(struct qe_buf *records);
+	int problems;			/* out: things reported */
+};
+
+/* The defaults: 5 s margin, 256 MiB notebooks, 200,000 members, 16 GiB. */
+void qe_extract_init(struct qe_extract *x, void (*emit)(struct qe_buf *));
+
+/*
+ * -b: load the hashkeys of the cache at `path` (any cache operand) as the
+ * baseline. Returns -1 after a message when it is not a readable cache.
+ */
+int qe_extract_baseline(struct qe_extract *x, const char *path);
+
+/*
+ * The records of every operand in order. Notebook files named on their
+ * own share one common directory and are read together, where the first
+ * of them is named.
+ */
+void qe_extract_operands(struct qe_extract *x, const struct qe_paths *ops);
+
+/* A .jupyter_cache folder `dir` with its database `db`. */
+void qe_extract_cache_dir(struct qe_extract *x, const char *dir, const char *db);
+
+/* An artifact archive. */
+void qe_extract_archive(struct qe_extract *x, const char *path);
+
+/*
+ * Read the cache of an archive into c (zero-initialised; qe_jcache_free()
+ * it): the database, and unless keys_only each selected notebook's records
+ * into its entry's `out`. Returns -1 after a message when the archive holds
+ * no readable cache.
+ */
+int qe_extract_archive_cache(struct qe_extract *x, const char *path, struct qe_jcache *c,
+    int keys_only);
+
+/* Notebook files, named relative to their common directory (or the root). */
+void qe_extract_ipynb(struct qe_extract *x, const struct qe_paths *files);
+
+/* Free the baseline's keys and the hook log (not x->root, the caller's). */
+void qe_extract_free(struct qe_extract *x);
+
+#endif /* QE_EXTRACT_H */

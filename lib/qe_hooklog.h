@@ -1,0 +1,87 @@
+/*
+ * qe_hooklog.h - the capture hook's log (hook/qe_telemetry_startup.py):
+ * which kernel run executed which cells, with the in-kernel clock, and the
+ * join of a notebook to the one run that executed it.
+ *
+ * Invariants:
+ *  - a struct qe_hooklog is owned by its caller: zero-initialise it, fill
+ *    it with qe_hooklog_load() (once or more), release it with
+ *    qe_hooklog_free(). It owns its runs, their ids, cwds and cells.
+ *  - a run's cells are sorted by `seq` after loading; a line that is not a
+ *    well-formed hook record is reported ("prog: file:line: ...") and
+ *    skipped, the good ones still join.
+ *  - a run is matched on the digests of the cells a kernel is sent, in
+ *    order: never on names or times alone. A run matched is marked `used`.
+ */
+#ifndef QE_HOOKLOG_H
+#define QE_HOOKLOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "qe_sha.h"
+#include "qe_time.h"
+#include "qe_timing.h"
+
+/* One cell a kernel ran: its start record, and its end record if any. */
+struct qe_hook_cell {
+	long seq;			/* 1, 2, ... in the order sent */
+	char digest[QE_SHA256_HEX];	/* SHA-256 of the normalised source */
+	struct qe_time start, end;
+	int64_t us;			/* duration_s, in microseconds */
+	int has_start, has_end, success;
+};
+
+struct qe_hook_run {
+	char *id, *cwd;			/* cwd may be NULL */
+	struct qe_hook_cell *c;
+	size_t n;
+	int used;			/* matched to a notebook */
+};
+
+struct qe_hooklog {
+	const char *path;		/* the log, for messages (borrowed) */
+	struct qe_hook_run *runs;
+	size_t n;
+};
+
+/*
+ * Read the log at `path` (NDJSON, maybe gzip'd) into `log`. Returns
+ * QE_EXIT_OK, or QE_EXIT_TROUBLE when lines were rejected (reported).
+ */
+int qe_hooklog_load(struct qe_hooklog *log, const char *path);
+
+/*
+ * The notebook a run is looked for: the digests of the cells sent, in
+ * order (borrowed), its path or cache URI (for the kernel's working
+ * directory, which breaks ties between identical notebooks), and for a
+ * cached notebook its execution window.
+ */
+struct qe_hook_want {
+	const char *const *digest;	/* n digests of QE_SHA256_HEX */
+	size_t n;
+	const char *uri;		/* cache: the notebook's URI, or NULL */
+	const char *path;		/* a notebook file, or NULL */
+	const struct qe_window *window;	/* have_created 0 for a file */
+};
+
+/*
+ * The one run that executed the notebook: its digests equal the wanted
+ * ones in order (a prefix ending in a failed cell, for a notebook file that
+ * stopped at an error), inside the execution window. Returns NULL when none
+ * or several match; *ambiguous is 1 for several.
+ */
+struct qe_hook_run *qe_hooklog_match(struct qe_hooklog *log, const struct qe_hook_want *w,
+    int *ambiguous);
+
+/*
+ * Report each run that ran to its end without error and matched no
+ * notebook ("prog: LOG: run 'ID' (N cells, cwd 'DIR') matches no notebook").
+ * These are warnings, not trouble.
+ */
+void qe_hooklog_report_unused(const struct qe_hooklog *log);
+
+/* Free the runs and their cells; log is left empty. */
+void qe_hooklog_free(struct qe_hooklog *log);
+
+#endif /* QE_HOOKLOG_H */

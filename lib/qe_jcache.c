@@ -1,0 +1,336 @@
+/* jupyter-cache's global.db (qe_jcache.h). */
+#include <err.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "qe.h"
+#include "qe_docname.h"
+#include "qe_jcache.h"
+
+static int
+sql_error(struct qe_jcache *c, const char *what)
+{
+	warnx("%s: %s%s%s", c->dbwhere, what, what[0] ? ": " : "", sqlite3_errmsg(c->db));
+	return -1;
+}
+
+int
+qe_jcache_open_file(struct qe_jcache *c, const char *path)
+{
+	c->dbwhere = qe_xstrdup(path);
+	if (access(path, R_OK) != 0) {
+		warn("%s", path);
+		return -1;
+	}
+	if (sqlite3_open_v2(path, &c->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+		return sql_error(c, "");
+	return 0;
+}
+
+int
+qe_jcache_open_memory(struct qe_jcache *c, unsigned char *bytes, size_t len)
+{
+	if (sqlite3_open_v2(":memory:", &c->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		sqlite3_free(bytes);
+		return sql_error(c, "");
+	}
+	if (sqlite3_deserialize(c->db, "main", bytes, (sqlite3_int64)len, (sqlite3_int64)len,
+	    SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY) != SQLITE_OK)
+		return sql_error(c, "");
+	return 0;
+}
+
+static int
+has_table(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *st;
+	int found = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+	    -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	if (sqlite3_finalize(st) != SQLITE_OK)
+		return -1;
+	return found;
+}
+
+static struct qe_jcache_entry *
+new_entry(struct qe_jcache *c, int64_t pk, const char *uri)
+{
+	struct qe_jcache_entry *e;
+
+	c->e = qe_xrealloc(c->e, (c->n + 1) * sizeof *c->e);
+	e = memset(&c->e[c->n++], 0, sizeof *e);
+	e->pk = pk;
+	e->uri = qe_xstrdup(uri);
+	e->execution_seconds = NAN;
+	return e;
+}
+
+/* A row's warning; the row is skipped or read without the bad field. */
+static void
+bad_row(struct qe_jcache *c)
+{
+	c->bad_rows++;
+}
+
+/* execution_seconds from an nbcache row's 'data' (JSON text, or NULL). */
+static void
+read_data(struct qe_jcache *c, struct qe_jcache_entry *e, const char *data)
+{
+	const cJSON *v;
+	cJSON *d;
+
+	if (data == NULL)
+		return;
+	/* a 'data' that is not JSON, or a bad time in it, was silently null */
+	if ((d = cJSON_Parse(data)) == NULL || !cJSON_IsObject(d)) {
+		warnx("%s: nbcache row %lld: 'data' is not a JSON object", c->dbwhere,
+		    (long long)e->pk);
+		bad_row(c);
+		cJSON_Delete(d);
+		return;
+	}
+	v = cJSON_GetObjectItemCaseSensitive(d, "execution_seconds");
+	if (cJSON_IsNumber(v) && isfinite(v->valuedouble) && v->valuedouble >= 0)
+		e->execution_seconds = v->valuedouble;
+	else if (v != NULL && !cJSON_IsNull(v)) {
+		warnx("%s: nbcache row %lld: bad 'execution_seconds' in 'data'",
+		    c->dbwhere, (long long)e->pk);
+		bad_row(c);
+	}
+	cJSON_Delete(d);
+}
+
+/* One nbcache row: pk, hashkey, uri, data, created. */
+static void
+read_row(struct qe_jcache *c, sqlite3_stmt *st, int keys_only)
+{
+	struct qe_jcache_entry *e;
+	const char *hk = (const char *)sqlite3_column_text(st, 1);
+	const char *uri = (const char *)sqlite3_column_text(st, 2);
+	const char *data = (const char *)sqlite3_column_text(st, 3);
+	const char *created = (const char *)sqlite3_column_text(st, 4);
+
+	if (hk == NULL || uri == NULL || strspn(hk, "0123456789abcdefABCDEF") != strlen(hk) ||
+	    strlen(hk) == 0 || strlen(hk) > 128) {
+		warnx("%s: nbcache row %lld: bad 'hashkey' or 'uri'", c->dbwhere,
+		    (long long)sqlite3_column_int64(st, 0));
+		bad_row(c);
+		return;
+	}
+	e = new_entry(c, sqlite3_column_int64(st, 0), uri);
+	e->hashkey = qe_xstrdup(hk);
+	if (keys_only)
+		return;
+	read_data(c, e, data);
+	if (created && qe_time_parse(created, &e->created) == 0)
+		e->have_created = 1;
+	else if (created) {
+		warnx("%s: nbcache row %lld: bad 'created' '%.40s'", c->dbwhere,
+		    (long long)e->pk, created);
+		bad_row(c);
+	}
+}
+
+/* Step through `st` calling row() on each row; -1 after "reading WHAT". */
+static int
+each_row(struct qe_jcache *c, sqlite3_stmt *st, const char *what,
+    void (*row)(struct qe_jcache *, sqlite3_stmt *, int), int arg)
+{
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		row(c, st, arg);
+	if (rc != SQLITE_DONE) {
+		sql_error(c, what);
+		sqlite3_finalize(st);
+		return -1;
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* One failed document: uri, traceback. */
+static void
+read_failure(struct qe_jcache *c, sqlite3_stmt *st, int unused)
+{
+	const char *uri = (const char *)sqlite3_column_text(st, 0);
+	const char *tb = (const char *)sqlite3_column_text(st, 1);
+
+	(void)unused;
+	if (uri != NULL)
+		new_entry(c, -1, uri)->error = qe_jcache_exception_line(tb ? tb : "");
+}
+
+int
+qe_jcache_read(struct qe_jcache *c, int keys_only)
+{
+	sqlite3_stmt *st;
+	const char *proj;
+	char sql[128];
+	int t;
+
+	if ((t = has_table(c->db, "nbcache")) < 0)
+		return sql_error(c, "");
+	if (t == 0) {
+		warnx("%s: not a jupyter-cache database (no table 'nbcache')", c->dbwhere);
+		return -1;
+	}
+	proj = has_table(c->db, "nbproject") == 1 ? "nbproject" :
+	    has_table(c->db, "nbstage") == 1 ? "nbstage" : NULL;
+	if (sqlite3_prepare_v2(c->db, "SELECT pk, hashkey, uri, data, created FROM nbcache",
+	    -1, &st, NULL) != SQLITE_OK)
+		return sql_error(c, "unrecognised 'nbcache' table");
+	if (each_row(c, st, "reading 'nbcache'", read_row, keys_only) < 0)
+		return -1;
+	if (proj == NULL || keys_only)
+		return 0;
+	snprintf(sql, sizeof sql, "SELECT uri, traceback FROM %s "
+	    "WHERE traceback IS NOT NULL AND traceback != '' ORDER BY pk", proj);
+	if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return sql_error(c, "unrecognised project table");
+	return each_row(c, st, "reading the project table", read_failure, 0);
+}
+
+/* tb without its ANSI escape sequences (CSI ... final byte). */
+static void
+strip_ansi(const char *tb, struct qe_buf *clean)
+{
+	for (const char *p = tb; *p; p++) {
+		if (*p == '\033' && p[1] == '[') {
+			p += 2;
+			while (*p && !(*p >= 0x40 && *p <= 0x7e))
+				p++;
+			if (!*p)
+				break;
+			continue;
+		}
+		qe_buf_addc(clean, *p);
+	}
+}
+
+char *
+qe_jcache_exception_line(const char *tb)
+{
+	struct qe_buf clean = { 0 };
+	char *last = NULL, *s, *e;
+
+	strip_ansi(tb, &clean);
+	if (clean.data == NULL)
+		return NULL;
+	for (s = clean.data; s && *s; s = e ? e + 1 : NULL) {
+		char *t = s;
+
+		e = strchr(s, '\n');
+		if (e)
+			*e = '\0';
+		while (*t == ' ' || *t == '\t' || *t == '\r')
+			t++;
+		if (*t)
+			last = s;
+		if (!e)
+			break;
+	}
+	if (last != NULL) {
+		size_t n = strlen(last);
+
+		while (n > 0 && strchr(" \t\r", last[n - 1]))
+			n--;
+		last = qe_xstrndup(last, n);
+	}
+	qe_buf_free(&clean);
+	return last;
+}
+
+static int
+entry_cmp(const void *a, const void *b)
+{
+	const struct qe_jcache_entry *x = a, *y = b;
+	int c = strcmp(x->document, y->document);
+
+	if (c)
+		return c;
+	if (x->pk < 0 || y->pk < 0)	/* a failure is newer than any record */
+		return (x->pk >= 0) - (y->pk >= 0);
+	if (x->have_created && y->have_created && qe_time_diff_us(&x->created, &y->created) != 0)
+		return qe_time_diff_us(&x->created, &y->created) > 0 ? 1 : -1;
+	return (x->pk < y->pk) - (x->pk > y->pk);
+}
+
+void
+qe_jcache_arrange(struct qe_jcache *c, int all, const char *root)
+{
+	const char *base;
+	size_t baselen;
+
+	if (c->n == 0)		/* an empty cache: qsort() must not see NULL */
+		return;
+	base = c->e[0].uri;
+	baselen = qe_docname_dir_len(base);
+	for (size_t i = 1; i < c->n; i++)
+		qe_docname_common(c->e[i].uri, base, &baselen);
+	for (size_t i = 0; i < c->n; i++)
+		c->e[i].document = qe_docname(c->e[i].uri, root, base, baselen);
+	qsort(c->e, c->n, sizeof *c->e, entry_cmp);
+	for (size_t i = 0; i < c->n; i++) {
+		c->e[i].current = i == 0 || strcmp(c->e[i].document, c->e[i - 1].document) != 0;
+		c->e[i].selected = all || c->e[i].current;
+	}
+}
+
+void
+qe_jcache_free(struct qe_jcache *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->e[i].hashkey);
+		free(c->e[i].uri);
+		free(c->e[i].document);
+		free(c->e[i].error);
+		qe_buf_free(&c->e[i].out);
+	}
+	free(c->e);
+	free(c->dbwhere);
+	free(c->rootpfx);
+	if (c->db)
+		sqlite3_close(c->db);
+	memset(c, 0, sizeof *c);
+}
+
+static int
+cmpstr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void
+qe_keyset_from_cache(struct qe_keyset *ks, const struct qe_jcache *c)
+{
+	ks->v = qe_xcalloc(c->n, sizeof *ks->v);
+	ks->n = 0;
+	for (size_t i = 0; i < c->n; i++)
+		if (c->e[i].hashkey)
+			ks->v[ks->n++] = qe_xstrdup(c->e[i].hashkey);
+	qsort(ks->v, ks->n, sizeof *ks->v, cmpstr);
+}
+
+int
+qe_keyset_has(const struct qe_keyset *ks, const char *key)
+{
+	return ks->n > 0 && bsearch(&key, ks->v, ks->n, sizeof *ks->v, cmpstr) != NULL;
+}
+
+void
+qe_keyset_free(struct qe_keyset *ks)
+{
+	for (size_t i = 0; i < ks->n; i++)
+		free(ks->v[i]);
+	free(ks->v);
+	ks->v = NULL;
+	ks->n = 0;
+}

@@ -1,0 +1,64 @@
+/*
+ * qe_nbrecord.h - the records of one notebook: a "notebook" record, then a
+ * "cell" record per code cell (schema/notebook.json, schema/cell.json), as
+ * qe-cache-extract prints them.
+ *
+ * Invariants:
+ *  - a notebook gives all its records or none: they are built in memory
+ *    and appended to the caller's buffer as NDJSON lines (compact JSON,
+ *    '\n') only once the whole notebook has been read.
+ *  - the notebook record comes first, though it is written last: its
+ *    totals (timed cells, cells_seconds, the first failure) come from the
+ *    cells.
+ *  - a struct qe_nbctx is filled by the caller and only read here, except
+ *    `problems` (and the `used` mark of a hook run that matched). Its
+ *    strings are borrowed and must outlive the call.
+ *  - problems that still give records (a cell whose source is not text)
+ *    are reported and counted in nb->problems; the caller decides what they
+ *    mean for its exit status.
+ */
+#ifndef QE_NBRECORD_H
+#define QE_NBRECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "qe_hooklog.h"
+#include "qe_time.h"
+
+struct qe_buf;
+
+/* What a whole notebook contributes to its cells' judgement. */
+struct qe_nbctx {
+	const char *where;		/* for messages: path, or archive:member */
+	const char *document;
+	const char *input;		/* "cache" or "ipynb" */
+	const char *uri;		/* cache: nbcache.uri */
+	const char *cache_key;		/* NULL for files */
+	int64_t pk;			/* cache: nbcache.pk, else -1 */
+	int current;			/* -1: omit the field */
+	const char *origin;		/* NULL: omit */
+	int stable_ids;			/* cell ids identify cells across builds */
+	double execution_seconds;	/* NAN when unknown */
+	struct qe_time created;		/* cache record: the execution window's end */
+	int have_created;
+	int64_t stale_margin_us;	/* --stale-margin */
+	struct qe_hooklog *hooks;	/* --timings, or NULL */
+	int problems;			/* out: reported, records still given */
+};
+
+/*
+ * Parse a notebook (qe_nb_parse: `bytes` is handed over and released with
+ * release()) and append its records to `out`. Returns -1 after a
+ * diagnostic if it is not a notebook (nothing appended).
+ */
+int qe_nbrecord_notebook(struct qe_nbctx *nb, char *bytes, size_t len, void (*release)(void *),
+    struct qe_buf *out);
+
+/*
+ * Append the notebook record of a document whose last execution failed
+ * and left no notebook: status "failed", `error` (may be NULL), no cells.
+ */
+void qe_nbrecord_failed(const struct qe_nbctx *nb, const char *error, struct qe_buf *out);
+
+#endif /* QE_NBRECORD_H */

@@ -1,0 +1,383 @@
+/* Reading notebooks: checks, cell sources, digests (qe_notebook.h). */
+#include <err.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/evp.h>
+
+#include "qe.h"
+#include "qe_notebook.h"
+
+/* An empty file, NUL bytes, text that is not UTF-8: clear words, never records. */
+static int
+check_bytes(const char *where, const char *bytes, size_t len)
+{
+	size_t bad, lead = 0;
+
+	if (memchr(bytes, '\0', len) != NULL) {
+		warnx("%s: not a notebook: NUL byte", where);
+		return -1;
+	}
+	/* bytes need not end in a NUL: bounded scans only */
+	while (lead < len && strchr(" \t\r\n", bytes[lead]))
+		lead++;
+	if (lead == len) {
+		warnx("%s: not a notebook: empty file", where);
+		return -1;
+	}
+	if ((bad = qe_utf8_valid(bytes, len)) != len) {
+		warnx("%s: not a notebook: invalid UTF-8 at byte %zu", where, bad + 1);
+		return -1;
+	}
+	return 0;
+}
+
+/* Say where the JSON text went wrong: line and column, and why. */
+static void
+parse_error(const char *where, const char *bytes, size_t len, const cJSON *doc, const char *end)
+{
+	long ln = 1, col = 1, deep = doc ? -1 :
+	    qe_json_too_deep(bytes, end ? (size_t)(end - bytes) + 1 : len);
+	const char *at = deep >= 0 ? bytes + deep : end;
+
+	for (const char *p = bytes; at && p < at; p++)
+		if (*p == '\n')
+			ln++, col = 1;
+		else
+			col++;
+	/* trailing data: a truncated or concatenated file, never half-read */
+	warnx("%s:%ld: %s at column %ld", where, ln, doc ? "trailing data after the notebook" :
+	    deep >= 0 ? "nesting deeper than 1000 levels" : "invalid JSON", col);
+}
+
+/* nbformat 4 with a list of cells, and only finite numbers. */
+static int
+check_doc(const char *where, const cJSON *doc)
+{
+	const cJSON *nbf = cJSON_GetObjectItemCaseSensitive(doc, "nbformat");
+	const cJSON *cells = cJSON_GetObjectItemCaseSensitive(doc, "cells");
+
+	if (qe_json_nonfinite(doc)) {
+		warnx("%s: not a notebook: number out of range (beyond a double's 1.8e308)", where);
+		return -1;
+	}
+	if (!cJSON_IsObject(doc) || !cJSON_IsArray(cells) || !cJSON_IsNumber(nbf)) {
+		warnx("%s: not a notebook: %s", where,
+		    cJSON_GetObjectItemCaseSensitive(doc, "worksheets") ?
+		    "nbformat 3 is not supported" : "no 'nbformat' and 'cells'");
+		return -1;
+	}
+	if (nbf->valuedouble != 4) {
+		warnx("%s: not a notebook: nbformat %g is not supported", where, nbf->valuedouble);
+		return -1;
+	}
+	return 0;
+}
+
+cJSON *
+qe_nb_parse(const char *where, char *bytes, size_t len, void (*release)(void *))
+{
+	const char *end = NULL;
+	cJSON *doc;
+
+	if (check_bytes(where, bytes, len) < 0) {
+		release(bytes);
+		return NULL;
+	}
+	doc = cJSON_ParseWithLengthOpts(bytes, len, &end, 0);
+	while (doc && end < bytes + len && strchr(" \t\r\n", *end))
+		end++;
+	if (doc == NULL || end != bytes + len) {
+		parse_error(where, bytes, len, doc, end);
+		cJSON_Delete(doc);
+		release(bytes);
+		return NULL;
+	}
+	release(bytes);
+	if (check_doc(where, doc) < 0) {
+		cJSON_Delete(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+int
+qe_nb_join_text(const cJSON *v, struct qe_buf *out)
+{
+	const cJSON *it;
+
+	qe_buf_reset(out);
+	if (v == NULL || cJSON_IsNull(v))
+		return 0;
+	if (cJSON_IsString(v)) {
+		qe_buf_adds(out, v->valuestring);
+		return 0;
+	}
+	if (!cJSON_IsArray(v))
+		return -1;
+	cJSON_ArrayForEach(it, v) {
+		if (!cJSON_IsString(it))
+			return -1;
+		qe_buf_adds(out, it->valuestring);
+	}
+	return 0;
+}
+
+void
+qe_nb_normalise(struct qe_buf *b)
+{
+	size_t i, j;
+
+	for (i = j = 0; i < b->len; i++) {
+		if (b->data[i] == '\r') {
+			b->data[j++] = '\n';
+			if (i + 1 < b->len && b->data[i + 1] == '\n')
+				i++;
+		} else
+			b->data[j++] = b->data[i];
+	}
+	while (j > 0 && strchr(" \t\n\r\f\v", b->data[j - 1]) != NULL)
+		j--;
+	b->len = j;
+	if (b->data)
+		b->data[j] = '\0';
+}
+
+/* s[0..e) cut to QE_FIRST_LINE_MAX characters, on a UTF-8 boundary. */
+static char *
+cut_line(const char *s, const char *e)
+{
+	size_t n = 0, chars = 0;
+	struct qe_buf out = { 0 };
+
+	while (s + n < e && chars < QE_FIRST_LINE_MAX) {
+		n++;
+		while (s + n < e && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n++;
+		chars++;
+	}
+	qe_buf_add(&out, s, n);
+	if (s + n < e)
+		qe_buf_adds(&out, "\xe2\x80\xa6");	/* … */
+	return out.data;
+}
+
+char *
+qe_nb_first_line(const struct qe_buf *src)
+{
+	const char *p = src->data ? src->data : "", *end = p + src->len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end, *s = p;
+
+		while (s < e && (*s == ' ' || *s == '\t'))
+			s++;
+		while (e > s && strchr(" \t\f\v", e[-1]) != NULL)
+			e--;
+		if (e > s)
+			return cut_line(s, e);
+		p = e == end ? end : (nl ? nl + 1 : end);
+	}
+	return NULL;
+}
+
+int
+qe_nb_has_tag(const cJSON *tags, const char *tag)
+{
+	const cJSON *t;
+
+	cJSON_ArrayForEach(t, (cJSON_IsArray(tags) ? tags : NULL))
+		if (cJSON_IsString(t) && strcmp(t->valuestring, tag) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+cmpstr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void
+md_update_str(EVP_MD_CTX *md, const char *s)
+{
+	EVP_DigestUpdate(md, s, strlen(s) + 1);	/* the NUL separates fields */
+}
+
+/* Digest a multiline string as its joined text, without joining it. */
+static void
+md_update_value(EVP_MD_CTX *md, const cJSON *v)
+{
+	const cJSON *it;
+	int text = cJSON_IsString(v) || cJSON_IsNull(v) || v == NULL;
+
+	if (cJSON_IsArray(v)) {
+		text = 1;
+		cJSON_ArrayForEach(it, v)
+			text &= cJSON_IsString(it);
+	}
+	if (text && cJSON_IsString(v))
+		EVP_DigestUpdate(md, v->valuestring, strlen(v->valuestring));
+	else if (text && cJSON_IsArray(v)) {
+		cJSON_ArrayForEach(it, v)
+			EVP_DigestUpdate(md, it->valuestring, strlen(it->valuestring));
+	} else if (!text) {
+		char *s = qe_json_print(v);
+
+		EVP_DigestUpdate(md, s, strlen(s));
+		cJSON_free(s);
+	}
+	EVP_DigestUpdate(md, "", 1);
+}
+
+/* A MIME bundle, key by key in byte order. */
+static void
+md_update_bundle(EVP_MD_CTX *md, const cJSON *data)
+{
+	size_t n = 0, i = 0;
+	const cJSON *k;
+	char **keys;
+
+	cJSON_ArrayForEach(k, data)
+		n++;
+	keys = qe_xcalloc(n, sizeof *keys);
+	cJSON_ArrayForEach(k, data)
+		keys[i++] = k->string;
+	qsort(keys, n, sizeof *keys, cmpstr);
+	for (i = 0; i < n; i++) {
+		md_update_str(md, keys[i]);
+		md_update_value(md, cJSON_GetObjectItemCaseSensitive(data, keys[i]));
+	}
+	free(keys);
+}
+
+/* One output; returns 1 if it is an error output. */
+static int
+md_update_output(EVP_MD_CTX *md, const cJSON *o)
+{
+	const char *type = qe_json_str(o, "output_type");
+	const cJSON *data;
+
+	md_update_str(md, type ? type : "");
+	if (type && strcmp(type, "stream") == 0) {
+		const char *name = qe_json_str(o, "name");
+
+		md_update_str(md, name ? name : "");
+		md_update_value(md, cJSON_GetObjectItemCaseSensitive(o, "text"));
+	} else if (type && strcmp(type, "error") == 0) {
+		const char *ename = qe_json_str(o, "ename"), *evalue = qe_json_str(o, "evalue");
+
+		md_update_str(md, ename ? ename : "");
+		md_update_str(md, evalue ? evalue : "");
+		md_update_value(md, cJSON_GetObjectItemCaseSensitive(o, "traceback"));
+		return 1;
+	} else if (cJSON_IsObject(data = cJSON_GetObjectItemCaseSensitive(o, "data")))
+		md_update_bundle(md, data);
+	return 0;
+}
+
+void
+qe_nb_output_digest(const cJSON *outputs, char hex[QE_SHA256_HEX], const cJSON **err)
+{
+	unsigned char d[32];
+	unsigned int dl;
+	EVP_MD_CTX *md = EVP_MD_CTX_new();
+	const cJSON *o;
+
+	*err = NULL;
+	if (md == NULL || !EVP_DigestInit_ex(md, EVP_sha256(), NULL))
+		qe_oom();
+	cJSON_ArrayForEach(o, (cJSON_IsArray(outputs) ? outputs : NULL)) {
+		if (md_update_output(md, o) && *err == NULL)
+			*err = o;
+		EVP_DigestUpdate(md, "\x1e", 1);	/* record separator between outputs */
+	}
+	EVP_DigestFinal_ex(md, d, &dl);
+	EVP_MD_CTX_free(md);
+	qe_hex(d, sizeof d, hex);
+}
+
+char *
+qe_nb_error_text(const cJSON *errout)
+{
+	const char *en = qe_json_str(errout, "ename"), *ev = qe_json_str(errout, "evalue");
+	struct qe_buf e = { 0 };
+
+	qe_buf_adds(&e, en ? en : "Error");
+	if (ev && *ev) {
+		qe_buf_adds(&e, ": ");
+		qe_buf_adds(&e, ev);
+	}
+	return e.data;
+}
+
+const char *
+qe_nb_label(const cJSON *md)
+{
+	const char *label = qe_json_str(md, "name");
+
+	if (label == NULL)
+		label = qe_json_str(cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(md, "mystnb"), "figure"), "name");
+	return label;
+}
+
+static int
+is_code(const cJSON *cell)
+{
+	const char *ct = qe_json_str(cell, "cell_type");
+
+	return ct != NULL && strcmp(ct, "code") == 0;
+}
+
+/* Join, normalise and digest one code cell's source, with `src` as scratch. */
+static void
+read_code(const cJSON *cell, struct qe_nb_code *code, struct qe_buf *src)
+{
+	const cJSON *md = cJSON_GetObjectItemCaseSensitive(cell, "metadata");
+
+	code->cell = cell;
+	if (qe_nb_join_text(cJSON_GetObjectItemCaseSensitive(cell, "source"), src) < 0) {
+		code->bad_source = 1;
+		qe_buf_reset(src);
+	}
+	qe_nb_normalise(src);
+	qe_sha256_hex(src->data ? src->data : "", src->len, code->source_sha256);
+	code->blank = src->len == 0;
+	code->first_line = qe_nb_first_line(src);
+	code->skip = qe_nb_has_tag(cJSON_GetObjectItemCaseSensitive(md, "tags"), "skip-execution");
+}
+
+void
+qe_nb_codes_read(const cJSON *cells, struct qe_nb_codes *c)
+{
+	const cJSON *cell;
+	struct qe_buf src = { 0 };
+	size_t n = 0;
+
+	cJSON_ArrayForEach(cell, cells)
+		n += is_code(cell);
+	c->v = qe_xcalloc(n, sizeof *c->v);
+	c->n = 0;
+	cJSON_ArrayForEach(cell, cells)
+		if (is_code(cell))
+			read_code(cell, &c->v[c->n++], &src);
+	qe_buf_free(&src);
+}
+
+int
+qe_nb_code_is_sent(const struct qe_nb_code *code)
+{
+	return !code->blank && !code->skip;
+}
+
+void
+qe_nb_codes_free(struct qe_nb_codes *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->v[i].first_line);
+	free(c->v);
+	c->v = NULL;
+	c->n = 0;
+}

@@ -1,0 +1,106 @@
+/*
+ * qe_notebook.h - reading a Jupyter notebook (nbformat 4): the checks that
+ * turn bytes into a document or a clear diagnostic, and what the records
+ * say about each code cell (source digest, first line, output digest).
+ *
+ * Invariants:
+ *  - a notebook is accepted whole or not at all: a NUL byte, an empty file,
+ *    text that is not UTF-8, invalid or trailing JSON, nesting deeper than
+ *    cJSON's limit, a number beyond a double, nbformat 3 or an unknown
+ *    nbformat each give one "prog: where: ..." message and NULL.
+ *  - a cell's source is its "source" joined (string or list of strings),
+ *    CR LF and lone CR turned into LF, trailing ASCII blanks removed: the
+ *    text its source_sha256 is the SHA-256 of. A blank source is "".
+ *  - digests are 64 lowercase hex digits. Nothing here exits except on
+ *    out-of-memory; nothing decides an exit status.
+ *  - the cJSON trees are owned by the caller; struct qe_nb_codes borrows
+ *    the cells of the tree it was made from (free it before the tree) and
+ *    owns its first lines (qe_nb_codes_free).
+ */
+#ifndef QE_NOTEBOOK_H
+#define QE_NOTEBOOK_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "qe_sha.h"
+
+struct qe_buf;
+
+/* first_line is cut to this many characters, then "…" is added. */
+#define QE_FIRST_LINE_MAX 80
+
+/*
+ * Parse a notebook's bytes[0..len) (need not end in a NUL). `bytes` is
+ * handed over: release(bytes) is called as soon as it is parsed, so the
+ * text and its tree are never both held longer than needed. Returns the
+ * document (an object with "cells", nbformat 4; cJSON_Delete() it), or
+ * NULL after a diagnostic naming `where`.
+ */
+cJSON *qe_nb_parse(const char *where, char *bytes, size_t len, void (*release)(void *));
+
+/*
+ * Join an nbformat multiline string (a string, or a list of strings) into
+ * `out` (reset first). null or absent is "". Returns -1 for anything else
+ * (out is then partial).
+ */
+int qe_nb_join_text(const cJSON *v, struct qe_buf *out);
+
+/* CR LF and lone CR to LF, then trailing ASCII whitespace off, in place. */
+void qe_nb_normalise(struct qe_buf *b);
+
+/*
+ * The first non-blank line of src, blanks trimmed, cut to QE_FIRST_LINE_MAX
+ * characters (on a UTF-8 boundary) with "…" after a cut; a new string, or
+ * NULL when every line is blank.
+ */
+char *qe_nb_first_line(const struct qe_buf *src);
+
+/* 1 if `tags` is an array holding the string `tag`. */
+int qe_nb_has_tag(const cJSON *tags, const char *tag);
+
+/*
+ * Digest of what outputs show, never how they were serialised: type,
+ * stream name and text, each MIME bundle in key order, error name, value
+ * and traceback. execution_count and metadata are left out, so re-running a
+ * cell with the same result gives the same digest. *err is set to the first
+ * error output, or NULL.
+ */
+void qe_nb_output_digest(const cJSON *outputs, char hex[QE_SHA256_HEX], const cJSON **err);
+
+/* An error output as "ename: evalue" ("Error" without a name); free() it. */
+char *qe_nb_error_text(const cJSON *errout);
+
+/* A cell's label: metadata.name, else metadata.mystnb.figure.name, or NULL. */
+const char *qe_nb_label(const cJSON *md);
+
+/* One code cell, read once: what the records and the hook join need. */
+struct qe_nb_code {
+	const cJSON *cell;		/* borrowed from the document */
+	char source_sha256[QE_SHA256_HEX];
+	char *first_line;		/* owned; NULL when blank */
+	int bad_source;			/* "source" was neither string nor list: read as "" */
+	int blank;			/* the normalised source is empty */
+	int skip;			/* tagged skip-execution */
+};
+
+struct qe_nb_codes {
+	struct qe_nb_code *v;		/* the code cells in order */
+	size_t n;
+};
+
+/*
+ * Read every code cell of `cells` (an array; other cell types are left
+ * out) into c, which the caller zero-initialises. Nothing is printed: a
+ * bad source is flagged, for the caller to report where it fits.
+ */
+void qe_nb_codes_read(const cJSON *cells, struct qe_nb_codes *c);
+
+/* 1 for a code cell a kernel is sent: not blank, not skip-execution. */
+int qe_nb_code_is_sent(const struct qe_nb_code *code);
+
+/* Free the first lines and the array; c is left empty. */
+void qe_nb_codes_free(struct qe_nb_codes *c);
+
+#endif /* QE_NOTEBOOK_H */

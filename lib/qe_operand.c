@@ -1,0 +1,152 @@
+/* What qe-cache-extract's operands are (qe_operand.h). */
+#include <dirent.h>
+#include <err.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "qe.h"
+#include "qe_operand.h"
+
+void
+qe_paths_add(struct qe_paths *l, const char *p)
+{
+	l->v = qe_xrealloc(l->v, (l->n + 1) * sizeof *l->v);
+	l->v[l->n++] = qe_xstrdup(p);
+}
+
+void
+qe_paths_read_lines(struct qe_paths *l, FILE *fp)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	while ((n = getline(&line, &cap, fp)) > 0) {
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = '\0';
+		if (n > 0)
+			qe_paths_add(l, line);
+	}
+	free(line);
+}
+
+void
+qe_paths_free(struct qe_paths *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+int
+qe_is_ipynb(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 6 && strcmp(name + n - 6, ".ipynb") == 0;
+}
+
+/* A SQLite database whatever its name (a copy of global.db kept aside). */
+static int
+is_sqlite_file(const char *path)
+{
+	static const char magic[16] = "SQLite format 3";
+	char head[16];
+	struct stat sb;
+	int fd, ok;
+
+	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || (fd = open(path, O_RDONLY)) < 0)
+		return 0;
+	ok = read(fd, head, sizeof head) == (ssize_t)sizeof head &&
+	    memcmp(head, magic, sizeof head) == 0;
+	close(fd);
+	return ok;
+}
+
+/* A folder: the cache itself, or a _build holding it, or notebooks. */
+static enum qe_operand
+classify_dir(const char *path, struct qe_buf *cachedir, struct qe_buf *db)
+{
+	for (int i = 0; i < 2; i++) {
+		qe_buf_reset(cachedir);
+		qe_buf_adds(cachedir, path);
+		if (i == 1)
+			qe_buf_adds(cachedir, "/.jupyter_cache");
+		qe_buf_reset(db);
+		qe_buf_adds(db, cachedir->data);
+		qe_buf_adds(db, "/global.db");
+		if (access(db->data, F_OK) == 0)
+			return QE_OPERAND_CACHE_DIR;
+	}
+	qe_buf_reset(cachedir);
+	qe_buf_reset(db);
+	return QE_OPERAND_IPYNB_DIR;
+}
+
+enum qe_operand
+qe_operand_classify(const char *path, struct qe_buf *cachedir, struct qe_buf *db)
+{
+	struct stat sb;
+	const char *base;
+
+	qe_buf_reset(cachedir);
+	qe_buf_reset(db);
+	if (stat(path, &sb) != 0) {
+		warn("%s", path);
+		return QE_OPERAND_NONE;
+	}
+	if (S_ISDIR(sb.st_mode))
+		return classify_dir(path, cachedir, db);
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (strcmp(base, "global.db") == 0 || is_sqlite_file(path)) {
+		qe_buf_add(cachedir, path, (size_t)(base - path));
+		if (cachedir->len > 1)
+			cachedir->data[--cachedir->len] = '\0';
+		else if (cachedir->len == 0)
+			qe_buf_adds(cachedir, ".");
+		qe_buf_adds(db, path);
+		return QE_OPERAND_CACHE_DIR;
+	}
+	if (qe_is_ipynb(path))
+		return QE_OPERAND_IPYNB;
+	return QE_OPERAND_ARCHIVE;
+}
+
+void
+qe_operand_walk(const char *dir, struct qe_paths *out, int *problems)
+{
+	struct dirent **ents;
+	int n = scandir(dir, &ents, NULL, alphasort);
+
+	if (n < 0) {
+		warn("%s", dir);
+		++*problems;
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		struct qe_buf p = { 0 };
+		struct stat sb;
+
+		if (ents[i]->d_name[0] != '.') {
+			qe_buf_adds(&p, dir);
+			if (p.len == 0 || p.data[p.len - 1] != '/')
+				qe_buf_addc(&p, '/');
+			qe_buf_adds(&p, ents[i]->d_name);
+			if (stat(p.data, &sb) != 0) {
+				warn("%s", p.data);
+				++*problems;
+			} else if (S_ISDIR(sb.st_mode))
+				qe_operand_walk(p.data, out, problems);
+			else if (S_ISREG(sb.st_mode) && qe_is_ipynb(ents[i]->d_name))
+				qe_paths_add(out, p.data);
+		}
+		qe_buf_free(&p);
+		free(ents[i]);
+	}
+	free(ents);
+}
