@@ -44,7 +44,7 @@ lib/libqe.a: $(LIBOBJ)
 	$(CC) $(QE_CFLAGS) -c -o $@ $<
 
 $(TOOLS): %: cmd/%.o lib/libqe.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $($@_LIBS) $(BASE_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< lib/libqe.a $($@_LIBS) $(BASE_LIBS)
 
 tests/unit/%: tests/unit/%.c tests/unit/harness.o lib/libqe.a
 	$(CC) $(QE_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< tests/unit/harness.o $(ALL_LIBS)
