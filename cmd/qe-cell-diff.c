@@ -98,6 +98,14 @@ compile(struct exprs *x, struct qe_reader *r)
 	return 0;
 }
 
+static void
+exprs_free(struct exprs *x)
+{
+	qe_jqx_free(&x->key);
+	qe_jqx_free(&x->doc);
+	qe_jqx_free(&x->filter);
+}
+
 static const char *
 display(const char *operand)
 {
@@ -129,8 +137,10 @@ main(int argc, char **argv)
 		warnx("only one of base and head may be '-'");
 		usage(stderr, QE_EXIT_TROUBLE);
 	}
-	if (compile(&x, &rd) < 0)
+	if (compile(&x, &rd) < 0) {
+		exprs_free(&x);
 		return qe_finish(QE_EXIT_TROUBLE);
+	}
 	for (int w = 0; w < 2; w++)
 		if ((s = qe_reader_read(&rd, w == 0 ? QE_BASE : QE_HEAD, argv[w])) != QE_EXIT_OK)
 			status = s;
@@ -139,9 +149,7 @@ main(int argc, char **argv)
 		status = QE_EXIT_TROUBLE;
 	}
 	regressions = qe_diff_write(&opts, &rd, display(argv[0]), display(argv[1]));
-	qe_jqx_free(&x.key);
-	qe_jqx_free(&x.doc);
-	qe_jqx_free(&x.filter);
+	exprs_free(&x);
 	qe_reader_free(&rd);
 	if (status == QE_EXIT_OK && eflag && regressions > 0)
 		status = QE_EXIT_ANSWER;
