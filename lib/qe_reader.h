@@ -22,6 +22,9 @@
  *    are skipped silently.
  *  - cells are stored in arrival order and found through a hash of their
  *    index, so memory follows the records read, never the largest index.
+ *  - labels and first lines share one text store addressed by 32-bit
+ *    offsets: beyond 4 GiB of them the program ends ("too much label text
+ *    to hold", status 2), the one exit here besides out of memory.
  */
 #ifndef QE_READER_H
 #define QE_READER_H
@@ -110,7 +113,7 @@ struct qe_reader {
  */
 int qe_reader_read(struct qe_reader *r, int side, const char *path);
 
-/* The qe_record_fn behind qe_reader_read(); ctx is the reader. */
+/* The qe_record_fn behind qe_reader_read(): ctx is the reader; reads into side r->side. */
 int qe_reader_record(cJSON *rec, const char *file, long line, void *ctx);
 
 /* Every document read, sorted by name; the array is the caller's to free(). */
