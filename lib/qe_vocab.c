@@ -61,3 +61,21 @@ qe_verdict_is_timed(int v)
 		return 0;
 	}
 }
+
+int
+qe_verdict_is_cell(int v)
+{
+	return v >= 0 && v < QE_NVERDICTS && v != QE_V_CACHED;
+}
+
+static int
+nbclient_keys(int ts)
+{
+	return ts == QE_TS_NBCLIENT || ts == QE_TS_JUPYTERLAB;
+}
+
+int
+qe_timing_sources_comparable(int a, int b)
+{
+	return a == b || (nbclient_keys(a) && nbclient_keys(b));
+}

@@ -89,4 +89,17 @@ extern const struct qe_vocab qe_answers;
 /* Every table above, NULL-terminated, for the check against schema/. */
 extern const struct qe_vocab *const qe_vocabularies[];
 
+/*
+ * 1 for the verdicts a cell-diff record can have: every verdict but
+ * "cached", which only a notebook gets (its cells were not run by HEAD).
+ */
+int qe_verdict_is_cell(int v);
+
+/*
+ * 1 when durations from timing sources a and b measure the same thing:
+ * the same source, or nbclient and JupyterLab (which write the same
+ * keys). -1 (no source) is comparable with itself only.
+ */
+int qe_timing_sources_comparable(int a, int b);
+
 #endif /* QE_VOCAB_H */

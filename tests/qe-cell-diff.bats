@@ -391,3 +391,28 @@ qe-cell-diff: nonexistent.ndjson: no baseline records"
 	run -0 jq -c 'select(.kind == "cell-diff") | [.base_index, .head_index, .verdict]' <<< "$output"
 	assert_output $'[3,3,"unchanged"]\n[16777217,16777217,"unchanged"]\n[99999999,99999999,"unchanged"]'
 }
+
+@test "an unknown cell status is a rejected record, not read as not-run; null and the four words are taken" {
+	S=$(printf '%064d' 0)
+	{
+		echo '{"kind":"notebook","document":"d","status":"ok"}'
+		printf '{"kind":"cell","document":"d","index":0,"source_sha256":"%s","status":"bogus","duration_s":1}\n' "$S"
+		i=1
+		for st in '"ok"' '"error"' '"skipped"' '"not-run"' null; do
+			printf '{"kind":"cell","document":"d","index":%s,"source_sha256":"%s","status":%s,"duration_s":1}\n' "$i" "$S" "$st"
+			i=$((i + 1))
+		done
+	} > "$T/status.ndjson"
+	run -2 --separate-stderr qe-cell-diff "$T/status.ndjson" "$T/status.ndjson"
+	assert_equal "$stderr" "qe-cell-diff: $T/status.ndjson:2: cell record with an invalid 'status' (not ok, error, skipped or not-run)
+qe-cell-diff: 1 line rejected
+qe-cell-diff: $T/status.ndjson:2: cell record with an invalid 'status' (not ok, error, skipped or not-run)
+qe-cell-diff: 1 line rejected"
+	run -0 jq -c 'select(.kind == "cell-diff") | [.base_index, .status_base]' <<< "$output"
+	assert_output $'[1,"ok"]\n[2,"error"]\n[3,"skipped"]\n[4,"not-run"]\n[5,null]'
+	# a notebook's status is passed through as written
+	printf '{"kind":"notebook","document":"d","status":"weird"}\n' > "$T/nb.ndjson"
+	run -0 --separate-stderr qe-cell-diff "$T/nb.ndjson" "$T/nb.ndjson"
+	run -0 jq -c 'select(.kind == "notebook-diff") | [.status_base, .status_head]' <<< "$output"
+	assert_output '["weird","weird"]'
+}

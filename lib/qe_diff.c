@@ -1,0 +1,399 @@
+/* The diff model: pairs, runner factor, cell and notebook verdicts (qe_diff.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qe.h"
+#include "qe_align.h"
+#include "qe_diff.h"
+#include "qe_stats.h"
+
+#define F_SOURCE QE_FLAG(QE_F_SOURCE)
+#define F_UPSTREAM QE_FLAG(QE_F_UPSTREAM)
+#define F_OUTPUT QE_FLAG(QE_F_OUTPUT)
+#define F_STATUS QE_FLAG(QE_F_STATUS)
+#define F_NOTCOMP QE_FLAG(QE_F_NOTCOMP)
+
+/* Was this document executed by HEAD? Sets *how. */
+static int
+head_executed(const struct qe_doc *d, const char **how)
+{
+	const struct qe_side *b = &d->s[QE_BASE], *h = &d->s[QE_HEAD];
+
+	if (h->origin >= 0) {
+		*how = "origin";
+		return h->origin == QE_ORIGIN_EXECUTED;
+	}
+	*how = "cache-key";
+	if (!b->present || !h->input_cache || !b->input_cache)
+		return 1;
+	if (h->cache_key == NULL || b->cache_key == NULL)
+		return 1;
+	return strcmp(h->cache_key, b->cache_key) != 0;
+}
+
+/*
+ * Equality at each alignment level: the key (default the source digest);
+ * then, to pair the cells left between two key matches, the label, then the
+ * first line; then position (qe_align).
+ */
+enum { EQ_KEY, EQ_LABEL, EQ_FIRSTLINE, EQ_LEVELS };
+
+struct sides {
+	const struct qe_reader *r;
+	const struct qe_cell **B, **H;
+	int nb, nh;
+};
+
+static int
+same_text(const struct qe_reader *r, uint32_t x, uint32_t y)
+{
+	return x && y && strcmp(qe_reader_text(r, x), qe_reader_text(r, y)) == 0;
+}
+
+static int
+same(void *arg, int level, int b, int h)
+{
+	const struct sides *s = arg;
+	const struct qe_cell *x = s->B[b], *y = s->H[h];
+
+	switch (level) {
+	case EQ_KEY:
+		return x->haskey && y->haskey && memcmp(x->key, y->key, 16) == 0;
+	case EQ_LABEL:
+		return same_text(s->r, x->label, y->label);
+	case EQ_FIRSTLINE:
+		return same_text(s->r, x->first_line, y->first_line);
+	}
+	return 0;
+}
+
+struct cellpair {
+	const struct qe_cell *b, *h;
+	unsigned flags;		/* source, upstream, output, status */
+};
+
+/* The aligned cells of a document with their change flags; *np of them. */
+static struct cellpair *
+doc_pairs(const struct qe_reader *r, const struct qe_doc *d, int *np)
+{
+	struct sides s = { r, NULL, NULL, 0, 0 };
+	struct qe_pair *p;
+	struct cellpair *cp;
+	int n, changed = 0;
+
+	s.nb = qe_side_cells(&d->s[QE_BASE], &s.B);
+	s.nh = qe_side_cells(&d->s[QE_HEAD], &s.H);
+	p = qe_align(s.nb, s.nh, EQ_LEVELS, same, &s, &n);
+	cp = qe_xmalloc(sizeof *cp * (size_t)(n + 1));
+	for (int i = 0; i < n; i++) {
+		const struct qe_cell *b = p[i].b >= 0 ? s.B[p[i].b] : NULL, *h = p[i].h >= 0 ? s.H[p[i].h] : NULL;
+		unsigned f = changed ? F_UPSTREAM : 0;
+
+		if (b && h) {
+			if (memcmp(b->src, h->src, 16) != 0)
+				f |= F_SOURCE;
+			if (b->out != h->out)
+				f |= F_OUTPUT;
+			if (b->status != h->status)
+				f |= F_STATUS;
+		}
+		if (!b || !h || (f & F_SOURCE))
+			changed = 1;
+		cp[i] = (struct cellpair){ b, h, f };
+	}
+	free(p);
+	free(s.B);
+	free(s.H);
+	*np = n;
+	return cp;
+}
+
+static int
+compared(const struct qe_doc *d)
+{
+	const char *how;
+
+	return d->s[QE_BASE].present && d->s[QE_HEAD].present && head_executed(d, &how);
+}
+
+/* log(head/base) of a steady cell pair, or NAN when it says nothing of the runner. */
+static double
+steady_log(const struct qe_diff_opts *o, const struct cellpair *c)
+{
+	double mb, mh;
+
+	if (!c->b || !c->h || (c->flags & (F_SOURCE | F_UPSTREAM | F_STATUS)))
+		return NAN;
+	if (c->b->status != QE_ST_OK || !qe_timing_sources_comparable(c->b->tsrc, c->h->tsrc))
+		return NAN;
+	mb = qe_cell_median(c->b);
+	mh = qe_cell_median(c->h);
+	if (isnan(mb) || isnan(mh) || mb < o->factor_min_s || mh < o->factor_min_s)
+		return NAN;
+	return log(mh / mb);
+}
+
+struct qe_runner_factor
+qe_diff_runner_factor(const struct qe_diff_opts *o, const struct qe_reader *r,
+    struct qe_doc *const *docs, size_t n)
+{
+	struct qe_runner_factor rf = { NAN, 0 };
+	double *logs = NULL, l;
+	int nl = 0, cap = 0, np;
+
+	for (size_t k = 0; k < n; k++) {
+		struct cellpair *cp;
+
+		if (!compared(docs[k]))
+			continue;
+		cp = doc_pairs(r, docs[k], &np);
+		for (int i = 0; i < np; i++) {
+			if (isnan(l = steady_log(o, &cp[i])))
+				continue;
+			if (nl == cap) {
+				cap = cap ? cap * 2 : 64;
+				logs = qe_xrealloc(logs, sizeof(double) * (size_t)cap);
+			}
+			logs[nl++] = l;
+		}
+		free(cp);
+	}
+	rf.cells = nl;
+	if (nl >= o->factor_min_cells)
+		rf.factor = exp(qe_median(logs, nl));
+	free(logs);
+	return rf;
+}
+
+/* Judge one pair of cells into *c (notcomp: the fingerprints differ). */
+static void
+judge_cell(const struct qe_diff_opts *o, double scale, const struct cellpair *p, int notcomp,
+    struct qe_cell_diff *c)
+{
+	double *bv = NULL, *hv = NULL;
+	int nbv = qe_cell_samples(p->b, &bv), nhv = qe_cell_samples(p->h, &hv);
+
+	c->b = p->b;
+	c->h = p->h;
+	c->flags = p->flags | (notcomp ? F_NOTCOMP : 0);
+	c->reason = notcomp ? "provenance fingerprints differ" : NULL;
+	qe_judgement_init(&c->j, QE_V_NOTIMING);
+	c->j.nb = nbv;
+	c->j.nh = nhv;
+	if (!p->b)
+		c->j.verdict = QE_V_NEW, c->j.h = qe_median(hv, nhv);
+	else if (!p->h)
+		c->j.verdict = QE_V_REMOVED, c->j.b = qe_median(bv, nbv);
+	else if (nbv == 0 || nhv == 0) {
+		c->j.b = qe_median(bv, nbv);
+		c->j.h = qe_median(hv, nhv);
+		if (c->reason == NULL)
+			c->reason = nbv ? "no head timing" : nhv ? "no base timing" : "no timing";
+	} else if (!qe_timing_sources_comparable(p->b->tsrc, p->h->tsrc)) {
+		c->j.verdict = QE_V_NOTCOMPARABLE;
+		c->flags |= F_NOTCOMP;
+		c->j.b = qe_median(bv, nbv);
+		c->j.h = qe_median(hv, nhv);
+		c->reason = "timing sources differ";
+	} else
+		qe_judge(&c->j, bv, nbv, hv, nhv, &o->cell, scale);
+	free(bv);
+	free(hv);
+}
+
+/* A judged cell's share in its notebook's counts and flags. */
+static void
+count_cell(struct qe_nb_diff *nb, const struct qe_cell_diff *c)
+{
+	int v = c->j.verdict;
+
+	nb->cells[v]++;
+	for (int f = 0; f < QE_NFLAGS; f++)
+		if (c->flags & QE_FLAG(f))
+			nb->cell_flags[f]++;
+	if (v == QE_V_REGRESSION && !(c->flags & F_NOTCOMP))
+		nb->cell_regressions++;
+	nb->flags |= c->flags & (F_OUTPUT | F_STATUS);
+	if (v == QE_V_NEW || v == QE_V_REMOVED || (c->flags & F_SOURCE))
+		nb->flags |= F_SOURCE;
+}
+
+static void
+judge_cells(const struct qe_diff_opts *o, const struct qe_reader *r, double scale, struct qe_nb_diff *nb,
+    qe_cell_diff_fn fn, void *arg)
+{
+	int np;
+	struct cellpair *cp = doc_pairs(r, nb->doc, &np);
+	double m;
+
+	for (int i = 0; i < np; i++) {
+		if (cp[i].b && !isnan(m = qe_cell_median(cp[i].b)))
+			nb->sum[QE_BASE] += m;
+		if (cp[i].h && !isnan(m = qe_cell_median(cp[i].h)))
+			nb->sum[QE_HEAD] += m;
+	}
+	for (int i = 0; i < np; i++) {
+		struct qe_cell_diff c;
+
+		judge_cell(o, scale, &cp[i], nb->notcomp, &c);
+		count_cell(nb, &c);
+		if (fn)
+			fn(arg, nb, &c);
+	}
+	free(cp);
+}
+
+/* The finite values of v[0..n) into out; how many. */
+static int
+finite_of(const double *v, int n, double *out)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			out[k++] = v[i];
+	return k;
+}
+
+static int
+one_source(const struct qe_side *s)
+{
+	return s->tsrc != QE_SIDE_TS_NONE && s->tsrc != QE_SIDE_TS_MIXED;
+}
+
+/*
+ * A notebook both sides ran: judge the cells' total (cells_seconds, or the
+ * sum of the cell medians) when their timing sources agree, else
+ * execution_seconds with its own floor, else no timing.
+ */
+static void
+judge_measure(const struct qe_diff_opts *o, double scale, struct qe_nb_diff *nb, double *bv, double *hv)
+{
+	const struct qe_side *bs = &nb->doc->s[QE_BASE], *hs = &nb->doc->s[QE_HEAD];
+	struct qe_rule exec = { o->nb.ratio, o->exec_abs, o->nb.alpha };
+	int nbv = 0, nhv = 0;
+
+	if (one_source(bs) && one_source(hs) && qe_timing_sources_comparable(bs->tsrc, hs->tsrc)) {
+		nbv = finite_of(bs->cells_s, bs->nexec, bv);
+		nhv = finite_of(hs->cells_s, hs->nexec, hv);
+		if (nbv == 0 && nb->sum[QE_BASE] > 0)
+			bv[nbv++] = nb->sum[QE_BASE];
+		if (nhv == 0 && nb->sum[QE_HEAD] > 0)
+			hv[nhv++] = nb->sum[QE_HEAD];
+	}
+	if (nbv > 0 && nhv > 0) {
+		nb->measure = "cells_seconds";
+		qe_judge(&nb->j, bv, nbv, hv, nhv, &o->nb, scale);
+		return;
+	}
+	nbv = finite_of(bs->exec_s, bs->nexec, bv);
+	nhv = finite_of(hs->exec_s, hs->nexec, hv);
+	if (nbv > 0 && nhv > 0) {
+		nb->measure = "execution_seconds";
+		qe_judge(&nb->j, bv, nbv, hv, nhv, &exec, 1);
+		if (bs->tsrc != QE_SIDE_TS_NONE && hs->tsrc != QE_SIDE_TS_NONE)
+			nb->reason = "cell timing sources differ; compared execution_seconds";
+		return;
+	}
+	nb->j.verdict = QE_V_NOTIMING;
+	nb->reason = hs->failed && bs->failed ? "failed in base and head" :
+	    hs->failed ? "head failed" : bs->failed ? "base failed" : "no timing";
+}
+
+/* The medians of a side's notebook records (cells: or the sum of the cells). */
+static void
+side_medians(const struct qe_side *s, double sum, double *v, double *exec_med, double *cells_med)
+{
+	int n = finite_of(s->exec_s, s->nexec, v);
+
+	*exec_med = qe_median(v, n);
+	n = finite_of(s->cells_s, s->nexec, v);
+	*cells_med = n ? qe_median(v, n) : sum > 0 ? sum : NAN;
+}
+
+static void
+judge_notebook(const struct qe_diff_opts *o, double scale, struct qe_nb_diff *nb)
+{
+	const struct qe_side *bs = &nb->doc->s[QE_BASE], *hs = &nb->doc->s[QE_HEAD];
+	double *bv = qe_xmalloc(sizeof(double) * (size_t)(bs->nexec + 1));
+	double *hv = qe_xmalloc(sizeof(double) * (size_t)(hs->nexec + 1));
+
+	if (bs->status && hs->status && strcmp(bs->status, hs->status) != 0)
+		nb->flags |= F_STATUS;
+	if (nb->verdict < 0) {
+		judge_measure(o, scale, nb, bv, hv);
+		nb->verdict = nb->j.verdict;
+	}
+	if (nb->notcomp)
+		nb->reason = "provenance fingerprints differ";
+	else if (nb->verdict == QE_V_CACHED)
+		nb->reason = "head did not re-execute this document";
+	side_medians(bs, nb->sum[QE_BASE], bv, &nb->exec_med[QE_BASE], &nb->cells_med[QE_BASE]);
+	side_medians(hs, nb->sum[QE_HEAD], hv, &nb->exec_med[QE_HEAD], &nb->cells_med[QE_HEAD]);
+	free(bv);
+	free(hv);
+}
+
+void
+qe_diff_doc(const struct qe_diff_opts *o, const struct qe_reader *r, const struct qe_runner_factor *rf,
+    const struct qe_doc *d, struct qe_nb_diff *nb, qe_cell_diff_fn fn, void *arg)
+{
+	const struct qe_side *bs = &d->s[QE_BASE], *hs = &d->s[QE_HEAD];
+	double scale = o->adjust && !isnan(rf->factor) ? rf->factor : 1;
+
+	memset(nb, 0, sizeof *nb);
+	nb->doc = d;
+	qe_judgement_init(&nb->j, -1);
+	nb->executed = hs->present ? head_executed(d, &nb->how) : 0;
+	/* a cached notebook was not measured by HEAD: its stamp says nothing */
+	nb->notcomp = nb->executed && bs->present && bs->fp && hs->fp && bs->fp != hs->fp;
+	if (nb->notcomp)
+		nb->flags |= F_NOTCOMP;
+	if (hs->present && !nb->executed)
+		nb->verdict = QE_V_CACHED;
+	else if (!bs->present)
+		nb->verdict = QE_V_NEW;
+	else if (!hs->present)
+		nb->verdict = QE_V_REMOVED;
+	else
+		nb->verdict = -1;	/* judged on its measure */
+	if ((!hs->present || nb->executed) && !(hs->present && hs->failed && hs->ncells == 0) &&
+	    !(bs->present && bs->failed && bs->ncells == 0 && hs->present))
+		judge_cells(o, r, scale, nb, fn, arg);
+	judge_notebook(o, scale, nb);
+}
+
+void
+qe_diff_tally(struct qe_diff_totals *t, const struct qe_reader *r, const struct qe_nb_diff *nb)
+{
+	const struct qe_side *bs = &nb->doc->s[QE_BASE], *hs = &nb->doc->s[QE_HEAD];
+
+	if (bs->fp)
+		qe_fp_note(&t->seen[QE_BASE], bs->fp);
+	if (hs->fp)
+		qe_fp_note(&t->seen[QE_HEAD], hs->fp);
+	if (nb->notcomp)
+		qe_facts_compare(&t->facts, qe_fp_facts(&r->fps, bs->fp), qe_fp_facts(&r->fps, hs->fp),
+		    bs->fp, hs->fp);
+	t->notebooks[nb->verdict]++;
+	for (int f = 0; f < QE_NFLAGS; f++) {
+		if (nb->flags & QE_FLAG(f))
+			t->nb_flags[f]++;
+		t->cell_flags[f] += nb->cell_flags[f];
+	}
+	for (int v = 0; v < QE_NVERDICTS; v++)
+		t->cells[v] += nb->cells[v];
+	t->regressions += nb->cell_regressions;
+	if (nb->verdict == QE_V_REGRESSION && !nb->notcomp)
+		t->regressions++;
+}
+
+void
+qe_diff_totals_free(struct qe_diff_totals *t)
+{
+	free(t->seen[QE_BASE].v);
+	free(t->seen[QE_HEAD].v);
+	qe_factdiffs_free(&t->facts);
+	memset(t, 0, sizeof *t);
+}

@@ -1,0 +1,104 @@
+/*
+ * qe_diff.h - the diff model of qe-cell-diff: which documents and cells are
+ * compared, the runner factor, each cell's and each notebook's verdict and
+ * flags, and the totals the summary is made of.
+ *
+ * Invariants:
+ *  - the order is explicit in the API: the runner factor is estimated over
+ *    every document first (qe_diff_runner_factor), each document is then
+ *    judged with it (qe_diff_doc), and the totals are the sum of the
+ *    per-document results (qe_diff_tally); nothing is kept between calls
+ *    but what the caller passes.
+ *  - the reader (qe_reader.h) owns the documents; a qe_nb_diff or
+ *    qe_cell_diff points into them and lives no longer than the reader.
+ *  - a struct qe_diff_totals is zero-initialised by the caller and released
+ *    with qe_diff_totals_free().
+ *  - verdicts, flags and answers are the words of qe_vocab.h; no code
+ *    depends on their order.
+ */
+#ifndef QE_DIFF_H
+#define QE_DIFF_H
+
+#include <stddef.h>
+
+#include "qe_fingerprint.h"
+#include "qe_reader.h"
+#include "qe_verdict.h"
+#include "qe_vocab.h"
+
+struct qe_diff_opts {
+	struct qe_rule cell;	/* -r, -a, --alpha */
+	struct qe_rule nb;	/* --nb-ratio, --nb-abs, --alpha */
+	double exec_abs;	/* --exec-abs: the floor for execution_seconds */
+	double factor_min_s;	/* cells shorter than this swing most */
+	int factor_min_cells;	/* cells the runner factor needs */
+	int adjust;		/* -A: judge after removing the runner factor */
+};
+
+/* The defaults: see qe-cell-diff(1), THRESHOLDS, for the evidence. */
+#define QE_DIFF_OPTS_DEFAULT { { 1.5, 0.5, 0.05 }, { 1.5, 1.0, 0.05 }, 3.5, 0.05, 3, 0 }
+
+struct qe_runner_factor {
+	double factor;	/* median head/base of the steady cells; NAN when too few */
+	int cells;	/* how many cells it was estimated from */
+};
+
+/*
+ * The runner factor over docs[0..n): the geometric median of head/base
+ * over cells present, unchanged (source, upstream, status), ok, timed by
+ * comparable sources and at least factor_min_s long on both sides, in the
+ * documents head re-executed.
+ */
+struct qe_runner_factor qe_diff_runner_factor(const struct qe_diff_opts *o, const struct qe_reader *r,
+    struct qe_doc *const *docs, size_t n);
+
+/* One aligned pair of cells, judged. */
+struct qe_cell_diff {
+	const struct qe_cell *b, *h;	/* NULL when absent on that side */
+	unsigned flags;			/* QE_FLAG() bits */
+	const char *reason;		/* or NULL */
+	struct qe_judgement j;
+};
+
+/* One document, judged. */
+struct qe_nb_diff {
+	const struct qe_doc *doc;
+	int executed;		/* head re-executed it */
+	const char *how;	/* "origin", "cache-key", or NULL (no head) */
+	int notcomp;		/* fingerprints differ */
+	int verdict;		/* QE_V_* */
+	unsigned flags;
+	const char *reason, *measure;	/* or NULL */
+	struct qe_judgement j;
+	double sum[2];		/* sums of the cell medians per side */
+	double exec_med[2], cells_med[2];	/* the medians of the notebook records */
+	long cells[QE_NVERDICTS];	/* its cells' verdicts */
+	long cell_flags[QE_NFLAGS];	/* its cells' flags */
+	long cell_regressions;		/* its cells' regressions that gate -e */
+};
+
+/* Called for each judged cell in document order, before the notebook is judged. */
+typedef void (*qe_cell_diff_fn)(void *arg, const struct qe_nb_diff *nb, const struct qe_cell_diff *c);
+
+/*
+ * Judge document d of reader r with the runner factor rf (which
+ * qe_diff_runner_factor() gave for all documents): its cells, each handed
+ * to fn (which may be NULL), then the notebook, into *nb.
+ */
+void qe_diff_doc(const struct qe_diff_opts *o, const struct qe_reader *r, const struct qe_runner_factor *rf,
+    const struct qe_doc *d, struct qe_nb_diff *nb, qe_cell_diff_fn fn, void *arg);
+
+struct qe_diff_totals {
+	long notebooks[QE_NVERDICTS], cells[QE_NVERDICTS];
+	long nb_flags[QE_NFLAGS], cell_flags[QE_NFLAGS];
+	long regressions;		/* those that gate -e (not not-comparable) */
+	struct qe_fp_seen seen[2];	/* fingerprints per side */
+	struct qe_factdiffs facts;	/* facts that differ, when fingerprints do */
+};
+
+/* Add a judged document to the totals; r holds the fingerprints' facts. */
+void qe_diff_tally(struct qe_diff_totals *t, const struct qe_reader *r, const struct qe_nb_diff *nb);
+
+void qe_diff_totals_free(struct qe_diff_totals *t);
+
+#endif /* QE_DIFF_H */

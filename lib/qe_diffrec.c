@@ -1,0 +1,277 @@
+/* Writing notebook-diff, cell-diff and diff-summary records (qe_diffrec.h). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "qe.h"
+#include "qe_diffrec.h"
+#include "qe_jw.h"
+
+struct writer {
+	const struct qe_diff_opts *o;
+	const struct qe_reader *r;
+	struct qe_buf cells;	/* the cell-diff lines of the current document */
+};
+
+static double
+share(double v, double tot)
+{
+	return isnan(v) || !(tot > 0) ? NAN : v / tot;
+}
+
+static void
+jw_flags(struct qe_buf *b, unsigned flags)
+{
+	int first = 1;
+
+	qe_jw_key(b, "flags");
+	qe_buf_addc(b, '[');
+	for (int f = 0; f < QE_NFLAGS; f++)
+		if (flags & QE_FLAG(f)) {
+			if (!first)
+				qe_buf_addc(b, ',');
+			qe_jw_str(b, qe_vocab_name(&qe_flags, f));
+			first = 0;
+		}
+	qe_buf_addc(b, ']');
+}
+
+static void
+jw_test(struct qe_buf *b, const struct qe_judgement *j)
+{
+	qe_jw_key(b, "test");
+	if (j->answer < 0) {
+		qe_buf_adds(b, "null");
+		return;
+	}
+	qe_buf_adds(b, "{\"method\":\"mann-whitney\",\"answer\":");
+	qe_jw_str(b, qe_vocab_name(&qe_answers, j->answer));
+	qe_jw_key(b, "p"), qe_jw_num(b, j->p, 6);
+	qe_jw_key(b, "n_base"), qe_jw_num(b, j->nb, 0);
+	qe_jw_key(b, "n_head"), qe_jw_num(b, j->nh, 0);
+	qe_buf_addc(b, '}');
+}
+
+/* A cell-diff line into the writer's buffer (a qe_cell_diff_fn). */
+static void
+write_cell(void *arg, const struct qe_nb_diff *nb, const struct qe_cell_diff *c)
+{
+	struct writer *w = arg;
+	struct qe_buf *b = &w->cells;
+	const struct qe_cell *bc = c->b, *hc = c->h, *any = hc ? hc : bc;
+	const struct qe_judgement *j = &c->j;
+	uint32_t label = hc && hc->label ? hc->label : bc && bc->label ? bc->label : 0;
+
+	qe_jw_begin(b, "cell-diff");
+	qe_jw_key(b, "document"), qe_jw_str(b, nb->doc->name);
+	/* (double): int ? int : NAN is a float, exact only to 2^24 */
+	qe_jw_key(b, "base_index"), qe_jw_num(b, bc ? (double)bc->index : NAN, 0);
+	qe_jw_key(b, "head_index"), qe_jw_num(b, hc ? (double)hc->index : NAN, 0);
+	qe_jw_key(b, "label"), qe_jw_str(b, qe_reader_text(w->r, label));
+	qe_jw_key(b, "first_line"), qe_jw_str(b, qe_reader_text(w->r, any->first_line));
+	qe_jw_key(b, "verdict"), qe_jw_str(b, qe_vocab_name(&qe_verdicts, j->verdict));
+	jw_flags(b, c->flags);
+	qe_jw_key(b, "reason"), qe_jw_str(b, c->reason);
+	qe_jw_key(b, "base_s"), qe_jw_num(b, j->b, 6);
+	qe_jw_key(b, "head_s"), qe_jw_num(b, j->h, 6);
+	qe_jw_key(b, "ratio"), qe_jw_num(b, bc && hc && j->b > 0 ? j->h / j->b : NAN, 4);
+	qe_jw_key(b, "delta_s"), qe_jw_num(b, bc && hc ? j->h - j->b : NAN, 6);
+	if (w->o->adjust)
+		qe_jw_key(b, "adjusted_ratio"),
+		qe_jw_num(b, qe_verdict_is_timed(j->verdict) && j->b > 0 ? j->ratio : NAN, 4);
+	qe_jw_key(b, "share_base"), qe_jw_num(b, share(j->b, nb->sum[QE_BASE]), 4);
+	qe_jw_key(b, "share_head"), qe_jw_num(b, share(j->h, nb->sum[QE_HEAD]), 4);
+	qe_jw_key(b, "status_base"), qe_jw_str(b, bc ? qe_vocab_name(&qe_cell_statuses, bc->status) : NULL);
+	qe_jw_key(b, "status_head"), qe_jw_str(b, hc ? qe_vocab_name(&qe_cell_statuses, hc->status) : NULL);
+	qe_jw_key(b, "timing_source_base"), qe_jw_str(b, bc ? qe_vocab_name(&qe_timing_sources, bc->tsrc) : NULL);
+	qe_jw_key(b, "timing_source_head"), qe_jw_str(b, hc ? qe_vocab_name(&qe_timing_sources, hc->tsrc) : NULL);
+	qe_jw_key(b, "n_base"), qe_jw_num(b, j->nb, 0);
+	qe_jw_key(b, "n_head"), qe_jw_num(b, j->nh, 0);
+	jw_test(b, j);
+	qe_buf_adds(b, "}\n");
+}
+
+static void
+add_str(cJSON *o, const char *key, const char *s)
+{
+	qe_json_check(cJSON_AddStringToObject(o, key, s));
+}
+
+static void
+add_number(cJSON *o, const char *key, double v)
+{
+	qe_json_check(cJSON_AddNumberToObject(o, key, v));
+}
+
+static void
+add_flags(cJSON *o, unsigned flags)
+{
+	cJSON *a = qe_json_check(cJSON_AddArrayToObject(o, "flags"));
+
+	for (int f = 0; f < QE_NFLAGS; f++)
+		if (flags & QE_FLAG(f))
+			cJSON_AddItemToArray(a, qe_json_check(cJSON_CreateString(qe_vocab_name(&qe_flags, f))));
+}
+
+/* {verdict: count} over every verdict, or over the cell verdicts only. */
+static void
+add_counts(cJSON *o, const char *key, const long *c, int cells_only)
+{
+	cJSON *x = qe_json_check(cJSON_AddObjectToObject(o, key));
+
+	for (int v = 0; v < QE_NVERDICTS; v++)
+		if (!cells_only || qe_verdict_is_cell(v))
+			add_number(x, qe_vocab_name(&qe_verdicts, v), (double)c[v]);
+}
+
+static void
+add_test(cJSON *o, const struct qe_judgement *j)
+{
+	cJSON *t;
+
+	if (j->answer < 0) {
+		qe_json_check(cJSON_AddNullToObject(o, "test"));
+		return;
+	}
+	t = qe_json_check(cJSON_AddObjectToObject(o, "test"));
+	add_str(t, "method", "mann-whitney");
+	add_str(t, "answer", qe_vocab_name(&qe_answers, j->answer));
+	qe_jw_add_rounded(t, "p", j->p, 6);
+	add_number(t, "n_base", j->nb);
+	add_number(t, "n_head", j->nh);
+}
+
+static void
+write_notebook(const struct qe_nb_diff *nb)
+{
+	const struct qe_side *bs = &nb->doc->s[QE_BASE], *hs = &nb->doc->s[QE_HEAD];
+	const struct qe_judgement *j = &nb->j;
+	cJSON *o = qe_record_new("notebook-diff");
+
+	add_str(o, "document", nb->doc->name);
+	add_str(o, "verdict", qe_vocab_name(&qe_verdicts, nb->verdict));
+	add_flags(o, nb->flags);
+	qe_json_add_str_or_null(o, "reason", nb->reason);
+	qe_json_add_str_or_null(o, "measure", nb->measure);
+	qe_jw_add_rounded(o, "base_s", j->b, 6);
+	qe_jw_add_rounded(o, "head_s", j->h, 6);
+	qe_jw_add_rounded(o, "ratio", nb->measure && j->b > 0 ? j->h / j->b : NAN, 4);
+	qe_jw_add_rounded(o, "delta_s", nb->measure ? j->h - j->b : NAN, 6);
+	qe_jw_add_rounded(o, "base_execution_seconds", nb->exec_med[QE_BASE], 6);
+	qe_jw_add_rounded(o, "head_execution_seconds", nb->exec_med[QE_HEAD], 6);
+	qe_jw_add_rounded(o, "base_cells_seconds", nb->cells_med[QE_BASE], 6);
+	qe_jw_add_rounded(o, "head_cells_seconds", nb->cells_med[QE_HEAD], 6);
+	qe_json_add_str_or_null(o, "status_base", bs->status);
+	qe_json_add_str_or_null(o, "status_head", hs->status);
+	qe_json_add_str_or_null(o, "cache_key_base", bs->cache_key);
+	qe_json_add_str_or_null(o, "cache_key_head", hs->cache_key);
+	qe_json_add_str_or_null(o, "head_origin", !hs->present ? NULL :
+	    qe_vocab_name(&qe_origins, nb->executed ? QE_ORIGIN_EXECUTED : QE_ORIGIN_INHERITED));
+	qe_json_add_str_or_null(o, "origin_from", nb->how);
+	qe_json_add_str_or_null(o, "fingerprint_base", bs->fp);
+	qe_json_add_str_or_null(o, "fingerprint_head", hs->fp);
+	add_counts(o, "cells", nb->cells, 1);
+	add_test(o, j);
+	qe_emit(o);
+	cJSON_Delete(o);
+}
+
+static void
+add_flag_counts(cJSON *o, const char *key, const long *c)
+{
+	cJSON *x = qe_json_check(cJSON_AddObjectToObject(o, key));
+
+	for (int f = 0; f < QE_NFLAGS; f++)
+		add_number(x, qe_vocab_name(&qe_flags, f), (double)c[f]);
+}
+
+/* fingerprints_base, fingerprints_head, differing_facts and machines. */
+static void
+add_machines(cJSON *o, struct qe_diff_totals *t)
+{
+	cJSON *a;
+
+	qe_factdiffs_sort(&t->facts);
+	qe_fp_seen_sort(&t->seen[QE_BASE]);
+	qe_fp_seen_sort(&t->seen[QE_HEAD]);
+	add_str(o, "machines", t->facts.n > 0 ? "different" :
+	    t->seen[QE_BASE].n > 0 && t->seen[QE_HEAD].n > 0 ? "same" : "unknown");
+	for (int w = 0; w < 2; w++) {
+		a = qe_json_check(cJSON_AddArrayToObject(o, w ? "fingerprints_head" : "fingerprints_base"));
+		for (int i = 0; i < t->seen[w].n; i++)
+			cJSON_AddItemToArray(a, qe_json_check(cJSON_CreateString(t->seen[w].v[i])));
+	}
+	a = qe_json_check(cJSON_AddArrayToObject(o, "differing_facts"));
+	for (int i = 0; i < t->facts.n; i++) {
+		cJSON *f = qe_json_check(cJSON_CreateObject());
+
+		add_str(f, "fact", t->facts.v[i].fact);
+		add_str(f, "base", t->facts.v[i].base);
+		add_str(f, "head", t->facts.v[i].head);
+		cJSON_AddItemToArray(a, f);
+	}
+}
+
+static void
+add_thresholds(cJSON *o, const struct qe_diff_opts *opt)
+{
+	cJSON *t = qe_json_check(cJSON_AddObjectToObject(o, "thresholds"));
+
+	add_number(t, "cell_ratio", opt->cell.ratio);
+	add_number(t, "cell_abs_s", opt->cell.abs);
+	add_number(t, "notebook_ratio", opt->nb.ratio);
+	add_number(t, "notebook_abs_s", opt->nb.abs);
+	add_number(t, "execution_abs_s", opt->exec_abs);
+	add_number(t, "alpha", opt->cell.alpha);
+}
+
+static void
+write_summary(const struct qe_diff_opts *opt, const struct qe_reader *r, const struct qe_runner_factor *rf,
+    struct qe_diff_totals *t, const char *basename, const char *headname)
+{
+	cJSON *o = qe_record_new("diff-summary");
+
+	add_str(o, "base", basename);
+	add_str(o, "head", headname);
+	add_number(o, "base_records", (double)r->nrecords[QE_BASE]);
+	add_number(o, "head_records", (double)r->nrecords[QE_HEAD]);
+	qe_json_check(cJSON_AddBoolToObject(o, "regression", t->regressions > 0));
+	add_counts(o, "notebooks", t->notebooks, 0);
+	add_counts(o, "cells", t->cells, 1);
+	add_flag_counts(o, "notebook_flags", t->nb_flags);
+	add_flag_counts(o, "cell_flags", t->cell_flags);
+	qe_jw_add_rounded(o, "runner_factor", rf->factor, 4);
+	add_number(o, "runner_factor_cells", rf->cells);
+	qe_json_check(cJSON_AddBoolToObject(o, "adjusted", opt->adjust && !isnan(rf->factor)));
+	add_machines(o, t);
+	add_thresholds(o, opt);
+	qe_emit(o);
+	cJSON_Delete(o);
+}
+
+long
+qe_diff_write(const struct qe_diff_opts *o, const struct qe_reader *r, const char *basename,
+    const char *headname)
+{
+	size_t n;
+	struct qe_doc **docs = qe_reader_docs(r, &n);
+	struct qe_runner_factor rf = qe_diff_runner_factor(o, r, docs, n);
+	struct writer w = { o, r, { 0 } };
+	struct qe_diff_totals t = { 0 };
+	struct qe_nb_diff nb;
+	long regressions;
+
+	for (size_t i = 0; i < n; i++) {
+		qe_buf_reset(&w.cells);
+		qe_diff_doc(o, r, &rf, docs[i], &nb, write_cell, &w);
+		write_notebook(&nb);
+		if (w.cells.len > 0)
+			qe_emit_line(w.cells.data, w.cells.len - 1);
+		qe_diff_tally(&t, r, &nb);
+	}
+	write_summary(o, r, &rf, &t, basename, headname);
+	regressions = t.regressions;
+	qe_diff_totals_free(&t);
+	qe_buf_free(&w.cells);
+	free(docs);
+	return regressions;
+}

@@ -1,0 +1,576 @@
+/* Reading cell and notebook records into per-document sides (qe_reader.h). */
+#include <err.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qe.h"
+#include "qe_reader.h"
+#include "qe_stats.h"
+
+static uint32_t
+text_add(struct qe_reader *r, const char *s)
+{
+	size_t off;
+
+	if (s == NULL)
+		return 0;
+	if (r->text.len == 0)
+		qe_buf_addc(&r->text, '\0');
+	off = r->text.len;
+	if (off + strlen(s) + 1 > UINT32_MAX)
+		errx(QE_EXIT_TROUBLE, "too much label text to hold");
+	qe_buf_add(&r->text, s, strlen(s) + 1);
+	return (uint32_t)off;
+}
+
+const char *
+qe_reader_text(const struct qe_reader *r, uint32_t off)
+{
+	return off ? r->text.data + off : NULL;
+}
+
+static uint64_t
+fnv(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static void
+doc_rehash(struct qe_reader *r)
+{
+	size_t ncap = r->tabcap ? r->tabcap * 2 : 1024, i;
+	struct qe_doc **nt = qe_xcalloc(ncap, sizeof *nt);
+
+	for (size_t k = 0; k < r->tabcap; k++)
+		if (r->tab[k]) {
+			for (i = fnv(r->tab[k]->name) & (ncap - 1); nt[i]; i = (i + 1) & (ncap - 1))
+				;
+			nt[i] = r->tab[k];
+		}
+	free(r->tab);
+	r->tab = nt;
+	r->tabcap = ncap;
+}
+
+static struct qe_doc *
+doc_get(struct qe_reader *r, const char *name)
+{
+	size_t i;
+	struct qe_doc *d;
+
+	if (r->ndocs * 2 >= r->tabcap)
+		doc_rehash(r);
+	for (i = fnv(name) & (r->tabcap - 1); r->tab[i]; i = (i + 1) & (r->tabcap - 1))
+		if (strcmp(r->tab[i]->name, name) == 0)
+			return r->tab[i];
+	d = r->tab[i] = qe_xcalloc(1, sizeof *d);
+	d->name = qe_xstrdup(name);
+	for (int w = 0; w < 2; w++) {
+		d->s[w].tsrc = QE_SIDE_TS_NONE;
+		d->s[w].origin = -1;
+	}
+	r->ndocs++;
+	return d;
+}
+
+/* The first 16 bytes of a 64-hex digest; -1 if s is not one. */
+static int
+digest16(const char *s, uint8_t out[16])
+{
+	unsigned char raw[32];
+
+	if (s == NULL || strlen(s) != 64 || qe_unhex(s, 32, raw) < 0)
+		return -1;
+	memcpy(out, raw, 16);
+	return 0;
+}
+
+static void
+hash16(const char *s, uint8_t out[16])
+{
+	char hex[QE_SHA256_HEX];
+
+	qe_sha256_hex(s, strlen(s), hex);
+	digest16(hex, out);
+}
+
+static double
+num_or_nan(const cJSON *rec, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, key);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static void
+samples_add(struct qe_cell *c, double v)
+{
+	if (c->more == NULL || c->more->n == c->more->cap) {
+		int cap = c->more ? c->more->cap * 2 : 4;
+		struct qe_samples *m = qe_xrealloc(c->more, sizeof *m + (size_t)cap * sizeof(double));
+
+		if (c->more == NULL)
+			m->n = 0;
+		m->cap = cap;
+		c->more = m;
+	}
+	c->more->v[c->more->n++] = v;
+}
+
+/* What a notebook or cell record says of its side as a whole. */
+static void
+side_common(struct qe_reader *r, struct qe_side *sd, const cJSON *rec)
+{
+	const cJSON *prov = cJSON_GetObjectItemCaseSensitive(rec, "provenance");
+	const char *f = qe_json_str(prov, "fingerprint");
+	const char *o = qe_json_str(rec, "origin");
+
+	sd->present = 1;
+	if (o != NULL) {
+		if (qe_vocab_lookup(&qe_origins, o) != QE_ORIGIN_INHERITED)
+			sd->origin = QE_ORIGIN_EXECUTED;	/* any executed record wins */
+		else if (sd->origin < 0)
+			sd->origin = QE_ORIGIN_INHERITED;
+	}
+	if (f != NULL && sd->fp == NULL)
+		sd->fp = qe_fp_intern(&r->fps, f, cJSON_GetObjectItemCaseSensitive(prov, "fingerprint_facts"));
+	r->nrecords[r->side]++;
+}
+
+static void
+slot_rehash(struct qe_side *sd)
+{
+	int ncap = sd->capslot ? sd->capslot * 2 : 16;
+	int *ns = qe_xcalloc((size_t)ncap, sizeof *ns);
+	uint32_t h, mask = (uint32_t)ncap - 1;
+
+	for (int k = 0; k < sd->ncells; k++) {
+		for (h = ((uint32_t)sd->cells[k].index * 2654435761u) & mask; ns[h]; h = (h + 1) & mask)
+			;
+		ns[h] = k + 1;
+	}
+	free(sd->slot);
+	sd->slot = ns;
+	sd->capslot = ncap;
+}
+
+/*
+ * The cell with index i of a side, made if new. One line with "index":
+ * 99999999 used to make a 7 GB array (found by fuzz-cell-diff).
+ */
+static struct qe_cell *
+side_cell(struct qe_side *sd, int i)
+{
+	uint32_t h, mask;
+	struct qe_cell *c;
+
+	if (sd->ncells * 2 >= sd->capslot)
+		slot_rehash(sd);
+	mask = (uint32_t)sd->capslot - 1;
+	for (h = ((uint32_t)i * 2654435761u) & mask; sd->slot[h]; h = (h + 1) & mask)
+		if (sd->cells[sd->slot[h] - 1].index == i)
+			return &sd->cells[sd->slot[h] - 1];
+	if (sd->ncells == sd->capcells) {
+		sd->capcells = sd->capcells ? sd->capcells * 2 : 8;
+		sd->cells = qe_xrealloc(sd->cells, (size_t)sd->capcells * sizeof *sd->cells);
+	}
+	c = &sd->cells[sd->ncells];
+	memset(c, 0, sizeof *c);
+	c->index = i;
+	sd->slot[h] = ++sd->ncells;
+	return c;
+}
+
+/*
+ * The fields read beyond kind, document, index, source_sha256 and
+ * duration_s (checked where they are read). Present with another type they
+ * reject the record: read as null, "execution_seconds": "slow" was a silent
+ * change. null is always accepted.
+ */
+enum { T_STR, T_NUM, T_BOOL, T_OBJ };
+enum { K_NOTEBOOK = 1, K_CELL = 2 };
+static const struct field {
+	const char *key;
+	unsigned char type, kinds;
+} fields[] = {
+	{ "cache_key", T_STR, K_NOTEBOOK }, { "cells_seconds", T_NUM, K_NOTEBOOK },
+	{ "current", T_BOOL, K_NOTEBOOK | K_CELL }, { "execution_seconds", T_NUM, K_NOTEBOOK },
+	{ "first_line", T_STR, K_CELL }, { "input", T_STR, K_NOTEBOOK }, { "label", T_STR, K_CELL },
+	{ "origin", T_STR, K_NOTEBOOK | K_CELL }, { "output_sha256", T_STR, K_CELL },
+	{ "provenance", T_OBJ, K_NOTEBOOK | K_CELL }, { "status", T_STR, K_NOTEBOOK | K_CELL },
+	{ "timing_source", T_STR, K_CELL },
+};
+static const char *const type_names[] = { "a string", "a number", "true or false", "an object" };
+
+static const struct field *
+field_of(const char *key, int kind)
+{
+	for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
+		if (fields[i].key[0] == key[0] && strcmp(fields[i].key, key) == 0)
+			return fields[i].kinds & kind ? &fields[i] : NULL;
+	return NULL;
+}
+
+static int
+type_ok(const cJSON *v, int type)
+{
+	switch (type) {
+	case T_STR:
+		return cJSON_IsString(v);
+	case T_NUM:
+		return cJSON_IsNumber(v);
+	case T_BOOL:
+		return cJSON_IsBool(v);
+	default:
+		return cJSON_IsObject(v);
+	}
+}
+
+/* "a, b, c or d": the words of a table, for a message. */
+static void
+words_of(struct qe_buf *b, const struct qe_vocab *v)
+{
+	for (int i = 0; i < v->n; i++)
+		qe_buf_addf(b, "%s%s", i == 0 ? "" : i == v->n - 1 ? " or " : ", ", v->names[i]);
+}
+
+/* 1 (after the message) when a field read has the wrong type or word. */
+static int
+bad_field(const cJSON *rec, int iscell, const char *kind, const char *file, long line)
+{
+	const cJSON *v;
+	const char *st;
+
+	cJSON_ArrayForEach(v, rec) {
+		const struct field *f = field_of(v->string, iscell ? K_CELL : K_NOTEBOOK);
+
+		if (f != NULL && !cJSON_IsNull(v) && !type_ok(v, f->type)) {
+			warnx("%s:%ld: %s record with an invalid '%s' (not %s)", file, line, kind,
+			    f->key, type_names[f->type]);
+			return 1;
+		}
+	}
+	st = qe_json_str(rec, "status");
+	if (iscell && st != NULL && qe_vocab_lookup(&qe_cell_statuses, st) < 0) {
+		struct qe_buf w = { 0 };
+
+		words_of(&w, &qe_cell_statuses);
+		warnx("%s:%ld: cell record with an invalid 'status' (not %s)", file, line, w.data);
+		qe_buf_free(&w);
+		return 1;
+	}
+	return 0;
+}
+
+/* Why a cell record cannot be read, or NULL. */
+static const char *
+bad_cell(const cJSON *rec)
+{
+	const cJSON *idx = cJSON_GetObjectItemCaseSensitive(rec, "index");
+	const cJSON *dur = cJSON_GetObjectItemCaseSensitive(rec, "duration_s");
+	uint8_t src[16];
+
+	if (!cJSON_IsNumber(idx) || idx->valuedouble < 0 || idx->valuedouble > 1e8 ||
+	    idx->valuedouble != floor(idx->valuedouble))
+		return "without a valid 'index'";
+	if (digest16(qe_json_str(rec, "source_sha256"), src) < 0)
+		return "without a valid 'source_sha256'";
+	if (!cJSON_IsNull(dur) && !(cJSON_IsNumber(dur) && dur->valuedouble >= 0))
+		return "with an invalid 'duration_s'";
+	return NULL;
+}
+
+/*
+ * The document a record counts for (the caller frees it): 0 with *name,
+ * 1 to skip the record, -1 to reject it (reported).
+ */
+static int
+record_document(struct qe_reader *r, const cJSON *rec, const char *kind, const char *file, long line,
+    char **name)
+{
+	int keep;
+
+	*name = NULL;
+	if (r->filter && (keep = r->filter(r->filter_arg, rec, file, line)) <= 0)
+		return keep < 0 ? -1 : 1;
+	if (r->document) {
+		if (r->document(r->document_arg, rec, file, line, name) < 0)
+			return -1;
+	} else if (qe_json_str(rec, "document"))
+		*name = qe_xstrdup(qe_json_str(rec, "document"));
+	if (*name == NULL) {
+		warnx("%s:%ld: %s record without 'document'", file, line, kind);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+read_notebook(struct qe_reader *r, struct qe_side *sd, const cJSON *rec)
+{
+	const char *ck = qe_json_str(rec, "cache_key");
+	const char *st = qe_json_str(rec, "status");
+	const char *in = qe_json_str(rec, "input");
+	int failed = st && qe_vocab_lookup(&qe_nb_statuses, st) == QE_NB_FAILED;
+
+	sd->nb_records++;
+	if (sd->nexec == sd->capexec) {
+		sd->capexec = sd->capexec ? sd->capexec * 2 : 1;
+		sd->exec_s = qe_xrealloc(sd->exec_s, (size_t)sd->capexec * sizeof(double));
+		sd->cells_s = qe_xrealloc(sd->cells_s, (size_t)sd->capexec * sizeof(double));
+	}
+	sd->exec_s[sd->nexec] = num_or_nan(rec, "execution_seconds");
+	sd->cells_s[sd->nexec++] = num_or_nan(rec, "cells_seconds");
+	if (ck && sd->cache_key == NULL)
+		sd->cache_key = qe_xstrdup(ck);
+	if (st && (sd->status == NULL || failed)) {
+		free(sd->status);
+		sd->status = qe_xstrdup(st);
+	}
+	if (failed)
+		sd->failed = 1;
+	sd->input_cache = in && strcmp(in, "cache") == 0;
+	side_common(r, sd, rec);
+}
+
+/* The cell's alignment key: 0, or -1 after the key expression failed. */
+static int
+cell_key(struct qe_reader *r, const cJSON *rec, const char *file, long line, const uint8_t src[16],
+    uint8_t key[16], int *haskey)
+{
+	char *k;
+
+	*haskey = 1;
+	if (r->key == NULL) {
+		memcpy(key, src, 16);
+		return 0;
+	}
+	if (r->key(r->key_arg, rec, file, line, &k) < 0)
+		return -1;
+	if (k == NULL)
+		*haskey = 0;
+	else
+		hash16(k, key);
+	free(k);
+	return 0;
+}
+
+/* The first sight of a cell: everything but its replicate durations. */
+static void
+cell_first(struct qe_reader *r, struct qe_side *sd, struct qe_cell *c, const cJSON *rec)
+{
+	const char *ts = qe_json_str(rec, "timing_source");
+	int t = qe_vocab_lookup(&qe_timing_sources, ts);
+	uint8_t o[16];
+
+	if (digest16(qe_json_str(rec, "output_sha256"), o) == 0)
+		memcpy(&c->out, o, 8);
+	/* bad_field() let only null or a known status through */
+	c->status = (int8_t)qe_vocab_lookup(&qe_cell_statuses, qe_json_str(rec, "status"));
+	c->tsrc = (int8_t)(ts == NULL ? -1 : t < 0 ? QE_TS_OTHER : t);
+	c->label = text_add(r, qe_json_str(rec, "label"));
+	c->first_line = text_add(r, qe_json_str(rec, "first_line"));
+	if (!isnan(c->dur) && c->tsrc >= 0) {
+		if (sd->tsrc == QE_SIDE_TS_NONE)
+			sd->tsrc = c->tsrc;
+		else if (sd->tsrc != c->tsrc)
+			sd->tsrc = QE_SIDE_TS_MIXED;
+	}
+}
+
+/* A cell record of document d, checked by bad_cell(): 0, or -1 (reported). */
+static int
+read_cell(struct qe_reader *r, struct qe_doc *d, const cJSON *rec, const char *file, long line)
+{
+	struct qe_side *sd = &d->s[r->side];
+	const cJSON *dur = cJSON_GetObjectItemCaseSensitive(rec, "duration_s");
+	double dv = cJSON_IsNumber(dur) ? dur->valuedouble : NAN;
+	int i = (int)cJSON_GetObjectItemCaseSensitive(rec, "index")->valuedouble, haskey;
+	uint8_t src[16], key[16] = { 0 };
+	struct qe_cell *c;
+
+	digest16(qe_json_str(rec, "source_sha256"), src);
+	if (cell_key(r, rec, file, line, src, key, &haskey) < 0)
+		return -1;
+	c = side_cell(sd, i);
+	side_common(r, sd, rec);
+	if (c->present) {
+		/* a replicate run of the same cell */
+		if (memcmp(c->src, src, 16) != 0) {
+			warnx("%s:%ld: document '%s' cell %d: replicate has another source",
+			    file, line, d->name, i);
+			return -1;
+		}
+		if (!isnan(dv)) {
+			if (isnan(c->dur))
+				c->dur = dv;
+			else
+				samples_add(c, dv);
+		}
+		return 0;
+	}
+	c->present = 1;
+	c->dur = dv;
+	memcpy(c->src, src, 16);
+	memcpy(c->key, key, 16);
+	c->haskey = (uint8_t)haskey;
+	cell_first(r, sd, c, rec);
+	return 0;
+}
+
+int
+qe_reader_record(cJSON *rec, const char *file, long line, void *ctx)
+{
+	struct qe_reader *r = ctx;
+	const char *kind = qe_json_str(rec, "kind"), *why;
+	char *name;
+	struct qe_doc *d;
+	int iscell, s;
+
+	if (kind == NULL) {
+		warnx("%s:%ld: record without 'kind'", file, line);
+		return -1;
+	}
+	iscell = strcmp(kind, "cell") == 0;
+	if (!iscell && strcmp(kind, "notebook") != 0)
+		return 0;	/* provenance and other records: not ours */
+	if (bad_field(rec, iscell, kind, file, line))
+		return -1;
+	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(rec, "current")))
+		return 0;
+	if ((s = record_document(r, rec, kind, file, line, &name)) != 0)
+		return s < 0 ? -1 : 0;
+	/* before doc_get(): a rejected record must not leave its document behind */
+	if (iscell && (why = bad_cell(rec)) != NULL) {
+		warnx("%s:%ld: cell record %s", file, line, why);
+		free(name);
+		return -1;
+	}
+	d = doc_get(r, name);
+	free(name);
+	if (iscell)
+		return read_cell(r, d, rec, file, line);
+	read_notebook(r, &d->s[r->side], rec);
+	return 0;
+}
+
+int
+qe_reader_read(struct qe_reader *r, int side, const char *path)
+{
+	char *argv[1] = { (char *)path };
+
+	r->side = side;
+	return qe_each_record(1, argv, qe_reader_record, r);
+}
+
+static int
+doc_cmp(const void *a, const void *b)
+{
+	return strcmp((*(struct qe_doc *const *)a)->name, (*(struct qe_doc *const *)b)->name);
+}
+
+struct qe_doc **
+qe_reader_docs(const struct qe_reader *r, size_t *np)
+{
+	struct qe_doc **docs = qe_xmalloc(sizeof *docs * (r->ndocs + 1));
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->tabcap; i++)
+		if (r->tab[i])
+			docs[n++] = r->tab[i];
+	if (n > 1)
+		qsort(docs, n, sizeof *docs, doc_cmp);
+	*np = n;
+	return docs;
+}
+
+static int
+cellp_cmp(const void *a, const void *b)
+{
+	const struct qe_cell *x = *(const struct qe_cell *const *)a, *y = *(const struct qe_cell *const *)b;
+
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+int
+qe_side_cells(const struct qe_side *sd, const struct qe_cell ***out)
+{
+	int n = 0, sorted = 1;
+	const struct qe_cell **v = qe_xmalloc(sizeof *v * (size_t)(sd->ncells + 1));
+
+	for (int i = 0; i < sd->ncells; i++)
+		if (sd->cells[i].present) {
+			if (n > 0 && v[n - 1]->index > sd->cells[i].index)
+				sorted = 0;
+			v[n++] = &sd->cells[i];
+		}
+	if (!sorted)
+		qsort(v, (size_t)n, sizeof *v, cellp_cmp);
+	*out = v;
+	return n;
+}
+
+int
+qe_cell_samples(const struct qe_cell *c, double **out)
+{
+	int n = 0;
+	double *v;
+
+	if (!c || isnan(c->dur)) {
+		*out = NULL;
+		return 0;
+	}
+	v = qe_xmalloc(sizeof(double) * (size_t)(1 + (c->more ? c->more->n : 0)));
+	v[n++] = c->dur;
+	for (int i = 0; c->more && i < c->more->n; i++)
+		v[n++] = c->more->v[i];
+	*out = v;
+	return n;
+}
+
+double
+qe_cell_median(const struct qe_cell *c)
+{
+	double *v, m;
+	int n = qe_cell_samples(c, &v);
+
+	m = qe_median(v, n);
+	free(v);
+	return m;
+}
+
+static void
+side_free(struct qe_side *sd)
+{
+	for (int k = 0; k < sd->ncells; k++)
+		free(sd->cells[k].more);
+	free(sd->cells);
+	free(sd->slot);
+	free(sd->cache_key);
+	free(sd->status);
+	free(sd->exec_s);
+	free(sd->cells_s);
+}
+
+void
+qe_reader_free(struct qe_reader *r)
+{
+	for (size_t i = 0; i < r->tabcap; i++)
+		if (r->tab[i]) {
+			side_free(&r->tab[i]->s[QE_BASE]);
+			side_free(&r->tab[i]->s[QE_HEAD]);
+			free(r->tab[i]->name);
+			free(r->tab[i]);
+		}
+	free(r->tab);
+	r->tab = NULL;
+	r->tabcap = r->ndocs = 0;
+	r->nrecords[QE_BASE] = r->nrecords[QE_HEAD] = 0;
+	qe_buf_free(&r->text);
+	qe_fingerprints_free(&r->fps);
+}

@@ -1,0 +1,87 @@
+/*
+ * Unit driver for lib/qe_align.c. A case is "base items | head items",
+ * each item "key" or "key/label" (an empty key: none): level 0 compares
+ * keys, level 1 labels, then position. The output lists the pairs as
+ * "b:h" ("-" for no partner).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "qe_align.h"
+
+struct items {
+	char *key[64], *label[64];
+	int n;
+};
+
+static void
+parse(char *s, struct items *it)
+{
+	char *save = NULL, *tok;
+
+	it->n = 0;
+	for (tok = strtok_r(s, " ", &save); tok && it->n < 64; tok = strtok_r(NULL, " ", &save)) {
+		char *slash = strchr(tok, '/');
+
+		if (slash)
+			*slash = '\0';
+		it->key[it->n] = tok;
+		it->label[it->n++] = slash ? slash + 1 : "";
+	}
+}
+
+static int
+same(void *arg, int level, int b, int h)
+{
+	struct items *it = arg;	/* [0] base, [1] head */
+	const char *x = level == 0 ? it[0].key[b] : it[0].label[b];
+	const char *y = level == 0 ? it[1].key[h] : it[1].label[h];
+
+	return *x && *y && strcmp(x, y) == 0;
+}
+
+static void
+align(const char *in, size_t n, struct qe_buf *out)
+{
+	char *s = qe_xstrndup(in, n), *bar = strchr(s, '|');
+	struct items it[2];
+	struct qe_pair *p;
+	int np;
+
+	if (bar == NULL) {
+		qe_buf_adds(out, "bad case");
+		free(s);
+		return;
+	}
+	*bar = '\0';
+	parse(s, &it[0]);
+	parse(bar + 1, &it[1]);
+	p = qe_align(it[0].n, it[1].n, 2, same, it, &np);
+	for (int i = 0; i < np; i++) {
+		if (i)
+			qe_buf_addc(out, ' ');
+		if (p[i].b < 0)
+			qe_buf_addc(out, '-');
+		else
+			qe_buf_addf(out, "%d", p[i].b);
+		qe_buf_addc(out, ':');
+		if (p[i].h < 0)
+			qe_buf_addc(out, '-');
+		else
+			qe_buf_addf(out, "%d", p[i].h);
+	}
+	free(p);
+	free(s);
+}
+
+static const struct unit_fn fns[] = {
+	{ "align", align },
+	{ NULL, NULL }
+};
+
+int
+main(int argc, char **argv)
+{
+	return unit_main(argc, argv, fns);
+}

@@ -1,0 +1,71 @@
+/* Unit driver for lib/qe_verdict.c: the thresholds and the replicate rule. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+#include "qe_verdict.h"
+
+/*
+ * "ratio abs alpha scale | base samples | head samples": the verdict, the
+ * answer (- without a test), and the medians, ratio and p (%.6g).
+ */
+static void
+judge(const char *in, size_t n, struct qe_buf *out)
+{
+	const char *b1 = strchr(in, '|'), *b2 = b1 ? strchr(b1 + 1, '|') : NULL;
+	double r[4], bv[32], hv[32];
+	struct qe_rule rule;
+	struct qe_judgement j;
+	int nb, nh;
+
+	(void)n;
+	if (b2 == NULL || unit_numbers(in, r, 4) != 4) {
+		qe_buf_adds(out, "bad case");
+		return;
+	}
+	nb = unit_numbers(b1 + 1, bv, 32);
+	nh = unit_numbers(b2 + 1, hv, 32);
+	rule = (struct qe_rule){ r[0], r[1], r[2] };
+	qe_judgement_init(&j, -1);
+	qe_judge(&j, bv, nb, hv, nh, &rule, r[3]);
+	qe_buf_addf(out, "%s %s b=%.6g h=%.6g ratio=%.6g p=%.6g", qe_vocab_name(&qe_verdicts, j.verdict),
+	    j.answer < 0 ? "-" : qe_vocab_name(&qe_answers, j.answer), j.b, j.h, j.ratio, j.p);
+}
+
+/* Each verdict word: 1 if a cell can have it (qe_verdict_is_cell, lib/qe_vocab.c). */
+static void
+cell_verdicts(const char *in, size_t n, struct qe_buf *out)
+{
+	(void)in, (void)n;
+	for (int v = 0; v < qe_verdicts.n; v++)
+		qe_buf_addf(out, "%s%s=%d", v ? " " : "", qe_verdicts.names[v], qe_verdict_is_cell(v));
+}
+
+/* "a b": can timing sources a and b ("-" none) be compared (lib/qe_vocab.c)? */
+static void
+comparable(const char *in, size_t n, struct qe_buf *out)
+{
+	char a[32], b[32];
+
+	(void)n;
+	if (sscanf(in, "%31s %31s", a, b) != 2) {
+		qe_buf_adds(out, "bad case");
+		return;
+	}
+	qe_buf_addf(out, "%d", qe_timing_sources_comparable(qe_vocab_lookup(&qe_timing_sources, a),
+	    qe_vocab_lookup(&qe_timing_sources, b)));
+}
+
+static const struct unit_fn fns[] = {
+	{ "judge", judge },
+	{ "cell-verdicts", cell_verdicts },
+	{ "comparable", comparable },
+	{ NULL, NULL }
+};
+
+int
+main(int argc, char **argv)
+{
+	return unit_main(argc, argv, fns);
+}
