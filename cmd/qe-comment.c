@@ -1,9 +1,11 @@
 /*
  * qe-comment - turn qe-cell-diff records into the GitHub-flavoured Markdown a
  * reviewer reads in ten seconds: a pull-request comment (with a hidden marker
- * for updating it in place) or, with -s, a job summary. Reading is
- * lib/qe_diffread.c, the model lib/qe_review.c, the document
- * lib/qe_comment.c; every string from the build is escaped by lib/qe_gfm.c.
+ * for updating it in place) or, with -s, a job summary; with -r, the job
+ * summary of one build from its qe-cache-extract / qe-stamp records. Reading
+ * is lib/qe_diffread.c, the model lib/qe_review.c, the document
+ * lib/qe_comment.c (-r: lib/qe_buildsum.c); every string from the build is
+ * escaped by lib/qe_gfm.c.
  */
 #include <err.h>
 #include <getopt.h>
@@ -11,12 +13,14 @@
 #include <stdlib.h>
 
 #include "qe.h"
+#include "qe_buildsum.h"
 #include "qe_comment.h"
 #include "qe_diffread.h"
 #include "qe_ghrun.h"
 #include "qe_review.h"
 
 static int trouble;		/* a value was left out: exit status 2 */
+static int rflag;		/* -r: the summary of one build */
 
 static const struct option longopts[] = {
 	{ "head-sha",   required_argument, NULL, 'S' },
@@ -24,6 +28,7 @@ static const struct option longopts[] = {
 	{ "limit",      required_argument, NULL, 'l' },
 	{ "max-rows",   required_argument, NULL, 'n' },
 	{ "repo-url",   required_argument, NULL, 'u' },
+	{ "report",     no_argument,       NULL, 'r' },
 	{ "run-id",     required_argument, NULL, 'I' },
 	{ "run-number", required_argument, NULL, 'N' },
 	{ "summary",    no_argument,       NULL, 's' },
@@ -37,7 +42,7 @@ static void usage(FILE *fp, int status) __attribute__((noreturn));
 static void
 usage(FILE *fp, int status)
 {
-	fprintf(fp, "usage: qe-comment [-hs] [--version] [-I run-id] [-l bytes] [-N run-number]\n"
+	fprintf(fp, "usage: qe-comment [-hrs] [--version] [-I run-id] [-l bytes] [-N run-number]\n"
 	    "                  [-n rows] [-S sha] [-t title] [-u url] [--max-line bytes]\n"
 	    "                  [file ...]\n");
 	exit(status);
@@ -87,6 +92,9 @@ option(int ch, struct qe_comment_opts *o)
 		return 0;
 	case 'n':
 		return qe_opt_count("-n", optarg, 0, 1000, &o->max_rows);
+	case 'r':
+		rflag = 1;
+		return 0;
 	case 'S':
 		set(&o->run.head_sha, qe_ghrun_sha(optarg, "--head-sha"));
 		return 0;
@@ -106,17 +114,59 @@ option(int ch, struct qe_comment_opts *o)
 	}
 }
 
+/* Write the document; qe_finish() reports a failed write. */
+static void
+put(struct qe_buf *out)
+{
+	if (out->len > 0 && fwrite(out->data, 1, out->len, stdout) != out->len) {
+		/* qe_finish reports the error */
+	}
+	qe_buf_free(out);
+}
+
+/* The comment (or -s summary) of a qe-cell-diff stream; the exit status. */
+static int
+comment(int argc, char **argv, const struct qe_comment_opts *o)
+{
+	struct qe_diffset d = { 0 };
+	struct qe_review r;
+	struct qe_buf out = { 0 };
+	int status = qe_each_record(argc, argv, qe_diffread_record, &d);
+
+	if (d.ncells + d.nnbs == 0) {
+		warnx("no qe-cell-diff records in the input");
+		status = QE_EXIT_TROUBLE;
+	}
+	qe_review_build(&r, &d);
+	qe_comment_render(&out, o, &r, status != QE_EXIT_OK && d.ncells + d.nnbs > 0);
+	put(&out);
+	qe_review_free(&r);
+	qe_diffset_free(&d);
+	return status;
+}
+
+/* -r: the summary of one build's records; the exit status. */
+static int
+report(int argc, char **argv, size_t limit)
+{
+	struct qe_buildsum s = { 0 };
+	struct qe_buf out = { 0 };
+	int status = qe_each_record(argc, argv, qe_buildsum_record, &s);
+
+	qe_buildsum_render(&out, &s, limit ? limit : QE_SUMMARY_LIMIT);
+	put(&out);
+	qe_buildsum_free(&s);
+	return status;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct qe_comment_opts o = { .max_rows = -1 };
-	struct qe_diffset d = { 0 };
-	struct qe_review r;
-	struct qe_buf out = { 0 };
 	int ch, status;
 
 	qe_opt_init(argv);
-	while ((ch = getopt_long(argc, argv, "I:hl:N:n:S:st:u:", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "I:hl:N:n:rS:st:u:", longopts, NULL)) != -1) {
 		if (ch == 'h')
 			usage(stdout, QE_EXIT_OK);
 		if (ch == QE_OPT_VERSION)
@@ -126,21 +176,12 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	from_env(&o.run);
-
-	status = qe_each_record(argc, argv, qe_diffread_record, &d);
-	if (d.ncells + d.nnbs == 0) {
-		warnx("no qe-cell-diff records in the input");
-		status = QE_EXIT_TROUBLE;
+	if (rflag)
+		status = report(argc, argv, o.limit);
+	else {
+		from_env(&o.run);
+		status = comment(argc, argv, &o);
 	}
-	qe_review_build(&r, &d);
-	qe_comment_render(&out, &o, &r, status != QE_EXIT_OK && d.ncells + d.nnbs > 0);
-	if (fwrite(out.data, 1, out.len, stdout) != out.len) {
-		/* qe_finish reports the error */
-	}
-	qe_buf_free(&out);
-	qe_review_free(&r);
-	qe_diffset_free(&d);
 	qe_ghrun_free(&o.run);
 	return qe_finish(trouble ? QE_EXIT_TROUBLE : status);
 }

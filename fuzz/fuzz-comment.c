@@ -3,10 +3,12 @@
  * goes through the record reader (lib/qe_diffread.c), the review
  * (lib/qe_review.c) and the renderer (lib/qe_comment.c), as qe-comment's
  * main() runs them, with a fresh context per input and a small size limit
- * so truncation is exercised too. The comment must stay within the limit,
- * be valid UTF-8 and hold no NUL byte.
+ * so truncation is exercised too; then, as a build's records, through
+ * lib/qe_buildsum.c (qe-comment -r). Each document must stay within the
+ * limit, be valid UTF-8 and hold no NUL byte.
  */
 #include "qe.h"
+#include "qe_buildsum.h"
 #include "qe_comment.h"
 #include "qe_diffread.h"
 #include "qe_review.h"
@@ -14,6 +16,29 @@
 #include "fuzz-common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void
+check(const struct qe_buf *out, size_t limit)
+{
+	if (out->len > limit || qe_utf8_valid(out->data ? out->data : "", out->len) != out->len)
+		abort();
+	if (out->data && strlen(out->data) != out->len)
+		abort();	/* no NUL byte in a comment */
+}
+
+/* The same bytes as one build's records (qe-comment -r). */
+static void
+report(char **argv, size_t limit)
+{
+	struct qe_buildsum s = { 0 };
+	struct qe_buf out = { 0 };
+
+	qe_each_record(1, argv, qe_buildsum_record, &s);
+	qe_buildsum_render(&out, &s, limit);
+	check(&out, limit);
+	qe_buf_free(&out);
+	qe_buildsum_free(&s);
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -41,13 +66,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	status = qe_each_record(1, argv, qe_diffread_record, &d);
 	qe_review_build(&r, &d);
 	qe_comment_render(&out, &o, &r, status != QE_EXIT_OK && d.ncells + d.nnbs > 0);
-	if (out.len > o.limit || qe_utf8_valid(out.data ? out.data : "", out.len) != out.len)
-		abort();
-	if (out.data && strlen(out.data) != out.len)
-		abort();	/* no NUL byte in a comment */
+	check(&out, o.limit);
 	qe_buf_free(&out);
 	qe_review_free(&r);
 	qe_diffset_free(&d);
+	report(argv, o.limit);
 	close(fd);
 	return 0;
 }

@@ -197,6 +197,34 @@ qe_gfm_addf(struct qe_buf *b, const char *fmt, ...)
 }
 
 void
+qe_gfm_decimal(struct qe_buf *b, double x, int places)
+{
+	char tmp[64];
+	double scale = pow(10, places), v = round(x * scale) / scale;
+	int n;
+
+	if (!isfinite(v)) {
+		qe_buf_adds(b, QE_GFM_NONE);	/* NaN, or a sum beyond a double */
+		return;
+	}
+	if (fabs(v) >= 1e17) {	/* as jq: the shortest %g that reads back */
+		for (int p = 1; p <= 17; p++)
+			if (snprintf(tmp, sizeof tmp, "%.*g", p, v) > 0 && strtod(tmp, NULL) == v)
+				break;
+		qe_buf_adds(b, tmp);
+		return;
+	}
+	n = snprintf(tmp, sizeof tmp, "%.*f", places, v);
+	if (memchr(tmp, '.', (size_t)n)) {
+		while (tmp[n - 1] == '0')
+			n--;
+		if (tmp[n - 1] == '.')
+			n--;
+	}
+	qe_buf_add(b, tmp, (size_t)n);
+}
+
+void
 qe_gfm_count(struct qe_buf *b, long n)
 {
 	char tmp[32];

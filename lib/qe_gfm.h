@@ -61,6 +61,12 @@ long qe_gfm_visible(long cp);
  */
 void qe_gfm_addf(struct qe_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/*
+ * x rounded to `places` decimals (half away from zero), in its shortest
+ * form as jq prints numbers: "2", "0.59", "12.3"; NaN: em dash.
+ */
+void qe_gfm_decimal(struct qe_buf *b, double x, int places);
+
 /* A whole number with thousands separators: 12345 -> "12,345". */
 void qe_gfm_count(struct qe_buf *b, long n);
 

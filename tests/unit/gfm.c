@@ -114,6 +114,33 @@ pct(const char *in, size_t n, struct qe_buf *out)
 }
 
 static void
+decimal2(struct qe_buf *out, double v)
+{
+	qe_gfm_decimal(out, v, 2);
+}
+
+static void
+decimal3(struct qe_buf *out, double v)
+{
+	qe_gfm_decimal(out, v, 3);
+}
+
+/* Seconds as jq printed them in the build summary: rounded to 0.01, 0.001. */
+static void
+secs(const char *in, size_t n, struct qe_buf *out)
+{
+	(void)n;
+	each(in, out, decimal2);
+}
+
+static void
+msecs(const char *in, size_t n, struct qe_buf *out)
+{
+	(void)n;
+	each(in, out, decimal3);
+}
+
+static void
 plural(const char *in, size_t n, struct qe_buf *out)
 {
 	(void)n;
@@ -147,6 +174,8 @@ static const struct unit_fn fns[] = {
 	{ "delta", delta },
 	{ "ratio", ratio },
 	{ "pct", pct },
+	{ "secs", secs },
+	{ "msecs", msecs },
 	{ "plural", plural },
 	{ "addf_cap", addf_cap },
 	{ NULL, NULL }
