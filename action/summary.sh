@@ -4,7 +4,8 @@
 # and the comment's Markdown (qe-comment) when this job may post it: a token,
 # the comment input on, and a pull request from this repository (a fork's or
 # Dependabot's token is read-only: the workflow_run commenter posts from the
-# artifact instead).  Otherwise the summary of this build alone.  Outputs:
+# artifact instead).  Otherwise the summary of this build alone (qe-comment
+# -r: its slowest notebooks and cells, escaped as the comment is).  Outputs:
 # diff, regression, and comment/pr/head-sha/run-number for the comment step.
 # shellcheck source=action/lib.sh
 . "$GITHUB_ACTION_PATH/action/lib.sh"
@@ -60,6 +61,8 @@ else
 	if $is_pr; then
 		printf '> [!NOTE]\n> No baseline: the build folder held neither a qe-telemetry report nor a cache. This build is reported, not compared.\n\n' >> "$summary"
 	fi
-	jq -r -s -f "$GITHUB_ACTION_PATH/action/summary.jq" "$report" >> "$summary"
+	if ! "$QE_BIN/qe-comment" -r "$report" >> "$summary"; then
+		warn "qe-comment reported trouble (see above); the summary may be partial"
+	fi
 fi
 output regression "$regression"

@@ -33,7 +33,7 @@ seed() {	# seed TARGET: the fixture files that exercise it
 				i=$((i + 1)); { head -40 "$b"; printf '\036'; head -40 "$h"; } > "$d/$i"
 			done
 		done ;;
-	comment) cp tests/fixtures/qe-comment/*.ndjson "$d/" ;;
+	comment) cp tests/fixtures/qe-comment/*.ndjson tests/fixtures/qe-comment/report/*.ndjson "$d/" ;;
 	stamp) cp tests/fixtures/qe-stamp/*.ndjson tests/fixtures/qe-stamp/*.json tests/fixtures/qe-stamp/gpus-*.csv \
 		tests/fixtures/qe-stamp/quantecon-container /etc/os-release "$d/" 2>/dev/null
 		head -20 "$F"/reference/jupyter-cache-timed_base.cells.jsonl > "$d/cells" ;;

@@ -165,11 +165,11 @@ marker() {
 	cmp "$report" "$JOB/state/artifacts/qe-telemetry-report/report.ndjson"
 	[ ! -e "$JOB/state/artifacts/qe-telemetry-report/pr.json" ]
 	[ -s "$JOB/state/artifacts/qe-telemetry-report/cells.log.gz" ]
-	# the job summary: this build alone
+	# the job summary: this build alone (qe-comment -r)
 	run -0 --separate-stderr cat "$JOB/state/summary.md"
 	assert_line --index 0 '## Lecture execution times (this build)'
 	assert_line --index 1 --regexp '^2 notebooks \(2 executed by this build, 0 inherited from the cache\), 0 failed; 5 of 5 code cells timed, [0-9.]+ s in timed cells, [0-9.]+ s of notebook execution\.$'
-	assert_line --regexp '^\| intro \| 1 \| slow\\-sleep \| 0\.0[5-9][0-9]* \|$'
+	assert_line --regexp '^\| intro \| 1 \| slow-sleep \| 0\.0[5-9][0-9]* \|$'
 	assert_line --regexp '^\| dynamics/markov \| [0-9.]+ \| [0-9.]+ \| ok \|$'
 	# no API call, a green job, the hook disarmed, the tools cached once
 	run -0 jq -r 'select(.step | test("sticky comment")) | .outcome' "$JOB/state/steps.ndjson"

@@ -55,14 +55,14 @@ has_re() {
 
 @test "qe-comment: -h, --version, bad option, bad values" {
 	run -0 --separate-stderr qe-comment -h
-	assert_line -n 0 "usage: qe-comment [-hs] [--version] [-I run-id] [-l bytes] [-N run-number]"
+	assert_line -n 0 "usage: qe-comment [-hrs] [--version] [-I run-id] [-l bytes] [-N run-number]"
 	assert_equal "$stderr" ""
 	run -0 --separate-stderr qe-comment --version
 	assert_output "qe-comment 0.1.0"
 	run -2 --separate-stderr qe-comment -z timed.ndjson
 	assert_output ""
 	assert_equal "${stderr_lines[0]}" "qe-comment: invalid option -- 'z'"
-	assert_equal "${stderr_lines[1]}" "usage: qe-comment [-hs] [--version] [-I run-id] [-l bytes] [-N run-number]"
+	assert_equal "${stderr_lines[1]}" "usage: qe-comment [-hrs] [--version] [-I run-id] [-l bytes] [-N run-number]"
 	run -2 --separate-stderr qe-comment --limit 100 timed.ndjson
 	assert_output ""
 	assert_equal "${stderr_lines[0]}" "qe-comment: -l: invalid value '100'"
@@ -352,4 +352,75 @@ big() {
 	assert_line --partial "(median of ? cells); verdicts are adjusted for it."
 	assert_line '- Base: `base.ndjson` (? records); head: `head.ndjson` (? records).'
 	assert_line --partial "Runner factor ×1.42 (? cells). Machines: unknown."
+}
+
+@test "-r: the job summary of one build (golden), from a file, stdin or gzip" {
+	cd report
+	run -0 --separate-stderr qe-comment -r build.ndjson
+	assert_equal "$stderr" ""
+	assert_output - < build.md
+	run -0 --separate-stderr sh -c 'gzip -c build.ndjson | qe-comment --report'
+	assert_output - < build.md
+	# the table shape the action's summary always had
+	has build.md '| notebook | execution (s) | timed cells (s) | status |'
+	has build.md '| notebook | code cell | label or first line | seconds |'
+	has build.md '| broken | — | — | failed |'
+	has build.md '- broken: ValueError: deliberate failure for the fixture'
+	# diff records in the same stream are not build records: ignored
+	run -0 --separate-stderr sh -c 'cat ../timed.ndjson build.ndjson | qe-comment -r'
+	assert_output - < build.md
+}
+
+@test "-r: hostile strings are inert (cmark-gfm); stale records skipped; values of the wrong type absent" {
+	cat > "$T/r.ndjson" <<-'JSON'
+	{"kind":"notebook","document":"<img src=x onerror=alert(1)> | @octocat","status":"failed","error":"see #123 and GH-45 at https://evil.example/x <!-- x -->\n# heading","execution_seconds":3.14159,"cells_seconds":1,"origin":"executed"}
+	{"kind":"notebook","document":"- [link](javascript:alert(1)) ![i](x.png) *em* _u_ ~~s~~ `c`","status":"ok","execution_seconds":"fast","cells_seconds":null,"origin":"inherited"}
+	{"kind":"notebook","document":"stale","status":"ok","execution_seconds":99,"current":false}
+	{"kind":"cell","document":"1. list","index":0,"label":"a|b\u202eevil\u200bx\u0007","duration_s":2.5}
+	{"kind":"cell","document":"> quote","index":1,"label":null,"first_line":"import os  # www.evil.example","duration_s":0.0004}
+	{"kind":"cell","document":"x","index":"2","label":"not timed","duration_s":"1"}
+	{"kind":"cell","document":"stale","index":3,"label":"stale","duration_s":50,"current":false}
+	JSON
+	run -0 --separate-stderr qe-comment -r "$T/r.ndjson"
+	assert_equal "$stderr" ""
+	printf '%s\n' "$output" > "$T/r.md"
+	assert_line -n 1 "2 notebooks (1 executed by this build, 1 inherited from the cache), 1 failed; 2 of 3 code cells timed, 2.5 s in timed cells, 3.14 s of notebook execution."
+	html "$T/r.md" > "$T/r.html"
+	assert_equal "$(count '<(img|script|a |em>|del>|strong>|ol|blockquote)' "$T/r.html")" 0
+	assert_equal "$(count '<h[1-6]>' "$T/r.html")" 4
+	assert_equal "$(count '<!--' "$T/r.html")" 0
+	assert_equal "$(count '<li>' "$T/r.html")" 1
+	# every row has its four cells: no '|' from a name split one
+	run -0 cells_per_row "$T/r.html"
+	assert_equal "$(printf '%s\n' "$output" | sort -u | tr '\n' ' ')" "4 "
+	# no working mention, reference or autolink outside code
+	run -0 count '@[A-Za-z0-9]|#[0-9]|GH-[0-9]|://|www\.' "$T/r.md"
+	assert_output 0
+	run -0 count $'\xe2\x80\xae|\x07' "$T/r.md"
+	assert_output 0
+	has "$T/r.md" "| &lt;img src=x onerror=alert\\(1\\)&gt; \\| @${ZWJ}octocat | 3.14 | 1 | failed |"
+	has "$T/r.md" "| 1\\. list | 0 | a\\|b�evil"$'\xe2\x80\x8b'"x␇ | 2.5 |"
+	has "$T/r.md" "| &gt; quote | 1 | import os  \\#${ZWJ} www${ZWJ}.evil.example | 0 |"
+	refute_line --partial stale
+}
+
+@test "-r: an empty report is a zero summary; a bad line is reported, the rest summarised; the limit holds" {
+	run -0 --separate-stderr qe-comment -r /dev/null
+	assert_equal "$stderr" ""
+	assert_output "## Lecture execution times (this build)
+
+0 notebooks, 0 failed; 0 of 0 code cells timed, 0 s in timed cells, 0 s of notebook execution."
+	{ head -3 report/build.ndjson; echo '{not json'; tail -n +4 report/build.ndjson; } > "$T/bad.ndjson"
+	run -2 --separate-stderr qe-comment -r "$T/bad.ndjson"
+	assert_equal "$stderr" "qe-comment: $T/bad.ndjson:4: invalid JSON at column 3
+qe-comment: 1 line rejected"
+	assert_output - < report/build.md
+	# 3,000 failed lectures with long errors: cut at the limit, the rest counted
+	jq -nc 'range(3000) | {kind: "notebook", document: "lecture-\(.)", status: "failed",
+		error: ("E" * 200), execution_seconds: .}' > "$T/failed.ndjson"
+	run -0 --separate-stderr qe-comment -r -l 65536 "$T/failed.ndjson"
+	printf '%s\n' "$output" > "$T/f.md"
+	assert [ "$(wc -c < "$T/f.md")" -le 65537 ]
+	has_re "$T/f.md" '\*[0-9]+ more not listed, to stay within the size limit\.\*'
+	has "$T/f.md" '| lecture-2999 | 2999 | — | failed |'
 }

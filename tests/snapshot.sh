@@ -96,6 +96,8 @@ for f in $F/qe-comment/*.ndjson; do
 	run "comment-$b-SN" $c -S 0123456789abcdef0123456789abcdef01234567 -N 42 "$f"
 done
 run comment-help $c --help
+run comment-report $c -r $F/qe-comment/report/build.ndjson
+run comment-report-l $c -r -l 4096 $F/qe-comment/report/build.ndjson
 
 s=$tools/qe-stamp
 Q=$top/$F/qe-stamp

@@ -1,0 +1,224 @@
+/* Reading qe-cell-diff records back into structs (qe_diffread.h). */
+#include <err.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qe.h"
+#include "qe_diffread.h"
+
+double
+qe_diffread_num(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
+}
+
+/* (long) of a NaN or of 1e300 is undefined behaviour (found by fuzz-comment). */
+long
+qe_diffread_count(const cJSON *o, const char *key)
+{
+	double v = qe_diffread_num(o, key);
+
+	return isnan(v) || v < 0 || v > 1e12 || v != floor(v) ? -1 : (long)v;
+}
+
+static char *
+dup_or_null(const cJSON *o, const char *key)
+{
+	const char *s = qe_json_str(o, key);
+
+	return s ? qe_xstrdup(s) : NULL;
+}
+
+static int
+status_of(const cJSON *o, const char *key, const struct qe_vocab *words)
+{
+	const char *s = qe_json_str(o, key);
+	int i;
+
+	if (s == NULL)
+		return QE_DIFF_ST_NONE;
+	i = qe_vocab_lookup(words, s);
+	return i < 0 ? QE_DIFF_ST_OTHER : i;
+}
+
+static unsigned
+flags_of(const cJSON *o)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "flags"), *f;
+	unsigned fl = 0;
+	int i;
+
+	cJSON_ArrayForEach(f, a)
+		if (cJSON_IsString(f) && (i = qe_vocab_lookup(&qe_flags, f->valuestring)) >= 0)
+			fl |= QE_FLAG(i);
+	return fl;
+}
+
+/* Room for one more element of `size` bytes in *arr (n used of *cap), zeroed. */
+static void *
+one_more(void *arr, size_t n, size_t *cap, size_t size, size_t first)
+{
+	char *a = arr;
+
+	if (n == *cap) {
+		*cap = *cap ? *cap * 2 : first;
+		a = qe_xrealloc(a, *cap * size);
+	}
+	memset(a + n * size, 0, size);
+	return a;
+}
+
+static void
+add_cell(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(rec, "test");
+	struct qe_dcell *c;
+
+	d->cells = one_more(d->cells, d->ncells, &d->capcells, sizeof *d->cells, 64);
+	c = &d->cells[d->ncells++];
+	c->doc = qe_xstrdup(doc);
+	c->label = dup_or_null(rec, "label");
+	c->first_line = dup_or_null(rec, "first_line");
+	c->reason = dup_or_null(rec, "reason");
+	c->bidx = qe_diffread_count(rec, "base_index");
+	c->hidx = qe_diffread_count(rec, "head_index");
+	c->verdict = verdict;
+	c->flags = flags_of(rec);
+	c->st_b = status_of(rec, "status_base", &qe_cell_statuses);
+	c->st_h = status_of(rec, "status_head", &qe_cell_statuses);
+	c->base_s = qe_diffread_num(rec, "base_s");
+	c->head_s = qe_diffread_num(rec, "head_s");
+	c->ratio = qe_diffread_num(rec, "ratio");
+	c->delta = qe_diffread_num(rec, "delta_s");
+	c->adj_ratio = qe_diffread_num(rec, "adjusted_ratio");
+	c->share_b = qe_diffread_num(rec, "share_base");
+	c->share_h = qe_diffread_num(rec, "share_head");
+	if (cJSON_IsObject(t)) {
+		c->has_test = 1;
+		c->p = qe_diffread_num(t, "p");
+	}
+	c->n_b = qe_diffread_count(rec, "n_base");
+	c->n_h = qe_diffread_count(rec, "n_head");
+	c->seq = d->seq++;
+}
+
+static void
+add_nb(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
+{
+	const char *m = qe_json_str(rec, "measure"), *o = qe_json_str(rec, "head_origin");
+	struct qe_dnb *n;
+
+	d->nbs = one_more(d->nbs, d->nnbs, &d->capnbs, sizeof *d->nbs, 16);
+	n = &d->nbs[d->nnbs++];
+	n->doc = qe_xstrdup(doc);
+	n->reason = dup_or_null(rec, "reason");
+	n->verdict = verdict;
+	n->flags = flags_of(rec);
+	n->st_b = status_of(rec, "status_base", &qe_nb_statuses);
+	n->st_h = status_of(rec, "status_head", &qe_nb_statuses);
+	n->whole = m && strcmp(m, "execution_seconds") == 0;
+	n->executed = verdict != QE_V_CACHED && verdict != QE_V_REMOVED &&
+	    qe_vocab_lookup(&qe_origins, o) != QE_ORIGIN_INHERITED;
+	n->base_s = qe_diffread_num(rec, "base_s");
+	n->head_s = qe_diffread_num(rec, "head_s");
+	n->ratio = qe_diffread_num(rec, "ratio");
+	n->delta = qe_diffread_num(rec, "delta_s");
+	n->seq = d->seq++;
+}
+
+int
+qe_diffread_record(cJSON *rec, const char *file, long line, void *set)
+{
+	struct qe_diffset *d = set;
+	const char *kind = qe_json_str(rec, "kind");
+	const char *doc;
+	int v;
+
+	if (kind == NULL) {
+		warnx("%s:%ld: record without 'kind'", file, line);
+		return -1;
+	}
+	if (strcmp(kind, "diff-summary") == 0) {
+		cJSON_Delete(d->summary);
+		d->summary = qe_json_check(cJSON_Duplicate(rec, 1));
+		return 0;
+	}
+	if (strcmp(kind, "cell-diff") != 0 && strcmp(kind, "notebook-diff") != 0)
+		return 0;	/* extraction records and others: not ours */
+	if ((doc = qe_json_str(rec, "document")) == NULL) {
+		warnx("%s:%ld: %s record without 'document'", file, line, kind);
+		return -1;
+	}
+	if ((v = qe_vocab_lookup(&qe_verdicts, qe_json_str(rec, "verdict"))) < 0) {
+		warnx("%s:%ld: %s record without a known 'verdict'", file, line, kind);
+		return -1;
+	}
+	if (kind[0] == 'c')
+		add_cell(d, rec, doc, v);
+	else
+		add_nb(d, rec, doc, v);
+	return 0;
+}
+
+void
+qe_diffset_free(struct qe_diffset *d)
+{
+	for (size_t i = 0; i < d->ncells; i++) {
+		free(d->cells[i].doc);
+		free(d->cells[i].label);
+		free(d->cells[i].first_line);
+		free(d->cells[i].reason);
+	}
+	for (size_t i = 0; i < d->nnbs; i++) {
+		free(d->nbs[i].doc);
+		free(d->nbs[i].reason);
+	}
+	free(d->cells);
+	free(d->nbs);
+	cJSON_Delete(d->summary);
+	memset(d, 0, sizeof *d);
+}
+
+double
+qe_diffsum_num(const struct qe_diffset *d, const char *key)
+{
+	return d->summary ? qe_diffread_num(d->summary, key) : NAN;
+}
+
+long
+qe_diffsum_count(const struct qe_diffset *d, const char *key)
+{
+	return d->summary ? qe_diffread_count(d->summary, key) : -1;
+}
+
+int
+qe_diffsum_bool(const struct qe_diffset *d, const char *key)
+{
+	return d->summary && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(d->summary, key));
+}
+
+double
+qe_diffsum_threshold(const struct qe_diffset *d, const char *key)
+{
+	const cJSON *t = d->summary ?
+	    cJSON_GetObjectItemCaseSensitive(d->summary, "thresholds") : NULL;
+
+	return t ? qe_diffread_num(t, key) : NAN;
+}
+
+const char *
+qe_diffsum_machines(const struct qe_diffset *d)
+{
+	const char *m = d->summary ? qe_json_str(d->summary, "machines") : NULL;
+
+	return m ? m : "unknown";
+}
+
+int
+qe_diffsum_machines_differ(const struct qe_diffset *d)
+{
+	return strcmp(qe_diffsum_machines(d), "different") == 0;
+}

@@ -1,0 +1,44 @@
+/*
+ * qe_mdtable.h - the tables of the diff comment, one row at a time: the top
+ * changes, the per-lecture totals and every cell, and the names and words
+ * their rows are made of.
+ *
+ * Invariants and ownership:
+ *  - every function appends one piece of GitHub-flavoured Markdown to a
+ *    caller-owned struct qe_buf; strings from the build pass through
+ *    qe_gfm_text()/qe_gfm_code() with a cap, so a row is one table row of
+ *    bounded length whatever the input (the renderer budgets by rows).
+ *  - a row ends in "|\n" and has as many cells as its header.
+ *  - nothing here allocates what the caller frees, or fails.
+ */
+#ifndef QE_MDTABLE_H
+#define QE_MDTABLE_H
+
+#include "qe_review.h"
+
+struct qe_buf;
+
+/* Header (and alignment row) of each table, and a row of it. */
+extern const char qe_mdtable_top_header[];
+extern const char qe_mdtable_nb_header[];
+extern const char qe_mdtable_cell_header[];
+
+/* A top row. `adjusted`: show a cell's runner-adjusted ratio too. */
+void qe_mdtable_top_row(struct qe_buf *b, const struct qe_toprow *t, int adjusted);
+
+/* A lecture's row; its sparkline reads the lecture's cells in `set`. */
+void qe_mdtable_nb_row(struct qe_buf *b, const struct qe_diffset *set, const struct qe_dnb *n);
+
+/* A cell's row. */
+void qe_mdtable_cell_row(struct qe_buf *b, const struct qe_dcell *c, int adjusted);
+
+/* A lecture's name, escaped and capped, or "(unnamed)". */
+void qe_mdtable_doc(struct qe_buf *b, const char *doc);
+
+/* A cell's name: its label, else "code cell N" and its first line as code. */
+void qe_mdtable_cell_name(struct qe_buf *b, const struct qe_dcell *c);
+
+/* A verdict as a reader says it, with a coloured mark for the top ones. */
+void qe_mdtable_verdict(struct qe_buf *b, int verdict, int now_failing);
+
+#endif /* QE_MDTABLE_H */
