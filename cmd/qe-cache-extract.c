@@ -32,18 +32,17 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-static void usage(FILE *fp, int code) __attribute__((noreturn));
+static const char usage[] =
+    "usage: qe-cache-extract [-ah] [--version] [-b baseline] [-r root] [-s time] [-t log]\n"
+    "                        [--stale-margin seconds] [--max-notebook bytes]\n"
+    "                        [--max-archive-entries n] [--max-archive-bytes bytes]\n"
+    "                        [--max-line bytes] [path ...]\n";
 
-static void
-usage(FILE *fp, int code)
-{
-	fprintf(fp, "usage: qe-cache-extract [-ah] [--version] [-b baseline] [-r root] "
-	    "[-s time] [-t log]\n"
-	    "                        [--stale-margin seconds] [--max-notebook bytes]\n"
-	    "                        [--max-archive-entries n] [--max-archive-bytes bytes]\n"
-	    "                        [--max-line bytes] [path ...]\n");
-	exit(code);
-}
+/* What main() needs beside the extraction's own settings. */
+struct cli {
+	struct qe_extract *x;
+	const char *baseline, *timings;
+};
 
 /* One notebook's records to stdout; a write error ends the program. */
 static void
@@ -68,51 +67,58 @@ root_arg(const char *arg)
 	return root;
 }
 
-/* A number option >= 0, or a usage error. */
-static double
-number_arg(const char *opt, const char *s)
+/* A number option >= 0 into *out as a double; -1 after the message. */
+static int
+number_arg(const char *opt, const char *s, double *out)
 {
-	double v;
-
-	if (qe_opt_number(opt, s, 0, 0, INFINITY, &v) < 0)
-		usage(stderr, QE_EXIT_TROUBLE);
-	return v;
+	return qe_opt_number(opt, s, 0, 0, INFINITY, out);
 }
 
-/* The options that take a value; the others are main's. */
-static void
-option(struct qe_extract *x, int ch, const char *arg)
+/* One option of the command line; -1 for a usage error. */
+static int
+option(int ch, const char *arg, void *ctx)
 {
+	struct cli *c = ctx;
+	struct qe_extract *x = c->x;
+	double v;
+
 	switch (ch) {
+	case 'a':
+		x->all = 1;
+		return 0;
+	case 'b':
+		c->baseline = arg;
+		return 0;
 	case 'r':
 		x->root = root_arg(arg);
-		break;
+		return 0;
 	case 's':
 		if (qe_time_parse(arg, &x->since) != 0) {
 			warnx("--since: '%s' is not a timestamp (YYYY-MM-DDTHH:MM:SS[.f][Z|+HH:MM])", arg);
-			usage(stderr, QE_EXIT_TROUBLE);
+			return -1;
 		}
 		x->have_since = 1;
-		break;
+		return 0;
+	case 't':
+		c->timings = arg;
+		return 0;
 	case OPT_STALE_MARGIN:
-		x->stale_margin_us = llround(number_arg("--stale-margin", arg) * 1e6);
-		break;
+		if (number_arg("--stale-margin", arg, &v) < 0)
+			return -1;
+		x->stale_margin_us = llround(v * 1e6);
+		return 0;
 	case OPT_MAX_NOTEBOOK:
+		if (number_arg("--max-notebook", arg, &v) < 0)
+			return -1;
 		/* (size_t) of a double beyond SIZE_MAX is undefined: clamp */
-		x->lim.member_bytes = (size_t)fmin(number_arg("--max-notebook", arg), 1e18);
-		break;
+		x->lim.member_bytes = (size_t)fmin(v, 1e18);
+		return 0;
 	case OPT_MAX_ARCHIVE_ENTRIES:
-		x->lim.entries = number_arg("--max-archive-entries", arg);
-		break;
+		return number_arg("--max-archive-entries", arg, &x->lim.entries);
 	case OPT_MAX_ARCHIVE_BYTES:
-		x->lim.total_bytes = number_arg("--max-archive-bytes", arg);
-		break;
-	case QE_OPT_MAX_LINE:
-		if (qe_set_max_line(arg) < 0)
-			usage(stderr, QE_EXIT_TROUBLE);
-		break;
+		return number_arg("--max-archive-bytes", arg, &x->lim.total_bytes);
 	default:
-		usage(stderr, QE_EXIT_TROUBLE);
+		return -1;
 	}
 }
 
@@ -121,35 +127,18 @@ main(int argc, char *argv[])
 {
 	struct qe_extract x;
 	struct qe_paths ops = { 0 };
-	const char *baseline = NULL, *timings = NULL;
-	int ch, status;
+	struct cli c = { &x, NULL, NULL };
+	const struct qe_cli cli = { "ab:hr:s:t:", longopts, usage, option, &c };
+	int status;
 
 	qe_extract_init(&x, emit);
-	qe_opt_init(argv);
-	while ((ch = getopt_long(argc, argv, "ab:hr:s:t:", longopts, NULL)) != -1)
-		switch (ch) {
-		case 'a':
-			x.all = 1;
-			break;
-		case 'b':
-			baseline = optarg;
-			break;
-		case 'h':
-			usage(stdout, QE_EXIT_OK);
-		case 't':
-			timings = optarg;
-			break;
-		case QE_OPT_VERSION:
-			return qe_print_version();
-		default:
-			option(&x, ch, optarg);
-		}
-	argc -= optind;
-	argv += optind;
-
-	if (timings != NULL && qe_hooklog_load(&x.hooks, timings) != QE_EXIT_OK)
+	if ((status = qe_cli_parse(&cli, &argc, &argv)) != QE_CLI_GO) {
+		qe_extract_free(&x);
+		return status;
+	}
+	if (c.timings != NULL && qe_hooklog_load(&x.hooks, c.timings) != QE_EXIT_OK)
 		x.problems++;	/* bad lines were reported; the good ones still join */
-	if (baseline != NULL && qe_extract_baseline(&x, baseline) < 0)
+	if (c.baseline != NULL && qe_extract_baseline(&x, c.baseline) < 0)
 		return qe_finish(QE_EXIT_TROUBLE);
 	for (int i = 0; i < argc; i++)
 		if (strcmp(argv[i], "-") != 0)

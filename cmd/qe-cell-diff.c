@@ -35,29 +35,34 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-static void usage(FILE *fp, int status) __attribute__((noreturn));
-
-static void
-usage(FILE *fp, int status)
-{
-	fprintf(fp, "usage: qe-cell-diff [-Aeh] [--version] [-a seconds] [-d expr] [-f expr] [-k expr]\n"
-	    "                    [-r ratio] [--alpha p] [--exec-abs seconds] [--nb-abs seconds]\n"
-	    "                    [--nb-ratio ratio] [--max-line bytes] base head\n");
-	exit(status);
-}
+static const char usage[] =
+    "usage: qe-cell-diff [-Aeh] [--version] [-a seconds] [-d expr] [-f expr] [-k expr]\n"
+    "                    [-r ratio] [--alpha p] [--exec-abs seconds] [--nb-abs seconds]\n"
+    "                    [--nb-ratio ratio] [--max-line bytes] base head\n";
 
 /* The user's jq expressions, by option letter. */
 struct exprs {
 	struct qe_jqx key, doc, filter;
 };
 
-/* One option that sets a value; -1 for a bad value, 1 if it is not one of these. */
+/* What the options set. */
+struct cli {
+	struct qe_diff_opts opts;
+	struct exprs x;
+	int eflag;
+};
+
+/* One option of the command line; -1 for a usage error. */
 static int
-option(int ch, const char *arg, struct qe_diff_opts *o, struct exprs *x, int *eflag)
+option(int ch, const char *arg, void *ctx)
 {
+	struct cli *c = ctx;
+	struct qe_diff_opts *o = &c->opts;
+	struct exprs *x = &c->x;
+
 	switch (ch) {
 	case 'A': o->adjust = 1; return 0;
-	case 'e': *eflag = 1; return 0;
+	case 'e': c->eflag = 1; return 0;
 	case 'd': x->doc.text = arg; return 0;
 	case 'f': x->filter.text = arg; return 0;
 	case 'k': x->key.text = arg; return 0;
@@ -71,9 +76,8 @@ option(int ch, const char *arg, struct qe_diff_opts *o, struct exprs *x, int *ef
 			return -1;
 		o->nb.alpha = o->cell.alpha;
 		return 0;
-	case QE_OPT_MAX_LINE: return qe_set_max_line(arg);
 	}
-	return 1;
+	return -1;
 }
 
 /* Compile the expressions given and hand them to the reader: -1 if one does not compile. */
@@ -115,32 +119,25 @@ display(const char *operand)
 int
 main(int argc, char **argv)
 {
-	struct qe_diff_opts opts = QE_DIFF_OPTS_DEFAULT;
-	struct exprs x = { { 0 }, { 0 }, { 0 } };
+	struct cli c = { QE_DIFF_OPTS_DEFAULT, { { 0 }, { 0 }, { 0 } }, 0 };
+	const struct qe_cli cli = { "Aa:d:ef:hk:r:", longopts, usage, option, &c };
 	struct qe_reader rd = { 0 };
-	int ch, eflag = 0, status = QE_EXIT_OK, s;
+	int status, s;
 	long regressions;
 
-	qe_opt_init(argv);
-	while ((ch = getopt_long(argc, argv, "Aa:d:ef:hk:r:", longopts, NULL)) != -1)
-		if (ch == 'h')
-			usage(stdout, QE_EXIT_OK);
-		else if (ch == QE_OPT_VERSION)
-			return qe_print_version();
-		else if ((s = option(ch, optarg, &opts, &x, &eflag)) != 0)
-			usage(stderr, QE_EXIT_TROUBLE);
-	argc -= optind;
-	argv += optind;
+	if ((status = qe_cli_parse(&cli, &argc, &argv)) != QE_CLI_GO)
+		return status;
 	if (argc != 2)
-		usage(stderr, QE_EXIT_TROUBLE);
+		return qe_cli_usage_error(&cli);
 	if (strcmp(argv[0], "-") == 0 && strcmp(argv[1], "-") == 0) {
 		warnx("only one of base and head may be '-'");
-		usage(stderr, QE_EXIT_TROUBLE);
+		return qe_cli_usage_error(&cli);
 	}
-	if (compile(&x, &rd) < 0) {
-		exprs_free(&x);
+	if (compile(&c.x, &rd) < 0) {
+		exprs_free(&c.x);
 		return qe_finish(QE_EXIT_TROUBLE);
 	}
+	status = QE_EXIT_OK;
 	for (int w = 0; w < 2; w++)
 		if ((s = qe_reader_read(&rd, w == 0 ? QE_BASE : QE_HEAD, argv[w])) != QE_EXIT_OK)
 			status = s;
@@ -148,10 +145,10 @@ main(int argc, char **argv)
 		warnx("%s: no baseline records", display(argv[0]));
 		status = QE_EXIT_TROUBLE;
 	}
-	regressions = qe_diff_write(&opts, &rd, display(argv[0]), display(argv[1]));
-	exprs_free(&x);
+	regressions = qe_diff_write(&c.opts, &rd, display(argv[0]), display(argv[1]));
+	exprs_free(&c.x);
 	qe_reader_free(&rd);
-	if (status == QE_EXIT_OK && eflag && regressions > 0)
+	if (status == QE_EXIT_OK && c.eflag && regressions > 0)
 		status = QE_EXIT_ANSWER;
 	return qe_finish(status);
 }

@@ -19,9 +19,6 @@
 #include "qe_ghrun.h"
 #include "qe_review.h"
 
-static int trouble;		/* a value was left out: exit status 2 */
-static int rflag;		/* -r: the summary of one build */
-
 static const struct option longopts[] = {
 	{ "head-sha",   required_argument, NULL, 'S' },
 	{ "help",       no_argument,       NULL, 'h' },
@@ -37,78 +34,80 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-static void usage(FILE *fp, int status) __attribute__((noreturn));
+static const char usage[] =
+    "usage: qe-comment [-hrs] [--version] [-I run-id] [-l bytes] [-N run-number]\n"
+    "                  [-n rows] [-S sha] [-t title] [-u url] [--max-line bytes]\n"
+    "                  [file ...]\n";
 
-static void
-usage(FILE *fp, int status)
-{
-	fprintf(fp, "usage: qe-comment [-hrs] [--version] [-I run-id] [-l bytes] [-N run-number]\n"
-	    "                  [-n rows] [-S sha] [-t title] [-u url] [--max-line bytes]\n"
-	    "                  [file ...]\n");
-	exit(status);
-}
+/* What the options set. */
+struct cli {
+	struct qe_comment_opts o;
+	int rflag;		/* -r: the summary of one build */
+	int trouble;		/* a value was left out: exit status 2 */
+};
 
 /* Replace *slot with a checked value (NULL when refused, which is trouble). */
 static void
-set(char **slot, char *checked)
+set(struct cli *c, char **slot, char *checked)
 {
 	free(*slot);
 	*slot = checked;
 	if (checked == NULL)
-		trouble = 1;
+		c->trouble = 1;
 }
 
 /* Options win; GitHub's variables fill the gaps (a bad option stays out). */
 static void
-from_env(struct qe_ghrun *run)
+from_env(struct cli *c)
 {
+	struct qe_ghrun *run = &c->o.run;
 	const char *e;
 
 	if (run->head_sha == NULL && (e = getenv("GITHUB_SHA")) != NULL && *e)
-		set(&run->head_sha, qe_ghrun_sha(e, "GITHUB_SHA"));
+		set(c, &run->head_sha, qe_ghrun_sha(e, "GITHUB_SHA"));
 	if (run->run_number == NULL && (e = getenv("GITHUB_RUN_NUMBER")) != NULL && *e)
-		set(&run->run_number, qe_ghrun_number(e, "GITHUB_RUN_NUMBER"));
+		set(c, &run->run_number, qe_ghrun_number(e, "GITHUB_RUN_NUMBER"));
 	if (run->run_id == NULL && (e = getenv("GITHUB_RUN_ID")) != NULL && *e)
-		set(&run->run_id, qe_ghrun_number(e, "GITHUB_RUN_ID"));
+		set(c, &run->run_id, qe_ghrun_number(e, "GITHUB_RUN_ID"));
 }
 
-/* One option of getopt into o; -1 for a usage error. */
+/* One option of the command line; -1 for a usage error. */
 static int
-option(int ch, struct qe_comment_opts *o)
+option(int ch, const char *arg, void *ctx)
 {
+	struct cli *c = ctx;
+	struct qe_comment_opts *o = &c->o;
 	long lim;
 
 	switch (ch) {
 	case 'I':
-		set(&o->run.run_id, qe_ghrun_number(optarg, "--run-id"));
+		set(c, &o->run.run_id, qe_ghrun_number(arg, "--run-id"));
 		return 0;
 	case 'l':
-		if (qe_opt_count("-l", optarg, QE_COMMENT_MIN_LIMIT, 1L << 30, &lim) < 0)
+		if (qe_opt_count("-l", arg, QE_COMMENT_MIN_LIMIT, 1L << 30, &lim) < 0)
 			return -1;
 		o->limit = (size_t)lim;
 		return 0;
 	case 'N':
-		set(&o->run.run_number, qe_ghrun_number(optarg, "--run-number"));
+		set(c, &o->run.run_number, qe_ghrun_number(arg, "--run-number"));
 		return 0;
 	case 'n':
-		return qe_opt_count("-n", optarg, 0, 1000, &o->max_rows);
+		return qe_opt_count("-n", arg, 0, 1000, &o->max_rows);
 	case 'r':
-		rflag = 1;
+		c->rflag = 1;
 		return 0;
 	case 'S':
-		set(&o->run.head_sha, qe_ghrun_sha(optarg, "--head-sha"));
+		set(c, &o->run.head_sha, qe_ghrun_sha(arg, "--head-sha"));
 		return 0;
 	case 's':
 		o->summary = 1;
 		return 0;
 	case 't':
-		o->title = optarg;
+		o->title = arg;
 		return 0;
 	case 'u':
-		set(&o->run.repo_url, qe_ghrun_url(optarg, "--repo-url"));
+		set(c, &o->run.repo_url, qe_ghrun_url(arg, "--repo-url"));
 		return 0;
-	case QE_OPT_MAX_LINE:
-		return qe_set_max_line(optarg);
 	default:
 		return -1;
 	}
@@ -162,26 +161,20 @@ report(int argc, char **argv, size_t limit)
 int
 main(int argc, char **argv)
 {
-	struct qe_comment_opts o = { .max_rows = -1 };
-	int ch, status;
+	struct cli c = { .o = { .max_rows = -1 } };
+	const struct qe_cli cli = { "I:hl:N:n:rS:st:u:", longopts, usage, option, &c };
+	int status;
 
-	qe_opt_init(argv);
-	while ((ch = getopt_long(argc, argv, "I:hl:N:n:rS:st:u:", longopts, NULL)) != -1) {
-		if (ch == 'h')
-			usage(stdout, QE_EXIT_OK);
-		if (ch == QE_OPT_VERSION)
-			return qe_print_version();
-		if (option(ch, &o) < 0)
-			usage(stderr, QE_EXIT_TROUBLE);
+	if ((status = qe_cli_parse(&cli, &argc, &argv)) != QE_CLI_GO) {
+		qe_ghrun_free(&c.o.run);
+		return status;
 	}
-	argc -= optind;
-	argv += optind;
-	if (rflag)
-		status = report(argc, argv, o.limit);
+	if (c.rflag)
+		status = report(argc, argv, c.o.limit);
 	else {
-		from_env(&o.run);
-		status = comment(argc, argv, &o);
+		from_env(&c);
+		status = comment(argc, argv, &c.o);
 	}
-	qe_ghrun_free(&o.run);
-	return qe_finish(trouble ? QE_EXIT_TROUBLE : status);
+	qe_ghrun_free(&c.o.run);
+	return qe_finish(c.trouble ? QE_EXIT_TROUBLE : status);
 }

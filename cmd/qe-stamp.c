@@ -34,16 +34,16 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-static void usage(FILE *, int) __attribute__((noreturn));
+static const char usage[] =
+    "usage: qe-stamp [-adhR] [-c conda-list] [-f env-file] [-k package] [-m marker]\n"
+    "                [-p pip-list] [-r class] [-v name] [-w workspace] [--version]\n"
+    "                [--max-line bytes] [file ...]\n";
 
-static void
-usage(FILE *fp, int status)
-{
-	fprintf(fp, "usage: %s [-adhR] [-c conda-list] [-f env-file] [-k package] [-m marker]\n"
-	    "                [-p pip-list] [-r class] [-v name] [-w workspace] [--version]\n"
-	    "                [--max-line bytes] [file ...]\n", qe_progname());
-	exit(status);
-}
+/* What the options set. */
+struct cli {
+	struct qe_provenance p;
+	int dflag, Rflag;
+};
 
 static int
 stamp(cJSON *rec, const char *file, long line, void *ctx)
@@ -81,83 +81,61 @@ run(cJSON *desc, int argc, char **argv, int dflag, int replace)
 	return status;
 }
 
-/* One option into p; 'd' and 'R' are main's, the rest usage errors. */
-static void
-option(struct qe_provenance *p, int ch, char *arg)
+/* One option of the command line; -1 for a usage error. */
+static int
+option(int ch, const char *arg, void *ctx)
 {
+	struct cli *c = ctx;
+	struct qe_provenance *p = &c->p;
+
 	switch (ch) {
-	case 'a':
-		p->pkgs.all = 1;
-		break;
-	case 'c':
-		p->conda_path = arg;
-		break;
-	case 'f':
-		qe_names_add(&p->files, arg);
-		break;
-	case 'h':
-		usage(stdout, QE_EXIT_OK);
-	case 'k':
-		qe_pkgs_add_keys(&p->pkgs, arg);
-		break;
-	case 'm':
-		p->marker_path = arg;
-		break;
-	case 'p':
-		p->pip_path = arg;
-		break;
-	case 'w':
-		p->workspace = arg;
-		break;
+	case 'a': p->pkgs.all = 1; return 0;
+	case 'c': p->conda_path = arg; return 0;
+	case 'd': c->dflag = 1; return 0;
+	case 'f': qe_names_add(&p->files, arg); return 0;
+	case 'k': qe_pkgs_add_keys(&p->pkgs, arg); return 0;
+	case 'm': p->marker_path = arg; return 0;
+	case 'p': p->pip_path = arg; return 0;
+	case 'R': c->Rflag = 1; return 0;
+	case 'w': p->workspace = arg; return 0;
 	case 'r':
 		if (*arg == '\0') {
 			warnx("empty runner class");
-			usage(stderr, QE_EXIT_TROUBLE);
+			return -1;
 		}
 		p->runner_label = arg;
-		break;
+		return 0;
 	case 'v':
 		if (*arg == '\0' || strchr(arg, '=') != NULL) {
 			warnx("'%s': not a variable name", arg);
-			usage(stderr, QE_EXIT_TROUBLE);
+			return -1;
 		}
 		qe_names_add(&p->vars, arg);
-		break;
-	case QE_OPT_MAX_LINE:
-		if (qe_set_max_line(arg) < 0)
-			usage(stderr, QE_EXIT_TROUBLE);
-		break;
+		return 0;
 	default:
-		usage(stderr, QE_EXIT_TROUBLE);
+		return -1;
 	}
 }
 
 int
 main(int argc, char *argv[])
 {
-	struct qe_provenance p = { .tool = "qe-stamp " QE_VERSION };
-	int ch, dflag = 0, Rflag = 0, status;
+	struct cli c = { .p = { .tool = "qe-stamp " QE_VERSION } };
+	const struct qe_cli cli = { "ac:df:hk:m:p:Rr:v:w:", longopts, usage, option, &c };
+	int status;
 
-	qe_opt_init(argv);
-	while ((ch = getopt_long(argc, argv, "ac:df:hk:m:p:Rr:v:w:", longopts, NULL)) != -1)
-		if (ch == 'd')
-			dflag = 1;
-		else if (ch == 'R')
-			Rflag = 1;
-		else if (ch == QE_OPT_VERSION) {
-			qe_provenance_free(&p);
-			return qe_print_version();
-		} else
-			option(&p, ch, optarg);
-	argc -= optind;
-	argv += optind;
-	if (dflag && argc > 0) {
-		warnx("--describe reads no input");
-		usage(stderr, QE_EXIT_TROUBLE);
+	if ((status = qe_cli_parse(&cli, &argc, &argv)) != QE_CLI_GO) {
+		qe_provenance_free(&c.p);
+		return status;
 	}
-	status = run(qe_provenance_collect(&p), argc, argv, dflag, Rflag);
-	if (p.unreadable > 0)
+	if (c.dflag && argc > 0) {
+		warnx("--describe reads no input");
+		qe_provenance_free(&c.p);
+		return qe_cli_usage_error(&cli);
+	}
+	status = run(qe_provenance_collect(&c.p), argc, argv, c.dflag, c.Rflag);
+	if (c.p.unreadable > 0)
 		status = QE_EXIT_TROUBLE;
-	qe_provenance_free(&p);
+	qe_provenance_free(&c.p);
 	return qe_finish(status);
 }

@@ -29,6 +29,38 @@ qe_print_version(void)
 	return qe_finish(QE_EXIT_OK);
 }
 
+int
+qe_cli_usage_error(const struct qe_cli *cli)
+{
+	fputs(cli->usage, stderr);
+	return QE_EXIT_TROUBLE;
+}
+
+int
+qe_cli_parse(const struct qe_cli *cli, int *argc, char ***argv)
+{
+	int ch, bad;
+
+	qe_opt_init(*argv);
+	while ((ch = getopt_long(*argc, *argv, cli->shortopts, cli->longopts, NULL)) != -1) {
+		if (ch == 'h') {
+			fputs(cli->usage, stdout);
+			return qe_finish(QE_EXIT_OK);
+		}
+		if (ch == QE_OPT_VERSION)
+			return qe_print_version();
+		if (ch == QE_OPT_MAX_LINE)
+			bad = qe_set_max_line(optarg) < 0;
+		else
+			bad = ch == '?' || cli->option(ch, optarg, cli->ctx) < 0;
+		if (bad)
+			return qe_cli_usage_error(cli);
+	}
+	*argc -= optind;
+	*argv += optind;
+	return QE_CLI_GO;
+}
+
 static int
 invalid(const char *opt, const char *s)
 {

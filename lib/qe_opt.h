@@ -21,6 +21,33 @@ enum { QE_OPT_VERSION = 256, QE_OPT_MAX_LINE, QE_OPT_FIRST };
 	{ "max-line", required_argument, NULL, QE_OPT_MAX_LINE }, \
 	{ "version",  no_argument,       NULL, QE_OPT_VERSION }
 
+/*
+ * A tool's command line: its getopt tables, its usage text (the man page's
+ * SYNOPSIS, "usage: prog ...\n" lines) and a function for its own options.
+ * -h, --version and --max-line are handled here, the same in every tool.
+ */
+struct qe_cli {
+	const char *shortopts;
+	const struct option *longopts;
+	const char *usage;
+	/* One option: 0, or -1 for a usage error (after saying why, if it can). */
+	int (*option)(int ch, const char *arg, void *ctx);
+	void *ctx;
+};
+
+#define QE_CLI_GO (-1)
+
+/*
+ * Parse the options of *argv, then leave *argc and *argv at the operands.
+ * Returns QE_CLI_GO to go on, or the status main() returns at once: after -h
+ * (usage on stdout) or --version (status 0, stdout closed by qe_finish), or
+ * a usage error (usage on stderr, status 2).
+ */
+int qe_cli_parse(const struct qe_cli *cli, int *argc, char ***argv);
+
+/* The usage on stderr, for a usage error main() finds itself: returns 2. */
+int qe_cli_usage_error(const struct qe_cli *cli);
+
 /* Name of the running program (the short name), for messages. */
 const char *qe_progname(void);
 
