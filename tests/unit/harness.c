@@ -23,6 +23,7 @@ unescape(const char *s, struct qe_buf *b)
 		case 't': qe_buf_addc(b, '\t'); break;
 		case '0': qe_buf_addc(b, '\0'); break;
 		case 'e': break;	/* nothing: an empty line */
+		case '\\': qe_buf_addc(b, '\\'); break;
 		case 'x':
 			if (qe_hexval((unsigned char)s[1]) >= 0 && qe_hexval((unsigned char)s[2]) >= 0) {
 				qe_buf_addc(b, (char)(qe_hexval((unsigned char)s[1]) << 4 |
