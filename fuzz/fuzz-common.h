@@ -1,5 +1,5 @@
 /*
- * Helpers shared by the fuzz targets that include a tool's cmd/ file:
+ * Helpers shared by the fuzz targets (which call lib/ modules directly):
  * input bytes as a file name (a memfd), and stdout captured in a memfd so a
  * target can check what the tool printed.
  */

@@ -1,7 +1,9 @@
 /*
  * qe.h - the umbrella header of qe-telemetry: what every tool in cmd/ and
- * every module in lib/ shares, and the modules' own headers. lib/README
- * maps the modules to the tools that use them.
+ * every module in lib/ shares (the foundation modules' headers). A domain
+ * module's header (qe_extract.h, qe_diff.h, ...) is included by the files
+ * that use it, so a tool names only what it links. lib/README maps the
+ * modules to the tools that use them.
  *
  * Invariants every tool keeps:
  *  - stdout carries data only: one compact JSON object per line, UTF-8, '\n'.
