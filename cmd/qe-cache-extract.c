@@ -83,15 +83,9 @@ option(int ch, const char *arg, void *ctx)
 	double v;
 
 	switch (ch) {
-	case 'a':
-		x->all = 1;
-		return 0;
-	case 'b':
-		c->baseline = arg;
-		return 0;
-	case 'r':
-		x->root = root_arg(arg);
-		return 0;
+	case 'a': x->all = 1; return 0;
+	case 'b': c->baseline = arg; return 0;
+	case 'r': x->root = root_arg(arg); return 0;
 	case 's':
 		if (qe_time_parse(arg, &x->since) != 0) {
 			warnx("--since: '%s' is not a timestamp (YYYY-MM-DDTHH:MM:SS[.f][Z|+HH:MM])", arg);
@@ -99,9 +93,7 @@ option(int ch, const char *arg, void *ctx)
 		}
 		x->have_since = 1;
 		return 0;
-	case 't':
-		c->timings = arg;
-		return 0;
+	case 't': c->timings = arg; return 0;
 	case OPT_STALE_MARGIN:
 		if (number_arg("--stale-margin", arg, &v) < 0)
 			return -1;

@@ -80,34 +80,20 @@ option(int ch, const char *arg, void *ctx)
 	long lim;
 
 	switch (ch) {
-	case 'I':
-		set(c, &o->run.run_id, qe_ghrun_number(arg, "--run-id"));
-		return 0;
+	case 'I': set(c, &o->run.run_id, qe_ghrun_number(arg, "--run-id")); return 0;
 	case 'l':
 		if (qe_opt_count("-l", arg, QE_COMMENT_MIN_LIMIT, 1L << 30, &lim) < 0)
 			return -1;
 		o->limit = (size_t)lim;
 		return 0;
-	case 'N':
-		set(c, &o->run.run_number, qe_ghrun_number(arg, "--run-number"));
-		return 0;
+	case 'N': set(c, &o->run.run_number, qe_ghrun_number(arg, "--run-number")); return 0;
 	case 'n':
 		return qe_opt_count("-n", arg, 0, 1000, &o->max_rows);
-	case 'r':
-		c->rflag = 1;
-		return 0;
-	case 'S':
-		set(c, &o->run.head_sha, qe_ghrun_sha(arg, "--head-sha"));
-		return 0;
-	case 's':
-		o->summary = 1;
-		return 0;
-	case 't':
-		o->title = arg;
-		return 0;
-	case 'u':
-		set(c, &o->run.repo_url, qe_ghrun_url(arg, "--repo-url"));
-		return 0;
+	case 'r': c->rflag = 1; return 0;
+	case 'S': set(c, &o->run.head_sha, qe_ghrun_sha(arg, "--head-sha")); return 0;
+	case 's': o->summary = 1; return 0;
+	case 't': o->title = arg; return 0;
+	case 'u': set(c, &o->run.repo_url, qe_ghrun_url(arg, "--repo-url")); return 0;
 	default:
 		return -1;
 	}
