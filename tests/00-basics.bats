@@ -20,10 +20,14 @@ tools() {
 	done
 }
 
-@test "every tool: --version prints its name and the version" {
+@test "every tool: --version prints its name and the version, and a failed write is status 2" {
 	for t in $(tools); do
 		run -0 --separate-stderr "$t" --version
 		assert_output "$t 0.1.0"
+		run -2 --separate-stderr bash -c '"$1" --version > /dev/full' _ "$t"
+		assert_equal "$stderr" "$t: stdout: No space left on device"
+		run -2 --separate-stderr bash -c '"$1" -h > /dev/full' _ "$t"
+		assert_equal "$stderr" "$t: stdout: No space left on device"
 	done
 }
 
