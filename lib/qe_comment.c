@@ -45,15 +45,15 @@ add_marker(struct qe_buf *b, const struct qe_ghrun *run)
 
 	qe_buf_adds(b, "<!-- qe-telemetry: {");
 	if (run->head_sha) {
-		qe_gfm_addf(b, "\"head_sha\":\"%s\"", run->head_sha);
+		qe_buf_addf(b, "\"head_sha\":\"%s\"", run->head_sha);
 		sep = ",";
 	}
 	if (run->run_number) {
-		qe_gfm_addf(b, "%s\"run_number\":%s", sep, run->run_number);
+		qe_buf_addf(b, "%s\"run_number\":%s", sep, run->run_number);
 		sep = ",";
 	}
 	if (run->run_id)
-		qe_gfm_addf(b, "%s\"run_id\":%s", sep, run->run_id);
+		qe_buf_addf(b, "%s\"run_id\":%s", sep, run->run_id);
 	qe_buf_adds(b, "} -->\n");
 }
 

@@ -56,8 +56,9 @@ void qe_gfm_code(struct qe_buf *b, const char *s, size_t max, int intable);
 long qe_gfm_visible(long cp);
 
 /*
- * printf into b, at most 255 bytes of it (more is cut): every number and
- * link of a report is short, and the cap bounds a hostile value (1e300).
+ * printf into b, at most 255 bytes of it (more is cut), for numbers: the
+ * cap bounds a hostile value (1e300). Links and the marker, whose parts are
+ * checked and bounded (qe_ghrun.h), are written whole with qe_buf_addf().
  */
 void qe_gfm_addf(struct qe_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -354,14 +354,14 @@ run_link(struct qe_buf *b, const struct qe_ghrun *run)
 	if (sha) {
 		qe_buf_adds(b, " Head ");
 		if (url)
-			qe_gfm_addf(b, "[`%.7s`](%s/commit/%s)", sha, url, sha);
+			qe_buf_addf(b, "[`%.7s`](%s/commit/%s)", sha, url, sha);
 		else
 			qe_gfm_addf(b, "`%.7s`", sha);
 	}
 	if (num) {
 		qe_buf_adds(b, sha ? ", run " : " Run ");
 		if (url && id)
-			qe_gfm_addf(b, "[%s](%s/actions/runs/%s)", num, url, id);
+			qe_buf_addf(b, "[%s](%s/actions/runs/%s)", num, url, id);
 		else
 			qe_buf_adds(b, num);
 	}

@@ -240,6 +240,11 @@ qe-comment: GITHUB_RUN_ID: not a number of 1 to 19 digits; left out"
 	refute_output --partial "x.org"
 	run -2 --separate-stderr qe-comment -u 'http://x.org' quiet.ndjson
 	refute_output --partial "x.org"
+	# the longest URL and SHA accepted still make whole links (were cut at 255 bytes)
+	url="https://github.com/$(printf 'a%.0s' $(seq 181))"
+	sha=$(printf '0123456789abcdef%.0s' 1 2 3 4)
+	run -0 --separate-stderr qe-comment -S $sha -N 42 -I 77 -u "$url" quiet.ndjson
+	assert_line --partial "Head [\`0123456\`]($url/commit/$sha), run [42]($url/actions/runs/77)."
 }
 
 @test "-n limits the top table and says how many more" {
