@@ -13,14 +13,6 @@
 #define CAP_NAME	60
 #define CAP_ERROR	120
 
-static char *
-dup_or_null(const cJSON *o, const char *key)
-{
-	const char *s = qe_json_str(o, key);
-
-	return s ? qe_xstrdup(s) : NULL;
-}
-
 static void
 nb_release(void *p)
 {
@@ -80,10 +72,10 @@ static void
 add_notebook(struct qe_buildsum *s, const cJSON *rec)
 {
 	struct qe_buildsum_nb n = {
-		.doc = dup_or_null(rec, "document"),
-		.status = dup_or_null(rec, "status"),
-		.exec_s = qe_diffread_num(rec, "execution_seconds"),
-		.cells_s = qe_diffread_num(rec, "cells_seconds"),
+		.doc = qe_json_strdup(rec, "document"),
+		.status = qe_json_strdup(rec, "status"),
+		.exec_s = qe_json_num(rec, "execution_seconds"),
+		.cells_s = qe_json_num(rec, "cells_seconds"),
 	};
 	const cJSON *origin = cJSON_GetObjectItemCaseSensitive(rec, "origin");
 
@@ -102,8 +94,8 @@ add_notebook(struct qe_buildsum *s, const cJSON *rec)
 			s->capfailed = s->capfailed ? s->capfailed * 2 : 8;
 			s->failed = qe_xrealloc(s->failed, s->capfailed * sizeof *s->failed);
 		}
-		s->failed[s->nfailed++] = (struct qe_buildsum_nb){ .doc = dup_or_null(rec, "document"),
-		    .error = dup_or_null(rec, "error") };
+		s->failed[s->nfailed++] = (struct qe_buildsum_nb){ .doc = qe_json_strdup(rec, "document"),
+		    .error = qe_json_strdup(rec, "error") };
 	}
 	keep_top(s->top_nbs, &s->ntop_nbs, sizeof n, &n, nb_key, nb_release);
 }
@@ -112,14 +104,14 @@ static void
 add_cell(struct qe_buildsum *s, const cJSON *rec)
 {
 	const char *label = qe_json_str(rec, "label"), *first = qe_json_str(rec, "first_line");
-	struct qe_buildsum_cell c = { .dur_s = qe_diffread_num(rec, "duration_s") };
+	struct qe_buildsum_cell c = { .dur_s = qe_json_num(rec, "duration_s") };
 
 	s->ncells++;
 	if (isnan(c.dur_s))
 		return;
 	s->ntimed++;
 	s->timed_s += c.dur_s;
-	c.doc = dup_or_null(rec, "document");
+	c.doc = qe_json_strdup(rec, "document");
 	c.name = qe_xstrdup(label ? label : first ? first : "");
 	c.index = qe_diffread_count(rec, "index");
 	keep_top(s->top_cells, &s->ntop_cells, sizeof c, &c, cell_key, cell_release);

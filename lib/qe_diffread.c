@@ -7,29 +7,13 @@
 #include "qe.h"
 #include "qe_diffread.h"
 
-double
-qe_diffread_num(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
-}
-
 /* (long) of a NaN or of 1e300 is undefined behaviour (found by fuzz-comment). */
 long
 qe_diffread_count(const cJSON *o, const char *key)
 {
-	double v = qe_diffread_num(o, key);
+	double v = qe_json_num(o, key);
 
 	return isnan(v) || v < 0 || v > 1e12 || v != floor(v) ? -1 : (long)v;
-}
-
-static char *
-dup_or_null(const cJSON *o, const char *key)
-{
-	const char *s = qe_json_str(o, key);
-
-	return s ? qe_xstrdup(s) : NULL;
 }
 
 static int
@@ -80,25 +64,25 @@ add_cell(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
 	d->cells = one_more(d->cells, d->ncells, &d->capcells, sizeof *d->cells, 64);
 	c = &d->cells[d->ncells++];
 	c->doc = qe_xstrdup(doc);
-	c->label = dup_or_null(rec, "label");
-	c->first_line = dup_or_null(rec, "first_line");
-	c->reason = dup_or_null(rec, "reason");
+	c->label = qe_json_strdup(rec, "label");
+	c->first_line = qe_json_strdup(rec, "first_line");
+	c->reason = qe_json_strdup(rec, "reason");
 	c->bidx = qe_diffread_count(rec, "base_index");
 	c->hidx = qe_diffread_count(rec, "head_index");
 	c->verdict = verdict;
 	c->flags = flags_of(rec);
 	c->st_b = status_of(rec, "status_base", &qe_cell_statuses);
 	c->st_h = status_of(rec, "status_head", &qe_cell_statuses);
-	c->base_s = qe_diffread_num(rec, "base_s");
-	c->head_s = qe_diffread_num(rec, "head_s");
-	c->ratio = qe_diffread_num(rec, "ratio");
-	c->delta = qe_diffread_num(rec, "delta_s");
-	c->adj_ratio = qe_diffread_num(rec, "adjusted_ratio");
-	c->share_b = qe_diffread_num(rec, "share_base");
-	c->share_h = qe_diffread_num(rec, "share_head");
+	c->base_s = qe_json_num(rec, "base_s");
+	c->head_s = qe_json_num(rec, "head_s");
+	c->ratio = qe_json_num(rec, "ratio");
+	c->delta = qe_json_num(rec, "delta_s");
+	c->adj_ratio = qe_json_num(rec, "adjusted_ratio");
+	c->share_b = qe_json_num(rec, "share_base");
+	c->share_h = qe_json_num(rec, "share_head");
 	if (cJSON_IsObject(t)) {
 		c->has_test = 1;
-		c->p = qe_diffread_num(t, "p");
+		c->p = qe_json_num(t, "p");
 	}
 	c->n_b = qe_diffread_count(rec, "n_base");
 	c->n_h = qe_diffread_count(rec, "n_head");
@@ -114,7 +98,7 @@ add_nb(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
 	d->nbs = one_more(d->nbs, d->nnbs, &d->capnbs, sizeof *d->nbs, 16);
 	n = &d->nbs[d->nnbs++];
 	n->doc = qe_xstrdup(doc);
-	n->reason = dup_or_null(rec, "reason");
+	n->reason = qe_json_strdup(rec, "reason");
 	n->verdict = verdict;
 	n->flags = flags_of(rec);
 	n->st_b = status_of(rec, "status_base", &qe_nb_statuses);
@@ -122,10 +106,10 @@ add_nb(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
 	n->whole = m && strcmp(m, "execution_seconds") == 0;
 	n->executed = verdict != QE_V_CACHED && verdict != QE_V_REMOVED &&
 	    qe_vocab_lookup(&qe_origins, o) != QE_ORIGIN_INHERITED;
-	n->base_s = qe_diffread_num(rec, "base_s");
-	n->head_s = qe_diffread_num(rec, "head_s");
-	n->ratio = qe_diffread_num(rec, "ratio");
-	n->delta = qe_diffread_num(rec, "delta_s");
+	n->base_s = qe_json_num(rec, "base_s");
+	n->head_s = qe_json_num(rec, "head_s");
+	n->ratio = qe_json_num(rec, "ratio");
+	n->delta = qe_json_num(rec, "delta_s");
 	n->seq = d->seq++;
 }
 
@@ -185,7 +169,7 @@ qe_diffset_free(struct qe_diffset *d)
 double
 qe_diffsum_num(const struct qe_diffset *d, const char *key)
 {
-	return d->summary ? qe_diffread_num(d->summary, key) : NAN;
+	return d->summary ? qe_json_num(d->summary, key) : NAN;
 }
 
 long
@@ -206,7 +190,7 @@ qe_diffsum_threshold(const struct qe_diffset *d, const char *key)
 	const cJSON *t = d->summary ?
 	    cJSON_GetObjectItemCaseSensitive(d->summary, "thresholds") : NULL;
 
-	return t ? qe_diffread_num(t, key) : NAN;
+	return t ? qe_json_num(t, key) : NAN;
 }
 
 const char *

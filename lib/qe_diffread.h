@@ -78,9 +78,6 @@ int qe_diffread_record(cJSON *rec, const char *file, long line, void *set);
 /* Free everything the set holds and zero it (ready to be filled again). */
 void qe_diffset_free(struct qe_diffset *d);
 
-/* A finite number member of o, or NaN. */
-double qe_diffread_num(const cJSON *o, const char *key);
-
 /* A whole number member of o in [0, 1e12], or -1. */
 long qe_diffread_count(const cJSON *o, const char *key);
 

@@ -8,14 +8,6 @@
 #include "qe_docname.h"
 #include "qe_hooklog.h"
 
-static int
-get_time(const cJSON *obj, const char *key, struct qe_time *t)
-{
-	const char *s = qe_json_str(obj, key);
-
-	return s != NULL && qe_time_parse(s, t) == 0;
-}
-
 static struct qe_hook_cell *
 cell_for(struct qe_hook_run *r, long seq)
 {
@@ -53,8 +45,8 @@ well_formed(const cJSON *rec, int isend, struct qe_time *start, struct qe_time *
 
 	return qe_json_str(rec, "run") != NULL && cJSON_IsNumber(seq) && seq->valuedouble >= 1 &&
 	    seq->valuedouble <= 1e12 && dg != NULL && strlen(dg) == 64 &&
-	    strspn(dg, "0123456789abcdef") == 64 && get_time(rec, "start", start) &&
-	    (!isend || (get_time(rec, "end", end) && cJSON_IsNumber(dur) &&
+	    strspn(dg, "0123456789abcdef") == 64 && qe_json_time(rec, "start", start) &&
+	    (!isend || (qe_json_time(rec, "end", end) && cJSON_IsNumber(dur) &&
 	    isfinite(dur->valuedouble) && dur->valuedouble >= 0));
 }
 

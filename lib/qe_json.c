@@ -36,6 +36,30 @@ qe_json_str(const cJSON *obj, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
+char *
+qe_json_strdup(const cJSON *obj, const char *key)
+{
+	const char *s = qe_json_str(obj, key);
+
+	return s ? qe_xstrdup(s) : NULL;
+}
+
+double
+qe_json_num(const cJSON *obj, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
+}
+
+int
+qe_json_time(const cJSON *obj, const char *key, struct qe_time *t)
+{
+	const char *s = qe_json_str(obj, key);
+
+	return s != NULL && qe_time_parse(s, t) == 0;
+}
+
 void
 qe_json_add_str_or_null(cJSON *obj, const char *key, const char *s)
 {

@@ -31,6 +31,16 @@ cJSON *qe_record_new(const char *kind);
 /* The string value of obj[key], or NULL when absent or not a string. */
 const char *qe_json_str(const cJSON *obj, const char *key);
 
+/* A copy of the string obj[key] (free() it), or NULL when it is not a string. */
+char *qe_json_strdup(const cJSON *obj, const char *key);
+
+/* The number obj[key], or NAN when it is absent, not a number or not finite. */
+double qe_json_num(const cJSON *obj, const char *key);
+
+/* 1 when obj[key] is a string that qe_time_parse() accepts (into *t), else 0. */
+struct qe_time;
+int qe_json_time(const cJSON *obj, const char *key, struct qe_time *t);
+
 /* Add a string, or JSON null when s is NULL. */
 void qe_json_add_str_or_null(cJSON *obj, const char *key, const char *s);
 

@@ -10,8 +10,6 @@ static const double pow10d[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6 };
 void
 qe_jw_str(struct qe_buf *b, const char *s)
 {
-	static const char hex[] = "0123456789abcdef";
-
 	if (s == NULL) {
 		qe_buf_adds(b, "null");
 		return;
@@ -36,10 +34,7 @@ qe_jw_str(struct qe_buf *b, const char *s)
 		case '\n': qe_buf_adds(b, "\\n"); break;
 		case '\r': qe_buf_adds(b, "\\r"); break;
 		case '\t': qe_buf_adds(b, "\\t"); break;
-		default:
-			qe_buf_adds(b, "\\u00");
-			qe_buf_addc(b, hex[*p >> 4]);
-			qe_buf_addc(b, hex[*p & 15]);
+		default: qe_buf_addf(b, "\\u%04x", *p); break;
 		}
 	}
 	qe_buf_addc(b, '"');

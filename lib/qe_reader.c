@@ -99,14 +99,6 @@ hash16(const char *s, uint8_t out[16])
 	digest16(hex, out);
 }
 
-static double
-num_or_nan(const cJSON *rec, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, key);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
 static void
 samples_add(struct qe_cell *c, double v)
 {
@@ -324,8 +316,8 @@ read_notebook(struct qe_reader *r, struct qe_side *sd, const cJSON *rec)
 		sd->exec_s = qe_xrealloc(sd->exec_s, (size_t)sd->capexec * sizeof(double));
 		sd->cells_s = qe_xrealloc(sd->cells_s, (size_t)sd->capexec * sizeof(double));
 	}
-	sd->exec_s[sd->nexec] = num_or_nan(rec, "execution_seconds");
-	sd->cells_s[sd->nexec++] = num_or_nan(rec, "cells_seconds");
+	sd->exec_s[sd->nexec] = qe_json_num(rec, "execution_seconds");
+	sd->cells_s[sd->nexec++] = qe_json_num(rec, "cells_seconds");
 	if (ck && sd->cache_key == NULL)
 		sd->cache_key = qe_xstrdup(ck);
 	if (st && (sd->status == NULL || failed)) {

@@ -5,14 +5,6 @@
 #include "qe.h"
 #include "qe_timing.h"
 
-static int
-get_time(const cJSON *obj, const char *key, struct qe_time *t)
-{
-	const char *s = qe_json_str(obj, key);
-
-	return s != NULL && qe_time_parse(s, t) == 0;
-}
-
 /* b - a; when one stamp is naive and the other zoned, compare wall clocks. */
 static int64_t
 span(const struct qe_time *a, const struct qe_time *b, int *approximate)
@@ -32,7 +24,7 @@ static int
 pair(struct qe_timing *t, const cJSON *obj, const char *k0, const char *k1, int source,
     int method)
 {
-	if (!get_time(obj, k0, &t->start) || !get_time(obj, k1, &t->end))
+	if (!qe_json_time(obj, k0, &t->start) || !qe_json_time(obj, k1, &t->end))
 		return 0;
 	t->approximate = 0;
 	t->us = span(&t->start, &t->end, &t->approximate);
@@ -50,7 +42,7 @@ execution(const cJSON *ex, struct qe_timing *t)
 	    QE_TS_JUPYTERLAB : QE_TS_NBCLIENT, approx = 0;
 	struct qe_time b, i;
 
-	if (get_time(ex, "iopub.status.busy", &b) && get_time(ex, "iopub.status.idle", &i)) {
+	if (qe_json_time(ex, "iopub.status.busy", &b) && qe_json_time(ex, "iopub.status.idle", &i)) {
 		t->busy_us = span(&b, &i, &approx);
 		t->have_busy = t->busy_us >= 0;
 	}
@@ -74,7 +66,7 @@ papermill(const cJSON *pm, struct qe_timing *t)
 	t->source = QE_TS_PAPERMILL;
 	t->method = QE_TM_DURATION;
 	t->have = 1;
-	if (!get_time(pm, "start_time", &t->start) || !get_time(pm, "end_time", &t->end))
+	if (!qe_json_time(pm, "start_time", &t->start) || !qe_json_time(pm, "end_time", &t->end))
 		t->start.sec = t->end.sec = INT64_MIN;
 	return 1;
 }
