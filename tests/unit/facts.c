@@ -25,15 +25,14 @@ trim(const char *in, size_t n, struct qe_buf *out)
 static void
 fact_str(const char *in, size_t n, struct qe_buf *out)
 {
-	char *s = qe_xstrndup(in, n), *eq = strchr(s, '='), *p;
+	char *s = qe_xstrndup(in, n), *eq = strchr(s, '=');
 	cJSON *o = qe_json_check(cJSON_CreateObject());
 
 	if (eq != NULL) {
 		*eq = '\0';
 		qe_fact_str(o, s, eq + 1);
 	}
-	qe_buf_adds(out, p = qe_json_print(o));
-	cJSON_free(p);
+	unit_add_json(out, o);
 	cJSON_Delete(o);
 	free(s);
 }

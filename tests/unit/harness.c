@@ -161,6 +161,15 @@ unit_add_double(struct qe_buf *out, double v)
 	qe_buf_addf(out, "%.17g", v);
 }
 
+void
+unit_add_json(struct qe_buf *out, const cJSON *v)
+{
+	char *s = qe_json_print(v);
+
+	qe_buf_adds(out, s);
+	cJSON_free(s);
+}
+
 int
 unit_numbers(const char *s, double *v, int max)
 {

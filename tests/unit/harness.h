@@ -38,8 +38,12 @@ struct unit_fn {
 
 int unit_main(int argc, char **argv, const struct unit_fn *fns);
 
-/* Helpers for drivers: a double as %.17g, a number list "1 2.5 3" parsed. */
+/*
+ * Helpers for drivers: a double as %.17g, a JSON value compact (not freed),
+ * a number list "1 2.5 3" parsed.
+ */
 void unit_add_double(struct qe_buf *out, double v);
+void unit_add_json(struct qe_buf *out, const cJSON *v);
 int unit_numbers(const char *s, double *v, int max);
 
 #endif /* UNIT_HARNESS_H */

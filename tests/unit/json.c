@@ -9,11 +9,9 @@ static void
 record(const char *in, size_t n, struct qe_buf *out)
 {
 	cJSON *o = qe_record_new(in);
-	char *s = qe_json_print(o);
 
 	(void)n;
-	qe_buf_adds(out, s);
-	cJSON_free(s);
+	unit_add_json(out, o);
 	cJSON_Delete(o);
 }
 

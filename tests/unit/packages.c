@@ -41,15 +41,6 @@ keys(const char *in, size_t n, struct qe_buf *out)
 	qe_pkgs_free(&p);
 }
 
-static void
-add_json(struct qe_buf *out, const cJSON *o)
-{
-	char *s = qe_json_print(o);
-
-	qe_buf_adds(out, s);
-	cJSON_free(s);
-}
-
 /*
  * "[-a] [-k KEYS] LIST [|| LIST ...]": the lists read in order, then the
  * environment's package facts and the fingerprint's, one line each.
@@ -78,9 +69,9 @@ describe(const char *in, size_t n, struct qe_buf *out)
 			qe_buf_adds(out, "refused\n");
 	}
 	qe_pkgs_describe(&p, env, facts);
-	add_json(out, env);
+	unit_add_json(out, env);
 	qe_buf_addc(out, '\n');
-	add_json(out, facts);
+	unit_add_json(out, facts);
 	cJSON_Delete(env);
 	cJSON_Delete(facts);
 	qe_pkgs_free(&p);

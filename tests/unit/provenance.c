@@ -8,13 +8,11 @@
 #include "harness.h"
 #include "qe_provenance.h"
 
+/* The value, printed, then deleted. */
 static void
 add_json(struct qe_buf *out, cJSON *o)
 {
-	char *s = qe_json_print(o);
-
-	qe_buf_adds(out, s);
-	cJSON_free(s);
+	unit_add_json(out, o);
 	cJSON_Delete(o);
 }
 

@@ -15,13 +15,11 @@ add_or_null(struct qe_buf *out, char *s)
 	free(s);
 }
 
+/* The value, printed, then deleted. */
 static void
 add_json(struct qe_buf *out, cJSON *o)
 {
-	char *s = qe_json_print(o);
-
-	qe_buf_adds(out, s);
-	cJSON_free(s);
+	unit_add_json(out, o);
 	cJSON_Delete(o);
 }
 
