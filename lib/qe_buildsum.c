@@ -90,10 +90,7 @@ add_notebook(struct qe_buildsum *s, const cJSON *rec)
 		    QE_ORIGIN_INHERITED;
 	}
 	if (qe_vocab_lookup(&qe_nb_statuses, n.status) == QE_NB_FAILED) {
-		if ((size_t)s->nfailed == s->capfailed) {
-			s->capfailed = s->capfailed ? s->capfailed * 2 : 8;
-			s->failed = qe_xrealloc(s->failed, s->capfailed * sizeof *s->failed);
-		}
+		s->failed = qe_grow(s->failed, (size_t)s->nfailed, &s->capfailed, sizeof *s->failed, 8);
 		s->failed[s->nfailed++] = (struct qe_buildsum_nb){ .doc = qe_json_strdup(rec, "document"),
 		    .error = qe_json_strdup(rec, "error") };
 	}

@@ -41,27 +41,13 @@ flags_of(const cJSON *o)
 	return fl;
 }
 
-/* Room for one more element of `size` bytes in *arr (n used of *cap), zeroed. */
-static void *
-one_more(void *arr, size_t n, size_t *cap, size_t size, size_t first)
-{
-	char *a = arr;
-
-	if (n == *cap) {
-		*cap = *cap ? *cap * 2 : first;
-		a = qe_xrealloc(a, *cap * size);
-	}
-	memset(a + n * size, 0, size);
-	return a;
-}
-
 static void
 add_cell(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
 {
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(rec, "test");
 	struct qe_dcell *c;
 
-	d->cells = one_more(d->cells, d->ncells, &d->capcells, sizeof *d->cells, 64);
+	d->cells = qe_grow(d->cells, d->ncells, &d->capcells, sizeof *d->cells, 64);
 	c = &d->cells[d->ncells++];
 	c->doc = qe_xstrdup(doc);
 	c->label = qe_json_strdup(rec, "label");
@@ -95,7 +81,7 @@ add_nb(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
 	const char *m = qe_json_str(rec, "measure"), *o = qe_json_str(rec, "head_origin");
 	struct qe_dnb *n;
 
-	d->nbs = one_more(d->nbs, d->nnbs, &d->capnbs, sizeof *d->nbs, 16);
+	d->nbs = qe_grow(d->nbs, d->nnbs, &d->capnbs, sizeof *d->nbs, 16);
 	n = &d->nbs[d->nnbs++];
 	n->doc = qe_xstrdup(doc);
 	n->reason = qe_json_strdup(rec, "reason");

@@ -43,6 +43,21 @@ qe_xrealloc(void *p, size_t n)
 	return p;
 }
 
+void *
+qe_grow(void *arr, size_t n, size_t *cap, size_t size, size_t first)
+{
+	char *a = arr;
+
+	if (n == *cap) {
+		if (*cap > SIZE_MAX / 2 / size)
+			qe_oom();
+		*cap = *cap ? *cap * 2 : first;
+		a = qe_xrealloc(a, *cap * size);
+	}
+	memset(a + n * size, 0, size);
+	return a;
+}
+
 char *
 qe_xstrdup(const char *s)
 {

@@ -20,6 +20,13 @@ void *qe_xrealloc(void *p, size_t n);
 char *qe_xstrdup(const char *s);
 char *qe_xstrndup(const char *s, size_t n);
 
+/*
+ * Room for one more element of `size` bytes in arr, of which n are used and
+ * *cap allocated: arr itself or its reallocation, *cap doubled (`first` at
+ * the start), element n zeroed.
+ */
+void *qe_grow(void *arr, size_t n, size_t *cap, size_t size, size_t first);
+
 /* Exit with status 2 after "prog: out of memory". */
 void qe_oom(void) __attribute__((noreturn));
 
