@@ -16,19 +16,6 @@ qe_progname(void)
 	return program_invocation_short_name;
 }
 
-void
-qe_opt_init(char **argv)
-{
-	argv[0] = program_invocation_short_name;
-}
-
-int
-qe_print_version(void)
-{
-	printf("%s %s\n", qe_progname(), QE_VERSION);
-	return qe_finish(QE_EXIT_OK);
-}
-
 int
 qe_cli_usage_error(const struct qe_cli *cli)
 {
@@ -41,14 +28,17 @@ qe_cli_parse(const struct qe_cli *cli, int *argc, char ***argv)
 {
 	int ch, bad;
 
-	qe_opt_init(*argv);
+	/* getopt's messages name the program as warnx's do (not valgrind's argv[0]) */
+	(*argv)[0] = program_invocation_short_name;
 	while ((ch = getopt_long(*argc, *argv, cli->shortopts, cli->longopts, NULL)) != -1) {
 		if (ch == 'h') {
 			fputs(cli->usage, stdout);
 			return qe_finish(QE_EXIT_OK);
 		}
-		if (ch == QE_OPT_VERSION)
-			return qe_print_version();
+		if (ch == QE_OPT_VERSION) {
+			printf("%s %s\n", qe_progname(), QE_VERSION);
+			return qe_finish(QE_EXIT_OK);
+		}
 		if (ch == QE_OPT_MAX_LINE)
 			bad = qe_set_max_line(optarg) < 0;
 		else

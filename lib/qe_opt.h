@@ -52,15 +52,6 @@ int qe_cli_usage_error(const struct qe_cli *cli);
 const char *qe_progname(void);
 
 /*
- * Make getopt's own messages name the program as warnx() does (under
- * valgrind or a full path argv[0] would be something else).
- */
-void qe_opt_init(char **argv);
-
-/* --version: print "prog VERSION" and return qe_finish()'s status. */
-int qe_print_version(void);
-
-/*
  * A finite decimal number v with min <= v <= max (min < v when `above` is
  * set). Returns 0 and sets *out, or -1 after the message.
  */
