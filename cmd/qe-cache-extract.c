@@ -48,10 +48,7 @@ struct cli {
 static void
 emit(struct qe_buf *b)
 {
-	if (b->len && fwrite(b->data, 1, b->len, stdout) != b->len) {
-		warn("stdout");
-		exit(QE_EXIT_TROUBLE);
-	}
+	qe_emit_bytes(b->data, b->len);
 	qe_buf_reset(b);
 }
 

@@ -129,6 +129,13 @@ write_failed(void)
 }
 
 void
+qe_emit_bytes(const char *s, size_t n)
+{
+	if (n > 0 && fwrite(s, 1, n, stdout) != n)
+		write_failed();
+}
+
+void
 qe_emit_line(const char *s, size_t n)
 {
 	if (fwrite(s, 1, n, stdout) != n || putchar('\n') == EOF)

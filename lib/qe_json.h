@@ -69,6 +69,9 @@ int qe_json_nonfinite(const cJSON *v);
  */
 void qe_emit(const cJSON *rec);
 
+/* Write already serialised lines as they are ('\n's included). */
+void qe_emit_bytes(const char *s, size_t n);
+
 /* Write a raw, already serialised line (without its '\n'). */
 void qe_emit_line(const char *s, size_t n);
 
