@@ -99,13 +99,11 @@ option(int ch, const char *arg, void *ctx)
 	}
 }
 
-/* Write the document; qe_finish() reports a failed write. */
+/* Write the document (a failed write ends the program, status 2). */
 static void
 put(struct qe_buf *out)
 {
-	if (out->len > 0 && fwrite(out->data, 1, out->len, stdout) != out->len) {
-		/* qe_finish reports the error */
-	}
+	qe_emit_bytes(out->data, out->len);
 	qe_buf_free(out);
 }
 
