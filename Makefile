@@ -22,7 +22,8 @@ Z_LIBS        = `$(PKG_CONFIG) --libs zlib 2>/dev/null || echo -lz`
 
 TOOLS = $(patsubst cmd/%.c,%,$(wildcard cmd/*.c))
 LIBOBJ = $(patsubst %.c,%.o,$(wildcard lib/*.c))
-BASE_LIBS = lib/libqe.a $(CJSON_LIBS) $(CRYPTO_LIBS) $(Z_LIBS) -lm
+# lib/libqe.a comes first on every link line: its modules call these.
+BASE_LIBS = $(CJSON_LIBS) $(CRYPTO_LIBS) $(Z_LIBS) -lm
 
 # Per-tool link lists: each tool links only what it uses.
 qe-cache-extract_LIBS = $(ARCHIVE_LIBS) $(SQLITE_LIBS)
