@@ -82,6 +82,10 @@ write_cell(void *arg, const struct qe_nb_diff *nb, const struct qe_cell_diff *c)
 	qe_jw_key(b, "share_head"), qe_jw_num(b, share(j->h, nb->sum[QE_HEAD]), 4);
 	qe_jw_key(b, "status_base"), qe_jw_str(b, bc ? qe_vocab_name(&qe_cell_statuses, bc->status) : NULL);
 	qe_jw_key(b, "status_head"), qe_jw_str(b, hc ? qe_vocab_name(&qe_cell_statuses, hc->status) : NULL);
+	qe_jw_key(b, "error_base"), qe_jw_str(b, bc ? qe_reader_text(w->r, bc->error) : NULL);
+	qe_jw_key(b, "error_head"), qe_jw_str(b, hc ? qe_reader_text(w->r, hc->error) : NULL);
+	qe_jw_key(b, "timing_note_base"), qe_jw_str(b, bc ? qe_vocab_name(&qe_timing_notes, bc->note) : NULL);
+	qe_jw_key(b, "timing_note_head"), qe_jw_str(b, hc ? qe_vocab_name(&qe_timing_notes, hc->note) : NULL);
 	qe_jw_key(b, "timing_source_base"), qe_jw_str(b, bc ? qe_vocab_name(&qe_timing_sources, bc->tsrc) : NULL);
 	qe_jw_key(b, "timing_source_head"), qe_jw_str(b, hc ? qe_vocab_name(&qe_timing_sources, hc->tsrc) : NULL);
 	qe_jw_key(b, "n_base"), qe_jw_num(b, j->nb, 0);
@@ -151,6 +155,13 @@ write_notebook(const struct qe_nb_diff *nb)
 	add_str(o, "verdict", qe_vocab_name(&qe_verdicts, nb->verdict));
 	add_flags(o, nb->flags);
 	qe_json_add_str_or_null(o, "reason", nb->reason);
+	qe_json_add_str_or_null(o, "verdict_rule", qe_vocab_name(&qe_verdict_rules, nb->rule));
+	qe_json_add_str_or_null(o, "error_base", bs->error);
+	qe_json_add_str_or_null(o, "error_head", hs->error);
+	if (nb->touched < 0)
+		qe_json_check(cJSON_AddNullToObject(o, "pr_touched"));
+	else
+		qe_json_check(cJSON_AddBoolToObject(o, "pr_touched", nb->touched));
 	qe_json_add_str_or_null(o, "measure", nb->measure);
 	qe_jw_add_rounded(o, "base_s", j->b, 6);
 	qe_jw_add_rounded(o, "head_s", j->h, 6);

@@ -191,11 +191,12 @@ static const struct field {
 	unsigned char type, kinds;
 } fields[] = {
 	{ "cache_key", T_STR, K_NOTEBOOK }, { "cells_seconds", T_NUM, K_NOTEBOOK },
-	{ "current", T_BOOL, K_NOTEBOOK | K_CELL }, { "execution_seconds", T_NUM, K_NOTEBOOK },
+	{ "current", T_BOOL, K_NOTEBOOK | K_CELL }, { "error", T_STR, K_NOTEBOOK | K_CELL },
+	{ "execution_seconds", T_NUM, K_NOTEBOOK },
 	{ "first_line", T_STR, K_CELL }, { "input", T_STR, K_NOTEBOOK }, { "label", T_STR, K_CELL },
 	{ "origin", T_STR, K_NOTEBOOK | K_CELL }, { "output_sha256", T_STR, K_CELL },
 	{ "provenance", T_OBJ, K_NOTEBOOK | K_CELL }, { "status", T_STR, K_NOTEBOOK | K_CELL },
-	{ "timing_source", T_STR, K_CELL },
+	{ "timing_note", T_STR, K_CELL }, { "timing_source", T_STR, K_CELL },
 };
 static const char *const type_names[] = { "a string", "a number", "true or false", "an object" };
 
@@ -324,8 +325,11 @@ read_notebook(struct qe_reader *r, struct qe_side *sd, const cJSON *rec)
 		free(sd->status);
 		sd->status = qe_xstrdup(st);
 	}
-	if (failed)
+	if (failed) {
 		sd->failed = 1;
+		if (sd->error == NULL && qe_json_str(rec, "error"))
+			sd->error = qe_xstrdup(qe_json_str(rec, "error"));
+	}
 	sd->input_cache = in && strcmp(in, "cache") == 0;
 	side_common(r, sd, rec);
 }
@@ -367,6 +371,8 @@ cell_first(struct qe_reader *r, struct qe_side *sd, struct qe_cell *c, const cJS
 	c->tsrc = (int8_t)(ts == NULL ? -1 : t < 0 ? QE_TS_OTHER : t);
 	c->label = text_add(r, qe_json_str(rec, "label"));
 	c->first_line = text_add(r, qe_json_str(rec, "first_line"));
+	c->error = text_add(r, qe_json_str(rec, "error"));
+	c->note = (int8_t)qe_vocab_lookup(&qe_timing_notes, qe_json_str(rec, "timing_note"));
 	if (!isnan(c->dur) && c->tsrc >= 0) {
 		if (sd->tsrc == QE_SIDE_TS_NONE)
 			sd->tsrc = c->tsrc;
@@ -545,6 +551,7 @@ side_free(struct qe_side *sd)
 	free(sd->slot);
 	free(sd->cache_key);
 	free(sd->status);
+	free(sd->error);
 	free(sd->exec_s);
 	free(sd->cells_s);
 }

@@ -55,9 +55,11 @@ struct qe_cell {
 	uint64_t out;		/* first 8 bytes of output_sha256, 0 when none */
 	int32_t index;
 	uint32_t label, first_line;	/* texts: qe_reader_text(), 0 for none */
+	uint32_t error;		/* the cell's "error" text, 0 for none */
 	uint8_t present, haskey;
 	int8_t status;		/* QE_ST_*, -1 when null */
 	int8_t tsrc;		/* QE_TS_*, -1 when null */
+	int8_t note;		/* QE_TN_* of "timing_note", -1 when null or unknown */
 };
 
 struct qe_side {
@@ -68,6 +70,7 @@ struct qe_side {
 	int failed;		/* a notebook record said "failed" */
 	char *cache_key;	/* the first one */
 	char *status;		/* the first notebook status, or "failed" */
+	char *error;		/* the first failed notebook record's "error", or NULL */
 	const char *fp;		/* interned provenance fingerprint, or NULL */
 	double *exec_s, *cells_s;	/* per notebook record, NAN when null */
 	int nexec, capexec;

@@ -28,9 +28,9 @@ cellv() {
 	run -2 --separate-stderr qe-cell-diff -z a b
 	assert_output ""
 	assert_equal "${stderr_lines[0]}" "qe-cell-diff: invalid option -- 'z'"
-	assert_equal "${stderr_lines[1]}" "usage: qe-cell-diff [-Aeh] [--version] [-a seconds] [-d expr] [-f expr] [-k expr]"
+	assert_equal "${stderr_lines[1]}" "usage: qe-cell-diff [-Aeh] [--version] [-a seconds] [-d expr] [-f expr] [-i doc[#label]]"
 	run -2 --separate-stderr qe-cell-diff timed-base.ndjson
-	assert_equal "${stderr_lines[0]}" "usage: qe-cell-diff [-Aeh] [--version] [-a seconds] [-d expr] [-f expr] [-k expr]"
+	assert_equal "${stderr_lines[0]}" "usage: qe-cell-diff [-Aeh] [--version] [-a seconds] [-d expr] [-f expr] [-i doc[#label]]"
 	run -2 --separate-stderr qe-cell-diff - -
 	assert_equal "${stderr_lines[0]}" "qe-cell-diff: only one of base and head may be '-'"
 	run -2 --separate-stderr qe-cell-diff -r 0.9 timed-base.ndjson timed-head.ndjson
@@ -70,23 +70,25 @@ cellv() {
 	EOF
 }
 
-@test "timed pair: notebook totals are the sums of cell times; untouched notebooks unchanged" {
+@test "timed pair: notebook totals are the sums of cell times; a lecture holding a regressed cell is a regression" {
 	qe-cell-diff timed-base.ndjson timed-head.ndjson > "$T/out"
-	run -0 sel "$T/out" 'select(.kind == "notebook-diff") | [.document, .verdict, .measure, .base_s, .head_s, .cells.regression]'
+	run -0 sel "$T/out" 'select(.kind == "notebook-diff") | [.document, .verdict, .verdict_rule, .measure, .base_s, .head_s, .cells.regression]'
+	# intro's sum moved 0.59 -> 1.17 s (x1.99 but +0.58 s, under the 1.0 s
+	# floor): its slow-sleep cell went x3, so the cell route decides
 	assert_output - <<-'EOF'
-	["broken","no-timing",null,null,null,0]
-	["dynamics/markov","unchanged","cells_seconds",0.335005,0.403222,0]
-	["errors_allowed","unchanged","cells_seconds",0.354624,0.36968,0]
-	["images","unchanged","cells_seconds",0.121378,0.093748,0]
-	["intro","unchanged","cells_seconds",0.58952,1.173201,1]
-	["numba_demo","unchanged","cells_seconds",0.870252,0.729474,0]
-	["stale_timing","unchanged","cells_seconds",0.272625,0.26853,0]
+	["broken","failed",null,null,null,null,0]
+	["dynamics/markov","unchanged","sum","cells_seconds",0.335005,0.403222,0]
+	["errors_allowed","unchanged","sum","cells_seconds",0.354624,0.36968,0]
+	["images","unchanged","sum","cells_seconds",0.121378,0.093748,0]
+	["intro","regression","cells","cells_seconds",0.58952,1.173201,1]
+	["numba_demo","unchanged","sum","cells_seconds",0.870252,0.729474,0]
+	["stale_timing","unchanged","sum","cells_seconds",0.272625,0.26853,0]
 	EOF
 	# the totals are exactly the extractor's cells_seconds
 	run -0 jq -c 'select(.kind == "notebook" and .document == "intro") | .cells_seconds' timed-head.ndjson
 	assert_output 1.173201
-	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.regression, .cells.regression, .cells.new, .notebooks.regression]'
-	assert_output '[true,1,1,0]'
+	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.regression, .cells.regression, .cells.new, .notebooks.regression, .notebooks.failed]'
+	assert_output '[true,1,1,1,1]'
 }
 
 @test "-e: exit 1 on the timed pair's regression, 0 on A/A" {
@@ -104,7 +106,7 @@ cellv() {
 	printf '%s\n' "$output" > "$T/out"
 	run -0 sel "$T/out" 'select(.kind == "notebook-diff") | [.document, .verdict, .head_origin, .origin_from, .measure, .base_s, .head_s]'
 	assert_output - <<-'EOF'
-	["broken","no-timing","executed","origin",null,null,null]
+	["broken","failed","executed","origin",null,null,null]
 	["dynamics/markov","unchanged","executed","origin","execution_seconds",1.62675,1.999581]
 	["errors_allowed","cached","inherited","origin",null,null,null]
 	["images","cached","inherited","origin",null,null,null]
@@ -128,7 +130,7 @@ cellv() {
 	printf '%s\n' "$output" > "$T/out"
 	run -0 sel "$T/out" 'select(.kind == "notebook-diff") | [.document, .verdict, .origin_from]'
 	assert_output - <<-'EOF'
-	["broken","no-timing","cache-key"]
+	["broken","failed","cache-key"]
 	["dynamics/markov","unchanged","cache-key"]
 	["errors_allowed","cached","cache-key"]
 	["images","cached","cache-key"]
@@ -143,7 +145,7 @@ cellv() {
 	assert_equal "$stderr" ""
 	printf '%s\n' "$output" > "$T/out"
 	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.regression, .notebooks, .cells, .cell_flags."source-changed"]'
-	assert_output '[false,{"regression":0,"improvement":0,"unchanged":6,"inconclusive":0,"new":0,"removed":0,"no-timing":0,"not-comparable":0,"cached":0},{"regression":0,"improvement":0,"unchanged":23,"inconclusive":0,"new":0,"removed":0,"no-timing":1,"not-comparable":0},0]'
+	assert_output '[false,{"regression":0,"improvement":0,"unchanged":6,"inconclusive":0,"new":0,"removed":0,"no-timing":0,"not-comparable":0,"cached":0,"failed":0,"newly-failed":0},{"regression":0,"improvement":0,"unchanged":23,"inconclusive":0,"new":0,"removed":0,"no-timing":1,"not-comparable":0},0]'
 	run -0 validate "$T/out"
 }
 
@@ -179,8 +181,11 @@ cellv() {
 	qe-cell-diff -A aa-run1.ndjson "$T/slow" > "$T/adj"
 	run -0 sel "$T/adj" 'select(.kind == "diff-summary") | [.runner_factor, .adjusted, .cells.regression]'
 	assert_output '[2.272,true,1]'
-	run -0 sel "$T/adj" 'select(.verdict == "regression") | [.label, .ratio, .adjusted_ratio]'
+	run -0 sel "$T/adj" 'select(.kind == "cell-diff" and .verdict == "regression") | [.label, .ratio, .adjusted_ratio]'
 	assert_output '["slow-sleep",6.2128,2.7345]'
+	# its lecture is a regression by the cell route, not by its sum
+	run -0 sel "$T/adj" 'select(.kind == "notebook-diff" and .verdict == "regression") | [.document, .verdict_rule]'
+	assert_output '["intro","cells"]'
 	run -0 validate "$T/adj"
 }
 
@@ -330,7 +335,7 @@ qe-cell-diff: nonexistent.ndjson: no baseline records"
 	qe-cache-extract "$S/base/.jupyter_cache" > "$T/base.ndjson"
 	qe-cache-extract "$S/head/.jupyter_cache" > "$T/head.ndjson"
 	run -1 --separate-stderr qe-cell-diff -e "$T/base.ndjson" "$T/head.ndjson"
-	run -0 jq -r 'select(.verdict == "regression") | "\(.document) \(.label) \(.base_s) -> \(.head_s)"' <<< "$output"
+	run -0 jq -r 'select(.kind == "cell-diff" and .verdict == "regression") | "\(.document) \(.label) \(.base_s) -> \(.head_s)"' <<< "$output"
 	assert_output "intro slow-sleep 0.30444 -> 0.90397"
 }
 
@@ -361,7 +366,7 @@ qe-cell-diff: nonexistent.ndjson: no baseline records"
 	printf '%s\n' "$output" > "$T/out"
 	run -0 sel "$T/out" 'select(.kind == "notebook-diff") | [.document, .verdict, .flags, .reason]'
 	assert_output - <<-'EOF2'
-	["broken","no-timing",["not-comparable"],"provenance fingerprints differ"]
+	["broken","failed",["not-comparable"],"failed in base and head"]
 	["dynamics/markov","unchanged",["source-changed","output-changed","not-comparable"],"provenance fingerprints differ"]
 	["errors_allowed","cached",[],"head did not re-execute this document"]
 	["images","cached",[],"head did not re-execute this document"]
