@@ -144,6 +144,21 @@ add_test(cJSON *o, const struct qe_judgement *j)
 	add_number(t, "n_head", j->nh);
 }
 
+/* HEAD's "timeout_cell": the cell its failed run never finished, or null. */
+static void
+add_timeout(cJSON *o, const struct qe_side *hs)
+{
+	cJSON *t;
+
+	if (hs->timeout_seq <= 0) {
+		qe_json_check(cJSON_AddNullToObject(o, "timeout_cell"));
+		return;
+	}
+	t = qe_json_check(cJSON_AddObjectToObject(o, "timeout_cell"));
+	add_number(t, "seq", (double)hs->timeout_seq);
+	add_str(t, "source_sha256", hs->timeout_digest);
+}
+
 static void
 write_notebook(const struct qe_nb_diff *nb)
 {
@@ -158,6 +173,7 @@ write_notebook(const struct qe_nb_diff *nb)
 	qe_json_add_str_or_null(o, "verdict_rule", qe_vocab_name(&qe_verdict_rules, nb->rule));
 	qe_json_add_str_or_null(o, "error_base", bs->error);
 	qe_json_add_str_or_null(o, "error_head", hs->error);
+	add_timeout(o, hs);
 	if (nb->touched < 0)
 		qe_json_check(cJSON_AddNullToObject(o, "pr_touched"));
 	else

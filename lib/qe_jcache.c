@@ -215,11 +215,36 @@ strip_ansi(const char *tb, struct qe_buf *clean)
 	}
 }
 
+/*
+ * 1 when a line starts at column 0 with an exception's (dotted) name and a
+ * colon, or is such a name alone: "nbclient.exceptions.CellTimeoutError: ...".
+ * The name must say Error, Exception, Interrupt, Exit or Warning, so that
+ * "else:" in a cell preview is not taken for one.
+ */
+static int
+names_exception(const char *s)
+{
+	const char *p = s;
+	size_t n;
+
+	while ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+	    *p == '_' || *p == '.')
+		p++;
+	n = (size_t)(p - s);
+	if (n == 0 || (*p != ':' && *p != '\0') || (*p == ':' && p[1] != ' ' && p[1] != '\0'))
+		return 0;
+	for (const char *w = s; w < p; w++)
+		if (!strncmp(w, "Error", 5) || !strncmp(w, "Exception", 9) || !strncmp(w, "Interrupt", 9) ||
+		    !strncmp(w, "Exit", 4) || !strncmp(w, "Warning", 7))
+			return 1;
+	return 0;
+}
+
 char *
 qe_jcache_exception_line(const char *tb)
 {
 	struct qe_buf clean = { 0 };
-	char *last = NULL, *s, *e;
+	char *last = NULL, *named = NULL, *s, *e;
 
 	strip_ansi(tb, &clean);
 	if (clean.data == NULL)
@@ -234,9 +259,13 @@ qe_jcache_exception_line(const char *tb)
 			t++;
 		if (*t)
 			last = s;
+		if (t == s && names_exception(s))
+			named = s;
 		if (!e)
 			break;
 	}
+	if (named != NULL)	/* a nbclient timeout ends in the cell's preview */
+		last = named;
 	if (last != NULL) {
 		size_t n = strlen(last);
 

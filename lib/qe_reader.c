@@ -196,7 +196,8 @@ static const struct field {
 	{ "first_line", T_STR, K_CELL }, { "input", T_STR, K_NOTEBOOK }, { "label", T_STR, K_CELL },
 	{ "origin", T_STR, K_NOTEBOOK | K_CELL }, { "output_sha256", T_STR, K_CELL },
 	{ "provenance", T_OBJ, K_NOTEBOOK | K_CELL }, { "status", T_STR, K_NOTEBOOK | K_CELL },
-	{ "timing_note", T_STR, K_CELL }, { "timing_source", T_STR, K_CELL },
+	{ "timeout_cell", T_OBJ, K_NOTEBOOK }, { "timing_note", T_STR, K_CELL },
+	{ "timing_source", T_STR, K_CELL },
 };
 static const char *const type_names[] = { "a string", "a number", "true or false", "an object" };
 
@@ -326,9 +327,17 @@ read_notebook(struct qe_reader *r, struct qe_side *sd, const cJSON *rec)
 		sd->status = qe_xstrdup(st);
 	}
 	if (failed) {
+		const cJSON *tc = cJSON_GetObjectItemCaseSensitive(rec, "timeout_cell");
+		double seq = qe_json_num(tc, "seq");
+		const char *dg = qe_json_str(tc, "source_sha256");
+
 		sd->failed = 1;
 		if (sd->error == NULL && qe_json_str(rec, "error"))
 			sd->error = qe_xstrdup(qe_json_str(rec, "error"));
+		if (sd->timeout_seq == 0 && seq >= 1 && seq <= 1e9 && seq == floor(seq) && dg) {
+			sd->timeout_seq = (long)seq;
+			sd->timeout_digest = qe_xstrdup(dg);
+		}
 	}
 	sd->input_cache = in && strcmp(in, "cache") == 0;
 	side_common(r, sd, rec);
@@ -552,6 +561,7 @@ side_free(struct qe_side *sd)
 	free(sd->cache_key);
 	free(sd->status);
 	free(sd->error);
+	free(sd->timeout_digest);
 	free(sd->exec_s);
 	free(sd->cells_s);
 }

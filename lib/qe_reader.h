@@ -71,6 +71,8 @@ struct qe_side {
 	char *cache_key;	/* the first one */
 	char *status;		/* the first notebook status, or "failed" */
 	char *error;		/* the first failed notebook record's "error", or NULL */
+	long timeout_seq;	/* its "timeout_cell" seq, 0 for none */
+	char *timeout_digest;	/* ... and source_sha256, or NULL */
 	const char *fp;		/* interned provenance fingerprint, or NULL */
 	double *exec_s, *cells_s;	/* per notebook record, NAN when null */
 	int nexec, capexec;
