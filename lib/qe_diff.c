@@ -221,7 +221,9 @@ count_cell(struct qe_nb_diff *nb, const struct qe_cell_diff *c)
 			nb->cell_flags[f]++;
 	if (v == QE_V_REGRESSION && !(c->flags & F_NOGATE))
 		nb->cell_regressions++;
-	if (!(c->flags & F_IGNORED) && (v == QE_V_REGRESSION || v == QE_V_IMPROVEMENT))
+	/* a cell silenced by its label takes no part; a silenced lecture keeps its verdict */
+	if ((!(c->flags & F_IGNORED) || (nb->flags & F_IGNORED)) &&
+	    (v == QE_V_REGRESSION || v == QE_V_IMPROVEMENT))
 		nb->rule_cells[v == QE_V_REGRESSION ? 0 : 1]++;
 	nb->flags |= c->flags & (F_OUTPUT | F_STATUS);
 	if (v == QE_V_NEW || v == QE_V_REMOVED || (c->flags & F_SOURCE))
@@ -308,6 +310,8 @@ judge_measure(const struct qe_diff_opts *o, double scale, struct qe_nb_diff *nb,
 		qe_judge(&nb->j, bv, nbv, hv, nhv, &exec, 1);
 		if (bs->tsrc != QE_SIDE_TS_NONE && hs->tsrc != QE_SIDE_TS_NONE)
 			nb->reason = "cell timing sources differ; compared execution_seconds";
+		else if (bs->ncells == 0 && hs->ncells == 0)
+			nb->reason = "no code cells; compared execution_seconds";
 		return;
 	}
 	nb->j.verdict = QE_V_NOTIMING;

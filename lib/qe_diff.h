@@ -69,8 +69,8 @@ struct qe_cell_diff {
  * holding a regressed cell and no improved one is a "regression", one
  * holding an improved cell and no regressed one an "improvement" (rule
  * "cells"); otherwise, and when its cells cancel, the sum of its cell
- * times decides by the notebook thresholds (rule "sum"). Ignored cells
- * take no part. A notebook that failed in HEAD is "failed" when it failed
+ * times decides by the notebook thresholds (rule "sum"). Cells ignored
+ * by label take no part; an ignored lecture keeps its cells' verdict. A notebook that failed in HEAD is "failed" when it failed
  * in BASE too, else "newly-failed", whatever its timings.
  */
 struct qe_nb_diff {
