@@ -48,6 +48,8 @@ struct qe_dcell {
 /* A notebook-diff record, and what the model adds from its cells. */
 struct qe_dnb {
 	char *doc, *reason;
+	char *error;		/* head's exception line, else base's, or NULL */
+	long timeout_seq;	/* head's timeout_cell seq, -1 for none */
 	int verdict;
 	unsigned flags;
 	int st_b, st_h;

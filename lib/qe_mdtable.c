@@ -108,6 +108,10 @@ add_notes(struct qe_buf *b, const struct qe_dcell *c, const struct qe_dnb *n)
 		note(b, &sep, "status changed");
 	if (fl & QE_FLAG(QE_F_NOTCOMP))
 		note(b, &sep, "machines differ");
+	if (fl & QE_FLAG(QE_F_IGNORED))
+		note(b, &sep, "ignored");
+	else if (fl & QE_FLAG(QE_F_MAIN))
+		note(b, &sep, "changed on main");
 	if (c && c->has_test && !isnan(c->p)) {
 		qe_buf_adds(b, sep);
 		qe_gfm_addf(b, "p = %.3g, %ld + %ld runs", c->p, c->n_b, c->n_h);
@@ -261,10 +265,15 @@ qe_mdtable_nb_row(struct qe_buf *b, const struct qe_diffset *set, const struct q
 	qe_buf_adds(b, "| ");
 	qe_mdtable_doc(b, n->doc);
 	next_cell(b);
-	if (n->st_h == QE_NB_FAILED)
-		qe_buf_adds(b, "\xe2\x9d\x8c failed");
+	if (qe_review_nb_failed(n))
+		qe_buf_adds(b, qe_review_nb_failed(n) == 1 ? "\xe2\x9d\x8c newly failing" :
+		    "\xe2\x9d\x8c still failing");
 	else
 		qe_mdtable_verdict(b, n->verdict, 0);
+	if (n->flags & QE_FLAG(QE_F_IGNORED))
+		qe_buf_adds(b, " (ignored)");
+	else if (n->flags & QE_FLAG(QE_F_MAIN))
+		qe_buf_adds(b, " (changed on main)");
 	next_cell(b);
 	span(b, n->base_s, n->head_s);
 	if (n->whole)

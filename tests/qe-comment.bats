@@ -82,7 +82,7 @@ has_re() {
 		assert_output - < "$c.summary.md"
 		n=$((n + 1))
 	done
-	assert_equal "$n" 8
+	assert_equal "$n" 11
 }
 
 @test "timed caches: headline, the one regression, three tables of the right size" {
@@ -92,7 +92,7 @@ has_re() {
 	plain
 	assert_line -n 0 '<!-- qe-telemetry: {"head_sha":"5f3c2a1b9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a","run_number":42,"run_id":1234567890} -->'
 	assert_line -n 1 "### Lecture execution times"
-	assert_line -n 2 "🔴 **1 cell slower**, 0 faster, 22 unchanged in 6 re-executed lectures; **1 lecture failed**"
+	assert_line -n 2 "🔴 **1 cell slower**, 0 faster, 22 unchanged in 6 re-executed lectures; 1 lecture still failing"
 	assert_line "| 🔴 slower | intro | slow-sleep | 0.30 s → 0.90 s | ×2.97 | +0.60 s | 77% | earlier cell changed, output changed |"
 	html "$T/c.md" > "$T/c.html"
 	assert_equal "$(count '<table>' "$T/c.html")" 3
@@ -117,7 +117,7 @@ has_re() {
 
 @test "machines differ: a warning names the differing fact; the regression does not gate" {
 	run -0 --separate-stderr qe-comment machines.ndjson
-	assert_line -n 2 "🟡 **1 cell slower**, 0 faster, 22 unchanged in 6 re-executed lectures; **1 lecture failed** (machines differ: not comparable)"
+	assert_line -n 2 "🟡 **1 cell slower**, 0 faster, 22 unchanged in 6 re-executed lectures; 1 lecture still failing (machines differ: not comparable)"
 	assert_line "> [!WARNING]"
 	assert_line '> - **Machines differ**: base and head ran on different machines, so no verdict here can fail the check. Differing: `runner_class` `ubuntu-latest` → `runs-on-4cpu`.'
 	assert_line --partial "| slow-sleep |"
@@ -137,7 +137,7 @@ has_re() {
 	assert_line -n 2 "🔴 **1 cell slower**, 1 faster, 2 unclear, 1 unchanged in 2 re-executed lectures"
 	assert_line "| 🟡 unclear | pair | big | 1.00 s → 3.05 s | ×3.03 | +2.04 s | 100% | p = 0.333, 2 + 2 runs |"
 	run -0 --separate-stderr qe-comment stock.ndjson
-	assert_line -n 2 "🟡 No per-cell timings; whole lectures: 0 slower, 0 faster, 2 unchanged of 2 re-executed; **1 lecture failed**"
+	assert_line -n 2 "🟡 No per-cell timings; whole lectures: 0 slower, 0 faster, 2 unchanged of 2 re-executed; 1 lecture still failing"
 	assert_line "> - No per-cell timings in 2 re-executed lectures (dynamics/markov, intro): whole-notebook time compared instead."
 	assert_line "4 lectures were not re-executed (cache reused): errors\\_allowed, images, numba\\_demo, stale\\_timing."
 }
@@ -149,7 +149,7 @@ has_re() {
 	refute_output --partial "| | Lecture |"
 	assert_equal "${#lines[@]}" 17
 	run -0 --separate-stderr qe-comment cached.ndjson
-	assert_line -n 2 "🟡 No lecture was re-executed in this build: nothing to compare; **1 lecture failed**"
+	assert_line -n 2 "🟡 No lecture was re-executed in this build: nothing to compare; 1 lecture still failing"
 }
 
 @test "hostile strings render as inert text (cmark-gfm)" {
@@ -326,7 +326,7 @@ big() {
 	assert_equal "$(sed -n 3p "$T/big.summary.md")" "🔴 **10,000 cells slower**, 0 faster, 0 unchanged in 100 re-executed lectures"
 	has "$T/big.summary.md" "9,975 more changes not shown in this table."
 	has_re "$T/big.summary.md" '\*Truncated: [0-9,]+ of 10,000 cells not listed, to stay within the size limit\.\*'
-	has "$T/big.summary.md" "- Lectures: 100 in total, 100 re-executed, 0 not re-executed. Cells: 10,000 compared."
+	has "$T/big.summary.md" "- Lectures: 100 in total: 100 re-executed, 0 not re-executed. Cells: 10,000 compared."
 	# and a small limit still keeps the headline
 	run -0 --separate-stderr qe-comment -l 4096 "$T/big.ndjson"
 	assert [ "${#output}" -le 4096 ]
@@ -340,7 +340,7 @@ big() {
 	run -0 --separate-stderr env GITHUB_SERVER_URL=https://github.com GITHUB_REPOSITORY=o/r \
 		sh -c 'qe-comment -S "$1" -u "$GITHUB_SERVER_URL/$GITHUB_REPOSITORY" diff.ndjson > comment.md' sh $SHA
 	assert_equal "$(head -c 40 comment.md)" '<!-- qe-telemetry: {"head_sha":"5f3c2a1b'
-	has comment.md "🔴 **1 cell slower**, 0 faster, 22 unchanged in 6 re-executed lectures; **1 lecture failed**"
+	has comment.md "🔴 **1 cell slower**, 0 faster, 22 unchanged in 6 re-executed lectures; 1 lecture still failing"
 	: > summary.md
 	run -0 --separate-stderr sh -c 'qe-comment -s diff.ndjson >> summary.md'
 	assert_equal "$(head -1 summary.md)" "### Lecture execution times"
