@@ -59,7 +59,8 @@ struct qe_dnb {
 	long seq;
 	/* filled by qe_review_build() from the sorted cells */
 	long c0, nc;		/* first cell in the cell array, and how many */
-	long counts[QE_NVERDICTS];
+	long counts[QE_NVERDICTS];	/* its cells' verdicts, but those ignored by label */
+	long ignored;			/* its cells ignored by label */
 };
 
 struct qe_diffset {

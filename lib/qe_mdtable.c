@@ -241,7 +241,7 @@ add_spark(struct qe_buf *b, const struct qe_diffset *set, const struct qe_dnb *n
 }
 
 static void
-add_cell_counts(struct qe_buf *b, const long *counts)
+add_cell_counts(struct qe_buf *b, const long *counts, long ignored)
 {
 	static const int order[] = { QE_V_REGRESSION, QE_V_IMPROVEMENT, QE_V_INCONCLUSIVE,
 		QE_V_UNCHANGED, QE_V_NEW, QE_V_REMOVED, QE_V_NOTIMING, QE_V_NOTCOMPARABLE };
@@ -255,6 +255,12 @@ add_cell_counts(struct qe_buf *b, const long *counts)
 			qe_buf_adds(b, qe_vocab_name(&qe_verdict_words, order[k]));
 			sep = ", ";
 		}
+	if (ignored > 0) {
+		qe_buf_adds(b, sep);
+		qe_gfm_count(b, ignored);
+		qe_buf_adds(b, " ignored");
+		sep = ", ";
+	}
 	if (*sep == '\0')
 		qe_buf_adds(b, QE_GFM_NONE);
 }
@@ -283,7 +289,7 @@ qe_mdtable_nb_row(struct qe_buf *b, const struct qe_diffset *set, const struct q
 	next_cell(b);
 	qe_gfm_delta(b, n->delta);
 	next_cell(b);
-	add_cell_counts(b, n->counts);
+	add_cell_counts(b, n->counts, n->ignored);
 	next_cell(b);
 	add_spark(b, set, n);
 	qe_buf_adds(b, " |\n");

@@ -190,8 +190,13 @@ count_nbs(struct qe_review *r, struct qe_diffset *d)
 			j++;
 		n->c0 = (long)j;
 		memset(n->counts, 0, sizeof n->counts);
+		n->ignored = 0;
 		while (j < d->ncells && strcmp(d->cells[j].doc, n->doc) == 0) {
-			n->counts[d->cells[j].verdict]++;
+			/* a cell ignored by label takes no part in its lecture's verdict */
+			if ((d->cells[j].flags & QE_FLAG(QE_F_IGNORED)) && !(n->flags & QE_FLAG(QE_F_IGNORED)))
+				n->ignored++;
+			else
+				n->counts[d->cells[j].verdict]++;
 			j++;
 		}
 		n->nc = (long)j - n->c0;
