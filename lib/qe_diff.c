@@ -392,7 +392,8 @@ qe_diff_doc(const struct qe_diff_opts *o, const struct qe_reader *r, const struc
 	qe_judgement_init(&nb->j, -1);
 	nb->executed = hs->present ? head_executed(d, &nb->how) : 0;
 	/* a cached notebook was not measured by HEAD: its stamp says nothing */
-	nb->notcomp = nb->executed && bs->present && bs->fp && hs->fp && bs->fp != hs->fp;
+	nb->notcomp = nb->executed && bs->present && bs->fp && hs->fp && bs->fp != hs->fp &&
+	    qe_facts_machine_differ(qe_fp_facts(&r->fps, bs->fp), qe_fp_facts(&r->fps, hs->fp));
 	if (nb->notcomp)
 		nb->flags |= F_NOTCOMP;
 	scope_flags(o, nb);
@@ -436,6 +437,42 @@ qe_diff_tally(struct qe_diff_totals *t, const struct qe_reader *r, const struct 
 	t->regressions += nb->cell_regressions;
 	if (nb->verdict == QE_V_REGRESSION && !(nb->flags & F_NOGATE))
 		t->regressions++;
+}
+
+/* 1 when s is "import PKG" or "from PKG" (then end, space, '.' or ','). */
+static int
+names_import(const char *s, const char *pkg)
+{
+	size_t n = strlen(pkg), k;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (strncmp(s, "import ", 7) == 0)
+		s += 7;
+	else if (strncmp(s, "from ", 5) == 0)
+		s += 5;
+	else
+		return 0;
+	while (*s == ' ')
+		s++;
+	for (k = 0; k < n; k++)
+		if (s[k] != (pkg[k] == '-' ? '_' : pkg[k]))
+			return 0;
+	return s[n] == '\0' || s[n] == ' ' || s[n] == '.' || s[n] == ',';
+}
+
+int
+qe_diff_imports(const struct qe_reader *r, const struct qe_doc *d, const char *pkg)
+{
+	const struct qe_side *hs = &d->s[QE_HEAD];
+
+	for (int i = 0; i < hs->ncells; i++) {
+		const char *fl = qe_reader_text(r, hs->cells[i].first_line);
+
+		if (hs->cells[i].present && fl && names_import(fl, pkg))
+			return 1;
+	}
+	return 0;
 }
 
 void

@@ -116,4 +116,11 @@ void qe_diff_tally(struct qe_diff_totals *t, const struct qe_reader *r, const st
 
 void qe_diff_totals_free(struct qe_diff_totals *t);
 
+/*
+ * 1 when a HEAD cell of d starts with "import PKG" or "from PKG" (a '-' of
+ * the package name read as '_'): the lectures a package change may affect,
+ * as far as the records tell (they hold a cell's first line only).
+ */
+int qe_diff_imports(const struct qe_reader *r, const struct qe_doc *d, const char *pkg);
+
 #endif /* QE_DIFF_H */

@@ -251,9 +251,39 @@ add_thresholds(cJSON *o, const struct qe_diff_opts *opt)
 	add_number(t, "alpha", opt->cell.alpha);
 }
 
+/*
+ * "environment_changes": each package whose version differs between the
+ * sides' provenance.environment.packages, with the re-executed lectures
+ * (executed[0..n)) that import it. Package changes keep the verdicts.
+ */
+static void
+add_environment(cJSON *o, const struct qe_reader *r, struct qe_doc *const *executed, size_t n)
+{
+	struct qe_factdiffs env = { 0 };
+	cJSON *a = qe_json_check(cJSON_AddArrayToObject(o, "environment_changes"));
+
+	if (r->packages[QE_BASE] && r->packages[QE_HEAD])
+		qe_facts_packages(&env, r->packages[QE_BASE], r->packages[QE_HEAD]);
+	qe_factdiffs_sort(&env);
+	for (int i = 0; i < env.n; i++) {
+		cJSON *e = qe_json_check(cJSON_CreateObject()), *docs;
+
+		add_str(e, "package", env.v[i].fact);
+		add_str(e, "base", env.v[i].base);
+		add_str(e, "head", env.v[i].head);
+		docs = qe_json_check(cJSON_AddArrayToObject(e, "lectures"));
+		for (size_t k = 0; k < n; k++)
+			if (qe_diff_imports(r, executed[k], env.v[i].fact))
+				cJSON_AddItemToArray(docs, qe_json_check(cJSON_CreateString(executed[k]->name)));
+		cJSON_AddItemToArray(a, e);
+	}
+	qe_factdiffs_free(&env);
+}
+
 static void
 write_summary(const struct qe_diff_opts *opt, const struct qe_reader *r, const struct qe_runner_factor *rf,
-    struct qe_diff_totals *t, const char *basename, const char *headname)
+    struct qe_diff_totals *t, const char *basename, const char *headname, struct qe_doc *const *executed,
+    size_t nexecuted)
 {
 	cJSON *o = qe_record_new("diff-summary");
 
@@ -270,6 +300,7 @@ write_summary(const struct qe_diff_opts *opt, const struct qe_reader *r, const s
 	add_number(o, "runner_factor_cells", rf->cells);
 	qe_json_check(cJSON_AddBoolToObject(o, "adjusted", opt->adjust && !isnan(rf->factor)));
 	add_machines(o, t);
+	add_environment(o, r, executed, nexecuted);
 	add_thresholds(o, opt);
 	qe_emit(o);
 	cJSON_Delete(o);
@@ -285,17 +316,22 @@ qe_diff_write(const struct qe_diff_opts *o, const struct qe_reader *r, const cha
 	struct writer w = { o, r, { 0 } };
 	struct qe_diff_totals t = { 0 };
 	struct qe_nb_diff nb;
+	struct qe_doc **executed = qe_xmalloc(sizeof *executed * (n + 1));
+	size_t nexecuted = 0;
 	long regressions;
 
 	for (size_t i = 0; i < n; i++) {
 		qe_buf_reset(&w.cells);
 		qe_diff_doc(o, r, &rf, docs[i], &nb, write_cell, &w);
+		if (nb.executed)
+			executed[nexecuted++] = docs[i];
 		write_notebook(&nb);
 		if (w.cells.len > 0)
 			qe_emit_line(w.cells.data, w.cells.len - 1);
 		qe_diff_tally(&t, r, &nb);
 	}
-	write_summary(o, r, &rf, &t, basename, headname);
+	write_summary(o, r, &rf, &t, basename, headname, executed, nexecuted);
+	free(executed);
 	regressions = t.regressions;
 	qe_diff_totals_free(&t);
 	qe_buf_free(&w.cells);

@@ -249,6 +249,50 @@ warn_machines(struct qe_buf *w, const struct qe_diffset *d)
 	qe_buf_adds(w, ".\n");
 }
 
+/* One package change: "`jax` 0.4.30 → 0.4.31 (imported by a, b)". */
+static void
+env_change(struct qe_buf *w, const cJSON *e)
+{
+	const char *p = qe_json_str(e, "package"), *eb = qe_json_str(e, "base"), *eh = qe_json_str(e, "head");
+	const cJSON *docs = cJSON_GetObjectItemCaseSensitive(e, "lectures"), *x;
+	int k = 0, total = cJSON_GetArraySize(docs);
+
+	qe_gfm_code(w, p ? p : "?", CAP_FACT, 0);
+	qe_buf_adds(w, " ");
+	qe_gfm_code(w, eb ? eb : "?", CAP_FACT, 0);
+	qe_buf_adds(w, " \xe2\x86\x92 ");
+	qe_gfm_code(w, eh ? eh : "?", CAP_FACT, 0);
+	cJSON_ArrayForEach(x, docs) {
+		if (!cJSON_IsString(x) || k == 5)
+			continue;
+		qe_buf_adds(w, k++ ? ", " : " (imported by ");
+		qe_mdtable_doc(w, x->valuestring);
+	}
+	and_more(w, total, k);
+	if (k > 0)
+		qe_buf_adds(w, ")");
+}
+
+/* "Environment changed": package versions differ; the verdicts are kept. */
+static void
+warn_environment(struct qe_buf *w, const struct qe_diffset *d)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(d->summary, "environment_changes"), *e;
+	int k = 0, total = cJSON_GetArraySize(a);
+
+	if (total <= 0)
+		return;
+	qe_buf_adds(w, "> - **Environment changed**: ");
+	cJSON_ArrayForEach(e, a) {
+		if (k == 8)
+			break;
+		qe_buf_adds(w, k++ ? "; " : "");
+		env_change(w, e);
+	}
+	and_more(w, total, k);
+	qe_buf_adds(w, ". Verdicts are kept: a package change is a likely cause of a change.\n");
+}
+
 static void
 warn_now_failing(struct qe_buf *w, const struct qe_review *r)
 {
@@ -292,6 +336,7 @@ warnings(struct qe_buf *w, const struct qe_review *r, int input_trouble)
 
 	if (qe_diffsum_machines_differ(d))
 		warn_machines(w, d);
+	warn_environment(w, d);
 	if (r->n_failed_new > 0) {
 		counted(w, "> - **", r->n_failed_new, " lecture newly failing**: ",
 		    " lectures newly failing**: ");

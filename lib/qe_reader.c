@@ -131,6 +131,13 @@ side_common(struct qe_reader *r, struct qe_side *sd, const cJSON *rec)
 	}
 	if (f != NULL && sd->fp == NULL)
 		sd->fp = qe_fp_intern(&r->fps, f, cJSON_GetObjectItemCaseSensitive(prov, "fingerprint_facts"));
+	if (r->packages[r->side] == NULL) {
+		const cJSON *pk = cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(prov, "environment"), "packages");
+
+		if (cJSON_IsObject(pk))
+			r->packages[r->side] = qe_json_check(cJSON_Duplicate(pk, 1));
+	}
 	r->nrecords[r->side]++;
 }
 
@@ -582,4 +589,8 @@ qe_reader_free(struct qe_reader *r)
 	r->nrecords[QE_BASE] = r->nrecords[QE_HEAD] = 0;
 	qe_buf_free(&r->text);
 	qe_fingerprints_free(&r->fps);
+	for (int w = 0; w < 2; w++) {
+		cJSON_Delete(r->packages[w]);
+		r->packages[w] = NULL;
+	}
 }

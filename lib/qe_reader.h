@@ -108,6 +108,7 @@ struct qe_reader {
 	size_t tabcap, ndocs;
 	struct qe_buf text;	/* labels and first lines; offset 0 is none */
 	struct qe_fingerprints fps;
+	cJSON *packages[2];	/* per side, the first provenance.environment.packages seen */
 	int side;		/* the side being read */
 };
 

@@ -233,12 +233,41 @@ qe-cell-diff: 1 line rejected"
 	     <(grep -v diff-summary timed.expected | jq -c 'del(.fingerprint_base, .fingerprint_head)')
 }
 
-@test "package series differences are named one level down" {
+@test "package series alone keep the verdicts; with another machine fact they are named one level down" {
 	jq -c '.provenance.fingerprint = "0000000000000001" | .provenance.fingerprint_facts.packages = {"numpy": "1.26"}' stamped-base.ndjson > "$T/b"
 	jq -c '.provenance.fingerprint = "0000000000000002" | .provenance.fingerprint_facts.packages = {"numpy": "2.0"}' stamped-base.ndjson > "$T/h"
 	run -0 --separate-stderr qe-cell-diff "$T/b" "$T/h"
-	run -0 jq -c 'select(.kind == "diff-summary") | .differing_facts' <<< "$output"
-	assert_output '[{"fact":"packages.numpy","base":"1.26","head":"2.0"}]'
+	run -0 jq -c 'select(.kind == "diff-summary") | [.machines, .differing_facts, .cell_flags["not-comparable"]]' <<< "$output"
+	assert_output '["same",[],0]'
+	jq -c '.provenance.fingerprint = "0000000000000003" | .provenance.fingerprint_facts.packages = {"numpy": "2.0"} | .provenance.fingerprint_facts.runner_class = "gpu"' stamped-base.ndjson > "$T/h2"
+	run -0 --separate-stderr qe-cell-diff "$T/b" "$T/h2"
+	run -0 jq -c 'select(.kind == "diff-summary") | [.machines, .differing_facts]' <<< "$output"
+	assert_output '["different",[{"fact":"packages.numpy","base":"1.26","head":"2.0"},{"fact":"runner_class","base":"ubuntu-latest","head":"gpu"}]]'
+}
+
+@test "a package-only environment change (real qe-stamp): verdicts kept, the change named with the lectures importing it" {
+	V="$(fixture verdicts)"
+	qe-stamp -r ubuntu-latest -p "$V/pip-base.json" timed-base.ndjson > "$T/b"
+	qe-stamp -r ubuntu-latest -p "$V/pip-head.json" timed-head.ndjson > "$T/h"
+	# numpy's series moved (1.26 -> 2.0): the fingerprints differ
+	run -0 sh -c "jq -r '.provenance.fingerprint' '$T/b' '$T/h' | sort -u | wc -l"
+	assert_output 2
+	run -1 --separate-stderr qe-cell-diff -e "$T/b" "$T/h"
+	printf '%s\n' "$output" > "$T/out"
+	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.regression, .machines, .differing_facts, .cell_flags["not-comparable"], .notebooks.regression]'
+	assert_output '[true,"same",[],0,1]'
+	run -0 sel "$T/out" 'select(.kind == "diff-summary") | .environment_changes[]'
+	assert_output - <<-'EOF'
+	{"package":"jax","base":"0.4.30","head":"0.4.31","lectures":[]}
+	{"package":"jaxlib","base":"0.4.30","head":"0.4.31","lectures":[]}
+	{"package":"numpy","base":"1.26.4","head":"2.0.0","lectures":["numba_demo"]}
+	EOF
+	run -0 cellv "$T/out" slow-sleep
+	assert_output '["regression",["upstream-changed","output-changed"],0.30444,0.90397,2,2]'
+	run -0 validate "$T/out"
+	# unstamped: no environment known, nothing listed
+	run -0 sel timed.expected 'select(.kind == "diff-summary") | .environment_changes'
+	assert_output '[]'
 }
 
 @test "timing sources that cannot be compared give not-comparable with a reason" {

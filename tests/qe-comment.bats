@@ -82,7 +82,7 @@ has_re() {
 		assert_output - < "$c.summary.md"
 		n=$((n + 1))
 	done
-	assert_equal "$n" 11
+	assert_equal "$n" 12
 }
 
 @test "timed caches: headline, the one regression, three tables of the right size" {
@@ -501,4 +501,13 @@ qe-comment: 1 line rejected"
 	done
 	run -0 grep -c "^\*All cells: 10,000 left out, to stay within the size limit.\*$" "$T/c4096.md"
 	assert_output 1
+}
+
+@test "a package-only environment change: a prominent line with the versions and the lectures importing it; verdicts kept" {
+	run -0 --separate-stderr qe-comment environment.ndjson
+	plain
+	assert_line -n 2 "🔴 **1 cell slower**, 0 faster, 22 unchanged in 6 re-executed lectures; 1 lecture still failing"
+	assert_line -n 4 '> - **Environment changed**: `jax` `0.4.30` → `0.4.31`; `jaxlib` `0.4.30` → `0.4.31`; `numpy` `1.26.4` → `2.0.0` (imported by numba\_demo). Verdicts are kept: a package change is a likely cause of a change.'
+	refute_output --partial "Machines differ"
+	refute_output --partial "machines differ"
 }
