@@ -64,8 +64,12 @@ def check(path):
     w_still = num(m.group(1)) if m else 0
     if (w_new, w_still) != (h_new, h_still):
         bad.append(f"headline failing {h_new}+{h_still}, warnings {w_new}+{w_still}")
+    if re.search(r"lectures? failed\*\*", head):
+        bad.append("headline counts failed lectures without telling newly from still failing")
     # the summary's Compared line
     m = re.search(r"(?m)^- Lectures: ([\d,]+) in total: (.*)\. Cells: ([\d,]+) compared", text)
+    if m is None and "#### Compared" in text:
+        bad.append("a Compared section without its lecture counts")
     cached_line = count(r"(?m)^([\d,]+) lectures? (?:was|were) not re-executed", text, 0)
     total = None
     if m:
