@@ -310,7 +310,8 @@ SLEEP = $5"
 	local art="$JOB/state/artifacts/qe-telemetry-report"
 	run -0 jq -r '[.pr, .head_sha] | @tsv' "$art/pr.json"
 	assert_output "43	$sha"
-	[ -s "$art/diff.ndjson" ] && [ -s "$art/report.ndjson" ]
+	[ -s "$art/diff.ndjson" ]
+	[ -s "$art/report.ndjson" ]
 	cp -a "$art" "$BATS_TEST_TMPDIR/artifact"
 
 	# the commenter: base repository's code only, a write token
@@ -436,9 +437,12 @@ step_env() {
 
 @test "fail-on-regression: the one way the action turns a green build red" {
 	pr_job gate 45 13 QuantEcon/lecture-demo 0.6
-	run -1 --separate-stderr act after --with fail-on-regression=true
+	# (a slower cell is a change: comment-on: change comments)
+	run -1 --separate-stderr act after --with fail-on-regression=true --with comment-on=change
 	assert_output --partial "::error::qe-telemetry: a cell or notebook regressed on comparable machines (fail-on-regression is true); see the job summary"
-	[ "$(calls POST)" = 1 ]
+	assert_output --partial "::notice::qe-telemetry: comment created on #45"
+	run -0 calls POST
+	assert_output 1
 	run -0 conclusion
 	assert_output failure
 }
