@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Step 1 of every mode: check the inputs, then say where the tools live and
+# Step 1 of every mode: check the inputs (a bad one is a warning: a wrong
+# mode turns the action off, a wrong true/false counts as false, as every
+# step reads it), then say where the tools live and
 # whether they must be restored or built (not when an earlier use of the
 # action in this job installed them already).  The cache key names the
 # runner's OS, architecture and distribution (the tools link to its shared
@@ -9,11 +11,19 @@
 
 case ${QE_MODE:-} in
 before|after|comment) ;;
-*) error "input mode: expected before, after or comment, got '${QE_MODE:-}'"; exit 2 ;;
+*)
+	warn "input mode: expected before, after or comment, got '${QE_MODE:-}': the action does nothing"
+	output need false
+	exit 0
+	;;
 esac
 is_bool comment "$QE_COMMENT"
 is_bool fail-on-regression "$QE_FAIL_ON_REGRESSION"
 is_bool install-packages "$QE_INSTALL_PACKAGES"
+case ${QE_COMMENT_ON:-always} in
+always|change) ;;
+*) warn "input comment-on: expected always or change, got '$QE_COMMENT_ON'; taken as always" ;;
+esac
 
 prefix=$QE_STATE/tools
 distro=unknown

@@ -287,11 +287,35 @@ entry_cmp(const void *a, const void *b)
 
 	if (c)
 		return c;
+	if (x->pk < 0 && y->pk < 0)	/* this path's failure first */
+		return x->moved - y->moved;
 	if (x->pk < 0 || y->pk < 0)	/* a failure is newer than any record */
 		return (x->pk >= 0) - (y->pk >= 0);
 	if (x->have_created && y->have_created && qe_time_diff_us(&x->created, &y->created) != 0)
 		return qe_time_diff_us(&x->created, &y->created) > 0 ? 1 : -1;
 	return (x->pk < y->pk) - (x->pk > y->pk);
+}
+
+/*
+ * The current entry of the document at e[i..j): the first, unless that is
+ * a failure named from another path and the document has a record of this
+ * path; then its newest record.
+ */
+static size_t
+current_of(const struct qe_jcache *c, size_t i, size_t j)
+{
+	size_t first = j;
+	int here = 0;
+
+	if (c->e[i].pk >= 0 || !c->e[i].moved)
+		return i;
+	for (size_t k = i + 1; k < j; k++)
+		if (c->e[k].pk >= 0) {
+			if (first == j)
+				first = k;
+			here |= !c->e[k].moved;
+		}
+	return here ? first : i;
 }
 
 void
@@ -306,12 +330,22 @@ qe_jcache_arrange(struct qe_jcache *c, int all, const char *root)
 	baselen = qe_docname_dir_len(base);
 	for (size_t i = 1; i < c->n; i++)
 		qe_docname_common(c->e[i].uri, base, &baselen);
-	for (size_t i = 0; i < c->n; i++)
-		c->e[i].document = qe_docname(c->e[i].uri, root, base, baselen);
-	qsort(c->e, c->n, sizeof *c->e, entry_cmp);
 	for (size_t i = 0; i < c->n; i++) {
-		c->e[i].current = i == 0 || strcmp(c->e[i].document, c->e[i - 1].document) != 0;
-		c->e[i].selected = all || c->e[i].current;
+		c->e[i].document = qe_docname(c->e[i].uri, root, base, baselen);
+		if (root != NULL)
+			qe_docname_under(c->e[i].uri, root, &c->e[i].moved);
+	}
+	qsort(c->e, c->n, sizeof *c->e, entry_cmp);
+	for (size_t i = 0, j; i < c->n; i = j) {
+		size_t cur;
+
+		for (j = i + 1; j < c->n && strcmp(c->e[j].document, c->e[i].document) == 0; j++)
+			;
+		cur = current_of(c, i, j);
+		for (size_t k = i; k < j; k++) {
+			c->e[k].current = k == cur;
+			c->e[k].selected = all || c->e[k].current;
+		}
 	}
 }
 

@@ -15,7 +15,11 @@
  *    field) and counted in `bad_rows`, and reading goes on: the caller
  *    decides what that means for its exit status.
  *  - after qe_jcache_arrange(), entries are sorted by document, newest
- *    first, a failure before every record of its document.
+ *    first, a failure before every record of its document (one found at
+ *    the root's own path before one named from another path). The current
+ *    entry of a document is its first, except that a failure named from
+ *    another path (a build of the same book elsewhere, whose project row
+ *    nothing here clears) does not hide a record of this path.
  */
 #ifndef QE_JCACHE_H
 #define QE_JCACHE_H
@@ -33,6 +37,7 @@ struct qe_jcache_entry {
 	int64_t pk;			/* -1: a failed notebook (nbproject only) */
 	char *hashkey, *uri;		/* hashkey NULL for a failure */
 	char *document;			/* set by qe_jcache_arrange() */
+	int moved;			/* named from another absolute path of the root */
 	char *error;			/* failure: the traceback's exception line */
 	double execution_seconds;	/* NAN when unknown */
 	struct qe_time created;
