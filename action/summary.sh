@@ -62,8 +62,59 @@ threshold --nb-abs "${QE_NOTEBOOK_ABS:-}" notebook-abs
 threshold --exec-abs "${QE_EXECUTION_ABS:-}" execution-abs
 threshold --alpha "${QE_ALPHA:-}" alpha
 
+# scope: what the pull request changed (--changed) and what the user
+# silenced (--ignore-file), as qe-cell-diff's options.  The changed-files
+# input is "auto" (git's list for this checkout, below), "none", or a file in
+# the workspace holding one path a line.  A re-executed lecture the pull
+# request did not touch changed on main since the baseline: qe-cell-diff
+# reports it apart, out of the headline and the gate.
+scope=()
+# pr_changes FILE: the paths this pull request changed, one a line, from git.
+# actions/checkout checks a pull request out as GitHub's merge commit, whose
+# first parent is the base branch it was merged into: its diff against that
+# parent is the pull request's own change (fetched when the checkout was
+# too shallow to hold the parent).  A checkout of the head itself is diffed
+# against its merge base with the base SHA of the event.
+pr_changes() {
+	local ws=${GITHUB_WORKSPACE:-$PWD} head base
+	head=$(git -C "$ws" rev-parse -q --verify 'HEAD^{commit}' 2> /dev/null) || return 1
+	if [ -z "$(git -C "$ws" rev-parse -q --verify HEAD^2 2> /dev/null)" ] &&
+	    [ -z "$(git -C "$ws" rev-parse -q --verify "${QE_BASE_SHA:-none}^{commit}" 2> /dev/null)" ]; then
+		timeout 60 git -C "$ws" fetch -q --no-tags --depth=2 origin "$head" > /dev/null 2>&1 || true
+	fi
+	if [ -n "$(git -C "$ws" rev-parse -q --verify HEAD^2 2> /dev/null)" ]; then
+		git -C "$ws" diff --name-only --no-renames HEAD^1 HEAD > "$1" 2> /dev/null
+	else
+		[ -n "${QE_BASE_SHA:-}" ] || return 1
+		base=$(git -C "$ws" merge-base "$QE_BASE_SHA" HEAD 2> /dev/null) || return 1
+		git -C "$ws" diff --name-only --no-renames "$base" HEAD > "$1" 2> /dev/null
+	fi
+}
+case ${QE_CHANGED_FILES:-auto} in
+none) ;;
+auto)
+	if ! $is_pr; then
+		:
+	elif pr_changes "$QE_STATE/changed.txt"; then
+		scope+=(--changed "$QE_STATE/changed.txt")
+	else
+		notice "could not tell from git which files pull request #${QE_PR:-} changed (a shallow checkout? use actions/checkout with fetch-depth: 2, or the changed-files input): every re-executed lecture counts as its own"
+	fi ;;
+*)
+	changed=$(in_workspace "$QE_CHANGED_FILES")
+	if [ -f "$changed" ] && [ -r "$changed" ]; then
+		scope+=(--changed "$changed")
+	else
+		warn "input changed-files: no readable file '$QE_CHANGED_FILES'; every re-executed lecture counts as the pull request's own"
+	fi ;;
+esac
+if [ -n "${QE_IGNORE:-}" ]; then
+	printf '%s\n' "$QE_IGNORE" > "$QE_STATE/ignore.txt"
+	scope+=(--ignore-file "$QE_STATE/ignore.txt")
+fi
+
 if $is_pr && [ -s "$QE_STATE/baseline.ndjson" ]; then
-	if ! "$QE_BIN/qe-cell-diff" "${thresholds[@]}" "$QE_STATE/baseline.ndjson" "$report" > "$diff"; then
+	if ! "$QE_BIN/qe-cell-diff" "${thresholds[@]}" "${scope[@]}" "$QE_STATE/baseline.ndjson" "$report" > "$diff"; then
 		warn "qe-cell-diff reported trouble (see above); the comparison may be partial"
 	fi
 	regression=$(diff_regression "$diff")

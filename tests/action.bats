@@ -690,6 +690,61 @@ overlap() {
 	assert_output --partial "::warning::qe-telemetry: input cell-ratio: not a number: 'lots'; qe-cell-diff's default is used"
 }
 
+@test "changed-files: a lecture main changed since the baseline is reported apart (git's merge commit); ignore silences a cell; neither gates" {
+	job scope pull_request 28
+	checkout "$W/build-cache"
+	ws_commit "Initial lectures" > /dev/null
+	local g=(git -C "$WS" -c user.name=t -c user.email=t@example.org)
+	"${g[@]}" branch pr
+	# main moves on after the weekly baseline: markov edited
+	edit_cell dynamics/markov.ipynb markov-p "P = [[0.8, 0.2], [0.3, 0.7]]"
+	"${g[@]}" commit -q -am "main: markov"
+	# the pull request edits intro only
+	"${g[@]}" checkout -q pr
+	edit_cell intro.ipynb intro-import "import time
+SLEEP = 0.6"
+	"${g[@]}" commit -q -am "intro: sleep 0.6"
+	HEAD_SHA=$(git -C "$WS" rev-parse HEAD)
+	# actions/checkout's merge commit: the base branch first, the head second
+	"${g[@]}" checkout -q main
+	"${g[@]}" merge -q --no-ff -m "Merge pr into main" pr
+	pr_event 52 "$HEAD_SHA" QuantEcon/lecture-demo
+	act before
+	runjob /usr/bin/python3 "$A/build.py" lectures _build
+	run -1 --separate-stderr act after --with fail-on-regression=true
+	local diff="$JOB/state/artifacts/qe-telemetry-report/diff.ndjson"
+	validate "$diff"
+	# git's list: intro only; markov re-executed because main changed it
+	run -0 cat "$JOB/temp/qe-telemetry/changed.txt"
+	assert_output "lectures/intro.ipynb"
+	run -0 jq -c 'select(.kind == "notebook-diff") | [.document, .pr_touched, (.flags | index("changed-on-main") != null)]' "$diff"
+	assert_output - <<-'EOF'
+	["dynamics/markov",false,true]
+	["intro",true,false]
+	EOF
+	run -0 jq -r 'select(.kind == "diff-summary") | .regression' "$diff"
+	assert_output true
+	run -0 grep -c 'changed on main' "$JOB/state/summary.md"
+	run -0 conclusion
+	assert_output failure
+	# the same build with the slow cell ignored: listed as ignored, no gate
+	run -0 --separate-stderr act after --with fail-on-regression=true --with ignore="# known slow
+intro#slow-sleep"
+	run -0 jq -c 'select(.kind == "cell-diff" and .label == "slow-sleep") | [.verdict, (.flags | index("ignored") != null)]' "$diff"
+	assert_output '["regression",true]'
+	run -0 jq -r 'select(.kind == "diff-summary") | .regression' "$diff"
+	assert_output false
+	# changed-files: none counts every re-executed lecture as the pull request's
+	run -0 --separate-stderr act after --with changed-files=none
+	run -0 jq -c 'select(.kind == "notebook-diff") | (.flags | index("changed-on-main"))' "$diff"
+	assert_output $'null\nnull'
+	# a shallow checkout without the parents: a notice, no guess
+	rm -rf "$JOB/temp/qe-telemetry/changed.txt"
+	git -C "$WS" rev-parse HEAD > "$WS/.git/shallow"
+	run -0 --separate-stderr act after
+	assert_output --partial "::notice::qe-telemetry: could not tell from git which files pull request #52 changed"
+}
+
 @test "the hook armed but nothing logged (IPYTHONDIR set only inside the build step): a warning in the summary" {
 	job nohook schedule
 	cp "$A/events/schedule.json" "$GITHUB_EVENT_PATH"
