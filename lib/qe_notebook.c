@@ -306,13 +306,58 @@ qe_nb_normalise_text(const char *s, size_t len, struct qe_buf *out)
 	}
 }
 
-/* Digest a multiline string as its joined text, normalised (qe_nb_normalise_text). */
+/*
+ * Normalised text into a digest, line by line as it streams in: only a
+ * line that spans pieces of a multiline string is copied, so a printed
+ * table of megabytes costs a line of memory, not two copies of itself.
+ * The digest is that of qe_nb_normalise_text() over the joined text.
+ */
+struct norm_stream {
+	EVP_MD_CTX *md;
+	struct qe_buf line;	/* the start of a line continued by the next piece */
+	struct qe_buf out;	/* one normalised line */
+};
+
 static void
-md_update_value(EVP_MD_CTX *md, const cJSON *v)
+ns_line(struct norm_stream *ns, const char *p, size_t len)
+{
+	qe_buf_reset(&ns->out);
+	normalise_line(p, p + len, &ns->out);
+	EVP_DigestUpdate(ns->md, ns->out.data ? ns->out.data : "", ns->out.len);
+}
+
+static void
+ns_feed(struct norm_stream *ns, const char *s, size_t len)
+{
+	const char *nl;
+
+	while ((nl = memchr(s, '\n', len)) != NULL) {
+		size_t seg = (size_t)(nl - s);
+
+		if (ns->line.len) {
+			qe_buf_add(&ns->line, s, seg);
+			ns_line(ns, ns->line.data, ns->line.len);
+			qe_buf_reset(&ns->line);
+		} else
+			ns_line(ns, s, seg);
+		EVP_DigestUpdate(ns->md, "\n", 1);
+		s = nl + 1;
+		len -= seg + 1;
+	}
+	qe_buf_add(&ns->line, s, len);
+}
+
+/*
+ * Digest a multiline string as its joined text: normalised when it is text
+ * a person reads, else as it stands (a base64 image can be megabytes, and
+ * normalising it would mean nothing). Neither joins the pieces.
+ */
+static void
+md_update_value(EVP_MD_CTX *md, const cJSON *v, int readable)
 {
 	const cJSON *it;
 	int text = cJSON_IsString(v) || cJSON_IsNull(v) || v == NULL;
-	struct qe_buf joined = { 0 }, norm = { 0 };
+	struct norm_stream ns = { md, { 0 }, { 0 } };
 
 	if (cJSON_IsArray(v)) {
 		text = 1;
@@ -320,14 +365,20 @@ md_update_value(EVP_MD_CTX *md, const cJSON *v)
 			text &= cJSON_IsString(it);
 	}
 	if (text && (cJSON_IsString(v) || cJSON_IsArray(v))) {
-		if (cJSON_IsString(v))
-			qe_buf_adds(&joined, v->valuestring);
-		cJSON_ArrayForEach(it, (cJSON_IsArray(v) ? v : NULL))
-			qe_buf_adds(&joined, it->valuestring);
-		qe_nb_normalise_text(joined.data ? joined.data : "", joined.len, &norm);
-		EVP_DigestUpdate(md, norm.data ? norm.data : "", norm.len);
-		qe_buf_free(&joined);
-		qe_buf_free(&norm);
+		cJSON_ArrayForEach(it, (cJSON_IsArray(v) ? v : NULL)) {
+			if (readable)
+				ns_feed(&ns, it->valuestring, strlen(it->valuestring));
+			else
+				EVP_DigestUpdate(md, it->valuestring, strlen(it->valuestring));
+		}
+		if (cJSON_IsString(v) && readable)
+			ns_feed(&ns, v->valuestring, strlen(v->valuestring));
+		else if (cJSON_IsString(v))
+			EVP_DigestUpdate(md, v->valuestring, strlen(v->valuestring));
+		if (readable)
+			ns_line(&ns, ns.line.data ? ns.line.data : "", ns.line.len);
+		qe_buf_free(&ns.line);
+		qe_buf_free(&ns.out);
 	} else if (!text) {
 		char *s = qe_json_print(v);
 
@@ -353,7 +404,8 @@ md_update_bundle(EVP_MD_CTX *md, const cJSON *data)
 	qsort(keys, n, sizeof *keys, cmpstr);
 	for (i = 0; i < n; i++) {
 		md_update_str(md, keys[i]);
-		md_update_value(md, cJSON_GetObjectItemCaseSensitive(data, keys[i]));
+		md_update_value(md, cJSON_GetObjectItemCaseSensitive(data, keys[i]),
+		    strncmp(keys[i], "text/", 5) == 0);
 	}
 	free(keys);
 }
@@ -370,13 +422,13 @@ md_update_output(EVP_MD_CTX *md, const cJSON *o)
 		const char *name = qe_json_str(o, "name");
 
 		md_update_str(md, name ? name : "");
-		md_update_value(md, cJSON_GetObjectItemCaseSensitive(o, "text"));
+		md_update_value(md, cJSON_GetObjectItemCaseSensitive(o, "text"), 1);
 	} else if (type && strcmp(type, "error") == 0) {
 		const char *ename = qe_json_str(o, "ename"), *evalue = qe_json_str(o, "evalue");
 
 		md_update_str(md, ename ? ename : "");
 		md_update_str(md, evalue ? evalue : "");
-		md_update_value(md, cJSON_GetObjectItemCaseSensitive(o, "traceback"));
+		md_update_value(md, cJSON_GetObjectItemCaseSensitive(o, "traceback"), 1);
 		return 1;
 	} else if (cJSON_IsObject(data = cJSON_GetObjectItemCaseSensitive(o, "data")))
 		md_update_bundle(md, data);

@@ -71,8 +71,9 @@ void qe_nb_output_digest(const cJSON *outputs, char hex[QE_SHA256_HEX], const cJ
 
 /*
  * The text of an output as the digest sees it (qe-cache-extract(1),
- * output_sha256), onto out: what cannot mean a changed result is
- * normalised, line by line: ANSI escapes are removed; execution counts
+ * output_sha256), onto out. Stream text, tracebacks and text MIME
+ * data are normalised (never images or other data); what cannot mean a
+ * changed result is normalised, line by line: ANSI escapes are removed; execution counts
  * ("In [12]", "In[12]", "Out[12]", so "Cell In[12], line 3" of a
  * traceback) read "[#]"; memory addresses ("0x" and six or more hex
  * digits, not inside a word) read "0x#"; a line starting "CPU times:" or
