@@ -350,12 +350,12 @@ SLEEP = $5"
 	assert_output "::error::qe-telemetry: input fail-on-regression: expected true or false, got 'yes'"
 }
 
-LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.yml .github/workflows/ci.yml)
+LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.yml .github/workflows/ci.yml .github/workflows/release.yml)
 
 @test "lint: shellcheck on the action's scripts and the test helpers" {
 	command -v shellcheck > /dev/null || skip "shellcheck is not installed (Debian package shellcheck)"
 	cd "$REPO"
-	run -0 --separate-stderr shellcheck -x action/*.sh tests/action/*.sh
+	run -0 --separate-stderr shellcheck -x action/*.sh tests/action/*.sh tools/*.sh tools/deps .ci/run
 	assert_output ""
 }
 

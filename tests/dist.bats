@@ -3,7 +3,8 @@
 # lists every install path shares: tools/sources (the files copied to build)
 # and tools/deps (the Debian/Ubuntu packages).  The bundle is built once,
 # from a copy of the listed sources, unpacked, and moved to another folder
-# before any test uses it.
+# before any test uses it (QE_BUNDLE=FILE: that bundle instead, as the
+# release workflow does).
 
 load helper
 
@@ -13,7 +14,14 @@ ELF_TOOLS="qe-cache-extract qe-cell-diff qe-comment qe-stamp"
 setup_file() {
 	D="$BATS_FILE_TMPDIR"
 	export D
-	make -s -C "$REPO" dist DISTDIR="$D/out" > "$D/dist.out"
+	if [ -n "${QE_BUNDLE:-}" ]; then
+		# the release workflow checks the very file it publishes
+		mkdir "$D/out"
+		cp "$QE_BUNDLE" "$D/out/"
+		printf '%s\n' "$D/out/${QE_BUNDLE##*/}" > "$D/dist.out"
+	else
+		make -s -C "$REPO" dist DISTDIR="$D/out" > "$D/dist.out"
+	fi
 	mkdir "$D/unpacked" "$D/elsewhere"
 	tar -C "$D/unpacked" -xzf "$D"/out/qe-telemetry-*.tar.gz
 	mv "$D"/unpacked/qe-telemetry-* "$D/elsewhere/qe"
@@ -212,4 +220,45 @@ stubs() {
 	run -0 grep -c 'tools/deps' "$REPO/.ci/run" "$REPO/README.md" "$REPO/tests/action/ubuntu-packages.sh"
 	refute_output --partial ':0'
 	run -1 grep -l 'libcjson-dev' "$REPO/.ci/run" "$REPO/tests/action/ubuntu-packages.sh" "$REPO/action/install.sh"
+}
+
+@test "release.yml: on version tags, make dist on ubuntu-22.04 (x86_64 and arm), inner actions pinned by commit SHA" {
+	local wf="$REPO/.github/workflows/release.yml"
+	run -0 /usr/bin/python3 - "$wf" <<-'PY'
+	import re, sys, yaml
+	wf = yaml.safe_load(open(sys.argv[1]))
+	on = wf[True] if True in wf else wf["on"]
+	print("tags", on["push"]["tags"])
+	print("runners", wf["jobs"]["bundle"]["strategy"]["matrix"]["runner"])
+	print("write", [j for j, v in wf["jobs"].items() if (v.get("permissions") or {}).get("contents") == "write"])
+	PY
+	assert_output - <<-'EOF'
+	tags ['v*.*.*']
+	runners ['ubuntu-22.04', 'ubuntu-22.04-arm']
+	write ['release']
+	EOF
+	run -0 grep -E '^\s+- uses: ' "$wf"
+	for line in "${lines[@]}"; do
+		[[ $line =~ uses:\ [a-z-]+/[a-z-]+@[0-9a-f]{40}\ \#\ v[0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "not pinned by commit SHA with its version: $line"
+	done
+	[ "${#lines[@]}" -eq 4 ]
+}
+
+@test "tools/release.sh: the tag must be v + QE_VERSION; SHA256SUMS and the lines of action/release.txt" {
+	run -0 "$REPO/tools/release.sh" check-tag v0.1.0
+	run -1 "$REPO/tools/release.sh" check-tag v0.1.1
+	assert_output "release: the tag 'v0.1.1' is not v0.1.0, the version in lib/qe.h"
+	mkdir "$BATS_TEST_TMPDIR/rel"
+	cp "$D"/out/*.tar.gz "$BATS_TEST_TMPDIR/rel/"
+	local f digest
+	f=$(cd "$D/out" && ls -- *.tar.gz)
+	digest=$(sha256sum "$D/out/$f" | cut -d' ' -f1)
+	run -0 "$REPO/tools/release.sh" sums "$BATS_TEST_TMPDIR/rel"
+	assert_line --index 0 "version=0.1.0"
+	assert_line "sha256-linux-$(uname -m)=$digest"
+	run -0 cat "$BATS_TEST_TMPDIR/rel/SHA256SUMS"
+	assert_output "$digest  $f"
+	# the lines have the form action/release.txt has
+	run -0 grep -c -E '^(version|sha256-linux-x86_64|sha256-linux-aarch64)=' "$REPO/action/release.txt"
+	assert_output 3
 }
