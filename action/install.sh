@@ -5,11 +5,12 @@
 #             checked against the SHA-256 digest committed there; a failed
 #             download, a wrong digest or tools that do not run here are
 #             refused with a warning, and the sources are built instead
-#   source    `make dist` of the sources shipped with the action (the files
-#             tools/sources lists), with the distribution's packages
-#             (tools/deps build: apt-get as root or through passwordless
-#             sudo), unpacked into the prefix: relocatable too, so a restored
-#             cache runs on a runner image without those packages
+#   source    the bundle's folder (tools/dist.sh --unpacked, make dist
+#             without the archive) built from the sources shipped with the
+#             action (the files tools/sources lists), with the distribution's
+#             packages (tools/deps build: apt-get as root or through
+#             passwordless sudo), as the prefix: relocatable too, so a
+#             restored cache runs on a runner image without those packages
 #   path:DIR  tools already installed under DIR (make install PREFIX=DIR,
 #             or an unpacked bundle)
 # A restored cache (QE_CACHE_HIT) is used when its tools run.
@@ -132,7 +133,7 @@ release_install() {
 # source_install: 0 when the sources were built, bundled and installed;
 # else prints why on standard output
 source_install() {
-	local deps=$GITHUB_ACTION_PATH/tools/deps missing status=0 log=$QE_STATE/build.log bundle why
+	local deps=$GITHUB_ACTION_PATH/tools/deps missing status=0 log=$QE_STATE/build.log why
 	missing=$("$deps" --missing build 2> /dev/null) || missing=
 	if [ -n "$missing" ]; then
 		if [ "$QE_INSTALL_PACKAGES" != true ]; then
@@ -147,16 +148,16 @@ source_install() {
 			return 1
 		fi
 	fi
-	if ! bundle=$(sh "$GITHUB_ACTION_PATH/tools/dist.sh" "$QE_STATE/dist" 2> "$log"); then
+	rm -rf "$QE_PREFIX"
+	if ! sh "$GITHUB_ACTION_PATH/tools/dist.sh" --unpacked "$QE_PREFIX" > /dev/null 2> "$log"; then
 		cat "$log" >&2
 		echo "building the tools from source failed (the compiler's messages are above); use install: release or install: path:DIR."
 		return 1
 	fi
-	if ! unpack "$bundle" || ! works; then
+	if ! works; then
 		echo "the tools were built but do not run (see above)."
 		return 1
 	fi
-	rm -rf "$QE_STATE/dist"
 }
 
 if [ -f "$memo" ] && [ "$(cat "$memo")" = "$QE_KEY" ]; then

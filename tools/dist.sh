@@ -1,7 +1,8 @@
 #!/bin/sh
 # tools/dist.sh [OUTDIR]: the prebuilt, relocatable bundle of the tools
 # (make dist), OUTDIR/qe-telemetry-VERSION-linux-ARCH.tar.gz, whose path it
-# prints.  The bundle unpacks to one folder laid out as `make install` lays
+# prints.  tools/dist.sh --unpacked DIR: the same folder, not archived, as
+# DIR (action/install.sh's source install).  The bundle unpacks to one folder laid out as `make install` lays
 # out a prefix, plus lib/:
 #
 #   bin/      the tools and qe-hook
@@ -25,7 +26,14 @@
 set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-out=${1:-dist}
+unpacked=
+if [ "${1:-}" = --unpacked ]; then
+	# the action's source install: the bundle's folder itself, as DIR
+	unpacked=${2:?usage: tools/dist.sh [OUTDIR | --unpacked DIR]}
+	out=$(dirname "$unpacked")
+else
+	out=${1:-dist}
+fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 version=$(sed -n 's/^#define QE_VERSION "\(.*\)"$/\1/p' "$here/lib/qe.h")
@@ -78,6 +86,12 @@ for b in "$root"/bin/*; do
 	done
 done
 chmod 644 "$root"/lib/*
+if [ -n "$unpacked" ]; then
+	rm -rf "$unpacked"
+	mv "$root" "$unpacked"
+	printf '%s\n' "$unpacked"
+	exit 0
+fi
 
 tar -C "$work" --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$epoch" -cf - "$name" |
 	gzip -9n > "$out/$name.tar.gz"
