@@ -651,3 +651,23 @@ no_root_stubs() {
 	assert_output $'available=false\nbuilt=false'
 	run -0 runjob /usr/bin/python3 "$A/build.py" lectures _build
 }
+
+@test "a restored tools cache whose tools do not run here (linked to a library the image lacks) is replaced by relocatable ones" {
+	cold_job stale-cache 52 28
+	# what an older action cached on another image: tools that cannot load libcjson
+	local seed="$BATS_TEST_TMPDIR/stale" t
+	mkdir -p "$seed/bin"
+	for t in qe-cache-extract qe-stamp qe-cell-diff qe-comment qe-hook; do
+		printf '#!/bin/sh\necho "%s: error while loading shared libraries: libcjson.so.1: cannot open shared object file: No such file or directory" >&2\nexit 127\n' "$t" > "$seed/bin/$t"
+		chmod +x "$seed/bin/$t"
+	done
+	run -0 --separate-stderr "$A/run-action.py" "$JOB/state" action "$REPO" --with mode=before \
+		--with install=source --seed-cache "$seed"
+	assert_line "::notice::qe-telemetry: the cached tools do not run on this runner; installing them afresh"
+	refute_output --partial '::warning::'
+	run -0 install_outputs
+	assert_output $'available=true\nbuilt=true\nmethod=source'
+	[ -f "$RUNNER_TEMP/qe-telemetry/tools/lib/libcjson.so.1" ]
+	run -0 "$RUNNER_TEMP/qe-telemetry/tools/bin/qe-stamp" --version
+	assert_output "qe-stamp 0.1.0"
+}
