@@ -10,11 +10,13 @@
 . "$GITHUB_ACTION_PATH/action/lib.sh"
 
 mkdir -p "$QE_STATE" "$QE_ARTIFACT"
-rm -rf "$QE_STATE"/baseline.ndjson "$QE_STATE"/baseline-cache "$QE_STATE"/cells.log
+rm -rf "$QE_STATE"/baseline.ndjson "$QE_STATE"/baseline-cache "$QE_STATE"/cells.log "$QE_STATE"/armed
 date -u +%Y-%m-%dT%H:%M:%S.%6NZ > "$QE_STATE/start"
+need_tools qe-hook qe-cache-extract || exit 0
 
 if "$QE_BIN/qe-hook" arm; then
 	printf 'QE_TELEMETRY_LOG=%s\n' "$QE_STATE/cells.log" >> "$GITHUB_ENV"
+	: > "$QE_STATE/armed"
 else
 	warn "could not arm the capture hook: no per-cell times in this build"
 fi

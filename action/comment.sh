@@ -1,57 +1,144 @@
 #!/usr/bin/env bash
-# Create or update the one sticky comment on the pull request.  Ours is the
-# comment by comment-author whose body starts with qe-comment's hidden marker
-# <!-- qe-telemetry: {"head_sha":...,"run_number":N,"run_id":N} -->.  A comment
-# from a newer run (higher run number), or from the same run number for
-# another head SHA, is left alone: an older run never overwrites a newer one.
+# Create or update the one comment of qe-telemetry on a pull request: the
+# only step that sees the token, and the only API caller of the action.  Its
+# inputs are checked values (a number, a SHA, a file qe-comment rendered).
+#
+# Ours is a comment by comment-author whose body starts with qe-comment's
+# hidden marker <!-- qe-telemetry: {"head_sha":...,"run_number":N,...} -->.
+# The issue-comments API has no compare-and-swap, so a run never writes over
+# another run's comment (two runs doing so can lose the newer body); the
+# rule, which ends with exactly one comment, the newest run's, however two
+# overlapping runs interleave:
+#  1. the pull request's head must still be this run's head SHA (else a newer
+#     push exists, whose run will comment: nothing is written);
+#  2. a comment of ours from a newer run (higher run number) is left alone;
+#  3. this run's own comment (an earlier attempt of the run) is updated in
+#     place; otherwise a new comment is created (with comment-on: change and
+#     nothing changed, only to replace an older run's comment);
+#  4. then the comments are read again and every one of ours but the best
+#     (highest run number, then oldest) is deleted.
+# The newest run's comment is never deleted; any other run reads the
+# comments after its own write, so it deletes its comment once a newer one
+# exists, or the newer run deletes it.  So each push moves the comment to
+# the end of the conversation.
 # API trouble is a warning: the summary and the artifact still carry the
-# comment, and the build's status is not ours to change.
+# comment, and the build's status is not ours to change.  gh's own --jq
+# reads the answers (no jq program needed).
 # shellcheck source=action/lib.sh
 . "$GITHUB_ACTION_PATH/action/lib.sh"
 
 repo=${GITHUB_REPOSITORY:?GITHUB_REPOSITORY is not set}
-case $QE_PR in
-'' | *[!0-9]*) error "not a pull-request number: '$QE_PR'"; exit 2 ;;
+case ${QE_PR:-} in
+'' | *[!0-9]*) warn "not a pull-request number: '${QE_PR:-}'; not commenting"; exit 0 ;;
 esac
 run_number=${QE_RUN_NUMBER:-0}
 case $run_number in
 '' | *[!0-9]*) run_number=0 ;;
 esac
+if ! [[ ${QE_HEAD_SHA:-} =~ ^[0-9a-f]{40}([0-9a-f]{24})?$ ]]; then
+	warn "no head SHA for the comment; not commenting"
+	exit 0
+fi
+author=${QE_COMMENT_AUTHOR:-github-actions[bot]}
+if ! [[ $author =~ ^[A-Za-z0-9][A-Za-z0-9-]*(\[bot\])?$ ]]; then
+	warn "input comment-author: not a GitHub login: '$author'; not commenting"
+	exit 0
+fi
+if ! command -v gh > /dev/null 2>&1; then
+	warn "the GitHub CLI (gh) is not on this runner: no comment (the job summary and the report artifact carry it)"
+	exit 0
+fi
 
-if ! pages=$(gh api --paginate "repos/$repo/issues/$QE_PR/comments?per_page=100"); then
+# the pull request's head: still ours, from the expected repository?
+if ! pull=$(gh api "repos/$repo/pulls/$QE_PR" --jq '[.head.sha, (.head.repo.full_name // ""), .state] | @tsv'); then
+	warn "could not read pull request #$QE_PR; not commenting"
+	exit 0
+fi
+IFS=$'\t' read -r head head_repo _ <<< "$pull"
+if [ "$head" != "$QE_HEAD_SHA" ]; then
+	notice "pull request #$QE_PR has moved on since this run (its head is now another commit): the newer run comments; nothing written"
+	exit 0
+fi
+if [ -n "${QE_EXPECT_HEAD_REPO:-}" ] && [ "$head_repo" != "$QE_EXPECT_HEAD_REPO" ]; then
+	warn "pull request #$QE_PR comes from another repository than the triggering run; not commenting"
+	exit 0
+fi
+
+# the body: the rendered comment, then links to the run and the artifact
+body=$QE_STATE/comment-body.md
+mkdir -p "$QE_STATE"
+cp "$QE_COMMENT_FILE" "$body"
+server=${GITHUB_SERVER_URL:-https://github.com}
+if [[ ${QE_RUN_ID:-} =~ ^[1-9][0-9]{0,19}$ ]] && [[ $server =~ ^https://[A-Za-z0-9.-]+(:[0-9]+)?$ ]] &&
+    [[ $repo =~ ^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$ ]]; then
+	run_url="$server/$repo/actions/runs/$QE_RUN_ID"
+	links="[Job summary and logs]($run_url)"
+	if [[ ${QE_ARTIFACT_ID:-} =~ ^[1-9][0-9]{0,19}$ ]]; then
+		links="$links · [report artifact \`${QE_ARTIFACT_NAME:-qe-telemetry-report}\`]($run_url/artifacts/$QE_ARTIFACT_ID)"
+	else
+		links="$links · report artifact \`${QE_ARTIFACT_NAME:-qe-telemetry-report}\` on the run's page"
+	fi
+	case ${QE_ARTIFACT_NAME:-qe-telemetry-report} in
+	*[!A-Za-z0-9._-]*) links="[Job summary, logs and report artifact]($run_url)" ;;
+	esac
+	printf '\n%s\n' "$links" >> "$body"
+fi
+
+# ours: "id run_number head_sha" lines of our comments, best first
+ours() {
+	local lines id first n sha
+	lines=$(gh api --paginate "repos/$repo/issues/$QE_PR/comments?per_page=100" --jq \
+	    ".[] | select(.user.login == \"$author\" and (.body | type) == \"string\"
+	      and (.body | startswith(\"<!-- qe-telemetry: {\"))) | [.id, (.body | split(\"\n\")[0])] | @tsv") ||
+		return 1
+	while IFS=$'\t' read -r id first; do
+		[[ $id =~ ^[0-9]+$ ]] || continue
+		n=0 sha=
+		[[ $first =~ \"run_number\":([0-9]{1,12})[,}] ]] && n=${BASH_REMATCH[1]}
+		[[ $first =~ \"head_sha\":\"([0-9a-f]{7,64})\" ]] && sha=${BASH_REMATCH[1]}
+		printf '%s %s %s\n' "$id" "$n" "${sha:--}"
+	done <<< "$lines" | sort -k2,2nr -k1,1n
+}
+
+write() {	# write METHOD ENDPOINT DONE: POST or PATCH the body
+	if gh api -X "$1" "$2" -F "body=@$body" > /dev/null; then
+		notice "comment $3 on #$QE_PR"
+		return 0
+	fi
+	warn "could not write the comment on #$QE_PR ($1 failed, see above)"
+	return 1
+}
+
+if ! list=$(ours); then
 	warn "could not list the pull request's comments; not commenting"
 	exit 0
 fi
-# the first (oldest) of our comments, with its marker parsed
-ours=$(printf '%s\n' "$pages" | jq -s -c --arg author "$QE_COMMENT_AUTHOR" '
-	[add // [] | .[] | select(.user.login == $author and (.body | type) == "string"
-	    and (.body | startswith("<!-- qe-telemetry: {")))]
-	| sort_by(.id) | first // empty
-	| {id, marker: (try (.body | capture("^<!-- qe-telemetry: (?<m>\\{[^\n]*\\}) -->").m | fromjson) catch {})}')
-
-body=$(jq -R -s '{body: .}' < "$QE_COMMENT_FILE")
-if [ -z "$ours" ]; then
-	if printf '%s' "$body" | gh api -X POST "repos/$repo/issues/$QE_PR/comments" --input - > /dev/null; then
-		notice "comment created on #$QE_PR"
-	else
-		warn "could not create the comment on #$QE_PR"
-	fi
+read -r best n _ <<< "$list"
+mine=$(while read -r id m _; do [ "$m" != "$run_number" ] || echo "$id"; done <<< "$list" | head -n 1)
+if [ -n "$list" ] && [ "$n" -gt "$run_number" ]; then
+	notice "the comment on #$QE_PR is from a newer run (#$n); left alone"
 	exit 0
-fi
-
-id=$(jq -r '.id' <<< "$ours")
-theirs_number=$(jq -r '.marker.run_number // 0 | tostring' <<< "$ours")
-theirs_sha=$(jq -r '.marker.head_sha // ""' <<< "$ours")
-case $theirs_number in
-*[!0-9]*) theirs_number=0 ;;
-esac
-if [ "$theirs_number" -gt "$run_number" ] ||
-    { [ "$theirs_number" -eq "$run_number" ] && [ -n "$theirs_sha" ] && [ "$theirs_sha" != "$QE_HEAD_SHA" ]; }; then
-	notice "the comment on #$QE_PR is from a newer run (#$theirs_number); left alone"
+elif [ -n "$mine" ]; then
+	write PATCH "repos/$repo/issues/comments/$mine" updated || exit 0
+elif [ -z "$list" ] && [ "${QE_COMMENT_ON:-always}" = change ] && [ "${QE_CHANGED:-true}" = false ]; then
+	notice "nothing changed (comment-on: change): no comment on #$QE_PR"
 	exit 0
-fi
-if printf '%s' "$body" | gh api -X PATCH "repos/$repo/issues/comments/$id" --input - > /dev/null; then
-	notice "comment updated on #$QE_PR"
 else
-	warn "could not update the comment on #$QE_PR"
+	write POST "repos/$repo/issues/$QE_PR/comments" created || exit 0
 fi
+
+# read back: keep the best, delete every other one of ours
+list=$(ours) || { warn "could not read the comments back on #$QE_PR; an older one may remain"; exit 0; }
+read -r best _ <<< "$list"
+while read -r id _; do
+	if [ -z "$id" ] || [ "$id" = "$best" ]; then
+		continue
+	fi
+	if answer=$(gh api -X DELETE "repos/$repo/issues/comments/$id" 2>&1); then
+		notice "older comment $id deleted on #$QE_PR"
+	elif [[ $answer == *"(HTTP 404)"* ]]; then
+		notice "older comment $id was deleted already (by an overlapping run)"
+	else
+		warn "could not delete the older comment $id on #$QE_PR: $answer"
+	fi
+done <<< "$list"

@@ -168,7 +168,7 @@ if [ -f "$memo" ] && [ "$(cat "$memo")" = "$QE_KEY" ]; then
 fi
 
 case ${QE_INSTALL:-release} in
-path:*)
+path:?*)
 	works && installed false path
 	unavailable "install: ${QE_INSTALL}: the tools under $QE_PREFIX/bin do not run (or are not there): install them there (make install PREFIX=DIR, or unpack a release bundle of make dist into DIR), or use install: release." ;;
 esac
@@ -177,7 +177,7 @@ if [ "${QE_CACHE_HIT:-}" = true ]; then
 	works && installed false cache
 	notice "the cached tools do not run on this runner; installing them afresh"
 fi
-if [ "${QE_INSTALL:-release}" = release ] && release_install; then
+if [ "${QE_INSTALL:-release}" != source ] && release_install; then
 	installed true release
 fi
 if why=$(source_install); then

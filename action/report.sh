@@ -6,11 +6,77 @@
 # build's build-cache artifact carries it to the next pull request as its
 # baseline) and into the artifact folder.  A pull request's artifact also
 # gets pr.json (number, head SHA, run), for the workflow_run commenter.
+#
+# A cancelled build (build-outcome: cancelled) is no report: its cache is
+# half-built, so nothing is extracted, stamped, written into the build
+# folder (it would become the next baseline) or uploaded.
 # shellcheck source=action/lib.sh
 . "$GITHUB_ACTION_PATH/action/lib.sh"
 
 mkdir -p "$QE_STATE" "$QE_ARTIFACT"
-"$QE_BIN/qe-hook" disarm || warn "could not disarm the capture hook"
+rm -f "$QE_STATE/report.ndjson" "$QE_STATE/cancelled"
+if [ -n "${QE_BIN:-}" ] && [ -x "$QE_BIN/qe-hook" ]; then
+	"$QE_BIN/qe-hook" disarm || warn "could not disarm the capture hook"
+fi
+if [ "${QE_BUILD_OUTCOME:-}" = cancelled ]; then
+	: > "$QE_STATE/cancelled"
+	notice "the build was cancelled: no report (its cache is half-built)"
+	exit 0
+fi
+need_tools qe-cache-extract qe-stamp || exit 0
+
+# packages: the build environment's package lists and Python version for
+# qe-stamp (into the array stamp): `conda list --json` of the environment the
+# python input lives in when it is a conda environment (complete, Python
+# included), `pip list` (what pip installed on top), and always the Python
+# version itself (pip never lists Python)
+packages() {
+	local py ver prefix conda
+	if ! py=$(command -v "$QE_PYTHON" 2> /dev/null); then
+		notice "the python input '$QE_PYTHON' is not a command: package versions not recorded"
+		return 0
+	fi
+	ver=$(timeout 60 "$py" -c 'import platform; print(platform.python_version())' 2> /dev/null) || ver=
+	if [[ $ver =~ ^[0-9]+\.[0-9]+[0-9A-Za-z.+-]*$ ]]; then
+		stamp+=(-P "$ver")
+	else
+		notice "could not ask '$QE_PYTHON' for its version"
+	fi
+	prefix=$(dirname "$(dirname "$py")")
+	if [ -d "$prefix/conda-meta" ]; then
+		conda=${CONDA_EXE:-}
+		[ -n "$conda" ] || [ -z "${CONDA:-}" ] || conda=$CONDA/bin/conda
+		[ -x "$conda" ] || conda=$(command -v conda 2> /dev/null) || conda=
+		if [ -n "$conda" ] && timeout 120 "$conda" list --json -p "$prefix" > "$QE_STATE/conda-list.json" 2> /dev/null; then
+			stamp+=(-c "$QE_STATE/conda-list.json")
+		else
+			notice "'$py' is in a conda environment, but 'conda list --json -p $prefix' did not answer: pip's list only"
+		fi
+	fi
+	if timeout 120 "$py" -m pip list --format=json > "$QE_STATE/pip-list.json" 2> /dev/null; then
+		stamp+=(-p "$QE_STATE/pip-list.json")
+	elif [ ! -s "$QE_STATE/conda-list.json" ]; then
+		notice "no package list from '$QE_PYTHON -m pip list': versions not recorded"
+	fi
+}
+
+# pr_json: the pull request's facts for the workflow_run commenter, one line,
+# members in this order (verify.sh reads the first two by their exact form)
+pr_json() {
+	local f v name
+	case $QE_PR in
+	'' | *[!0-9]*) warn "not a pull-request number: '$QE_PR'; no pr.json"; return 0 ;;
+	esac
+	printf '{"pr":%s' "$QE_PR"
+	for f in head_sha:QE_HEAD_SHA base_sha:QE_BASE_SHA repository:GITHUB_REPOSITORY \
+	    run_id:GITHUB_RUN_ID run_number:GITHUB_RUN_NUMBER run_attempt:GITHUB_RUN_ATTEMPT \
+	    build_outcome:QE_BUILD_OUTCOME; do
+		name=${f#*:}
+		v=${!name:-}
+		printf ',"%s":%s' "${f%%:*}" "$(json_str "$v")"
+	done
+	printf '}\n'
+}
 
 build=$(in_workspace "$QE_BUILD_DIR")
 cache=$(cache_dir)
@@ -41,12 +107,8 @@ stamp=()
 [ -z "${QE_RUNNER_CLASS:-}" ] || stamp+=(-r "$QE_RUNNER_CLASS")
 envfile=$(in_workspace "$QE_ENV_FILE")
 [ ! -f "$envfile" ] || stamp+=(-f "$envfile")
-if command -v "$QE_PYTHON" > /dev/null 2>&1 &&
-    timeout 120 "$QE_PYTHON" -m pip list --format=json > "$QE_STATE/pip-list.json" 2> /dev/null; then
-	stamp+=(-p "$QE_STATE/pip-list.json")
-else
-	notice "no package list from '$QE_PYTHON -m pip list': versions not recorded"
-fi
+[ ! -s "$QE_STATE/start" ] || stamp+=(-t "$(cat "$QE_STATE/start")")
+packages
 if ! "$QE_BIN/qe-stamp" "${stamp[@]}" -w "${GITHUB_WORKSPACE:-$PWD}" "$records" > "$report"; then
 	warn "qe-stamp reported trouble (see above)"
 fi
@@ -56,15 +118,6 @@ cp "$report" "$build/qe-telemetry/report.ndjson"
 cp "$report" "$QE_ARTIFACT/report.ndjson"
 [ ! -s "$QE_STATE/cells.log" ] || gzip -c "$QE_STATE/cells.log" > "$QE_ARTIFACT/cells.log.gz"
 printf '%s\n' "${QE_BUILD_OUTCOME:-}" > "$QE_STATE/build-outcome"
-
-if [ -n "${QE_PR:-}" ]; then
-	jq -n --arg pr "$QE_PR" --arg head "${QE_HEAD_SHA:-}" --arg base "${QE_BASE_SHA:-}" \
-	    --arg repo "${GITHUB_REPOSITORY:-}" --arg id "${GITHUB_RUN_ID:-}" \
-	    --arg number "${GITHUB_RUN_NUMBER:-}" --arg attempt "${GITHUB_RUN_ATTEMPT:-}" \
-	    --arg outcome "${QE_BUILD_OUTCOME:-}" \
-	    '{pr: ($pr | tonumber), head_sha: $head, base_sha: $base, repository: $repo,
-	      run_id: $id, run_number: $number, run_attempt: $attempt, build_outcome: $outcome}' \
-	    > "$QE_ARTIFACT/pr.json"
-fi
+[ -z "${QE_PR:-}" ] || pr_json > "$QE_ARTIFACT/pr.json"
 output report "$report"
 output artifact "$QE_ARTIFACT"

@@ -1,42 +1,132 @@
 #!/usr/bin/env bash
 # mode: after, step 2.  On a pull request with a baseline: qe-cell-diff of
-# the baseline against this build's report, the job summary (qe-comment -s),
-# and the comment's Markdown (qe-comment) when this job may post it: a token,
-# the comment input on, and a pull request from this repository (a fork's or
-# Dependabot's token is read-only: the workflow_run commenter posts from the
-# artifact instead).  Otherwise the summary of this build alone (qe-comment
-# -r: its slowest notebooks and cells, escaped as the comment is).  Outputs:
-# diff, regression, and comment/pr/head-sha/run-number for the comment step.
+# the baseline against this build's report (with the threshold inputs), the
+# job summary (qe-comment -s), and the comment's Markdown (qe-comment) when
+# this job is the pull request's one writer: a token, the comment input on,
+# and a pull request from this repository not opened by Dependabot (a fork's
+# or Dependabot's token is read-only: the workflow_run commenter posts from
+# the artifact instead, and only then).  Otherwise the summary of this build
+# alone (qe-comment -r: its slowest notebooks and cells, escaped as the
+# comment is).  A cancelled build gets a line saying there is no report.
+# Outputs: diff, regression, changed, and comment/pr/head-sha/run-number for
+# the comment step.
 # shellcheck source=action/lib.sh
 . "$GITHUB_ACTION_PATH/action/lib.sh"
 
 report=$QE_STATE/report.ndjson
 diff=$QE_ARTIFACT/diff.ndjson
 summary=${GITHUB_STEP_SUMMARY:-/dev/null}
-regression=false
-[ -f "$report" ] || : > "$report"
+artifact=${QE_ARTIFACT_NAME:-qe-telemetry-report}
+output regression false
+
+if [ "${QE_BUILD_OUTCOME:-}" = cancelled ] || [ -e "$QE_STATE/cancelled" ]; then
+	printf '## Lecture execution times\n\nThe build was cancelled: no report and no comparison for this run.\n' >> "$summary"
+	exit 0
+fi
+need_tools qe-cell-diff qe-comment || exit 0
+if [ ! -f "$report" ]; then
+	warn "no report from the extract step (see its messages): nothing to summarise"
+	exit 0
+fi
 
 if [ "${QE_BUILD_OUTCOME:-}" = failure ]; then
 	printf '> [!WARNING]\n> The build step failed. The records below are what its cache holds; see the build log.\n\n' >> "$summary"
 fi
+# armed, yet not one cell logged while notebooks were executed
+if [ -e "$QE_STATE/armed" ] && [ ! -s "$QE_STATE/cells.log" ] &&
+    grep -q '"kind":"notebook".*"origin":"executed"' "$report"; then
+	printf '> [!WARNING]\n> The capture hook was armed, but the kernels logged no cell: no per-cell times. The kernels did not start in the profile the before step armed (%s). Is IPYTHONDIR (or HOME) set only inside the build step? Set it for the whole job (env: at the job level) or not at all.\n\n' \
+	    "${IPYTHONDIR:-\$HOME/.ipython}" >> "$summary"
+	warn "the capture hook was armed but logged nothing: is IPYTHONDIR set only inside the build step? See the job summary"
+fi
 
 is_pr=false
-if [ "${GITHUB_EVENT_NAME:-}" = pull_request ] && [ -n "${QE_PR:-}" ]; then
-	is_pr=true
+if [ "${GITHUB_EVENT_NAME:-}" = pull_request ] || [ "${GITHUB_EVENT_NAME:-}" = pull_request_target ]; then
+	[ -z "${QE_PR:-}" ] || is_pr=true
+fi
+
+# thresholds: the inputs that are set, as qe-cell-diff's options
+thresholds=()
+threshold() {
+	[ -n "$2" ] || return 0
+	if [[ $2 =~ ^[0-9]+(\.[0-9]+)?$ ]]; then
+		thresholds+=("$1=$2")
+	else
+		warn "input $3: not a number: '$2'; qe-cell-diff's default is used"
+	fi
+}
+threshold --ratio "${QE_CELL_RATIO:-}" cell-ratio
+threshold --abs "${QE_CELL_ABS:-}" cell-abs
+threshold --nb-ratio "${QE_NOTEBOOK_RATIO:-}" notebook-ratio
+threshold --nb-abs "${QE_NOTEBOOK_ABS:-}" notebook-abs
+threshold --exec-abs "${QE_EXECUTION_ABS:-}" execution-abs
+threshold --alpha "${QE_ALPHA:-}" alpha
+
+# scope: what the pull request changed (--changed) and what the user
+# silenced (--ignore-file), as qe-cell-diff's options.  The changed-files
+# input is "auto" (git's list for this checkout, below), "none", or a file in
+# the workspace holding one path a line.  A re-executed lecture the pull
+# request did not touch changed on main since the baseline: qe-cell-diff
+# reports it apart, out of the headline and the gate.
+scope=()
+# pr_changes FILE: the paths this pull request changed, one a line, from git.
+# actions/checkout checks a pull request out as GitHub's merge commit, whose
+# first parent is the base branch it was merged into: its diff against that
+# parent is the pull request's own change (fetched when the checkout was
+# too shallow to hold the parent).  A checkout of the head itself is diffed
+# against its merge base with the base SHA of the event.
+pr_changes() {
+	local ws=${GITHUB_WORKSPACE:-$PWD} head base
+	head=$(git -C "$ws" rev-parse -q --verify 'HEAD^{commit}' 2> /dev/null) || return 1
+	if [ -z "$(git -C "$ws" rev-parse -q --verify HEAD^2 2> /dev/null)" ] &&
+	    [ -z "$(git -C "$ws" rev-parse -q --verify "${QE_BASE_SHA:-none}^{commit}" 2> /dev/null)" ]; then
+		timeout 60 git -C "$ws" fetch -q --no-tags --depth=2 origin "$head" > /dev/null 2>&1 || true
+	fi
+	if [ -n "$(git -C "$ws" rev-parse -q --verify HEAD^2 2> /dev/null)" ]; then
+		git -C "$ws" diff --name-only --no-renames HEAD^1 HEAD > "$1" 2> /dev/null
+	else
+		[ -n "${QE_BASE_SHA:-}" ] || return 1
+		base=$(git -C "$ws" merge-base "$QE_BASE_SHA" HEAD 2> /dev/null) || return 1
+		git -C "$ws" diff --name-only --no-renames "$base" HEAD > "$1" 2> /dev/null
+	fi
+}
+case ${QE_CHANGED_FILES:-auto} in
+none) ;;
+auto)
+	if ! $is_pr; then
+		:
+	elif pr_changes "$QE_STATE/changed.txt"; then
+		scope+=(--changed "$QE_STATE/changed.txt")
+	else
+		notice "could not tell from git which files pull request #${QE_PR:-} changed (a shallow checkout? use actions/checkout with fetch-depth: 2, or the changed-files input): every re-executed lecture counts as its own"
+	fi ;;
+*)
+	changed=$(in_workspace "$QE_CHANGED_FILES")
+	if [ -f "$changed" ] && [ -r "$changed" ]; then
+		scope+=(--changed "$changed")
+	else
+		warn "input changed-files: no readable file '$QE_CHANGED_FILES'; every re-executed lecture counts as the pull request's own"
+	fi ;;
+esac
+if [ -n "${QE_IGNORE:-}" ]; then
+	printf '%s\n' "$QE_IGNORE" > "$QE_STATE/ignore.txt"
+	scope+=(--ignore-file "$QE_STATE/ignore.txt")
 fi
 
 if $is_pr && [ -s "$QE_STATE/baseline.ndjson" ]; then
-	if ! "$QE_BIN/qe-cell-diff" "$QE_STATE/baseline.ndjson" "$report" > "$diff"; then
+	if ! "$QE_BIN/qe-cell-diff" "${thresholds[@]}" "${scope[@]}" "$QE_STATE/baseline.ndjson" "$report" > "$diff"; then
 		warn "qe-cell-diff reported trouble (see above); the comparison may be partial"
 	fi
-	regression=$(jq -r 'select(.kind == "diff-summary") | .regression' "$diff" | tail -n 1)
-	[ "$regression" = true ] || regression=false
+	regression=$(diff_regression "$diff")
+	changed=$(diff_changed "$diff")
 	marker=(-S "$QE_HEAD_SHA" -N "${GITHUB_RUN_NUMBER:-}" -I "${GITHUB_RUN_ID:-}"
 		-u "${GITHUB_SERVER_URL:-https://github.com}/${GITHUB_REPOSITORY:-}")
 	if ! "$QE_BIN/qe-comment" -s "${marker[@]}" "$diff" >> "$summary"; then
 		warn "qe-comment reported trouble (see above)"
 	fi
 	output diff "$diff"
+	output regression "$regression"
+	output changed "$changed"
 
 	why=
 	if [ "$QE_COMMENT" != true ]; then
@@ -44,18 +134,19 @@ if $is_pr && [ -s "$QE_STATE/baseline.ndjson" ]; then
 	elif [ "$QE_HAVE_TOKEN" != true ]; then
 		why="no token"
 	elif [ "${QE_HEAD_REPO:-}" != "${GITHUB_REPOSITORY:-}" ]; then
-		why="a pull request from a fork gets a read-only token"
+		why="a pull request from a fork gets a read-only token; the workflow_run commenter posts it"
 	elif [ "${QE_ACTOR:-}" = "dependabot[bot]" ]; then
-		why="Dependabot's token is read-only"
+		why="Dependabot's token is read-only; the workflow_run commenter posts it"
 	fi
 	if [ -n "$why" ]; then
-		notice "no comment from this job ($why): the job summary and the '${QE_ARTIFACT##*/}' folder of the report artifact carry it; a workflow_run commenter can post it"
-	elif "$QE_BIN/qe-comment" "${marker[@]}" "$diff" > "$QE_STATE/comment.md" ||
+		notice "no comment from this job ($why): the job summary and the '$artifact' artifact carry it"
+	elif "$QE_BIN/qe-comment" -l 64000 "${marker[@]}" "$diff" > "$QE_STATE/comment.md" ||
 	    [ -s "$QE_STATE/comment.md" ]; then
 		output comment "$QE_STATE/comment.md"
 		output pr "$QE_PR"
 		output head-sha "$QE_HEAD_SHA"
 		output run-number "${GITHUB_RUN_NUMBER:-}"
+		output run-id "${GITHUB_RUN_ID:-}"
 	fi
 else
 	if $is_pr; then
@@ -65,4 +156,3 @@ else
 		warn "qe-comment reported trouble (see above); the summary may be partial"
 	fi
 fi
-output regression "$regression"

@@ -1,24 +1,39 @@
 #!/usr/bin/env bash
-# Step 1 of every mode: check the inputs, then say where the tools live and
-# whether they must be installed (not when an earlier use of the action in
-# this job installed them already) and looked for in the tools cache first.
-# The cache key names the runner's OS, architecture and distribution, the
-# install method, the action's ref and a digest of the sources built and of
-# action/release.txt.  install: path:DIR uses DIR as the prefix, uncached.
+# Step 1 of every mode: check the inputs (a bad one is a warning: a wrong
+# mode turns the action off, a wrong true/false counts as false, as every
+# step reads it, a wrong install is taken as release), then say where the
+# tools live and whether they must be installed (not when an earlier use of
+# the action in this job installed them already) and looked for in the
+# tools cache first.  The cache key names the runner's OS, architecture and
+# distribution, the install method, the action's ref and a digest of the
+# sources built and of action/release.txt.  install: path:DIR uses DIR as
+# the prefix, uncached.
 # shellcheck source=action/lib.sh
 . "$GITHUB_ACTION_PATH/action/lib.sh"
 
 case ${QE_MODE:-} in
 before|after|comment) ;;
-*) error "input mode: expected before, after or comment, got '${QE_MODE:-}'"; exit 2 ;;
+*)
+	warn "input mode: expected before, after or comment, got '${QE_MODE:-}': the action does nothing"
+	output need false
+	exit 0
+	;;
 esac
 is_bool comment "$QE_COMMENT"
 is_bool fail-on-regression "$QE_FAIL_ON_REGRESSION"
 is_bool install-packages "$QE_INSTALL_PACKAGES"
+case ${QE_COMMENT_ON:-always} in
+always|change) ;;
+*) warn "input comment-on: expected always or change, got '$QE_COMMENT_ON'; taken as always" ;;
+esac
 case ${QE_INSTALL:-release} in
 release|source) method=${QE_INSTALL:-release}; prefix=$QE_STATE/tools ;;
 path:?*) method=path; prefix=$(in_workspace "${QE_INSTALL#path:}") ;;
-*) error "input install: expected release, source or path:DIR, got '$QE_INSTALL'"; exit 2 ;;
+*)
+	warn "input install: expected release, source or path:DIR, got '$QE_INSTALL'; taken as release"
+	method=release
+	prefix=$QE_STATE/tools
+	;;
 esac
 memo=$QE_STATE/tools.unavailable   # install.sh: no tools could be had in this job
 distro=unknown

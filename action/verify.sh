@@ -1,14 +1,23 @@
 #!/usr/bin/env bash
-# mode: comment, in a workflow_run workflow (base repository's code, write
-# token), after the report artifact of a pull-request run was downloaded.
-# Nothing of the pull request is checked out or run.  The artifact is
-# untrusted: only pr.json's number and diff.ndjson are read; the number must
-# belong to a pull request of this repository whose head is the triggering
-# run's head SHA (asked of the API; the SHA comes from the event, not the
-# artifact), and the comment is rendered here by qe-comment, which escapes
-# every string, with the marker built from the event's run number and SHA.
+# mode: comment, in a workflow_run workflow (base repository's code), after
+# the report artifact of a pull-request run was downloaded.  This step parses
+# the untrusted artifact and runs WITHOUT the token (it is not in its
+# environment; the comment step, which only sees checked values, is the one
+# that calls the API).  Nothing of the pull request is checked out or run.
+#
+# One writer per push: a pull request from this repository (not opened by
+# Dependabot) got its comment from its own job, so nothing is done here; a
+# fork's or Dependabot's gets it from here.  Only pr.json's first two
+# members, in the exact form report.sh writes them, and diff.ndjson are
+# read; the number must belong to a pull request whose head is the
+# triggering run's head SHA (the comment step asks the API; the SHA comes
+# from the event, not the artifact), and the comment is rendered here by
+# qe-comment, which escapes every string, with the marker built from the
+# event's run number and SHA.  Whatever is wrong with the artifact is a
+# warning and no comment.
 # shellcheck source=action/lib.sh
 . "$GITHUB_ACTION_PATH/action/lib.sh"
+unset GH_TOKEN GITHUB_TOKEN
 
 max_bytes=$((32 * 1024 * 1024))
 repo=${GITHUB_REPOSITORY:?GITHUB_REPOSITORY is not set}
@@ -22,16 +31,22 @@ if [ "$QE_COMMENT" != true ]; then
 	notice "the comment input is false: nothing to post"
 	exit 0
 fi
-if [ -z "${GH_TOKEN:-}" ]; then
+if [ "${QE_RUN_HEAD_REPO:-}" = "$repo" ] && [ "${QE_RUN_ACTOR:-}" != "dependabot[bot]" ]; then
+	notice "a pull request from this repository: its own job posts the comment; nothing to do here"
+	exit 0
+fi
+if [ "${QE_HAVE_TOKEN:-false}" != true ]; then
 	warn "no token: cannot post the comment"
 	exit 0
 fi
-case ${QE_RUN_HEAD_SHA:-} in
-*[!0-9a-f]* | '') error "the event carries no head SHA"; exit 2 ;;
-esac
+if ! [[ ${QE_RUN_HEAD_SHA:-} =~ ^[0-9a-f]{40}([0-9a-f]{24})?$ ]]; then
+	warn "the event carries no head SHA: not posting"
+	exit 0
+fi
 case ${QE_RUN_NUMBER:-} in
-*[!0-9]* | '') error "the event carries no run number"; exit 2 ;;
+*[!0-9]* | '') warn "the event carries no run number: not posting"; exit 0 ;;
 esac
+need_tools qe-comment || exit 0
 
 # regular_file NAME: a regular file inside the artifact folder, not a link, not too large
 regular_file() {
@@ -43,36 +58,20 @@ if ! regular_file pr.json || ! regular_file diff.ndjson; then
 	exit 0
 fi
 
-pr=$(jq -r 'if (.pr | type) == "number" and .pr >= 1 and .pr < 1e9 and .pr == (.pr | floor)
-	then .pr else empty end' "$dir/pr.json" 2> /dev/null | head -n 1) || pr=
-if [ -z "$pr" ]; then
-	error "the artifact's pr.json has no valid pull-request number"
-	exit 1
-fi
-claimed=$(jq -r '.head_sha | strings' "$dir/pr.json" 2> /dev/null | head -n 1) || claimed=
-if [ "$claimed" != "$QE_RUN_HEAD_SHA" ]; then
-	error "the artifact names another head SHA than the run that made it; not posting"
-	exit 1
-fi
-
-if ! pull=$(gh api "repos/$repo/pulls/$pr"); then
-	warn "could not read pull request #$pr; not posting"
+line=$(head -c 4096 "$dir/pr.json" | head -n 1) || line=
+if ! [[ $line =~ ^\{\"pr\":([1-9][0-9]{0,8}),\"head_sha\":\"([0-9a-f]{40}|[0-9a-f]{64})\"[,}] ]]; then
+	warn "the artifact's pr.json does not start with a valid pull-request number and head SHA: not posting"
 	exit 0
 fi
-head=$(jq -r '.head.sha // ""' <<< "$pull")
-head_repo=$(jq -r '.head.repo.full_name // ""' <<< "$pull")
-if [ "$head" != "$QE_RUN_HEAD_SHA" ]; then
-	notice "pull request #$pr has moved on since this run (head is now another commit); not posting"
+pr=${BASH_REMATCH[1]}
+if [ "${BASH_REMATCH[2]}" != "$QE_RUN_HEAD_SHA" ]; then
+	warn "the artifact names another head SHA than the run that made it: not posting"
 	exit 0
-fi
-if [ -n "${QE_RUN_HEAD_REPO:-}" ] && [ "$head_repo" != "$QE_RUN_HEAD_REPO" ]; then
-	error "pull request #$pr comes from another repository than the triggering run; not posting"
-	exit 1
 fi
 
 comment=$QE_STATE/comment.md
 mkdir -p "$QE_STATE"
-if ! "$QE_BIN/qe-comment" -S "$QE_RUN_HEAD_SHA" -N "$QE_RUN_NUMBER" -I "${QE_RUN_ID:-}" \
+if ! "$QE_BIN/qe-comment" -l 64000 -S "$QE_RUN_HEAD_SHA" -N "$QE_RUN_NUMBER" -I "${QE_RUN_ID:-}" \
     -u "${GITHUB_SERVER_URL:-https://github.com}/$repo" "$dir/diff.ndjson" > "$comment"; then
 	warn "qe-comment reported trouble with the artifact's records (see above)"
 fi
@@ -85,3 +84,6 @@ output comment "$comment"
 output pr "$pr"
 output head-sha "$QE_RUN_HEAD_SHA"
 output run-number "$QE_RUN_NUMBER"
+output run-id "${QE_RUN_ID:-}"
+output head-repo "${QE_RUN_HEAD_REPO:-}"
+output changed "$(diff_changed "$dir/diff.ndjson")"

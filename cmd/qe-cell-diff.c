@@ -14,19 +14,23 @@
 #include "qe_diff.h"
 #include "qe_diffrec.h"
 #include "qe_jqx.h"
+#include "qe_prscope.h"
 #include "qe_reader.h"
 
-enum { OPT_NB_RATIO = QE_OPT_FIRST, OPT_NB_ABS, OPT_EXEC_ABS, OPT_ALPHA };
+enum { OPT_NB_RATIO = QE_OPT_FIRST, OPT_NB_ABS, OPT_EXEC_ABS, OPT_ALPHA, OPT_CHANGED, OPT_IGNORE_FILE };
 
 static const struct option longopts[] = {
 	{ "abs",           required_argument, NULL, 'a' },
 	{ "adjust",        no_argument,       NULL, 'A' },
 	{ "alpha",         required_argument, NULL, OPT_ALPHA },
+	{ "changed",       required_argument, NULL, OPT_CHANGED },
 	{ "document-key",  required_argument, NULL, 'd' },
 	{ "exit-code",     no_argument,       NULL, 'e' },
 	{ "exec-abs",      required_argument, NULL, OPT_EXEC_ABS },
 	{ "filter",        required_argument, NULL, 'f' },
 	{ "help",          no_argument,       NULL, 'h' },
+	{ "ignore",        required_argument, NULL, 'i' },
+	{ "ignore-file",   required_argument, NULL, OPT_IGNORE_FILE },
 	{ "key",           required_argument, NULL, 'k' },
 	{ "nb-abs",        required_argument, NULL, OPT_NB_ABS },
 	{ "nb-ratio",      required_argument, NULL, OPT_NB_RATIO },
@@ -36,9 +40,10 @@ static const struct option longopts[] = {
 };
 
 static const char usage[] =
-    "usage: qe-cell-diff [-Aeh] [--version] [-a seconds] [-d expr] [-f expr] [-k expr]\n"
-    "                    [-r ratio] [--alpha p] [--exec-abs seconds] [--nb-abs seconds]\n"
-    "                    [--nb-ratio ratio] [--max-line bytes] base head\n";
+    "usage: qe-cell-diff [-Aeh] [--version] [-a seconds] [-d expr] [-f expr] [-i doc[#label]]\n"
+    "                    [-k expr] [-r ratio] [--alpha p] [--changed file] [--exec-abs seconds]\n"
+    "                    [--ignore-file file] [--nb-abs seconds] [--nb-ratio ratio]\n"
+    "                    [--max-line bytes] base head\n";
 
 /* The user's jq expressions, by option letter. */
 struct exprs {
@@ -49,6 +54,7 @@ struct exprs {
 struct cli {
 	struct qe_diff_opts opts;
 	struct exprs x;
+	struct qe_prscope scope;	/* --changed, -i, --ignore-file */
 	int eflag;
 };
 
@@ -66,6 +72,9 @@ option(int ch, const char *arg, void *ctx)
 	case 'd': x->doc.text = arg; return 0;
 	case 'f': x->filter.text = arg; return 0;
 	case 'k': x->key.text = arg; return 0;
+	case 'i': return qe_prscope_ignore(&c->scope, arg);
+	case OPT_IGNORE_FILE: return qe_prscope_ignore_file(&c->scope, arg);
+	case OPT_CHANGED: return qe_prscope_changed_file(&c->scope, arg);
 	case 'a': return qe_opt_number("-a", arg, 0, 0, INFINITY, &o->cell.abs);
 	case 'r': return qe_opt_number("-r", arg, 1, 0, INFINITY, &o->cell.ratio);
 	case OPT_EXEC_ABS: return qe_opt_number("--exec-abs", arg, 0, 0, INFINITY, &o->exec_abs);
@@ -119,22 +128,26 @@ display(const char *operand)
 int
 main(int argc, char **argv)
 {
-	struct cli c = { QE_DIFF_OPTS_DEFAULT, { { 0 }, { 0 }, { 0 } }, 0 };
-	const struct qe_cli cli = { "Aa:d:ef:hk:r:", longopts, usage, option, &c };
+	struct cli c = { QE_DIFF_OPTS_DEFAULT, { { 0 }, { 0 }, { 0 } }, { 0 }, 0 };
+	const struct qe_cli cli = { "Aa:d:ef:hi:k:r:", longopts, usage, option, &c };
 	struct qe_reader rd = { 0 };
 	int status, s;
 	long regressions;
 
-	if ((status = qe_cli_parse(&cli, &argc, &argv)) != QE_CLI_GO)
+	if ((status = qe_cli_parse(&cli, &argc, &argv)) != QE_CLI_GO) {
+		qe_prscope_free(&c.scope);
 		return status;
-	if (argc != 2)
-		return qe_cli_usage_error(&cli);
-	if (strcmp(argv[0], "-") == 0 && strcmp(argv[1], "-") == 0) {
-		warnx("only one of base and head may be '-'");
+	}
+	c.opts.scope = &c.scope;
+	if (argc != 2 || (strcmp(argv[0], "-") == 0 && strcmp(argv[1], "-") == 0)) {
+		if (argc == 2)
+			warnx("only one of base and head may be '-'");
+		qe_prscope_free(&c.scope);
 		return qe_cli_usage_error(&cli);
 	}
 	if (compile(&c.x, &rd) < 0) {
 		exprs_free(&c.x);
+		qe_prscope_free(&c.scope);
 		return qe_finish(QE_EXIT_TROUBLE);
 	}
 	status = QE_EXIT_OK;
@@ -147,6 +160,7 @@ main(int argc, char **argv)
 	}
 	regressions = qe_diff_write(&c.opts, &rd, display(argv[0]), display(argv[1]));
 	exprs_free(&c.x);
+	qe_prscope_free(&c.scope);
 	qe_reader_free(&rd);
 	if (status == QE_EXIT_OK && c.eflag && regressions > 0)
 		status = QE_EXIT_ANSWER;

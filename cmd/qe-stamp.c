@@ -26,8 +26,10 @@ static const struct option longopts[] = {
 	{ "key-package",  required_argument, NULL, 'k' },
 	{ "marker",       required_argument, NULL, 'm' },
 	{ "pip-list",     required_argument, NULL, 'p' },
+	{ "python-version", required_argument, NULL, 'P' },
 	{ "replace",      no_argument,       NULL, 'R' },
 	{ "runner-class", required_argument, NULL, 'r' },
+	{ "started",      required_argument, NULL, 't' },
 	{ "var",          required_argument, NULL, 'v' },
 	{ "workspace",    required_argument, NULL, 'w' },
 	QE_LONGOPTS_COMMON,
@@ -36,12 +38,13 @@ static const struct option longopts[] = {
 
 static const char usage[] =
     "usage: qe-stamp [-adhR] [-c conda-list] [-f env-file] [-k package] [-m marker]\n"
-    "                [-p pip-list] [-r class] [-v name] [-w workspace] [--version]\n"
-    "                [--max-line bytes] [file ...]\n";
+    "                [-P python-version] [-p pip-list] [-r class] [-t time] [-v name]\n"
+    "                [-w workspace] [--version] [--max-line bytes] [file ...]\n";
 
 /* What the options set. */
 struct cli {
 	struct qe_provenance p;
+	struct qe_time started;
 	int dflag, Rflag;
 };
 
@@ -96,6 +99,20 @@ option(int ch, const char *arg, void *ctx)
 	case 'k': qe_pkgs_add_keys(&p->pkgs, arg); return 0;
 	case 'm': p->marker_path = arg; return 0;
 	case 'p': p->pip_path = arg; return 0;
+	case 'P':
+		if (*arg == '\0') {
+			warnx("empty Python version");
+			return -1;
+		}
+		p->python_version = arg;
+		return 0;
+	case 't':
+		if (qe_time_parse(arg, &c->started) != 0) {
+			warnx("'%s': not a time", arg);
+			return -1;
+		}
+		p->started = &c->started;
+		return 0;
 	case 'R': c->Rflag = 1; return 0;
 	case 'w': p->workspace = arg; return 0;
 	case 'r':
@@ -121,7 +138,7 @@ int
 main(int argc, char *argv[])
 {
 	struct cli c = { .p = { .tool = "qe-stamp " QE_VERSION } };
-	const struct qe_cli cli = { "ac:df:hk:m:p:Rr:v:w:", longopts, usage, option, &c };
+	const struct qe_cli cli = { "ac:df:hk:m:P:p:Rr:t:v:w:", longopts, usage, option, &c };
 	int status;
 
 	if ((status = qe_cli_parse(&cli, &argc, &argv)) != QE_CLI_GO) {

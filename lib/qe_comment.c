@@ -69,11 +69,31 @@ truncation_note(struct qe_buf *b, long shown, long total, const char *what)
 	qe_buf_adds(b, " not listed, to stay within the size limit.*\n");
 }
 
+/*
+ * A section that did not fit at all still says so: "*All cells: 16 left
+ * out, to stay within the size limit.*", when even that fits.
+ */
+static void
+left_out(struct doc *m, size_t reserve, long n, const char *what)
+{
+	struct qe_buf t = { 0 };
+
+	qe_buf_adds(&t, "\n*");
+	qe_buf_adds(&t, what);
+	qe_buf_adds(&t, ": ");
+	qe_gfm_count(&t, n);
+	qe_buf_adds(&t, " left out, to stay within the size limit.*\n");
+	if (t.len <= room(m, reserve))
+		qe_buf_add(m->out, t.data, t.len);
+	qe_buf_free(&t);
+}
+
 /* Row i of a folded table. */
 typedef void (*row_fn)(struct qe_buf *, long i, const struct doc *);
 
 struct folded {
 	const char *summary, *header, *what;	/* what: "cells", for the note */
+	const char *section;	/* "All cells", for the line when none fits */
 	long total;
 	row_fn row;
 };
@@ -106,6 +126,7 @@ add_folded(struct doc *m, const struct folded *t, size_t reserve)
 	qe_buf_free(&r);
 	if (shown == 0 && t->total > 0) {
 		cut(b, start);
+		left_out(m, reserve, t->total, t->section);
 		return 0;
 	}
 	if (shown < t->total)
@@ -124,8 +145,13 @@ add_top(struct doc *m, size_t reserve)
 	long shown = 0, more;
 	size_t start = out->len;
 
-	if (rows <= 0 || r->ntops == 0 || room(m, reserve) <= strlen(qe_mdtable_top_header) + 3)
+	if (r->ntops == 0)
 		return;
+	if (rows <= 0 || room(m, reserve) <= strlen(qe_mdtable_top_header) + 3) {
+		if (rows > 0)
+			left_out(m, reserve, (long)r->ntops, "Top changes");
+		return;
+	}
 	qe_buf_adds(out, "\n");
 	qe_buf_adds(out, qe_mdtable_top_header);
 	for (size_t i = 0; i < r->ntops && shown < rows; i++) {
@@ -138,8 +164,10 @@ add_top(struct doc *m, size_t reserve)
 	}
 	qe_buf_free(&row);
 	more = (long)r->ntops - shown;
-	if (shown == 0)
+	if (shown == 0) {
 		cut(out, start);
+		left_out(m, reserve, more, "Top changes");
+	}
 	else if (more > 0) {
 		qe_buf_adds(out, "\n");
 		qe_gfm_count(out, more);
@@ -178,13 +206,15 @@ add_lectures(struct doc *m, size_t reserve)
 		qe_gfm_count(&tmp, listed);
 		qe_buf_adds(&tmp, qe_gfm_plural(listed, " lecture", " lectures"));
 		add_folded(m, &(struct folded){ tmp.data, qe_mdtable_nb_header, "lectures",
-		    listed, nb_row }, reserve);
+		    "Per-lecture totals", listed, nb_row }, reserve);
 	}
 	if (r->n_cached > 0) {
 		qe_buf_reset(&tmp);
 		qe_mdprose_cached(&tmp, r, m->o->summary ? 200 : 20);
 		if (tmp.len <= room(m, reserve))
 			qe_buf_add(m->out, tmp.data, tmp.len);
+		else
+			left_out(m, reserve, r->n_cached, "Lectures not re-executed");
 	}
 	qe_buf_free(&tmp);
 	free(m->listed);
@@ -202,7 +232,7 @@ add_cells(struct doc *m, size_t reserve, int quiet)
 		return;
 	qe_buf_adds(&tmp, "All cells: ");
 	qe_gfm_count(&tmp, (long)d->ncells);
-	add_folded(m, &(struct folded){ tmp.data, qe_mdtable_cell_header, "cells",
+	add_folded(m, &(struct folded){ tmp.data, qe_mdtable_cell_header, "cells", "All cells",
 	    (long)d->ncells, cell_row }, reserve);
 	qe_buf_free(&tmp);
 }

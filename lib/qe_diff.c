@@ -13,6 +13,10 @@
 #define F_OUTPUT QE_FLAG(QE_F_OUTPUT)
 #define F_STATUS QE_FLAG(QE_F_STATUS)
 #define F_NOTCOMP QE_FLAG(QE_F_NOTCOMP)
+#define F_MAIN QE_FLAG(QE_F_MAIN)
+#define F_IGNORED QE_FLAG(QE_F_IGNORED)
+/* what keeps a regression out of -e */
+#define F_NOGATE (F_NOTCOMP | F_MAIN | F_IGNORED)
 
 /* Was this document executed by HEAD? Sets *how. */
 static int
@@ -166,17 +170,20 @@ qe_diff_runner_factor(const struct qe_diff_opts *o, const struct qe_reader *r,
 	return rf;
 }
 
-/* Judge one pair of cells into *c (notcomp: the fingerprints differ). */
+/*
+ * Judge one pair of cells into *c (notcomp: the fingerprints differ; doc:
+ * the changed-on-main and ignored flags its notebook gives every cell).
+ */
 static void
 judge_cell(const struct qe_diff_opts *o, double scale, const struct cellpair *p, int notcomp,
-    struct qe_cell_diff *c)
+    unsigned doc, struct qe_cell_diff *c)
 {
 	double *bv = NULL, *hv = NULL;
 	int nbv = qe_cell_samples(p->b, &bv), nhv = qe_cell_samples(p->h, &hv);
 
 	c->b = p->b;
 	c->h = p->h;
-	c->flags = p->flags | (notcomp ? F_NOTCOMP : 0);
+	c->flags = p->flags | (notcomp ? F_NOTCOMP : 0) | doc;
 	c->reason = notcomp ? "provenance fingerprints differ" : NULL;
 	qe_judgement_init(&c->j, QE_V_NOTIMING);
 	c->j.nb = nbv;
@@ -212,8 +219,12 @@ count_cell(struct qe_nb_diff *nb, const struct qe_cell_diff *c)
 	for (int f = 0; f < QE_NFLAGS; f++)
 		if (c->flags & QE_FLAG(f))
 			nb->cell_flags[f]++;
-	if (v == QE_V_REGRESSION && !(c->flags & F_NOTCOMP))
+	if (v == QE_V_REGRESSION && !(c->flags & F_NOGATE))
 		nb->cell_regressions++;
+	/* a cell silenced by its label takes no part; a silenced lecture keeps its verdict */
+	if ((!(c->flags & F_IGNORED) || (nb->flags & F_IGNORED)) &&
+	    (v == QE_V_REGRESSION || v == QE_V_IMPROVEMENT))
+		nb->rule_cells[v == QE_V_REGRESSION ? 0 : 1]++;
 	nb->flags |= c->flags & (F_OUTPUT | F_STATUS);
 	if (v == QE_V_NEW || v == QE_V_REMOVED || (c->flags & F_SOURCE))
 		nb->flags |= F_SOURCE;
@@ -235,8 +246,13 @@ judge_cells(const struct qe_diff_opts *o, const struct qe_reader *r, double scal
 	}
 	for (int i = 0; i < np; i++) {
 		struct qe_cell_diff c;
+		unsigned doc = nb->flags & (F_MAIN | F_IGNORED);
+		const struct qe_cell *any = cp[i].h ? cp[i].h : cp[i].b;
 
-		judge_cell(o, scale, &cp[i], nb->notcomp, &c);
+		if (o->scope && !(doc & F_IGNORED) &&
+		    qe_prscope_ignored_cell(o->scope, nb->doc->name, qe_reader_text(r, any->label)))
+			doc |= F_IGNORED;
+		judge_cell(o, scale, &cp[i], nb->notcomp, doc, &c);
 		count_cell(nb, &c);
 		if (fn)
 			fn(arg, nb, &c);
@@ -294,11 +310,26 @@ judge_measure(const struct qe_diff_opts *o, double scale, struct qe_nb_diff *nb,
 		qe_judge(&nb->j, bv, nbv, hv, nhv, &exec, 1);
 		if (bs->tsrc != QE_SIDE_TS_NONE && hs->tsrc != QE_SIDE_TS_NONE)
 			nb->reason = "cell timing sources differ; compared execution_seconds";
+		else if (bs->ncells == 0 && hs->ncells == 0)
+			nb->reason = "no code cells; compared execution_seconds";
 		return;
 	}
 	nb->j.verdict = QE_V_NOTIMING;
-	nb->reason = hs->failed && bs->failed ? "failed in base and head" :
-	    hs->failed ? "head failed" : bs->failed ? "base failed" : "no timing";
+	nb->reason = bs->failed ? "base failed" : "no timing";
+}
+
+/* The lecture rule (qe_diff.h): its cells first, the sum of their times second. */
+static void
+lecture_rule(struct qe_nb_diff *nb)
+{
+	long reg = nb->rule_cells[0], imp = nb->rule_cells[1];
+
+	nb->verdict = nb->j.verdict;
+	nb->rule = nb->measure ? QE_R_SUM : -1;
+	if (reg > 0 && imp == 0)
+		nb->verdict = QE_V_REGRESSION, nb->rule = QE_R_CELLS;
+	else if (imp > 0 && reg == 0)
+		nb->verdict = QE_V_IMPROVEMENT, nb->rule = QE_R_CELLS;
 }
 
 /* The medians of a side's notebook records (cells: or the sum of the cells). */
@@ -323,9 +354,9 @@ judge_notebook(const struct qe_diff_opts *o, double scale, struct qe_nb_diff *nb
 		nb->flags |= F_STATUS;
 	if (nb->verdict < 0) {
 		judge_measure(o, scale, nb, bv, hv);
-		nb->verdict = nb->j.verdict;
+		lecture_rule(nb);
 	}
-	if (nb->notcomp)
+	if (nb->notcomp && !qe_verdict_is_failure(nb->verdict))
 		nb->reason = "provenance fingerprints differ";
 	else if (nb->verdict == QE_V_CACHED)
 		nb->reason = "head did not re-execute this document";
@@ -333,6 +364,19 @@ judge_notebook(const struct qe_diff_opts *o, double scale, struct qe_nb_diff *nb
 	side_medians(hs, nb->sum[QE_HEAD], hv, &nb->exec_med[QE_HEAD], &nb->cells_med[QE_HEAD]);
 	free(bv);
 	free(hv);
+}
+
+/* What --changed and -i say of the whole document. */
+static void
+scope_flags(const struct qe_diff_opts *o, struct qe_nb_diff *nb)
+{
+	const struct qe_side *hs = &nb->doc->s[QE_HEAD];
+
+	nb->touched = o->scope ? qe_prscope_touched(o->scope, nb->doc->name) : -1;
+	if (nb->touched == 0 && hs->present && nb->executed)
+		nb->flags |= F_MAIN;
+	if (o->scope && qe_prscope_ignored_doc(o->scope, nb->doc->name))
+		nb->flags |= F_IGNORED;
 }
 
 void
@@ -344,13 +388,19 @@ qe_diff_doc(const struct qe_diff_opts *o, const struct qe_reader *r, const struc
 
 	memset(nb, 0, sizeof *nb);
 	nb->doc = d;
+	nb->rule = -1;
 	qe_judgement_init(&nb->j, -1);
 	nb->executed = hs->present ? head_executed(d, &nb->how) : 0;
 	/* a cached notebook was not measured by HEAD: its stamp says nothing */
-	nb->notcomp = nb->executed && bs->present && bs->fp && hs->fp && bs->fp != hs->fp;
+	nb->notcomp = nb->executed && bs->present && bs->fp && hs->fp && bs->fp != hs->fp &&
+	    qe_facts_machine_differ(qe_fp_facts(&r->fps, bs->fp), qe_fp_facts(&r->fps, hs->fp));
 	if (nb->notcomp)
 		nb->flags |= F_NOTCOMP;
-	if (hs->present && !nb->executed)
+	scope_flags(o, nb);
+	if (hs->present && hs->failed) {
+		nb->verdict = bs->present && bs->failed ? QE_V_FAILED : QE_V_NEWLYFAILED;
+		nb->reason = nb->verdict == QE_V_FAILED ? "failed in base and head" : "head failed";
+	} else if (hs->present && !nb->executed)
 		nb->verdict = QE_V_CACHED;
 	else if (!bs->present)
 		nb->verdict = QE_V_NEW;
@@ -385,8 +435,44 @@ qe_diff_tally(struct qe_diff_totals *t, const struct qe_reader *r, const struct 
 	for (int v = 0; v < QE_NVERDICTS; v++)
 		t->cells[v] += nb->cells[v];
 	t->regressions += nb->cell_regressions;
-	if (nb->verdict == QE_V_REGRESSION && !nb->notcomp)
+	if (nb->verdict == QE_V_REGRESSION && !(nb->flags & F_NOGATE))
 		t->regressions++;
+}
+
+/* 1 when s is "import PKG" or "from PKG" (then end, space, '.' or ','). */
+static int
+names_import(const char *s, const char *pkg)
+{
+	size_t n = strlen(pkg), k;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (strncmp(s, "import ", 7) == 0)
+		s += 7;
+	else if (strncmp(s, "from ", 5) == 0)
+		s += 5;
+	else
+		return 0;
+	while (*s == ' ')
+		s++;
+	for (k = 0; k < n; k++)
+		if (s[k] != (pkg[k] == '-' ? '_' : pkg[k]))
+			return 0;
+	return s[n] == '\0' || s[n] == ' ' || s[n] == '.' || s[n] == ',';
+}
+
+int
+qe_diff_imports(const struct qe_reader *r, const struct qe_doc *d, const char *pkg)
+{
+	const struct qe_side *hs = &d->s[QE_HEAD];
+
+	for (int i = 0; i < hs->ncells; i++) {
+		const char *fl = qe_reader_text(r, hs->cells[i].first_line);
+
+		if (hs->cells[i].present && fl && names_import(fl, pkg))
+			return 1;
+	}
+	return 0;
 }
 
 void

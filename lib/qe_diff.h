@@ -22,6 +22,7 @@
 #include <stddef.h>
 
 #include "qe_fingerprint.h"
+#include "qe_prscope.h"
 #include "qe_reader.h"
 #include "qe_verdict.h"
 #include "qe_vocab.h"
@@ -33,10 +34,11 @@ struct qe_diff_opts {
 	double factor_min_s;	/* cells shorter than this swing most */
 	int factor_min_cells;	/* cells the runner factor needs */
 	int adjust;		/* -A: judge after removing the runner factor */
+	const struct qe_prscope *scope;	/* --changed, -i: NULL for none */
 };
 
 /* The defaults: see qe-cell-diff(1), THRESHOLDS, for the evidence. */
-#define QE_DIFF_OPTS_DEFAULT { { 1.5, 0.5, 0.05 }, { 1.5, 1.0, 0.05 }, 3.5, 0.05, 3, 0 }
+#define QE_DIFF_OPTS_DEFAULT { { 1.5, 0.5, 0.05 }, { 1.5, 1.0, 0.05 }, 3.5, 0.05, 3, 0, NULL }
 
 struct qe_runner_factor {
 	double factor;	/* median head/base of the steady cells; NAN when too few */
@@ -60,7 +62,17 @@ struct qe_cell_diff {
 	struct qe_judgement j;
 };
 
-/* One document, judged. */
+/*
+ * One document, judged.
+ *
+ * The lecture rule (qe-cell-diff(1), Verdicts): a re-executed notebook
+ * holding a regressed cell and no improved one is a "regression", one
+ * holding an improved cell and no regressed one an "improvement" (rule
+ * "cells"); otherwise, and when its cells cancel, the sum of its cell
+ * times decides by the notebook thresholds (rule "sum"). Cells ignored
+ * by label take no part; an ignored lecture keeps its cells' verdict. A notebook that failed in HEAD is "failed" when it failed
+ * in BASE too, else "newly-failed", whatever its timings.
+ */
 struct qe_nb_diff {
 	const struct qe_doc *doc;
 	int executed;		/* head re-executed it */
@@ -69,6 +81,9 @@ struct qe_nb_diff {
 	int verdict;		/* QE_V_* */
 	unsigned flags;
 	const char *reason, *measure;	/* or NULL */
+	int rule;		/* QE_R_* that decided a timed verdict, or -1 */
+	int touched;		/* the pull request changed its source: 1, 0, or -1 unknown */
+	long rule_cells[2];	/* regressed and improved cells the lecture rule counts */
 	struct qe_judgement j;
 	double sum[2];		/* sums of the cell medians per side */
 	double exec_med[2], cells_med[2];	/* the medians of the notebook records */
@@ -91,7 +106,7 @@ void qe_diff_doc(const struct qe_diff_opts *o, const struct qe_reader *r, const 
 struct qe_diff_totals {
 	long notebooks[QE_NVERDICTS], cells[QE_NVERDICTS];
 	long nb_flags[QE_NFLAGS], cell_flags[QE_NFLAGS];
-	long regressions;		/* those that gate -e (not not-comparable) */
+	long regressions;		/* those that gate -e (not not-comparable, changed-on-main, ignored) */
 	struct qe_fp_seen seen[2];	/* fingerprints per side */
 	struct qe_factdiffs facts;	/* facts that differ, when fingerprints do */
 };
@@ -100,5 +115,12 @@ struct qe_diff_totals {
 void qe_diff_tally(struct qe_diff_totals *t, const struct qe_reader *r, const struct qe_nb_diff *nb);
 
 void qe_diff_totals_free(struct qe_diff_totals *t);
+
+/*
+ * 1 when a HEAD cell of d starts with "import PKG" or "from PKG" (a '-' of
+ * the package name read as '_'): the lectures a package change may affect,
+ * as far as the records tell (they hold a cell's first line only).
+ */
+int qe_diff_imports(const struct qe_reader *r, const struct qe_doc *d, const char *pkg);
 
 #endif /* QE_DIFF_H */

@@ -85,6 +85,8 @@ add_nb(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
 	n = &d->nbs[d->nnbs++];
 	n->doc = qe_xstrdup(doc);
 	n->reason = qe_json_strdup(rec, "reason");
+	n->error = qe_json_strdup(rec, qe_json_str(rec, "error_head") ? "error_head" : "error_base");
+	n->timeout_seq = qe_diffread_count(cJSON_GetObjectItemCaseSensitive(rec, "timeout_cell"), "seq");
 	n->verdict = verdict;
 	n->flags = flags_of(rec);
 	n->st_b = status_of(rec, "status_base", &qe_nb_statuses);
@@ -145,6 +147,7 @@ qe_diffset_free(struct qe_diffset *d)
 	for (size_t i = 0; i < d->nnbs; i++) {
 		free(d->nbs[i].doc);
 		free(d->nbs[i].reason);
+		free(d->nbs[i].error);
 	}
 	free(d->cells);
 	free(d->nbs);

@@ -48,6 +48,8 @@ struct qe_dcell {
 /* A notebook-diff record, and what the model adds from its cells. */
 struct qe_dnb {
 	char *doc, *reason;
+	char *error;		/* head's exception line, else base's, or NULL */
+	long timeout_seq;	/* head's timeout_cell seq, -1 for none */
 	int verdict;
 	unsigned flags;
 	int st_b, st_h;
@@ -57,7 +59,8 @@ struct qe_dnb {
 	long seq;
 	/* filled by qe_review_build() from the sorted cells */
 	long c0, nc;		/* first cell in the cell array, and how many */
-	long counts[QE_NVERDICTS];
+	long counts[QE_NVERDICTS];	/* its cells' verdicts, but those ignored by label */
+	long ignored;			/* its cells ignored by label */
 };
 
 struct qe_diffset {

@@ -82,6 +82,10 @@ write_cell(void *arg, const struct qe_nb_diff *nb, const struct qe_cell_diff *c)
 	qe_jw_key(b, "share_head"), qe_jw_num(b, share(j->h, nb->sum[QE_HEAD]), 4);
 	qe_jw_key(b, "status_base"), qe_jw_str(b, bc ? qe_vocab_name(&qe_cell_statuses, bc->status) : NULL);
 	qe_jw_key(b, "status_head"), qe_jw_str(b, hc ? qe_vocab_name(&qe_cell_statuses, hc->status) : NULL);
+	qe_jw_key(b, "error_base"), qe_jw_str(b, bc ? qe_reader_text(w->r, bc->error) : NULL);
+	qe_jw_key(b, "error_head"), qe_jw_str(b, hc ? qe_reader_text(w->r, hc->error) : NULL);
+	qe_jw_key(b, "timing_note_base"), qe_jw_str(b, bc ? qe_vocab_name(&qe_timing_notes, bc->note) : NULL);
+	qe_jw_key(b, "timing_note_head"), qe_jw_str(b, hc ? qe_vocab_name(&qe_timing_notes, hc->note) : NULL);
 	qe_jw_key(b, "timing_source_base"), qe_jw_str(b, bc ? qe_vocab_name(&qe_timing_sources, bc->tsrc) : NULL);
 	qe_jw_key(b, "timing_source_head"), qe_jw_str(b, hc ? qe_vocab_name(&qe_timing_sources, hc->tsrc) : NULL);
 	qe_jw_key(b, "n_base"), qe_jw_num(b, j->nb, 0);
@@ -140,6 +144,21 @@ add_test(cJSON *o, const struct qe_judgement *j)
 	add_number(t, "n_head", j->nh);
 }
 
+/* HEAD's "timeout_cell": the cell its failed run never finished, or null. */
+static void
+add_timeout(cJSON *o, const struct qe_side *hs)
+{
+	cJSON *t;
+
+	if (hs->timeout_seq <= 0) {
+		qe_json_check(cJSON_AddNullToObject(o, "timeout_cell"));
+		return;
+	}
+	t = qe_json_check(cJSON_AddObjectToObject(o, "timeout_cell"));
+	add_number(t, "seq", (double)hs->timeout_seq);
+	add_str(t, "source_sha256", hs->timeout_digest);
+}
+
 static void
 write_notebook(const struct qe_nb_diff *nb)
 {
@@ -151,6 +170,14 @@ write_notebook(const struct qe_nb_diff *nb)
 	add_str(o, "verdict", qe_vocab_name(&qe_verdicts, nb->verdict));
 	add_flags(o, nb->flags);
 	qe_json_add_str_or_null(o, "reason", nb->reason);
+	qe_json_add_str_or_null(o, "verdict_rule", qe_vocab_name(&qe_verdict_rules, nb->rule));
+	qe_json_add_str_or_null(o, "error_base", bs->error);
+	qe_json_add_str_or_null(o, "error_head", hs->error);
+	add_timeout(o, hs);
+	if (nb->touched < 0)
+		qe_json_check(cJSON_AddNullToObject(o, "pr_touched"));
+	else
+		qe_json_check(cJSON_AddBoolToObject(o, "pr_touched", nb->touched));
 	qe_json_add_str_or_null(o, "measure", nb->measure);
 	qe_jw_add_rounded(o, "base_s", j->b, 6);
 	qe_jw_add_rounded(o, "head_s", j->h, 6);
@@ -224,9 +251,39 @@ add_thresholds(cJSON *o, const struct qe_diff_opts *opt)
 	add_number(t, "alpha", opt->cell.alpha);
 }
 
+/*
+ * "environment_changes": each package whose version differs between the
+ * sides' provenance.environment.packages, with the re-executed lectures
+ * (executed[0..n)) that import it. Package changes keep the verdicts.
+ */
+static void
+add_environment(cJSON *o, const struct qe_reader *r, struct qe_doc *const *executed, size_t n)
+{
+	struct qe_factdiffs env = { 0 };
+	cJSON *a = qe_json_check(cJSON_AddArrayToObject(o, "environment_changes"));
+
+	if (r->packages[QE_BASE] && r->packages[QE_HEAD])
+		qe_facts_packages(&env, r->packages[QE_BASE], r->packages[QE_HEAD]);
+	qe_factdiffs_sort(&env);
+	for (int i = 0; i < env.n; i++) {
+		cJSON *e = qe_json_check(cJSON_CreateObject()), *docs;
+
+		add_str(e, "package", env.v[i].fact);
+		add_str(e, "base", env.v[i].base);
+		add_str(e, "head", env.v[i].head);
+		docs = qe_json_check(cJSON_AddArrayToObject(e, "lectures"));
+		for (size_t k = 0; k < n; k++)
+			if (qe_diff_imports(r, executed[k], env.v[i].fact))
+				cJSON_AddItemToArray(docs, qe_json_check(cJSON_CreateString(executed[k]->name)));
+		cJSON_AddItemToArray(a, e);
+	}
+	qe_factdiffs_free(&env);
+}
+
 static void
 write_summary(const struct qe_diff_opts *opt, const struct qe_reader *r, const struct qe_runner_factor *rf,
-    struct qe_diff_totals *t, const char *basename, const char *headname)
+    struct qe_diff_totals *t, const char *basename, const char *headname, struct qe_doc *const *executed,
+    size_t nexecuted)
 {
 	cJSON *o = qe_record_new("diff-summary");
 
@@ -243,6 +300,7 @@ write_summary(const struct qe_diff_opts *opt, const struct qe_reader *r, const s
 	add_number(o, "runner_factor_cells", rf->cells);
 	qe_json_check(cJSON_AddBoolToObject(o, "adjusted", opt->adjust && !isnan(rf->factor)));
 	add_machines(o, t);
+	add_environment(o, r, executed, nexecuted);
 	add_thresholds(o, opt);
 	qe_emit(o);
 	cJSON_Delete(o);
@@ -258,17 +316,22 @@ qe_diff_write(const struct qe_diff_opts *o, const struct qe_reader *r, const cha
 	struct writer w = { o, r, { 0 } };
 	struct qe_diff_totals t = { 0 };
 	struct qe_nb_diff nb;
+	struct qe_doc **executed = qe_xmalloc(sizeof *executed * (n + 1));
+	size_t nexecuted = 0;
 	long regressions;
 
 	for (size_t i = 0; i < n; i++) {
 		qe_buf_reset(&w.cells);
 		qe_diff_doc(o, r, &rf, docs[i], &nb, write_cell, &w);
+		if (nb.executed)
+			executed[nexecuted++] = docs[i];
 		write_notebook(&nb);
 		if (w.cells.len > 0)
 			qe_emit_line(w.cells.data, w.cells.len - 1);
 		qe_diff_tally(&t, r, &nb);
 	}
-	write_summary(o, r, &rf, &t, basename, headname);
+	write_summary(o, r, &rf, &t, basename, headname, executed, nexecuted);
+	free(executed);
 	regressions = t.regressions;
 	qe_diff_totals_free(&t);
 	qe_buf_free(&w.cells);

@@ -7,9 +7,15 @@
  *    the file system, prints or fails. Paths are taken as given (the caller
  *    makes them absolute with realpath(3) when that matters).
  *  - `root` is a directory without a trailing '/' (or NULL): a path below it
- *    is named relative to it. Otherwise a path is named relative to the
- *    common directory of every path of its set (qe_docname_common), so the
- *    same book gives the same names wherever it was built.
+ *    is named relative to it. A path outside it that holds the root's last
+ *    folders ("R/R/lectures" of /home/runner/_work/R/R/lectures) is named
+ *    relative to the first place it holds the longest run of them: it is
+ *    the same book built at another absolute path (jupyter-cache stores
+ *    absolute URIs, and runners put the workspace at /home/runner/work/R/R,
+ *    /home/runner/_work/R/R or /__w/R/R). Any other path keeps its text.
+ *    Without a root a path is named relative to the common directory of
+ *    every path of its set (qe_docname_common), so the same book gives the
+ *    same names wherever it was built.
  *  - qe_docname() returns a new string the caller frees.
  */
 #ifndef QE_DOCNAME_H
@@ -28,10 +34,18 @@ size_t qe_docname_dir_len(const char *path);
 void qe_docname_common(const char *path, const char *base, size_t *len);
 
 /*
- * The document name of `path`: relative to `root` when below it; without a
- * root, relative to the common directory base[0..baselen) when below it (or
- * to "/" when the common directory is the file system's root). The last
- * extension is dropped.
+ * The part of `path` relative to `root` (a pointer into path), or NULL when
+ * path is neither below root nor below a folder ending in the root's last
+ * folders (see above). *moved is set to 1 for the latter, else 0.
+ */
+const char *qe_docname_under(const char *path, const char *root, int *moved);
+
+/*
+ * The document name of `path`: relative to `root` when below it or below
+ * the same book elsewhere (qe_docname_under); without a root, relative to
+ * the common directory base[0..baselen) when below it (or to "/" when the
+ * common directory is the file system's root). The last extension is
+ * dropped.
  */
 char *qe_docname(const char *path, const char *root, const char *base, size_t baselen);
 

@@ -41,7 +41,7 @@ origin_of(const struct qe_extract *x, const struct qe_jcache_entry *e)
 	if (e->pk < 0)			/* a failure is re-executed by every build */
 		o = x->have_since || x->have_baseline ? QE_ORIGIN_EXECUTED : -1;
 	else if (x->have_baseline)
-		o = qe_keyset_has(&x->baseline, e->hashkey) ? QE_ORIGIN_INHERITED : QE_ORIGIN_EXECUTED;
+		o = qe_keyset_same_record(&x->baseline, e) ? QE_ORIGIN_INHERITED : QE_ORIGIN_EXECUTED;
 	else if (x->have_since)
 		o = e->have_created && qe_time_diff_us(&x->since, &e->created) >= 0 ?
 		    QE_ORIGIN_EXECUTED : QE_ORIGIN_INHERITED;

@@ -126,6 +126,29 @@ qe_facts_compare(struct qe_factdiffs *d, const cJSON *b, const cJSON *h, const c
 		factdiff_add(d, "fingerprint", qe_xstrdup(bf), qe_xstrdup(hf));
 }
 
+int
+qe_facts_machine_differ(const cJSON *b, const cJSON *h)
+{
+	const cJSON *it;
+
+	if (b == NULL || h == NULL)
+		return 1;
+	for (int w = 0; w < 2; w++)
+		for (it = (w ? h : b)->child; it; it = it->next) {
+			const cJSON *o = cJSON_GetObjectItemCaseSensitive(w ? b : h, it->string);
+
+			if (it->string && strcmp(it->string, "packages") != 0 && (o == NULL || !cJSON_Compare(it, o, 1)))
+				return 1;
+		}
+	return 0;
+}
+
+void
+qe_facts_packages(struct qe_factdiffs *d, const cJSON *b, const cJSON *h)
+{
+	facts_compare(d, b, h, "");
+}
+
 static int
 factdiff_cmp(const void *a, const void *b)
 {

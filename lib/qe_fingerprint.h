@@ -66,6 +66,21 @@ struct qe_factdiffs {
 void qe_facts_compare(struct qe_factdiffs *d, const cJSON *b, const cJSON *h, const char *bf,
     const char *hf);
 
+/*
+ * 1 when facts b and h (either may be NULL: then 1) differ in a fact that
+ * makes timings incomparable: any but "packages" (runner class, CPU model,
+ * GPUs). Package versions are a likely cause of a change, not a reason to
+ * distrust the timing: qe_facts_packages() names them.
+ */
+int qe_facts_machine_differ(const cJSON *b, const cJSON *h);
+
+/*
+ * Add to d each package of the objects b and h ({"name": "version"}, either
+ * may be NULL) whose version differs, as (name, base, head); "(absent)" on
+ * the side without it.
+ */
+void qe_facts_packages(struct qe_factdiffs *d, const cJSON *b, const cJSON *h);
+
 /* Sort by fact, then base, then head. */
 void qe_factdiffs_sort(struct qe_factdiffs *d);
 

@@ -180,6 +180,35 @@ qe_hooklog_match(struct qe_hooklog *log, const struct qe_hook_want *w, int *ambi
 	return found;
 }
 
+const struct qe_hook_cell *
+qe_hooklog_unfinished(struct qe_hooklog *log, const char *uri, const struct qe_hook_run **run,
+    int *ambiguous)
+{
+	struct qe_hook_want w = { NULL, 0, uri, NULL, NULL };
+	struct qe_hook_run *found = NULL;
+	size_t nfound = 0;
+	char *dir = uri ? want_dir(&w) : NULL;
+
+	*ambiguous = 0;
+	*run = NULL;
+	for (size_t i = 0; dir && i < log->n; i++) {
+		struct qe_hook_run *r = &log->runs[i];
+		const struct qe_hook_cell *last = r->n ? &r->c[r->n - 1] : NULL;
+
+		if (!r->used && last && last->has_start && !last->has_end && r->cwd &&
+		    strcmp(r->cwd, dir) == 0)
+			found = r, nfound++;
+	}
+	free(dir);
+	if (nfound != 1) {
+		*ambiguous = nfound > 1;
+		return NULL;
+	}
+	found->used = 1;
+	*run = found;
+	return &found->c[found->n - 1];
+}
+
 void
 qe_hooklog_report_unused(const struct qe_hooklog *log)
 {

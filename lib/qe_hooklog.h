@@ -75,6 +75,17 @@ struct qe_hook_run *qe_hooklog_match(struct qe_hooklog *log, const struct qe_hoo
     int *ambiguous);
 
 /*
+ * The cell a failed notebook's kernel started and never finished (it ran
+ * past the execution timeout and its kernel was killed): the last cell of
+ * the one run not yet matched, whose working directory is the folder of
+ * `uri`, that holds a start without an end. NULL when there is none, or
+ * several (*ambiguous 1); the run found is marked used and given in *run.
+ * A notebook stopped by an error has no such cell: the error ended it.
+ */
+const struct qe_hook_cell *qe_hooklog_unfinished(struct qe_hooklog *log, const char *uri,
+    const struct qe_hook_run **run, int *ambiguous);
+
+/*
  * Report each run that ran to its end without error and matched no
  * notebook ("prog: LOG: run 'ID' (N cells, cwd 'DIR') matches no notebook").
  * These are warnings, not trouble.

@@ -126,8 +126,10 @@ read_row(struct qe_jcache *c, sqlite3_stmt *st, int keys_only)
 	}
 	e = new_entry(c, sqlite3_column_int64(st, 0), uri);
 	e->hashkey = qe_xstrdup(hk);
-	if (keys_only)
+	if (keys_only) {	/* a baseline's: its creation time tells a copy from a rebuild */
+		e->have_created = created && qe_time_parse(created, &e->created) == 0;
 		return;
+	}
 	read_data(c, e, data);
 	if (created && qe_time_parse(created, &e->created) == 0)
 		e->have_created = 1;
@@ -215,11 +217,36 @@ strip_ansi(const char *tb, struct qe_buf *clean)
 	}
 }
 
+/*
+ * 1 when a line starts at column 0 with an exception's (dotted) name and a
+ * colon, or is such a name alone: "nbclient.exceptions.CellTimeoutError: ...".
+ * The name must say Error, Exception, Interrupt, Exit or Warning, so that
+ * "else:" in a cell preview is not taken for one.
+ */
+static int
+names_exception(const char *s)
+{
+	const char *p = s;
+	size_t n;
+
+	while ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+	    *p == '_' || *p == '.')
+		p++;
+	n = (size_t)(p - s);
+	if (n == 0 || (*p != ':' && *p != '\0') || (*p == ':' && p[1] != ' ' && p[1] != '\0'))
+		return 0;
+	for (const char *w = s; w < p; w++)
+		if (!strncmp(w, "Error", 5) || !strncmp(w, "Exception", 9) || !strncmp(w, "Interrupt", 9) ||
+		    !strncmp(w, "Exit", 4) || !strncmp(w, "Warning", 7))
+			return 1;
+	return 0;
+}
+
 char *
 qe_jcache_exception_line(const char *tb)
 {
 	struct qe_buf clean = { 0 };
-	char *last = NULL, *s, *e;
+	char *last = NULL, *named = NULL, *s, *e;
 
 	strip_ansi(tb, &clean);
 	if (clean.data == NULL)
@@ -234,9 +261,13 @@ qe_jcache_exception_line(const char *tb)
 			t++;
 		if (*t)
 			last = s;
+		if (t == s && names_exception(s))
+			named = s;
 		if (!e)
 			break;
 	}
+	if (named != NULL)	/* a nbclient timeout ends in the cell's preview */
+		last = named;
 	if (last != NULL) {
 		size_t n = strlen(last);
 
@@ -256,11 +287,35 @@ entry_cmp(const void *a, const void *b)
 
 	if (c)
 		return c;
+	if (x->pk < 0 && y->pk < 0)	/* this path's failure first */
+		return x->moved - y->moved;
 	if (x->pk < 0 || y->pk < 0)	/* a failure is newer than any record */
 		return (x->pk >= 0) - (y->pk >= 0);
 	if (x->have_created && y->have_created && qe_time_diff_us(&x->created, &y->created) != 0)
 		return qe_time_diff_us(&x->created, &y->created) > 0 ? 1 : -1;
 	return (x->pk < y->pk) - (x->pk > y->pk);
+}
+
+/*
+ * The current entry of the document at e[i..j): the first, unless that is
+ * a failure named from another path and the document has a record of this
+ * path; then its newest record.
+ */
+static size_t
+current_of(const struct qe_jcache *c, size_t i, size_t j)
+{
+	size_t first = j;
+	int here = 0;
+
+	if (c->e[i].pk >= 0 || !c->e[i].moved)
+		return i;
+	for (size_t k = i + 1; k < j; k++)
+		if (c->e[k].pk >= 0) {
+			if (first == j)
+				first = k;
+			here |= !c->e[k].moved;
+		}
+	return here ? first : i;
 }
 
 void
@@ -275,12 +330,22 @@ qe_jcache_arrange(struct qe_jcache *c, int all, const char *root)
 	baselen = qe_docname_dir_len(base);
 	for (size_t i = 1; i < c->n; i++)
 		qe_docname_common(c->e[i].uri, base, &baselen);
-	for (size_t i = 0; i < c->n; i++)
-		c->e[i].document = qe_docname(c->e[i].uri, root, base, baselen);
-	qsort(c->e, c->n, sizeof *c->e, entry_cmp);
 	for (size_t i = 0; i < c->n; i++) {
-		c->e[i].current = i == 0 || strcmp(c->e[i].document, c->e[i - 1].document) != 0;
-		c->e[i].selected = all || c->e[i].current;
+		c->e[i].document = qe_docname(c->e[i].uri, root, base, baselen);
+		if (root != NULL)
+			qe_docname_under(c->e[i].uri, root, &c->e[i].moved);
+	}
+	qsort(c->e, c->n, sizeof *c->e, entry_cmp);
+	for (size_t i = 0, j; i < c->n; i = j) {
+		size_t cur;
+
+		for (j = i + 1; j < c->n && strcmp(c->e[j].document, c->e[i].document) == 0; j++)
+			;
+		cur = current_of(c, i, j);
+		for (size_t k = i; k < j; k++) {
+			c->e[k].current = k == cur;
+			c->e[k].selected = all || c->e[k].current;
+		}
 	}
 }
 
@@ -303,33 +368,54 @@ qe_jcache_free(struct qe_jcache *c)
 }
 
 static int
-cmpstr(const void *a, const void *b)
+keyent_cmp(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const struct qe_keyent *)a)->key, ((const struct qe_keyent *)b)->key);
 }
 
 void
 qe_keyset_from_cache(struct qe_keyset *ks, const struct qe_jcache *c)
 {
-	ks->v = qe_xcalloc(c->n, sizeof *ks->v);
+	ks->v = qe_xcalloc(c->n + 1, sizeof *ks->v);
 	ks->n = 0;
 	for (size_t i = 0; i < c->n; i++)
 		if (c->e[i].hashkey)
-			ks->v[ks->n++] = qe_xstrdup(c->e[i].hashkey);
-	qsort(ks->v, ks->n, sizeof *ks->v, cmpstr);
+			ks->v[ks->n++] = (struct qe_keyent){ qe_xstrdup(c->e[i].hashkey), c->e[i].pk,
+			    c->e[i].created, c->e[i].have_created };
+	qsort(ks->v, ks->n, sizeof *ks->v, keyent_cmp);
+}
+
+const struct qe_keyent *
+qe_keyset_find(const struct qe_keyset *ks, const char *key)
+{
+	struct qe_keyent k = { (char *)key, 0, { 0 }, 0 };
+
+	return ks->n > 0 ? bsearch(&k, ks->v, ks->n, sizeof *ks->v, keyent_cmp) : NULL;
 }
 
 int
 qe_keyset_has(const struct qe_keyset *ks, const char *key)
 {
-	return ks->n > 0 && bsearch(&key, ks->v, ks->n, sizeof *ks->v, cmpstr) != NULL;
+	return qe_keyset_find(ks, key) != NULL;
+}
+
+int
+qe_keyset_same_record(const struct qe_keyset *ks, const struct qe_jcache_entry *e)
+{
+	const struct qe_keyent *k = e->hashkey ? qe_keyset_find(ks, e->hashkey) : NULL;
+
+	if (k == NULL)
+		return 0;
+	if (k->have_created && e->have_created && qe_time_diff_us(&k->created, &e->created) != 0)
+		return 0;
+	return k->pk < 0 || e->pk < 0 || k->pk == e->pk;
 }
 
 void
 qe_keyset_free(struct qe_keyset *ks)
 {
 	for (size_t i = 0; i < ks->n; i++)
-		free(ks->v[i]);
+		free(ks->v[i].key);
 	free(ks->v);
 	ks->v = NULL;
 	ks->n = 0;

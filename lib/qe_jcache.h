@@ -15,7 +15,11 @@
  *    field) and counted in `bad_rows`, and reading goes on: the caller
  *    decides what that means for its exit status.
  *  - after qe_jcache_arrange(), entries are sorted by document, newest
- *    first, a failure before every record of its document.
+ *    first, a failure before every record of its document (one found at
+ *    the root's own path before one named from another path). The current
+ *    entry of a document is its first, except that a failure named from
+ *    another path (a build of the same book elsewhere, whose project row
+ *    nothing here clears) does not hide a record of this path.
  */
 #ifndef QE_JCACHE_H
 #define QE_JCACHE_H
@@ -33,6 +37,7 @@ struct qe_jcache_entry {
 	int64_t pk;			/* -1: a failed notebook (nbproject only) */
 	char *hashkey, *uri;		/* hashkey NULL for a failure */
 	char *document;			/* set by qe_jcache_arrange() */
+	int moved;			/* named from another absolute path of the root */
 	char *error;			/* failure: the traceback's exception line */
 	double execution_seconds;	/* NAN when unknown */
 	struct qe_time created;
@@ -83,17 +88,37 @@ char *qe_jcache_exception_line(const char *tb);
 /* Close the database and free everything c owns; c is left zeroed. */
 void qe_jcache_free(struct qe_jcache *c);
 
-/* A sorted set of hashkeys (a baseline's), owned by whoever declared it. */
+/* A baseline's cache record: its hashkey, pk and creation time. */
+struct qe_keyent {
+	char *key;
+	int64_t pk;
+	struct qe_time created;
+	int have_created;
+};
+
+/* The records of a baseline sorted by hashkey, owned by whoever declared it. */
 struct qe_keyset {
-	char **v;
+	struct qe_keyent *v;
 	size_t n;
 };
 
-/* Every hashkey of c into ks (zero-initialised), sorted. */
+/* Every cache record of c into ks (zero-initialised), sorted. */
 void qe_keyset_from_cache(struct qe_keyset *ks, const struct qe_jcache *c);
+
+/* The baseline's record with hashkey key, or NULL. */
+const struct qe_keyent *qe_keyset_find(const struct qe_keyset *ks, const char *key);
 
 /* 1 if key is in the set. */
 int qe_keyset_has(const struct qe_keyset *ks, const char *key);
+
+/*
+ * 1 when e is the baseline's own record, inherited by a copy of its cache:
+ * the same hashkey AND the same creation time to the microsecond (when both
+ * have one) AND the same pk. A rebuild from scratch with equal sources has
+ * the same hashkey but a new creation time. No clock is compared with
+ * another machine's, so skew between them does not matter.
+ */
+int qe_keyset_same_record(const struct qe_keyset *ks, const struct qe_jcache_entry *e);
 
 /* Free the keys; ks is left empty. */
 void qe_keyset_free(struct qe_keyset *ks);

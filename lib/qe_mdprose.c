@@ -10,6 +10,7 @@
 /* Display caps, in code points, for strings from the build. */
 #define CAP_FACT	60
 #define CAP_FILE	120
+#define CAP_ERROR	120
 
 /* pre, then n and the word for it: "; **3 lectures failed**". */
 static void
@@ -109,8 +110,11 @@ qe_mdprose_headline(struct qe_buf *b, const struct qe_review *r)
 	}
 	qe_buf_adds(b, red ? "\xf0\x9f\x94\xb4 " : yellow ? "\xf0\x9f\x9f\xa1 " : "\xf0\x9f\x9f\xa2 ");
 	headline_counts(b, r, yellow);
-	if (r->n_failed > 0)
-		counted(b, "; **", r->n_failed, " lecture failed**", " lectures failed**");
+	if (r->n_failed_new > 0)
+		counted(b, "; **", r->n_failed_new, " lecture newly failing**", " lectures newly failing**");
+	if (r->n_failed > r->n_failed_new)
+		counted(b, r->n_failed_new ? ", " : "; ", r->n_failed - r->n_failed_new,
+		    " lecture still failing", " lectures still failing");
 	if (r->n_now_failing > 0)
 		counted(b, "; **", r->n_now_failing, " cell now fails**", " cells now fail**");
 	if (differ)
@@ -146,7 +150,71 @@ doc_list(struct qe_buf *b, const struct qe_diffset *d, int (*pred)(const struct 
 static int
 pred_whole(const struct qe_dnb *n)
 {
-	return n->executed && n->whole;
+	return qe_review_nb_kind(n) == QE_K_EXECUTED && n->whole && n->nc > 0;
+}
+
+static int
+pred_nocode(const struct qe_dnb *n)
+{
+	return qe_review_nb_kind(n) == QE_K_EXECUTED && n->nc == 0;
+}
+
+static int
+pred_main(const struct qe_dnb *n)
+{
+	return qe_review_nb_kind(n) == QE_K_MAIN;
+}
+
+static int
+pred_ignored(const struct qe_dnb *n)
+{
+	return qe_review_nb_kind(n) == QE_K_IGNORED;
+}
+
+/* "name — `exception line` (cell N sent never finished)", failed lectures of one kind. */
+static void
+fail_list(struct qe_buf *b, const struct qe_diffset *d, int which, long max)
+{
+	long shown = 0, total = 0;
+
+	for (size_t i = 0; i < d->nnbs; i++) {
+		const struct qe_dnb *n = &d->nbs[i];
+
+		if (qe_review_nb_kind(n) != QE_K_FAILED || qe_review_nb_failed(n) != which)
+			continue;
+		if (total++ >= max)
+			continue;
+		qe_buf_adds(b, shown++ ? "; " : "");
+		qe_mdtable_doc(b, n->doc);
+		if (n->error) {
+			qe_buf_adds(b, " \xe2\x80\x94 ");
+			qe_gfm_code(b, n->error, CAP_ERROR, 0);
+		}
+		if (n->timeout_seq > 0) {
+			qe_buf_adds(b, " (cell ");
+			qe_gfm_count(b, n->timeout_seq);
+			qe_buf_adds(b, " sent to the kernel never finished)");
+		}
+	}
+	and_more(b, total, shown);
+}
+
+/* Names of lectures matching pred with their verdict: "a (unchanged), b (failed)". */
+static void
+doc_verdicts(struct qe_buf *b, const struct qe_diffset *d, int (*pred)(const struct qe_dnb *), long max)
+{
+	long shown = 0, total = 0;
+
+	for (size_t i = 0; i < d->nnbs; i++) {
+		if (!pred(&d->nbs[i]) || total++ >= max)
+			continue;
+		qe_buf_adds(b, shown++ ? ", " : "");
+		qe_mdtable_doc(b, d->nbs[i].doc);
+		qe_buf_adds(b, " (");
+		qe_buf_adds(b, qe_vocab_name(&qe_verdict_words, d->nbs[i].verdict));
+		qe_buf_adds(b, ")");
+	}
+	and_more(b, total, shown);
 }
 
 static int
@@ -179,6 +247,50 @@ warn_machines(struct qe_buf *w, const struct qe_diffset *d)
 	}
 	and_more(w, total, k);
 	qe_buf_adds(w, ".\n");
+}
+
+/* One package change: "`jax` 0.4.30 → 0.4.31 (imported by a, b)". */
+static void
+env_change(struct qe_buf *w, const cJSON *e)
+{
+	const char *p = qe_json_str(e, "package"), *eb = qe_json_str(e, "base"), *eh = qe_json_str(e, "head");
+	const cJSON *docs = cJSON_GetObjectItemCaseSensitive(e, "lectures"), *x;
+	int k = 0, total = cJSON_GetArraySize(docs);
+
+	qe_gfm_code(w, p ? p : "?", CAP_FACT, 0);
+	qe_buf_adds(w, " ");
+	qe_gfm_code(w, eb ? eb : "?", CAP_FACT, 0);
+	qe_buf_adds(w, " \xe2\x86\x92 ");
+	qe_gfm_code(w, eh ? eh : "?", CAP_FACT, 0);
+	cJSON_ArrayForEach(x, docs) {
+		if (!cJSON_IsString(x) || k == 5)
+			continue;
+		qe_buf_adds(w, k++ ? ", " : " (imported by ");
+		qe_mdtable_doc(w, x->valuestring);
+	}
+	and_more(w, total, k);
+	if (k > 0)
+		qe_buf_adds(w, ")");
+}
+
+/* "Environment changed": package versions differ; the verdicts are kept. */
+static void
+warn_environment(struct qe_buf *w, const struct qe_diffset *d)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(d->summary, "environment_changes"), *e;
+	int k = 0, total = cJSON_GetArraySize(a);
+
+	if (total <= 0)
+		return;
+	qe_buf_adds(w, "> - **Environment changed**: ");
+	cJSON_ArrayForEach(e, a) {
+		if (k == 8)
+			break;
+		qe_buf_adds(w, k++ ? "; " : "");
+		env_change(w, e);
+	}
+	and_more(w, total, k);
+	qe_buf_adds(w, ". Verdicts are kept: a package change is a likely cause of a change.\n");
 }
 
 static void
@@ -224,10 +336,18 @@ warnings(struct qe_buf *w, const struct qe_review *r, int input_trouble)
 
 	if (qe_diffsum_machines_differ(d))
 		warn_machines(w, d);
-	if (r->n_failed > 0) {
-		counted(w, "> - **", r->n_failed, " lecture failed**", " lectures failed**");
-		qe_buf_adds(w, " in head: ");
-		doc_list(w, d, qe_review_nb_failed, 10);
+	warn_environment(w, d);
+	if (r->n_failed_new > 0) {
+		counted(w, "> - **", r->n_failed_new, " lecture newly failing**: ",
+		    " lectures newly failing**: ");
+		fail_list(w, d, 1, 10);
+		qe_buf_adds(w, ".\n");
+	}
+	if (r->n_failed > r->n_failed_new) {
+		counted(w, "> - ", r->n_failed - r->n_failed_new, " lecture still failing",
+		    " lectures still failing");
+		qe_buf_adds(w, " (failed in base too): ");
+		fail_list(w, d, 2, 10);
 		qe_buf_adds(w, ".\n");
 	}
 	if (r->n_now_failing > 0)
@@ -261,6 +381,78 @@ notes_notiming(struct qe_buf *note, const struct qe_review *r)
 	}
 }
 
+/* 1 when the lecture doc is ignored whole (the lectures are sorted by name). */
+static int
+ignored_doc(const struct qe_diffset *d, const char *doc)
+{
+	size_t lo = 0, hi = d->nnbs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(d->nbs[mid].doc, doc);
+
+		if (c == 0)
+			return pred_ignored(&d->nbs[mid]);
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* The (doc, cell: verdict) of ignored cells . */
+static void
+ignored_cells(struct qe_buf *b, const struct qe_diffset *d, long max)
+{
+	long shown = 0, total = 0;
+
+	for (size_t i = 0; i < d->ncells; i++) {
+		const struct qe_dcell *c = &d->cells[i];
+
+		if (!(c->flags & QE_FLAG(QE_F_IGNORED)) || ignored_doc(d, c->doc) || total++ >= max)
+			continue;
+		qe_buf_adds(b, shown++ ? "; " : " (");
+		qe_mdtable_doc(b, c->doc);
+		qe_buf_adds(b, ", ");
+		qe_mdtable_cell_name(b, c);
+		qe_buf_adds(b, ": ");
+		qe_buf_adds(b, qe_vocab_name(&qe_verdict_words, c->verdict));
+	}
+	and_more(b, total, shown);
+	if (shown > 0)
+		qe_buf_adds(b, ")");
+}
+
+/* The [!NOTE] items on what is reported apart: changed on main, ignored. */
+static void
+notes_apart(struct qe_buf *note, const struct qe_review *r)
+{
+	const struct qe_diffset *d = r->set;
+
+	if (r->n_main > 0) {
+		counted(note, "> - **", r->n_main, " lecture changed on main** since the baseline",
+		    " lectures changed on main** since the baseline");
+		qe_buf_adds(note, ", not in this pull request, left out of the counts above and of "
+		    "the check: ");
+		doc_verdicts(note, d, pred_main, 10);
+		qe_buf_adds(note, ".\n");
+	}
+	if (r->n_ignored_nb > 0 || r->n_ignored_label > 0) {
+		qe_buf_adds(note, "> - Ignored (`-i`), left out of the counts above and of the check: ");
+		if (r->n_ignored_nb > 0) {
+			counted(note, "", r->n_ignored_nb, " lecture (", " lectures (");
+			doc_verdicts(note, d, pred_ignored, 10);
+			qe_buf_adds(note, r->n_ignored_label > 0 ? "), " : ")");
+		}
+		if (r->n_ignored_label > 0) {
+			counted(note, "", r->n_ignored_label, " cell", " cells");
+			ignored_cells(note, d, 5);
+		}
+		qe_buf_adds(note, ".\n");
+	}
+}
+
 /* The [!NOTE] items. */
 static void
 notes(struct qe_buf *note, const struct qe_review *r)
@@ -276,6 +468,13 @@ notes(struct qe_buf *note, const struct qe_review *r)
 		doc_list(note, d, pred_whole, 5);
 		qe_buf_adds(note, "): whole-notebook time compared instead.\n");
 	}
+	if (r->n_nocode > 0) {
+		counted(note, "> - ", r->n_nocode, " re-executed lecture has", " re-executed lectures have");
+		qe_buf_adds(note, " no code cells (");
+		doc_list(note, d, pred_nocode, 5);
+		qe_buf_adds(note, "): only the kernel's start-up was timed.\n");
+	}
+	notes_apart(note, r);
 	if (r->ccount[QE_V_NOTIMING] > 0)
 		notes_notiming(note, r);
 	if (nc > 0) {
@@ -458,11 +657,22 @@ qe_mdprose_sources(struct qe_buf *b, const struct qe_review *r)
 	sources_files(b, d);
 	sources_fingerprints(b, d, "fingerprints_base", "- Base machine fingerprints: ");
 	sources_fingerprints(b, d, "fingerprints_head", "- Head machine fingerprints: ");
-	counted(b, "- Lectures: ", (long)d->nnbs, " in total, ", " in total, ");
-	counted(b, "", r->n_executed, " re-executed, ", " re-executed, ");
-	counted(b, "", r->n_cached, " not re-executed", " not re-executed");
-	also(b, r->n_fixed_nb, " no longer failing");
+	/* the kinds of qe_review_nb_kind: they add up to the total */
+	counted(b, "- Lectures: ", (long)d->nnbs, " in total: ", " in total: ");
+	counted(b, "", r->n_executed, " re-executed", " re-executed");
+	also(b, r->n_fixed_nb, " of them no longer failing");
+	counted(b, ", ", r->n_cached, " not re-executed", " not re-executed");
+	if (r->n_failed > 0) {
+		counted(b, ", ", r->n_failed, " failed (", " failed (");
+		counted(b, "", r->n_failed_new, " newly failing, ", " newly failing, ");
+		counted(b, "", r->n_failed - r->n_failed_new, " still failing)", " still failing)");
+	}
+	also(b, r->n_main, " changed on main");
+	also(b, r->n_removed, " removed");
+	also(b, r->n_ignored_nb, " ignored");
 	counted(b, ". Cells: ", (long)d->ncells, " compared", " compared");
+	if (r->n_apart_cells > 0)
+		counted(b, " (", r->n_apart_cells, " of them reported apart)", " of them reported apart)");
 	also(b, r->n_fixed_cells, " no longer failing");
 	qe_buf_adds(b, ".\n");
 }

@@ -108,6 +108,10 @@ add_notes(struct qe_buf *b, const struct qe_dcell *c, const struct qe_dnb *n)
 		note(b, &sep, "status changed");
 	if (fl & QE_FLAG(QE_F_NOTCOMP))
 		note(b, &sep, "machines differ");
+	if (fl & QE_FLAG(QE_F_IGNORED))
+		note(b, &sep, "ignored");
+	else if (fl & QE_FLAG(QE_F_MAIN))
+		note(b, &sep, "changed on main");
 	if (c && c->has_test && !isnan(c->p)) {
 		qe_buf_adds(b, sep);
 		qe_gfm_addf(b, "p = %.3g, %ld + %ld runs", c->p, c->n_b, c->n_h);
@@ -237,7 +241,7 @@ add_spark(struct qe_buf *b, const struct qe_diffset *set, const struct qe_dnb *n
 }
 
 static void
-add_cell_counts(struct qe_buf *b, const long *counts)
+add_cell_counts(struct qe_buf *b, const long *counts, long ignored)
 {
 	static const int order[] = { QE_V_REGRESSION, QE_V_IMPROVEMENT, QE_V_INCONCLUSIVE,
 		QE_V_UNCHANGED, QE_V_NEW, QE_V_REMOVED, QE_V_NOTIMING, QE_V_NOTCOMPARABLE };
@@ -251,6 +255,12 @@ add_cell_counts(struct qe_buf *b, const long *counts)
 			qe_buf_adds(b, qe_vocab_name(&qe_verdict_words, order[k]));
 			sep = ", ";
 		}
+	if (ignored > 0) {
+		qe_buf_adds(b, sep);
+		qe_gfm_count(b, ignored);
+		qe_buf_adds(b, " ignored");
+		sep = ", ";
+	}
 	if (*sep == '\0')
 		qe_buf_adds(b, QE_GFM_NONE);
 }
@@ -261,10 +271,15 @@ qe_mdtable_nb_row(struct qe_buf *b, const struct qe_diffset *set, const struct q
 	qe_buf_adds(b, "| ");
 	qe_mdtable_doc(b, n->doc);
 	next_cell(b);
-	if (n->st_h == QE_NB_FAILED)
-		qe_buf_adds(b, "\xe2\x9d\x8c failed");
+	if (qe_review_nb_failed(n))
+		qe_buf_adds(b, qe_review_nb_failed(n) == 1 ? "\xe2\x9d\x8c newly failing" :
+		    "\xe2\x9d\x8c still failing");
 	else
 		qe_mdtable_verdict(b, n->verdict, 0);
+	if (n->flags & QE_FLAG(QE_F_IGNORED))
+		qe_buf_adds(b, " (ignored)");
+	else if (n->flags & QE_FLAG(QE_F_MAIN))
+		qe_buf_adds(b, " (changed on main)");
 	next_cell(b);
 	span(b, n->base_s, n->head_s);
 	if (n->whole)
@@ -274,7 +289,7 @@ qe_mdtable_nb_row(struct qe_buf *b, const struct qe_diffset *set, const struct q
 	next_cell(b);
 	qe_gfm_delta(b, n->delta);
 	next_cell(b);
-	add_cell_counts(b, n->counts);
+	add_cell_counts(b, n->counts, n->ignored);
 	next_cell(b);
 	add_spark(b, set, n);
 	qe_buf_adds(b, " |\n");

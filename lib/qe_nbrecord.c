@@ -27,6 +27,7 @@ struct summary {
 	int have_code_cells;
 	const struct qe_time *created;	/* NULL: null */
 	const char *kernel, *language, *language_version;
+	int timeout_cell;		/* a failed cache entry: look for the cell never finished */
 };
 
 static int
@@ -87,6 +88,44 @@ append_record(struct qe_buf *out, cJSON *rec)
 	cJSON_Delete(rec);
 }
 
+/* "timeout_cell": the cell its kernel never finished (qe_hooklog_unfinished), or null. */
+/*
+ * 1 when a failure's exception line allows a cell left unfinished: none, a
+ * timeout (nbclient's CellTimeoutError, "timed out") or a dead kernel. A
+ * ValueError ended its run with an error, not inside a cell.
+ */
+static int
+stopped_unfinished(const char *error)
+{
+	return error == NULL || strstr(error, "Timeout") || strstr(error, "timed out") ||
+	    strstr(error, "DeadKernel") || strstr(error, "died");
+}
+
+static void
+add_timeout_cell(cJSON *rec, const struct qe_nbctx *nb, const char *error)
+{
+	const struct qe_hook_run *run;
+	const struct qe_hook_cell *c = NULL;
+	cJSON *o;
+	char buf[QE_TIME_BUFSZ];
+	int ambiguous = 0;
+
+	if (nb->hooks && nb->hooks->n > 0 && stopped_unfinished(error))
+		c = qe_hooklog_unfinished(nb->hooks, nb->uri, &run, &ambiguous);
+	if (ambiguous)
+		warnx("%s: %s: several kernel runs stopped inside a cell; none is attached",
+		    nb->hooks->path, nb->document);
+	if (c == NULL) {
+		qe_json_check(cJSON_AddNullToObject(rec, "timeout_cell"));
+		return;
+	}
+	o = qe_json_check(cJSON_AddObjectToObject(rec, "timeout_cell"));
+	qe_json_check(cJSON_AddStringToObject(o, "run", run->id));
+	qe_json_check(cJSON_AddNumberToObject(o, "seq", (double)c->seq));
+	qe_json_check(cJSON_AddStringToObject(o, "source_sha256", c->digest));
+	qe_json_check(cJSON_AddStringToObject(o, "start", qe_time_format(&c->start, buf)));
+}
+
 static void
 notebook_record(const struct qe_nbctx *nb, const struct summary *s, struct qe_buf *out)
 {
@@ -111,6 +150,8 @@ notebook_record(const struct qe_nbctx *nb, const struct summary *s, struct qe_bu
 	qe_json_add_str_or_null(rec, "kernel", s->kernel);
 	qe_json_add_str_or_null(rec, "language", s->language);
 	qe_json_add_str_or_null(rec, "language_version", s->language_version);
+	if (s->timeout_cell)
+		add_timeout_cell(rec, nb, s->error);
 	append_record(out, rec);
 }
 
@@ -119,7 +160,7 @@ qe_nbrecord_failed(const struct qe_nbctx *nb, const char *error, struct qe_buf *
 {
 	struct tally t = { 0 };
 	struct summary s = { .status = QE_NB_FAILED, .error = error,
-	    .execution_seconds = NAN, .t = &t };
+	    .execution_seconds = NAN, .t = &t, .timeout_cell = 1 };
 
 	notebook_record(nb, &s, out);
 }

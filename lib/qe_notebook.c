@@ -205,23 +205,129 @@ md_update_str(EVP_MD_CTX *md, const char *s)
 	EVP_DigestUpdate(md, s, strlen(s) + 1);	/* the NUL separates fields */
 }
 
-/* Digest a multiline string as its joined text, without joining it. */
+static int
+is_alnum(int c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
+
+static int
+is_hex(int c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* Bytes of an ANSI CSI sequence at p ("\33[" ... final byte), or 0. */
+static size_t
+csi_len(const char *p, const char *end)
+{
+	const char *q = p + 2;
+
+	if (end - p < 2 || p[0] != '\033' || p[1] != '[')
+		return 0;
+	while (q < end && !(*q >= 0x40 && *q <= 0x7e))
+		q++;
+	return (size_t)(q < end ? q + 1 - p : end - p);
+}
+
+/* Bytes of "In [12]", "In[12]" or "Out[12]" at p (an execution count), or 0. */
+static size_t
+count_len(const char *p, const char *end, int prev)
+{
+	const char *q = p;
+
+	if (is_alnum(prev))
+		return 0;
+	if (end - q >= 2 && q[0] == 'I' && q[1] == 'n')
+		q += 2;
+	else if (end - q >= 3 && memcmp(q, "Out", 3) == 0)
+		q += 3;
+	else
+		return 0;
+	if (q < end && *q == ' ')
+		q++;
+	if (q >= end || *q != '[' || q + 1 >= end || !(q[1] >= '0' && q[1] <= '9'))
+		return 0;
+	for (q++; q < end && *q >= '0' && *q <= '9'; q++)
+		;
+	return q < end && *q == ']' ? (size_t)(q + 1 - p) : 0;
+}
+
+/* One line, normalised (see qe_notebook.h), onto out. */
+static void
+normalise_line(const char *p, const char *end, struct qe_buf *out)
+{
+	size_t n, line0 = out->len;
+
+	if ((end - p >= 10 && memcmp(p, "CPU times:", 10) == 0) ||
+	    (end - p >= 10 && memcmp(p, "Wall time:", 10) == 0)) {
+		qe_buf_add(out, p, 10);	/* %time: the times are not the result */
+		return;
+	}
+	n = (size_t)(end - p);
+	if (memmem(p, n, " per loop (mean ", 16) || memmem(p, n, "it/s]", 5) || memmem(p, n, "s/it]", 5)) {
+		qe_buf_adds(out, "(timing)");	/* %timeit, a tqdm progress bar */
+		return;
+	}
+	while (p < end) {
+		int prev = out->len > line0 ? (unsigned char)out->data[out->len - 1] : ' ';
+
+		if ((n = csi_len(p, end)) > 0) {
+			p += n;
+		} else if ((n = count_len(p, end, prev)) > 0) {
+			qe_buf_add(out, p, (size_t)((const char *)memchr(p, '[', n) - p));
+			qe_buf_adds(out, "[#]");
+			p += n;
+		} else if (end - p >= 8 && p[0] == '0' && p[1] == 'x' && !is_alnum(prev) &&
+		    is_hex((unsigned char)p[2])) {
+			for (n = 2; p + n < end && is_hex((unsigned char)p[n]); n++)
+				;
+			qe_buf_adds(out, n >= 8 ? "0x#" : "");
+			if (n < 8)
+				qe_buf_add(out, p, n);
+			p += n;
+		} else
+			qe_buf_addc(out, *p++);
+	}
+}
+
+void
+qe_nb_normalise_text(const char *s, size_t len, struct qe_buf *out)
+{
+	const char *end = s + len, *nl;
+
+	while (s < end) {
+		nl = memchr(s, '\n', (size_t)(end - s));
+		normalise_line(s, nl ? nl : end, out);
+		if (!nl)
+			break;
+		qe_buf_addc(out, '\n');
+		s = nl + 1;
+	}
+}
+
+/* Digest a multiline string as its joined text, normalised (qe_nb_normalise_text). */
 static void
 md_update_value(EVP_MD_CTX *md, const cJSON *v)
 {
 	const cJSON *it;
 	int text = cJSON_IsString(v) || cJSON_IsNull(v) || v == NULL;
+	struct qe_buf joined = { 0 }, norm = { 0 };
 
 	if (cJSON_IsArray(v)) {
 		text = 1;
 		cJSON_ArrayForEach(it, v)
 			text &= cJSON_IsString(it);
 	}
-	if (text && cJSON_IsString(v))
-		EVP_DigestUpdate(md, v->valuestring, strlen(v->valuestring));
-	else if (text && cJSON_IsArray(v)) {
-		cJSON_ArrayForEach(it, v)
-			EVP_DigestUpdate(md, it->valuestring, strlen(it->valuestring));
+	if (text && (cJSON_IsString(v) || cJSON_IsArray(v))) {
+		if (cJSON_IsString(v))
+			qe_buf_adds(&joined, v->valuestring);
+		cJSON_ArrayForEach(it, (cJSON_IsArray(v) ? v : NULL))
+			qe_buf_adds(&joined, it->valuestring);
+		qe_nb_normalise_text(joined.data ? joined.data : "", joined.len, &norm);
+		EVP_DigestUpdate(md, norm.data ? norm.data : "", norm.len);
+		qe_buf_free(&joined);
+		qe_buf_free(&norm);
 	} else if (!text) {
 		char *s = qe_json_print(v);
 

@@ -69,6 +69,19 @@ int qe_nb_has_tag(const cJSON *tags, const char *tag);
  */
 void qe_nb_output_digest(const cJSON *outputs, char hex[QE_SHA256_HEX], const cJSON **err);
 
+/*
+ * The text of an output as the digest sees it (qe-cache-extract(1),
+ * output_sha256), onto out: what cannot mean a changed result is
+ * normalised, line by line: ANSI escapes are removed; execution counts
+ * ("In [12]", "In[12]", "Out[12]", so "Cell In[12], line 3" of a
+ * traceback) read "[#]"; memory addresses ("0x" and six or more hex
+ * digits, not inside a word) read "0x#"; a line starting "CPU times:" or
+ * "Wall time:" (%time) keeps only those words; a line holding
+ * " per loop (mean " (%timeit) or ending a tqdm bar ("it/s]", "s/it]")
+ * reads "(timing)".
+ */
+void qe_nb_normalise_text(const char *s, size_t len, struct qe_buf *out);
+
 /* An error output as "ename: evalue" ("Error" without a name); free() it. */
 char *qe_nb_error_text(const cJSON *errout);
 

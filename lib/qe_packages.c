@@ -77,20 +77,23 @@ qe_pkgs_parse(struct qe_pkgs *p, const char *s, size_t n, const char *what)
 		cJSON_Delete(arr);
 		return -1;
 	}
-	cJSON_ArrayForEach(e, arr) {
-		const char *name = qe_json_str(e, "name"), *ver = qe_json_str(e, "version");
-
-		if (name == NULL || ver == NULL || *name == '\0' || *ver == '\0' ||
-		    !qe_fact_utf8(name) || !qe_fact_utf8(ver))
-			continue;
-		p->v = qe_xrealloc(p->v, (p->n + 1) * sizeof *p->v);
-		p->v[p->n].name = qe_pkg_norm(name);
-		p->v[p->n].version = qe_xstrdup(ver);
-		p->v[p->n].seq = p->n;
-		p->n++;
-	}
+	cJSON_ArrayForEach(e, arr)
+		qe_pkgs_add(p, qe_json_str(e, "name"), qe_json_str(e, "version"));
 	cJSON_Delete(arr);
 	return 0;
+}
+
+void
+qe_pkgs_add(struct qe_pkgs *p, const char *name, const char *ver)
+{
+	if (name == NULL || ver == NULL || *name == '\0' || *ver == '\0' ||
+	    !qe_fact_utf8(name) || !qe_fact_utf8(ver))
+		return;
+	p->v = qe_xrealloc(p->v, (p->n + 1) * sizeof *p->v);
+	p->v[p->n].name = qe_pkg_norm(name);
+	p->v[p->n].version = qe_xstrdup(ver);
+	p->v[p->n].seq = p->n;
+	p->n++;
 }
 
 int

@@ -60,6 +60,13 @@ int qe_pkgs_is_key(const struct qe_pkgs *p, const char *name);
  */
 int qe_pkgs_parse(struct qe_pkgs *p, const char *s, size_t n, const char *what);
 
+/*
+ * Add one package as if read from a list (a version the caller asked for,
+ * e.g. the interpreter's own, which pip never lists); skipped like a list's
+ * entry when name or version is empty or not UTF-8.
+ */
+void qe_pkgs_add(struct qe_pkgs *p, const char *name, const char *version);
+
 /* qe_pkgs_parse() of the file at path; -1 also after "path: strerror". */
 int qe_pkgs_read(struct qe_pkgs *p, const char *path);
 

@@ -95,11 +95,33 @@ env_list(struct qe_provenance *p, const char *path)
 static void
 env_packages(struct qe_provenance *p, cJSON *env, cJSON *facts)
 {
-	int lists = env_list(p, p->conda_path);
+	int lists = p->python_version != NULL;
 
+	/* first: conda's list names the same python and wins (read later) */
+	if (p->python_version != NULL)
+		qe_pkgs_add(&p->pkgs, "python", p->python_version);
+	lists += env_list(p, p->conda_path);
 	lists += env_list(p, p->pip_path);	/* after conda's: pip's versions win */
 	if (lists > 0)
 		qe_pkgs_describe(&p->pkgs, env, facts);
+}
+
+/* run.build_id from the run's repository, id and attempt; run.started_at. */
+static void
+build_identity(const struct qe_provenance *p, cJSON *src, cJSON *run)
+{
+	const char *repo = qe_json_str(src, "repository"), *id = qe_json_str(run, "run_id");
+	const cJSON *attempt = cJSON_GetObjectItemCaseSensitive(run, "run_attempt");
+	char tbuf[QE_TIME_BUFSZ];
+	struct qe_buf b = { 0 };
+
+	if (repo != NULL && id != NULL && cJSON_IsNumber(attempt)) {
+		qe_buf_addf(&b, "%s/%s/%.0f", repo, id, attempt->valuedouble);
+		qe_fact_str(run, "build_id", b.data);
+		qe_buf_free(&b);
+	}
+	if (p->started != NULL)
+		qe_fact_str(run, "started_at", qe_time_format(p->started, tbuf));
 }
 
 cJSON *
@@ -195,15 +217,18 @@ digest(cJSON *d, cJSON *run, const struct qe_time *now)
 cJSON *
 qe_provenance_collect(struct qe_provenance *p)
 {
-	cJSON *d = qe_json_check(cJSON_CreateObject()), *run, *env;
+	cJSON *d = qe_json_check(cJSON_CreateObject()), *run, *env, *src;
 	cJSON *fpkgs = qe_json_check(cJSON_CreateObject());
 	struct qe_machine m = { .ncpu = sysconf(_SC_NPROCESSORS_ONLN) };
 	struct qe_time now;
 
 	qe_time_now(&now);
 	qe_fact_str(d, "tool", p->tool);
-	qe_fact_group(d, "source", qe_github_source(p->workspace));
-	qe_fact_item(d, "run", run = qe_github_run());
+	src = qe_github_source(p->workspace);
+	run = qe_github_run();
+	build_identity(p, src, run);
+	qe_fact_group(d, "source", src);
+	qe_fact_item(d, "run", run);
 	qe_fact_item(d, "runner", qe_runner_collect(p->runner_label, &m));
 	qe_fact_item(d, "hardware", qe_hardware_collect(&m));
 	env = qe_json_check(cJSON_CreateObject());

@@ -14,6 +14,10 @@
  *    (key package -> release series)}; descriptor_sha256 = SHA-256 of the
  *    compact descriptor before run.stamped_at and descriptor_sha256 were
  *    added, so identical builds have identical digests.
+ *  - run.build_id = "<repository>/<run_id>/<run_attempt>" when the run
+ *    has all three (one per attempt of a workflow run; the jobs of a run,
+ *    matrix legs included, share it); run.started_at is the build's start
+ *    as the caller gave it. Both are in descriptor_sha256.
  *  - nothing is copied from the environment but the facts documented and
  *    the variables named (p->vars): no secret can leak by accident.
  *  - a source the caller named (env file, package list, marker) that
@@ -32,6 +36,7 @@
 
 #include "qe_packages.h"
 #include "qe_sha.h"
+#include "qe_time.h"
 
 #define QE_MARKER_DEFAULT	"/etc/quantecon-container"
 
@@ -48,6 +53,8 @@ struct qe_provenance {
 	const char *tool;	/* "qe-stamp 0.1.0": who made the descriptor */
 	const char *conda_path;	/* `conda list --json` output, or NULL */
 	const char *pip_path;	/* `pip list --format=json` output, or NULL */
+	const char *python_version;	/* the build's Python, or NULL (package "python") */
+	const struct qe_time *started;	/* the build's start (run.started_at), or NULL */
 	const char *marker_path;	/* NULL: QE_MARKER_DEFAULT, quietly optional */
 	const char *runner_label;	/* runner class as given, or NULL: derived */
 	const char *workspace;	/* the checkout, or NULL: $GITHUB_WORKSPACE or "." */

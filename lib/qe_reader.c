@@ -131,6 +131,13 @@ side_common(struct qe_reader *r, struct qe_side *sd, const cJSON *rec)
 	}
 	if (f != NULL && sd->fp == NULL)
 		sd->fp = qe_fp_intern(&r->fps, f, cJSON_GetObjectItemCaseSensitive(prov, "fingerprint_facts"));
+	if (r->packages[r->side] == NULL) {
+		const cJSON *pk = cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(prov, "environment"), "packages");
+
+		if (cJSON_IsObject(pk))
+			r->packages[r->side] = qe_json_check(cJSON_Duplicate(pk, 1));
+	}
 	r->nrecords[r->side]++;
 }
 
@@ -191,10 +198,12 @@ static const struct field {
 	unsigned char type, kinds;
 } fields[] = {
 	{ "cache_key", T_STR, K_NOTEBOOK }, { "cells_seconds", T_NUM, K_NOTEBOOK },
-	{ "current", T_BOOL, K_NOTEBOOK | K_CELL }, { "execution_seconds", T_NUM, K_NOTEBOOK },
+	{ "current", T_BOOL, K_NOTEBOOK | K_CELL }, { "error", T_STR, K_NOTEBOOK | K_CELL },
+	{ "execution_seconds", T_NUM, K_NOTEBOOK },
 	{ "first_line", T_STR, K_CELL }, { "input", T_STR, K_NOTEBOOK }, { "label", T_STR, K_CELL },
 	{ "origin", T_STR, K_NOTEBOOK | K_CELL }, { "output_sha256", T_STR, K_CELL },
 	{ "provenance", T_OBJ, K_NOTEBOOK | K_CELL }, { "status", T_STR, K_NOTEBOOK | K_CELL },
+	{ "timeout_cell", T_OBJ, K_NOTEBOOK }, { "timing_note", T_STR, K_CELL },
 	{ "timing_source", T_STR, K_CELL },
 };
 static const char *const type_names[] = { "a string", "a number", "true or false", "an object" };
@@ -324,8 +333,19 @@ read_notebook(struct qe_reader *r, struct qe_side *sd, const cJSON *rec)
 		free(sd->status);
 		sd->status = qe_xstrdup(st);
 	}
-	if (failed)
+	if (failed) {
+		const cJSON *tc = cJSON_GetObjectItemCaseSensitive(rec, "timeout_cell");
+		double seq = qe_json_num(tc, "seq");
+		const char *dg = qe_json_str(tc, "source_sha256");
+
 		sd->failed = 1;
+		if (sd->error == NULL && qe_json_str(rec, "error"))
+			sd->error = qe_xstrdup(qe_json_str(rec, "error"));
+		if (sd->timeout_seq == 0 && seq >= 1 && seq <= 1e9 && seq == floor(seq) && dg) {
+			sd->timeout_seq = (long)seq;
+			sd->timeout_digest = qe_xstrdup(dg);
+		}
+	}
 	sd->input_cache = in && strcmp(in, "cache") == 0;
 	side_common(r, sd, rec);
 }
@@ -367,6 +387,8 @@ cell_first(struct qe_reader *r, struct qe_side *sd, struct qe_cell *c, const cJS
 	c->tsrc = (int8_t)(ts == NULL ? -1 : t < 0 ? QE_TS_OTHER : t);
 	c->label = text_add(r, qe_json_str(rec, "label"));
 	c->first_line = text_add(r, qe_json_str(rec, "first_line"));
+	c->error = text_add(r, qe_json_str(rec, "error"));
+	c->note = (int8_t)qe_vocab_lookup(&qe_timing_notes, qe_json_str(rec, "timing_note"));
 	if (!isnan(c->dur) && c->tsrc >= 0) {
 		if (sd->tsrc == QE_SIDE_TS_NONE)
 			sd->tsrc = c->tsrc;
@@ -545,6 +567,8 @@ side_free(struct qe_side *sd)
 	free(sd->slot);
 	free(sd->cache_key);
 	free(sd->status);
+	free(sd->error);
+	free(sd->timeout_digest);
 	free(sd->exec_s);
 	free(sd->cells_s);
 }
@@ -565,4 +589,8 @@ qe_reader_free(struct qe_reader *r)
 	r->nrecords[QE_BASE] = r->nrecords[QE_HEAD] = 0;
 	qe_buf_free(&r->text);
 	qe_fingerprints_free(&r->fps);
+	for (int w = 0; w < 2; w++) {
+		cJSON_Delete(r->packages[w]);
+		r->packages[w] = NULL;
+	}
 }

@@ -55,9 +55,11 @@ struct qe_cell {
 	uint64_t out;		/* first 8 bytes of output_sha256, 0 when none */
 	int32_t index;
 	uint32_t label, first_line;	/* texts: qe_reader_text(), 0 for none */
+	uint32_t error;		/* the cell's "error" text, 0 for none */
 	uint8_t present, haskey;
 	int8_t status;		/* QE_ST_*, -1 when null */
 	int8_t tsrc;		/* QE_TS_*, -1 when null */
+	int8_t note;		/* QE_TN_* of "timing_note", -1 when null or unknown */
 };
 
 struct qe_side {
@@ -68,6 +70,9 @@ struct qe_side {
 	int failed;		/* a notebook record said "failed" */
 	char *cache_key;	/* the first one */
 	char *status;		/* the first notebook status, or "failed" */
+	char *error;		/* the first failed notebook record's "error", or NULL */
+	long timeout_seq;	/* its "timeout_cell" seq, 0 for none */
+	char *timeout_digest;	/* ... and source_sha256, or NULL */
 	const char *fp;		/* interned provenance fingerprint, or NULL */
 	double *exec_s, *cells_s;	/* per notebook record, NAN when null */
 	int nexec, capexec;
@@ -103,6 +108,7 @@ struct qe_reader {
 	size_t tabcap, ndocs;
 	struct qe_buf text;	/* labels and first lines; offset 0 is none */
 	struct qe_fingerprints fps;
+	cJSON *packages[2];	/* per side, the first provenance.environment.packages seen */
 	int side;		/* the side being read */
 };
 

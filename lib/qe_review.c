@@ -59,7 +59,33 @@ qe_review_fixed(const struct qe_dcell *c)
 int
 qe_review_nb_failed(const struct qe_dnb *n)
 {
+	if (n->verdict == QE_V_FAILED)
+		return 2;
+	if (n->verdict == QE_V_NEWLYFAILED)
+		return 1;
 	return n->st_h == QE_NB_FAILED ? n->st_b == QE_NB_FAILED ? 2 : 1 : 0;
+}
+
+int
+qe_review_apart(unsigned flags)
+{
+	return (flags & (QE_FLAG(QE_F_MAIN) | QE_FLAG(QE_F_IGNORED))) != 0;
+}
+
+enum qe_nb_kind
+qe_review_nb_kind(const struct qe_dnb *n)
+{
+	if (n->verdict == QE_V_CACHED)
+		return QE_K_CACHED;
+	if (n->verdict == QE_V_REMOVED)
+		return QE_K_REMOVED;
+	if (n->flags & QE_FLAG(QE_F_IGNORED))
+		return QE_K_IGNORED;
+	if (n->flags & QE_FLAG(QE_F_MAIN))
+		return QE_K_MAIN;
+	if (qe_review_nb_failed(n))
+		return QE_K_FAILED;
+	return n->executed ? QE_K_EXECUTED : QE_K_CACHED;
 }
 
 static int
@@ -106,6 +132,12 @@ count_cells(struct qe_review *r, const struct qe_diffset *d)
 	for (size_t i = 0; i < d->ncells; i++) {
 		const struct qe_dcell *c = &d->cells[i];
 
+		if (qe_review_apart(c->flags)) {
+			r->n_apart_cells++;
+			r->n_ignored_cells += (c->flags & QE_FLAG(QE_F_IGNORED)) != 0;
+			r->n_ignored_label += (c->flags & QE_FLAG(QE_F_IGNORED)) != 0;
+			continue;
+		}
 		r->ccount[c->verdict]++;
 		if (qe_review_now_failing(c))
 			r->n_now_failing++;
@@ -119,19 +151,30 @@ count_cells(struct qe_review *r, const struct qe_diffset *d)
 static void
 count_nb(struct qe_review *r, const struct qe_dnb *n)
 {
-	r->nbcount[n->verdict]++;
-	if (n->executed && n->st_h != QE_NB_FAILED)
-		r->n_executed++;
-	if (n->verdict == QE_V_CACHED)
-		r->n_cached++;
-	if (n->st_h == QE_NB_FAILED) {
+	enum qe_nb_kind k = qe_review_nb_kind(n);
+
+	if (k != QE_K_MAIN && k != QE_K_IGNORED)
+		r->nbcount[n->verdict]++;
+	switch (k) {
+	case QE_K_EXECUTED: r->n_executed++; break;
+	case QE_K_CACHED: r->n_cached++; break;
+	case QE_K_REMOVED: r->n_removed++; break;
+	case QE_K_MAIN: r->n_main++; break;
+	case QE_K_IGNORED:
+		r->n_ignored_nb++;
+		r->n_ignored_label -= n->nc;	/* its cells were counted as ignored */
+		break;
+	case QE_K_FAILED:
 		r->n_failed++;
-		if (n->st_b != QE_NB_FAILED)
-			r->n_failed_new++;
-	} else if (n->st_b == QE_NB_FAILED && n->st_h == QE_NB_OK)
+		r->n_failed_new += qe_review_nb_failed(n) == 1;
+		break;
+	}
+	if (k == QE_K_EXECUTED && n->st_b == QE_NB_FAILED && n->st_h == QE_NB_OK)
 		r->n_fixed_nb++;
-	if (n->executed && n->whole)
+	if (k == QE_K_EXECUTED && n->whole && n->nc > 0)
 		r->n_whole++;
+	if (k == QE_K_EXECUTED && n->nc == 0)
+		r->n_nocode++;
 }
 
 /* Each lecture's cells (both arrays sorted by document) and its counts. */
@@ -147,8 +190,13 @@ count_nbs(struct qe_review *r, struct qe_diffset *d)
 			j++;
 		n->c0 = (long)j;
 		memset(n->counts, 0, sizeof n->counts);
+		n->ignored = 0;
 		while (j < d->ncells && strcmp(d->cells[j].doc, n->doc) == 0) {
-			n->counts[d->cells[j].verdict]++;
+			/* a cell ignored by label takes no part in its lecture's verdict */
+			if ((d->cells[j].flags & QE_FLAG(QE_F_IGNORED)) && !(n->flags & QE_FLAG(QE_F_IGNORED)))
+				n->ignored++;
+			else
+				n->counts[d->cells[j].verdict]++;
 			j++;
 		}
 		n->nc = (long)j - n->c0;
@@ -166,7 +214,7 @@ build_tops(struct qe_review *r, const struct qe_diffset *d)
 		const struct qe_dcell *c = &d->cells[i];
 		int k = top_rank(c->verdict, qe_review_now_failing(c));
 
-		if (k >= 0)
+		if (k >= 0 && !qe_review_apart(c->flags))
 			r->tops[r->ntops++] = (struct qe_toprow){ .c = c, .rank = k,
 			    .key = top_key(k, c->delta) };
 	}
@@ -175,7 +223,7 @@ build_tops(struct qe_review *r, const struct qe_diffset *d)
 		const struct qe_dnb *n = &d->nbs[i];
 		int k = top_rank(n->verdict, 0);
 
-		if (k < 0 || n->counts[n->verdict] > 0)
+		if (k < 0 || n->counts[n->verdict] > 0 || qe_review_apart(n->flags))
 			continue;
 		r->tops[r->ntops++] = (struct qe_toprow){ .n = n, .rank = k,
 		    .key = top_key(k, n->delta) };

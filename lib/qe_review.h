@@ -38,10 +38,24 @@ struct qe_review {
 	size_t ntops;
 	long ccount[QE_NVERDICTS];	/* cells by verdict */
 	long nbcount[QE_NVERDICTS];	/* lectures by verdict */
+	/*
+	 * Every lecture is counted in exactly one of n_executed, n_cached,
+	 * n_failed, n_removed, n_main and n_ignored_nb (qe_review_nb_kind), so
+	 * they add up to the lectures read. ccount, nbcount and the top rows
+	 * leave out what is reported apart: lectures changed on main and
+	 * ignored lectures and cells.
+	 */
 	long n_executed;	/* lectures re-executed in head and not failed */
 	long n_cached;		/* lectures not re-executed (verdict cached) */
 	long n_failed;		/* lectures failed in head */
-	long n_failed_new;	/* ... and not in base */
+	long n_failed_new;	/* ... and not in base (newly failing) */
+	long n_removed;		/* lectures only in base */
+	long n_main;		/* re-executed, not touched by the pull request */
+	long n_ignored_nb;	/* lectures ignored (-i) */
+	long n_apart_cells;	/* cells of lectures changed on main, or ignored */
+	long n_ignored_cells;	/* ... of which ignored */
+	long n_ignored_label;	/* ... of which by label (in lectures not ignored whole) */
+	long n_nocode;		/* re-executed lectures without code cells */
 	long n_fixed_nb;	/* lectures failed in base, ok in head */
 	long n_whole;		/* re-executed lectures timed as a whole */
 	long n_now_failing;	/* cells that raise an error in head only */
@@ -63,5 +77,12 @@ int qe_review_fixed(const struct qe_dcell *c);
 
 /* 1 when the lecture failed in head; 2 when it failed in base too; else 0. */
 int qe_review_nb_failed(const struct qe_dnb *n);
+
+/* The one count of struct qe_review a lecture falls in. */
+enum qe_nb_kind { QE_K_EXECUTED, QE_K_CACHED, QE_K_FAILED, QE_K_REMOVED, QE_K_MAIN, QE_K_IGNORED };
+enum qe_nb_kind qe_review_nb_kind(const struct qe_dnb *n);
+
+/* 1 for flags that put a row apart from the headline: changed-on-main, ignored. */
+int qe_review_apart(unsigned flags);
 
 #endif /* QE_REVIEW_H */

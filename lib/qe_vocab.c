@@ -9,11 +9,12 @@
 		(int)(sizeof name##_words / sizeof name##_words[0]) }
 
 TABLE(qe_verdicts, "verdict", "regression", "improvement", "unchanged", "inconclusive",
-    "new", "removed", "no-timing", "not-comparable", "cached");
+    "new", "removed", "no-timing", "not-comparable", "cached", "failed", "newly-failed");
 TABLE(qe_verdict_words, "verdict word", "slower", "faster", "unchanged", "unclear",
-    "new", "removed", "no timing", "not comparable", "not re-executed");
+    "new", "removed", "no timing", "not comparable", "not re-executed", "still failing",
+    "newly failing");
 TABLE(qe_flags, "flag", "source-changed", "upstream-changed", "output-changed",
-    "status-changed", "not-comparable");
+    "status-changed", "not-comparable", "changed-on-main", "ignored");
 TABLE(qe_cell_statuses, "cell status", "ok", "error", "skipped", "not-run");
 TABLE(qe_nb_statuses, "notebook status", "ok", "failed");
 TABLE(qe_timing_sources, "timing source", "hook", "nbclient", "jupyterlab", "papermill",
@@ -24,11 +25,12 @@ TABLE(qe_timing_notes, "timing note", "skipped", "not-executed", "stale", "no-ti
     "invalid", "approximate", "ambiguous");
 TABLE(qe_origins, "origin", "executed", "inherited");
 TABLE(qe_answers, "answer", "regressed", "improved", "same", "inconclusive");
+TABLE(qe_verdict_rules, "verdict rule", "cells", "sum");
 
 const struct qe_vocab *const qe_vocabularies[] = {
 	&qe_verdicts, &qe_verdict_words, &qe_flags, &qe_cell_statuses, &qe_nb_statuses,
 	&qe_timing_sources, &qe_timing_methods, &qe_timing_notes, &qe_origins, &qe_answers,
-	NULL
+	&qe_verdict_rules, NULL
 };
 
 int
@@ -65,7 +67,13 @@ qe_verdict_is_timed(int v)
 int
 qe_verdict_is_cell(int v)
 {
-	return v >= 0 && v < QE_NVERDICTS && v != QE_V_CACHED;
+	return v >= 0 && v < QE_NVERDICTS && v != QE_V_CACHED && !qe_verdict_is_failure(v);
+}
+
+int
+qe_verdict_is_failure(int v)
+{
+	return v == QE_V_FAILED || v == QE_V_NEWLYFAILED;
 }
 
 static int

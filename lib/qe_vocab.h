@@ -34,7 +34,7 @@ const char *qe_vocab_name(const struct qe_vocab *v, int i);
 enum qe_verdict {
 	QE_V_REGRESSION, QE_V_IMPROVEMENT, QE_V_UNCHANGED, QE_V_INCONCLUSIVE,
 	QE_V_NEW, QE_V_REMOVED, QE_V_NOTIMING, QE_V_NOTCOMPARABLE, QE_V_CACHED,
-	QE_NVERDICTS
+	QE_V_FAILED, QE_V_NEWLYFAILED, QE_NVERDICTS
 };
 extern const struct qe_vocab qe_verdicts;
 /* How a reader says each verdict: "slower", "faster", "not re-executed". */
@@ -44,7 +44,8 @@ int qe_verdict_is_timed(int v);
 
 /* Flags of diff records: bit (1 << QE_F_x) in a flag set. */
 enum qe_flag {
-	QE_F_SOURCE, QE_F_UPSTREAM, QE_F_OUTPUT, QE_F_STATUS, QE_F_NOTCOMP, QE_NFLAGS
+	QE_F_SOURCE, QE_F_UPSTREAM, QE_F_OUTPUT, QE_F_STATUS, QE_F_NOTCOMP, QE_F_MAIN,
+	QE_F_IGNORED, QE_NFLAGS
 };
 #define QE_FLAG(f) (1u << (f))
 extern const struct qe_vocab qe_flags;
@@ -86,14 +87,21 @@ extern const struct qe_vocab qe_origins;
 enum qe_answer { QE_A_REGRESSED, QE_A_IMPROVED, QE_A_SAME, QE_A_INCONCLUSIVE, QE_NANSWERS };
 extern const struct qe_vocab qe_answers;
 
+/* Which route decided a notebook's timed verdict (schema/diff.json verdict_rule). */
+enum qe_verdict_rule { QE_R_CELLS, QE_R_SUM, QE_NVERDICT_RULES };
+extern const struct qe_vocab qe_verdict_rules;
+
 /* Every table above, NULL-terminated, for the check against schema/. */
 extern const struct qe_vocab *const qe_vocabularies[];
 
 /*
  * 1 for the verdicts a cell-diff record can have: every verdict but
- * "cached", which only a notebook gets (its cells were not run by HEAD).
+ * "cached", "failed" and "newly-failed", which only a notebook gets.
  */
 int qe_verdict_is_cell(int v);
+
+/* 1 for "failed" (in base and head) and "newly-failed" (in head only). */
+int qe_verdict_is_failure(int v);
 
 /*
  * 1 when durations from timing sources a and b measure the same thing:

@@ -25,7 +25,7 @@ load helper
 	assert_equal "${stderr_lines[1]}" "  expected 'wrong'"
 }
 
-@test "the vocabulary is the schema's: verdicts, flags, statuses, timing sources, methods, notes, origins, answers" {
+@test "the vocabulary is the schema's: verdicts, flags, statuses, timing sources, methods, notes, origins, answers, verdict rules" {
 	S="$TESTS_DIR/../schema"
 	words() { jq -r "$1 | map(select(. != null)) | join(\" \")" "$2"; }
 	run -0 "$TESTS_DIR/unit/vocab" --dump
@@ -38,6 +38,7 @@ load helper
 	assert_line "timing note: $(words '.properties.timing_note.enum' "$S/cell.json")"
 	assert_line "origin: $(words '."$defs".origin.enum' "$S/common.json")"
 	assert_line "answer: $(words '."$defs".test.oneOf[1].properties.answer.enum' "$S/diff.json")"
+	assert_line "verdict rule: $(words '."$defs"."notebook-diff".properties.verdict_rule.enum' "$S/diff.json")"
 }
 
 @test "the code stays readable: no function of cmd/ or lib/ over 80 lines, no fuzz target includes a tool's main" {

@@ -24,6 +24,14 @@ PR_EVENT="$A/events/pull_request.json"
 setup_file() {
 	W="$BATS_FILE_TMPDIR"
 	export W
+	# the runner's programs without jq: every step of the action runs with
+	# this PATH (act), so a step that called the jq program would fail
+	mkdir -p "$W/nojq"
+	local f
+	for f in /usr/local/bin/* /usr/bin/* /bin/*; do
+		case ${f##*/} in jq) continue ;; esac
+		[ -e "$W/nojq/${f##*/}" ] || ln -s "$f" "$W/nojq/${f##*/}"
+	done
 	# the tools, "installed" as make install lays them out
 	mkdir -p "$W/seed/bin" "$W/seed/share/qe-telemetry"
 	for t in qe-cache-extract qe-stamp qe-cell-diff qe-comment; do
@@ -112,11 +120,12 @@ edit_cell() {
 	EOF
 }
 
-# act MODE [--with k=v]...: the action as a caller's step
+# act MODE [--with k=v]...: the action as a caller's step, on a runner
+# without the jq program
 act() {
 	local mode=$1
 	shift
-	"$A/run-action.py" "$JOB/state" action "$REPO" --with mode="$mode" \
+	PATH="$A:$W/nojq" "$A/run-action.py" "$JOB/state" action "$REPO" --with mode="$mode" \
 		--with python=/usr/bin/python3 --seed-cache "$W/seed" "$@"
 }
 
@@ -190,7 +199,17 @@ marker() {
 # pr_job NAME NUMBER RUN_NUMBER HEAD_REPO SLEEP: a pull-request job up to its
 # build: the weekly artifact in _build, intro's SLEEP changed and committed
 pr_job() {
+	pr_job_at "$W/work/lecture-demo" "$@"
+}
+
+# pr_job_at WORKSPACE NAME NUMBER RUN_NUMBER HEAD_REPO SLEEP: pr_job with the
+# workspace at another absolute path
+pr_job_at() {
+	local ws=$1
+	shift
 	job "$1" pull_request "$3"
+	WS=$ws
+	export GITHUB_WORKSPACE="$WS"
 	checkout "$W/build-cache"
 	ws_commit "Initial lectures" > /dev/null
 	edit_cell intro.ipynb intro-import "import time
@@ -202,7 +221,7 @@ SLEEP = $5"
 	runjob /usr/bin/python3 "$A/build.py" lectures _build
 }
 
-@test "(b) PR: real kernel re-executes the changed notebook; summary; one create, one update; older run never overwrites" {
+@test "(b) PR: real kernel re-executes the changed notebook; summary; one comment per pull request; an older run never writes over a newer one" {
 	# push 1, run 7
 	pr_job pr7 42 7 QuantEcon/lecture-demo 0.6
 	local sha7=$HEAD_SHA
@@ -211,11 +230,19 @@ SLEEP = $5"
 	assert_output --partial "::notice::qe-telemetry: comment created on #42"
 	refute_output --partial '::warning::'
 	assert_equal "$stderr" ""
-	[ "$(calls GET)" = 1 ] && [ "$(calls POST)" = 1 ] && [ "$(calls PATCH)" = 0 ]
-	run -0 jq -r 'select(.method == "POST") | .endpoint' "$GH_LOG"
-	assert_output "repos/QuantEcon/lecture-demo/issues/42/comments"
+	# the head checked, the comments listed, one created, read back
+	run -0 jq -r '"\(.method) \(.endpoint)"' "$GH_LOG"
+	assert_output - <<-'EOF'
+	GET repos/QuantEcon/lecture-demo/pulls/42
+	GET repos/QuantEcon/lecture-demo/issues/42/comments?per_page=100
+	POST repos/QuantEcon/lecture-demo/issues/42/comments
+	GET repos/QuantEcon/lecture-demo/issues/42/comments?per_page=100
+	EOF
 	run -0 marker 0
 	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$sha7\",\"run_number\":7,\"run_id\":17000000007} -->"
+	# the last line links the run and the uploaded artifact
+	run -0 jq -r '.[0].body | split("\n") | map(select(. != "")) | last' "$GH_STATE/comments.json"
+	assert_output "[Job summary and logs](https://github.com/QuantEcon/lecture-demo/actions/runs/17000000007) · [report artifact \`qe-telemetry-report\`](https://github.com/QuantEcon/lecture-demo/actions/runs/17000000007/artifacts/4242)"
 	# only intro was executed, by a kernel under the hook; markov inherited
 	local report="$WS/_build/qe-telemetry/report.ndjson"
 	run -0 jq -c 'select(.kind == "notebook") | [.document, .origin]' "$report"
@@ -239,11 +266,18 @@ SLEEP = $5"
 	# push 2, run 8: the same comment is updated
 	pr_job pr8 42 8 QuantEcon/lecture-demo 0.7
 	local sha8=$HEAD_SHA
+	: > "$GH_LOG"
 	run -0 --separate-stderr act after
-	assert_output --partial "::notice::qe-telemetry: comment updated on #42"
-	[ "$(calls GET)" = 2 ] && [ "$(calls POST)" = 1 ] && [ "$(calls PATCH)" = 1 ]
-	run -0 jq -r 'select(.method == "PATCH") | .endpoint' "$GH_LOG"
-	assert_output "repos/QuantEcon/lecture-demo/issues/comments/1001"
+	assert_output --partial "::notice::qe-telemetry: comment created on #42"
+	assert_output --partial "::notice::qe-telemetry: older comment 1001 deleted on #42"
+	run -0 jq -r '"\(.method) \(.endpoint)"' "$GH_LOG"
+	assert_output - <<-'EOF'
+	GET repos/QuantEcon/lecture-demo/pulls/42
+	GET repos/QuantEcon/lecture-demo/issues/42/comments?per_page=100
+	POST repos/QuantEcon/lecture-demo/issues/42/comments
+	GET repos/QuantEcon/lecture-demo/issues/42/comments?per_page=100
+	DELETE repos/QuantEcon/lecture-demo/issues/comments/1001
+	EOF
 	run -0 jq length "$GH_STATE/comments.json"
 	assert_output 1
 	run -0 marker 0
@@ -254,9 +288,11 @@ SLEEP = $5"
 	cp -a "$W/jobs/pr7-before-after" "$JOB"; cp -a "$W/work/pr7-ws" "$WS"
 	export RUNNER_TEMP="$JOB/temp" HOME="$JOB/home" GITHUB_RUN_NUMBER=7 GITHUB_RUN_ID=17000000007
 	export GITHUB_EVENT_PATH="$JOB/event.json" GITHUB_SHA=$sha7
+	: > "$GH_LOG"
 	run -0 --separate-stderr act after
-	assert_output --partial "::notice::qe-telemetry: the comment on #42 is from a newer run (#8); left alone"
-	[ "$(calls GET)" = 3 ] && [ "$(calls POST)" = 1 ] && [ "$(calls PATCH)" = 1 ]
+	assert_output --partial "::notice::qe-telemetry: pull request #42 has moved on since this run (its head is now another commit): the newer run comments; nothing written"
+	run -0 jq -r '"\(.method) \(.endpoint)"' "$GH_LOG"
+	assert_output "GET repos/QuantEcon/lecture-demo/pulls/42"
 	run -0 marker 0
 	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$sha8\",\"run_number\":8,\"run_id\":17000000008} -->"
 }
@@ -266,7 +302,7 @@ SLEEP = $5"
 	local sha=$HEAD_SHA
 	export GH_READONLY=1
 	run -0 --separate-stderr act after
-	assert_output --partial "no comment from this job (a pull request from a fork gets a read-only token)"
+	assert_output --partial "no comment from this job (a pull request from a fork gets a read-only token; the workflow_run commenter posts it): the job summary and the 'qe-telemetry-report' artifact carry it"
 	[ ! -s "$GH_LOG" ]
 	run -0 conclusion
 	assert_output success
@@ -274,7 +310,8 @@ SLEEP = $5"
 	local art="$JOB/state/artifacts/qe-telemetry-report"
 	run -0 jq -r '[.pr, .head_sha] | @tsv' "$art/pr.json"
 	assert_output "43	$sha"
-	[ -s "$art/diff.ndjson" ] && [ -s "$art/report.ndjson" ]
+	[ -s "$art/diff.ndjson" ]
+	[ -s "$art/report.ndjson" ]
 	cp -a "$art" "$BATS_TEST_TMPDIR/artifact"
 
 	# the commenter: base repository's code only, a write token
@@ -283,29 +320,95 @@ SLEEP = $5"
 	jq --arg sha "$sha" '.workflow_run.head_sha = $sha' "$A/events/workflow_run.json" > "$GITHUB_EVENT_PATH"
 	run -0 --separate-stderr act comment --with artifact-dir="$BATS_TEST_TMPDIR/artifact"
 	assert_output --partial "::notice::qe-telemetry: comment created on #43"
+	refute_output --partial '::warning::'
 	run -0 jq -r '"\(.method) \(.endpoint)"' "$GH_LOG"
 	assert_output - <<-'EOF'
 	GET repos/QuantEcon/lecture-demo/pulls/43
 	GET repos/QuantEcon/lecture-demo/issues/43/comments?per_page=100
 	POST repos/QuantEcon/lecture-demo/issues/43/comments
+	GET repos/QuantEcon/lecture-demo/issues/43/comments?per_page=100
 	EOF
-	# the marker names the triggering run (from the event), not the artifact
+	# the marker names the triggering run (from the event), not the artifact;
+	# the link goes to that run's page (the artifact's id is not known here)
 	run -0 marker 0
 	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$sha\",\"run_number\":9,\"run_id\":17000000099} -->"
+	run -0 jq -r '.[0].body | split("\n") | map(select(. != "")) | last' "$GH_STATE/comments.json"
+	assert_output "[Job summary and logs](https://github.com/QuantEcon/lecture-demo/actions/runs/17000000099) · report artifact \`qe-telemetry-report\` on the run's page"
+}
 
-	# an artifact that names another pull request is not posted there
-	: > "$GH_LOG"
-	jq '.pr = 42' "$BATS_TEST_TMPDIR/artifact/pr.json" > "$BATS_TEST_TMPDIR/pr.json"
-	cp "$BATS_TEST_TMPDIR/pr.json" "$BATS_TEST_TMPDIR/artifact/pr.json"
+# step_env SCRIPT: the environment the job's (last) step running action/SCRIPT saw
+step_env() {
+	local f n
+	f=$(grep -l "action/$1\"" "$JOB"/state/script-*.sh | sort -t- -k2,2n | tail -n 1)
+	n=${f##*/script-}
+	cat "$JOB/state/step-${n%.sh}/environ.json"
+}
+
+@test "fork commenter: the step parsing the artifact has no token; a tampered artifact is refused with a warning, the job green" {
+	job commenter-t workflow_run 32
+	local sha=3333333333333333333333333333333333333333 art="$BATS_TEST_TMPDIR/artifact"
+	jq --arg sha "$sha" '.workflow_run.head_sha = $sha' "$A/events/workflow_run.json" > "$GITHUB_EVENT_PATH"
+	jq -n --arg sha "$sha" '{number: 43, head: {sha: $sha, repo: {full_name: "someone/lecture-demo"}}}' > "$GH_STATE/pulls/43.json"
 	jq -n '{number: 42, head: {sha: "1111111111111111111111111111111111111111", repo: {full_name: "QuantEcon/lecture-demo"}}}' > "$GH_STATE/pulls/42.json"
-	run -0 --separate-stderr act comment --with artifact-dir="$BATS_TEST_TMPDIR/artifact"
-	assert_output --partial "pull request #42 has moved on since this run"
-	[ "$(calls POST)" = 0 ] && [ "$(calls PATCH)" = 0 ]
-	# one that names another head SHA than the run's fails the commenter
-	jq '.pr = 43 | .head_sha = "2222222222222222222222222222222222222222"' "$BATS_TEST_TMPDIR/pr.json" > "$BATS_TEST_TMPDIR/artifact/pr.json"
-	run -1 --separate-stderr act comment --with artifact-dir="$BATS_TEST_TMPDIR/artifact"
-	assert_output --partial "::error::qe-telemetry: the artifact names another head SHA than the run that made it; not posting"
-	[ "$(calls POST)" = 0 ] && [ "$(calls PATCH)" = 0 ]
+	mkdir -p "$art"
+	cp "$(fixture qe-comment)/hostile.ndjson" "$art/diff.ndjson"
+	printf '{"pr":43,"head_sha":"%s","base_sha":"","repository":"someone/lecture-demo"}\n' "$sha" > "$art/pr.json"
+
+	# the good artifact: posted; the token only in the comment step's environment
+	run -0 --separate-stderr act comment --with artifact-dir="$art"
+	assert_output --partial "::notice::qe-telemetry: comment created on #43"
+	run -0 bash -c "$(declare -f step_env); JOB='$JOB' step_env verify.sh | jq -r 'to_entries[] | select((.key | test(\"^(GH|GITHUB)_TOKEN$\")) or (.value | tostring | contains(\"ghs_simulated\"))) | .key'"
+	assert_output ""
+	run -0 bash -c "$(declare -f step_env); JOB='$JOB' step_env comment.sh | jq -r .GH_TOKEN"
+	assert_output ghs_simulated
+
+	# another pull request's number: that one's head is not the run's, nothing written
+	: > "$GH_LOG"
+	printf '{"pr":42,"head_sha":"%s"}\n' "$sha" > "$art/pr.json"
+	run -0 --separate-stderr act comment --with artifact-dir="$art"
+	assert_output --partial "::notice::qe-telemetry: pull request #42 has moved on since this run (its head is now another commit): the newer run comments; nothing written"
+	run -0 jq -r '"\(.method) \(.endpoint)"' "$GH_LOG"
+	assert_output "GET repos/QuantEcon/lecture-demo/pulls/42"
+
+	# another head SHA than the run's: refused before any API call
+	: > "$GH_LOG"
+	printf '{"pr":43,"head_sha":"%s"}\n' 2222222222222222222222222222222222222222 > "$art/pr.json"
+	run -0 --separate-stderr act comment --with artifact-dir="$art"
+	assert_output --partial "::warning::qe-telemetry: the artifact names another head SHA than the run that made it: not posting"
+	[ ! -s "$GH_LOG" ]
+
+	# not the form report.sh writes (a number as a string, an object spread over lines, a link)
+	for bad in '{"pr":"43","head_sha":"'$sha'"}' $'{\n"pr":43,"head_sha":"'$sha'"}' '{"pr":43 ,"head_sha":"'$sha'"}'; do
+		printf '%s\n' "$bad" > "$art/pr.json"
+		run -0 --separate-stderr act comment --with artifact-dir="$art"
+		assert_output --partial "::warning::qe-telemetry: the artifact's pr.json does not start with a valid pull-request number and head SHA: not posting"
+	done
+	ln -sf /etc/passwd "$art/pr.json"
+	run -0 --separate-stderr act comment --with artifact-dir="$art"
+	assert_output --partial "the artifact holds no pr.json and diff.ndjson"
+	[ ! -s "$GH_LOG" ]
+	run -0 jq length "$GH_STATE/comments.json"
+	assert_output 1
+	run -0 conclusion
+	assert_output success
+}
+
+@test "one writer per push: the commenter leaves a same-repository pull request to its own job, but posts Dependabot's" {
+	job commenter-same workflow_run 33
+	local sha=4444444444444444444444444444444444444444 art="$BATS_TEST_TMPDIR/artifact"
+	mkdir -p "$art"
+	printf '{"pr":44,"head_sha":"%s"}\n' "$sha" > "$art/pr.json"
+	"$W/seed/bin/qe-cell-diff" "$W/build-cache/qe-telemetry/report.ndjson" "$W/build-cache/qe-telemetry/report.ndjson" > "$art/diff.ndjson"
+	jq -n --arg sha "$sha" '{number: 44, head: {sha: $sha, repo: {full_name: "QuantEcon/lecture-demo"}}}' > "$GH_STATE/pulls/44.json"
+	jq --arg sha "$sha" '.workflow_run.head_sha = $sha | .workflow_run.head_repository.full_name = "QuantEcon/lecture-demo"
+		| .workflow_run.actor.login = "octocat"' "$A/events/workflow_run.json" > "$GITHUB_EVENT_PATH"
+	run -0 --separate-stderr act comment --with artifact-dir="$art"
+	assert_output "::notice::qe-telemetry: a pull request from this repository: its own job posts the comment; nothing to do here"
+	[ ! -s "$GH_LOG" ]
+	jq '.workflow_run.actor.login = "dependabot[bot]"' "$GITHUB_EVENT_PATH" > "$BATS_TEST_TMPDIR/e.json"
+	cp "$BATS_TEST_TMPDIR/e.json" "$GITHUB_EVENT_PATH"
+	run -0 --separate-stderr act comment --with artifact-dir="$art"
+	assert_output --partial "::notice::qe-telemetry: comment created on #44"
 }
 
 @test "(d) failed build: still reported and commented; the build's failure stands; the action adds none" {
@@ -334,20 +437,393 @@ SLEEP = $5"
 
 @test "fail-on-regression: the one way the action turns a green build red" {
 	pr_job gate 45 13 QuantEcon/lecture-demo 0.6
-	run -1 --separate-stderr act after --with fail-on-regression=true
+	# (a slower cell is a change: comment-on: change comments)
+	run -1 --separate-stderr act after --with fail-on-regression=true --with comment-on=change
 	assert_output --partial "::error::qe-telemetry: a cell or notebook regressed on comparable machines (fail-on-regression is true); see the job summary"
-	[ "$(calls POST)" = 1 ]
+	assert_output --partial "::notice::qe-telemetry: comment created on #45"
+	run -0 calls POST
+	assert_output 1
 	run -0 conclusion
 	assert_output failure
 }
 
-@test "bad inputs fail the first step, before anything runs" {
+@test "bad inputs are warnings: a wrong mode turns the action off, a wrong true/false counts as false; the build runs" {
 	job badinput schedule
 	checkout
-	run -2 --separate-stderr act during
-	assert_output "::error::qe-telemetry: input mode: expected before, after or comment, got 'during'"
-	run -2 --separate-stderr act before --with fail-on-regression=yes
-	assert_output "::error::qe-telemetry: input fail-on-regression: expected true or false, got 'yes'"
+	run -0 --separate-stderr act during
+	assert_output "::warning::qe-telemetry: input mode: expected before, after or comment, got 'during': the action does nothing"
+	run -0 jq -r '"\(.outcome) \(.step)"' "$JOB/state/steps.ndjson"
+	assert_output - <<-'EOF'
+	success qe-telemetry - check inputs, locate the tools
+	skipped qe-telemetry - restore the built tools
+	skipped qe-telemetry - install the tools
+	skipped qe-telemetry - save the built tools
+	skipped qe-telemetry - arm the hook, snapshot the baseline
+	skipped qe-telemetry - extract, stamp, write the report
+	skipped qe-telemetry - diff against the baseline, job summary
+	skipped qe-telemetry - upload the report artifact
+	skipped qe-telemetry - warn about a failed upload
+	skipped qe-telemetry - check the artifact of the pull-request run
+	skipped qe-telemetry - create or update the sticky comment
+	skipped qe-telemetry - fail on a regression
+	EOF
+	run -0 --separate-stderr act before --with fail-on-regression=yes --with comment-on=sometimes
+	assert_line --index 0 "::warning::qe-telemetry: input fail-on-regression: expected true or false, got 'yes'; taken as false"
+	assert_line --index 1 "::warning::qe-telemetry: input comment-on: expected always or change, got 'sometimes'; taken as always"
+	run -0 conclusion
+	assert_output success
+}
+
+# bare_step SCRIPT [VAR=VALUE]...: one of the action's step scripts run by the
+# simulation as the action runs it, with the environment given
+bare_step() {
+	local script=$1
+	shift
+	PATH="$A:$W/nojq" "$A/run-action.py" "$JOB/state" run -- env GITHUB_ACTION_PATH="$REPO" "$@" \
+		"$REPO/action/$script"
+}
+
+@test "no tools (the install step left none): every step warns and does nothing; the build runs, its result unchanged" {
+	pr_job notools 46 14 QuantEcon/lecture-demo 0.6 > /dev/null
+	local empty="$BATS_TEST_TMPDIR/no-tools" common
+	mkdir -p "$empty"
+	common=(QE_BIN="$empty" QE_BUILD_DIR=_build QE_CACHE_DIR= QE_SOURCE_DIR=lectures)
+	run -0 --separate-stderr bare_step before.sh "${common[@]}"
+	assert_output "::warning::qe-telemetry: the tools are not installed (missing: qe-hook qe-cache-extract): before.sh skipped; see the install step's warning"
+	run -0 runjob /usr/bin/python3 "$A/build.py" lectures _build
+	run -0 --separate-stderr bare_step report.sh "${common[@]}" QE_ENV_FILE=environment.yml QE_PYTHON=/usr/bin/python3 QE_BUILD_OUTCOME=success QE_PR=46
+	assert_output "::warning::qe-telemetry: the tools are not installed (missing: qe-cache-extract qe-stamp): report.sh skipped; see the install step's warning"
+	run -0 --separate-stderr bare_step summary.sh QE_BIN="$empty" QE_PR=46
+	assert_output "::warning::qe-telemetry: the tools are not installed (missing: qe-cell-diff qe-comment): summary.sh skipped; see the install step's warning"
+	run -0 --separate-stderr bare_step verify.sh QE_BIN="$empty" QE_RUN_EVENT=pull_request QE_COMMENT=true QE_HAVE_TOKEN=true \
+		QE_RUN_HEAD_REPO=someone/x QE_RUN_HEAD_SHA=3333333333333333333333333333333333333333 QE_RUN_NUMBER=3
+	assert_output "::warning::qe-telemetry: the tools are not installed (missing: qe-comment): verify.sh skipped; see the install step's warning"
+	run -0 conclusion
+	assert_output success
+	[ ! -s "$GH_LOG" ]
+}
+
+@test "a step that breaks on its own ends green with a warning naming it; only the gate may fail" {
+	job broken pull_request 15
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\nexit 3\n' > "$BATS_TEST_TMPDIR/bin/gh"
+	chmod +x "$BATS_TEST_TMPDIR/bin/gh"
+	printf 'x\n' > "$BATS_TEST_TMPDIR/c.md"
+	# a gh that fails every call: a warning, no red
+	run -0 --separate-stderr bare_step comment.sh PATH="$BATS_TEST_TMPDIR/bin:$W/nojq" GH_TOKEN=t QE_PR=1 QE_RUN_NUMBER=1 \
+		QE_HEAD_SHA=3333333333333333333333333333333333333333 QE_COMMENT_FILE="$BATS_TEST_TMPDIR/c.md"
+	assert_output "::warning::qe-telemetry: could not read pull request #1; not commenting"
+	# an unforeseen failure under set -e (RUNNER_TEMP not writable)
+	run -0 --separate-stderr bare_step report.sh RUNNER_TEMP=/proc/qe QE_BIN="$W/seed/bin"
+	assert_line --partial "::warning::qe-telemetry: step 'report.sh' stopped with status 1 (see the messages above); the build is not affected."
+	run -0 conclusion
+	assert_output success
+	run -1 --separate-stderr bare_step gate.sh QE_REGRESSION=true QE_MAY_FAIL=1
+	assert_output "::error::qe-telemetry: a cell or notebook regressed on comparable machines (fail-on-regression is true); see the job summary"
+}
+
+@test "no jq on the runner: the steps ran without it (their PATH has none), and the job is complete" {
+	W="$BATS_FILE_TMPDIR"
+	JOB="$W/jobs/weekly"
+	local p
+	p=$(step_env report.sh | jq -r .PATH)
+	run -1 env PATH="$p" bash -c 'command -v jq'
+	run -0 env PATH="$p" bash -c 'command -v gzip git sha256sum timeout'
+	# and the weekly job's report is complete (test (a) checks its values)
+	[ -s "$W/build-cache/qe-telemetry/report.ndjson" ]
+}
+
+@test "cancelled build: no report, no comment, the baseline left alone; the summary says so; green" {
+	pr_job cancelled 47 16 QuantEcon/lecture-demo 0.6
+	local before_sum
+	before_sum=$(sha256sum < "$WS/_build/qe-telemetry/report.ndjson")
+	run -0 --separate-stderr act after --with build-outcome=cancelled
+	assert_output "::notice::qe-telemetry: the build was cancelled: no report (its cache is half-built)"
+	[ ! -s "$GH_LOG" ]
+	[ ! -e "$JOB/state/artifacts/qe-telemetry-report" ]
+	[ "$(sha256sum < "$WS/_build/qe-telemetry/report.ndjson")" = "$before_sum" ]
+	run -0 cat "$JOB/state/summary.md"
+	assert_output - <<-'EOF'
+	## Lecture execution times
+
+	The build was cancelled: no report and no comparison for this run.
+	EOF
+	run -0 --separate-stderr "$W/seed/bin/qe-hook" status
+	assert_line --index 0 --partial "(not armed)"
+	run -0 conclusion
+	assert_output success
+}
+
+@test "re-run with the artifact already there: replaced (overwrite); an upload that fails is a warning, the comment still posted" {
+	pr_job rerun 48 17 QuantEcon/lecture-demo 0.6
+	cp -a "$JOB" "$BATS_TEST_TMPDIR/job"
+	run -0 --separate-stderr act after
+	printf 'stale\n' > "$JOB/state/artifacts/qe-telemetry-report/stale"
+	# attempt 2 of the same run, into the same artifact name
+	export GITHUB_RUN_ATTEMPT=2
+	run -0 --separate-stderr act after
+	refute_output --partial '::warning::'
+	[ ! -e "$JOB/state/artifacts/qe-telemetry-report/stale" ]
+	[ -s "$JOB/state/artifacts/qe-telemetry-report/report.ndjson" ]
+	run -0 jq length "$GH_STATE/comments.json"
+	assert_output 1
+	# the artifact service down
+	rm -rf "$JOB"; cp -a "$BATS_TEST_TMPDIR/job" "$JOB"
+	: > "$GH_LOG"; rm -f "$GH_STATE/comments.json"
+	SIM_UPLOAD_FAIL=1 run -0 --separate-stderr act after
+	assert_output --partial "::warning::qe-telemetry: the 'qe-telemetry-report' artifact could not be uploaded (see the upload step): the job summary still has the results"
+	assert_output --partial "::notice::qe-telemetry: comment created on #48"
+	run -0 jq -r '.[0].body | split("\n") | map(select(. != "")) | last' "$GH_STATE/comments.json"
+	assert_output "[Job summary and logs](https://github.com/QuantEcon/lecture-demo/actions/runs/17000000017) · report artifact \`qe-telemetry-report\` on the run's page"
+	run -0 conclusion
+	assert_output success
+}
+
+# comment_run RUN_NUMBER SHA BODY [VAR=VALUE]...: the comment step of one
+# run (its own job), as the action runs it
+comment_run() {
+	local n=$1 sha=$2 body=$3
+	shift 3
+	printf '%s\n' "<!-- qe-telemetry: {\"head_sha\":\"$sha\",\"run_number\":$n,\"run_id\":1700000000$n} -->" "$body" > "$BATS_TEST_TMPDIR/c$n.md"
+	mkdir -p "$W/jobs/overlap-$n/temp"
+	JOB="$W/jobs/overlap-$n" bare_step comment.sh RUNNER_TEMP="$W/jobs/overlap-$n/temp" GH_TOKEN=ghs_simulated \
+		QE_PR=49 QE_RUN_NUMBER="$n" QE_HEAD_SHA="$sha" QE_COMMENT_FILE="$BATS_TEST_TMPDIR/c$n.md" \
+		QE_COMMENT_AUTHOR='github-actions[bot]' "$@" > "$BATS_TEST_TMPDIR/out$n" 2>&1
+}
+
+# overlap: a fresh count of listings (GH_LIST_BARRIER) and API log
+overlap() {
+	rm -f "$GH_STATE/.listings"
+	: > "$GH_LOG"
+}
+
+@test "two overlapping runs (slow API): exactly one comment, the newer run's, however their calls interleave" {
+	job overlap pull_request 20
+	local sha=5555555555555555555555555555555555555555 a b
+	jq -n --arg sha "$sha" '{number: 49, head: {sha: $sha, repo: {full_name: "QuantEcon/lecture-demo"}}}' > "$GH_STATE/pulls/49.json"
+	# the first two listings answer only once both were asked, with what
+	# was there then: both runs see the same comments
+	export GH_LIST_BARRIER=2
+	# 1. no comment yet: both create; the older run (20) reads back first
+	# and sees no newer one yet; the newer (21, answered 1 s later) reads
+	# back both and deletes the older
+	overlap
+	comment_run 20 "$sha" "run twenty" & a=$!
+	comment_run 21 "$sha" "run twenty-one" GH_LIST_DELAY=1 & b=$!
+	wait "$a"; wait "$b"
+	run -0 jq -r '.[] | .body | split("\n") | .[1]' "$GH_STATE/comments.json"
+	assert_output "run twenty-one"
+	run -0 jq -r 'select(.method != "GET") | "\(.method) \(.endpoint)"' "$GH_LOG"
+	assert_output - <<-'EOF'
+	POST repos/QuantEcon/lecture-demo/issues/49/comments
+	POST repos/QuantEcon/lecture-demo/issues/49/comments
+	DELETE repos/QuantEcon/lecture-demo/issues/comments/1001
+	EOF
+	run -0 cat "$BATS_TEST_TMPDIR/out20" "$BATS_TEST_TMPDIR/out21"
+	refute_output --partial '::warning::'
+
+	# 2. the same with the older run (22) writing last: it reads back the
+	# newer comment and deletes its own, and the newer one deletes run 21's
+	overlap
+	comment_run 23 "$sha" "run twenty-three" & b=$!
+	comment_run 22 "$sha" "run twenty-two" GH_LIST_DELAY=1 & a=$!
+	wait "$a"; wait "$b"
+	run -0 cat "$BATS_TEST_TMPDIR/out22"
+	assert_line --index 0 "::notice::qe-telemetry: comment created on #49"
+	run -0 jq -r '.[] | .body | split("\n") | .[1]' "$GH_STATE/comments.json"
+	assert_output "run twenty-three"
+	# (both runs may try to delete run 21's: the second gets 404, quietly)
+	run -0 bash -c "jq -r 'select(.method == \"DELETE\") | .endpoint' '$GH_LOG' | sort -u"
+	assert_output - <<-'EOF'
+	repos/QuantEcon/lecture-demo/issues/comments/1002
+	repos/QuantEcon/lecture-demo/issues/comments/1004
+	EOF
+
+	# an attempt 2 of run 23 updates its own comment in place
+	overlap
+	unset GH_LIST_BARRIER
+	comment_run 23 "$sha" "run twenty-three, attempt 2"
+	run -0 jq -r '.[] | .body | split("\n") | .[1]' "$GH_STATE/comments.json"
+	assert_output "run twenty-three, attempt 2"
+	run -0 jq -r 'select(.method != "GET") | "\(.method) \(.endpoint)"' "$GH_LOG"
+	assert_output "PATCH repos/QuantEcon/lecture-demo/issues/comments/1003"
+
+	# 3. a newer push: the run of the old head writes nothing
+	overlap
+	local newer=6666666666666666666666666666666666666666
+	jq --arg sha "$newer" '.head.sha = $sha' "$GH_STATE/pulls/49.json" > "$BATS_TEST_TMPDIR/p.json"
+	cp "$BATS_TEST_TMPDIR/p.json" "$GH_STATE/pulls/49.json"
+	comment_run 24 "$sha" "run twenty-four (old head)" & a=$!
+	comment_run 25 "$newer" "run twenty-five" & b=$!
+	wait "$a"; wait "$b"
+	run -0 jq -r '.[] | .body | split("\n") | .[1]' "$GH_STATE/comments.json"
+	assert_output "run twenty-five"
+	run -0 cat "$BATS_TEST_TMPDIR/out24"
+	assert_output "::notice::qe-telemetry: pull request #49 has moved on since this run (its head is now another commit): the newer run comments; nothing written"
+}
+
+@test "comment-on: change: no comment when nothing changed (a docs-only pull request); threshold inputs reach qe-cell-diff" {
+	job docs pull_request 26
+	checkout "$W/build-cache"
+	ws_commit "Initial lectures" > /dev/null
+	printf '# Demo\n' > "$WS/README.md"
+	git -C "$WS" add README.md
+	git -C "$WS" -c user.name=t -c user.email=t@example.org commit -q -m "docs only"
+	HEAD_SHA=$(git -C "$WS" rev-parse HEAD)
+	pr_event 50 "$HEAD_SHA" QuantEcon/lecture-demo
+	act before
+	runjob /usr/bin/python3 "$A/build.py" lectures _build
+	run -0 --separate-stderr act after --with comment-on=change
+	assert_output --partial "::notice::qe-telemetry: nothing changed (comment-on: change): no comment on #50"
+	run -0 jq -r '"\(.method) \(.endpoint)"' "$GH_LOG"
+	assert_output - <<-'EOF'
+	GET repos/QuantEcon/lecture-demo/pulls/50
+	GET repos/QuantEcon/lecture-demo/issues/50/comments?per_page=100
+	EOF
+	# thresholds: the 0.6 s sleep is no regression under a 10x / 5 s rule
+	pr_job thresholds 51 27 QuantEcon/lecture-demo 0.6
+	run -0 --separate-stderr act after --with cell-ratio=10 --with cell-abs=5 --with notebook-ratio=10 \
+		--with notebook-abs=5 --with execution-abs=9 --with alpha=0.01 --with fail-on-regression=true
+	run -0 jq -c 'select(.kind == "diff-summary") | [.regression, .thresholds]' "$JOB/state/artifacts/qe-telemetry-report/diff.ndjson"
+	assert_output '[false,{"cell_ratio":10,"cell_abs_s":5,"notebook_ratio":10,"notebook_abs_s":5,"execution_abs_s":9,"alpha":0.01}]'
+	run -0 --separate-stderr act after --with cell-ratio=lots
+	assert_output --partial "::warning::qe-telemetry: input cell-ratio: not a number: 'lots'; qe-cell-diff's default is used"
+}
+
+@test "changed-files: a lecture main changed since the baseline is reported apart (git's merge commit); ignore silences a cell; neither gates" {
+	job scope pull_request 28
+	checkout "$W/build-cache"
+	ws_commit "Initial lectures" > /dev/null
+	local g=(git -C "$WS" -c user.name=t -c user.email=t@example.org)
+	"${g[@]}" branch pr
+	# main moves on after the weekly baseline: markov edited
+	edit_cell dynamics/markov.ipynb markov-p "P = [[0.8, 0.2], [0.3, 0.7]]"
+	"${g[@]}" commit -q -am "main: markov"
+	# the pull request edits intro only
+	"${g[@]}" checkout -q pr
+	edit_cell intro.ipynb intro-import "import time
+SLEEP = 0.6"
+	"${g[@]}" commit -q -am "intro: sleep 0.6"
+	HEAD_SHA=$(git -C "$WS" rev-parse HEAD)
+	# actions/checkout's merge commit: the base branch first, the head second
+	"${g[@]}" checkout -q main
+	"${g[@]}" merge -q --no-ff -m "Merge pr into main" pr
+	pr_event 52 "$HEAD_SHA" QuantEcon/lecture-demo
+	act before
+	runjob /usr/bin/python3 "$A/build.py" lectures _build
+	run -1 --separate-stderr act after --with fail-on-regression=true
+	local diff="$JOB/state/artifacts/qe-telemetry-report/diff.ndjson"
+	validate "$diff"
+	# git's list: intro only; markov re-executed because main changed it
+	run -0 cat "$JOB/temp/qe-telemetry/changed.txt"
+	assert_output "lectures/intro.ipynb"
+	run -0 jq -c 'select(.kind == "notebook-diff") | [.document, .pr_touched, (.flags | index("changed-on-main") != null)]' "$diff"
+	assert_output - <<-'EOF'
+	["dynamics/markov",false,true]
+	["intro",true,false]
+	EOF
+	run -0 jq -r 'select(.kind == "diff-summary") | .regression' "$diff"
+	assert_output true
+	run -0 grep -c 'changed on main' "$JOB/state/summary.md"
+	run -0 conclusion
+	assert_output failure
+	# the same build with the slow cell ignored: listed as ignored, no gate
+	run -0 --separate-stderr act after --with fail-on-regression=true --with ignore="# known slow
+intro#slow-sleep"
+	run -0 jq -c 'select(.kind == "cell-diff" and .label == "slow-sleep") | [.verdict, (.flags | index("ignored") != null)]' "$diff"
+	assert_output '["regression",true]'
+	run -0 jq -r 'select(.kind == "diff-summary") | .regression' "$diff"
+	assert_output false
+	# changed-files: none counts every re-executed lecture as the pull request's
+	run -0 --separate-stderr act after --with changed-files=none
+	run -0 jq -c 'select(.kind == "notebook-diff") | (.flags | index("changed-on-main"))' "$diff"
+	assert_output $'null\nnull'
+	# a shallow checkout without the parents: a notice, no guess
+	rm -rf "$JOB/temp/qe-telemetry/changed.txt"
+	git -C "$WS" rev-parse HEAD > "$WS/.git/shallow"
+	run -0 --separate-stderr act after
+	assert_output --partial "::notice::qe-telemetry: could not tell from git which files pull request #52 changed"
+}
+
+@test "the hook armed but nothing logged (IPYTHONDIR set only inside the build step): a warning in the summary" {
+	job nohook schedule
+	cp "$A/events/schedule.json" "$GITHUB_EVENT_PATH"
+	checkout
+	ws_commit "Initial lectures" > /dev/null
+	act before
+	run -0 runjob env IPYTHONDIR="$BATS_TEST_TMPDIR/elsewhere" /usr/bin/python3 "$A/build.py" lectures _build
+	run -0 --separate-stderr act after
+	assert_output --partial "::warning::qe-telemetry: the capture hook was armed but logged nothing: is IPYTHONDIR set only inside the build step? See the job summary"
+	run -0 sed -n 2p "$JOB/state/summary.md"
+	assert_output --partial "> The capture hook was armed, but the kernels logged no cell: no per-cell times."
+	run -0 conclusion
+	assert_output success
+}
+
+@test "provenance: the Python version always, conda's list of the build environment when it is one, the build's start and id" {
+	job env schedule 28
+	cp "$A/events/schedule.json" "$GITHUB_EVENT_PATH"
+	checkout
+	ws_commit "Initial lectures" > /dev/null
+	act before
+	runjob /usr/bin/python3 "$A/build.py" lectures _build
+	# a conda environment as setup-miniconda leaves it: bin/python, conda-meta/
+	local envp="$BATS_TEST_TMPDIR/miniconda/envs/quantecon"
+	mkdir -p "$envp/bin" "$envp/conda-meta" "$BATS_TEST_TMPDIR/miniconda/bin"
+	ln -s /usr/bin/python3 "$envp/bin/python"
+	cat > "$BATS_TEST_TMPDIR/miniconda/bin/conda" <<-EOF
+	#!/bin/sh
+	[ "\$1 \$2 \$3 \$4" = "list --json -p $envp" ] || exit 9
+	printf '[{"name":"python","version":"3.13.5"},{"name":"numpyro","version":"0.19.0"}]\n'
+	EOF
+	chmod +x "$BATS_TEST_TMPDIR/miniconda/bin/conda"
+	CONDA="$BATS_TEST_TMPDIR/miniconda" run -0 --separate-stderr act after --with python="$envp/bin/python"
+	local report="$WS/_build/qe-telemetry/report.ndjson"
+	run -0 jq -c 'select(.kind == "notebook") | .provenance.environment.packages | {python, numpyro}' "$report"
+	assert_line --index 0 '{"python":"3.13.5","numpyro":"0.19.0"}'
+	run -0 jq -r 'select(.kind == "notebook") | [.provenance.run.build_id, .provenance.run.started_at] | @tsv' "$report"
+	assert_line --index 0 "QuantEcon/lecture-demo/17000000028/1	$(cat "$JOB/temp/qe-telemetry/start")"
+	# a plain Python: pip's list, and the interpreter's own version
+	act after > /dev/null
+	run -0 jq -r 'select(.kind == "notebook") | .provenance.environment.packages.python' "$report"
+	assert_line --index 0 "$(/usr/bin/python3 -c 'import platform; print(platform.python_version())')"
+	validate "$report"
+}
+
+@test "documents named the same on every runner: a baseline built at one workspace path, the PR at another" {
+	# the weekly build ran at $W/work/lecture-demo; this runner's workspace is elsewhere
+	pr_job_at "$W/runner2/_work/lecture-demo/lecture-demo" moved 52 29 QuantEcon/lecture-demo 0.6
+	run -0 --separate-stderr act after
+	local art="$JOB/state/artifacts/qe-telemetry-report"
+	run -0 jq -c 'select(.kind == "notebook") | [.document, .origin]' "$WS/_build/qe-telemetry/report.ndjson"
+	assert_output - <<-'EOF'
+	["dynamics/markov","inherited"]
+	["intro","executed"]
+	EOF
+	run -0 jq -c 'select(.kind == "diff-summary") | [.notebooks.new, .notebooks.removed, .cells.new, .cells.removed, .cells.regression, .notebooks.cached]' "$art/diff.ndjson"
+	assert_output '[0,0,0,0,1,1]'
+	run -0 jq -r '.[].body' "$GH_STATE/comments.json"
+	assert_output --partial "intro"
+	refute_output --partial "$W"
+	refute_output --partial "/work/"
+	refute_output --partial "/_work/"
+
+	# a failure left by the other path does not hide this path's success
+	local a="$BATS_TEST_TMPDIR/A/R/R" b="$BATS_TEST_TMPDIR/B/_work/R/R"
+	mkdir -p "$a" "$b"
+	cp -R "$(fixture action/book)/lectures" "$a/"
+	WS=$a edit_cell dynamics/markov.ipynb markov-p 'raise ValueError("singular P")'
+	run -1 /usr/bin/python3 "$A/build.py" "$a/lectures" "$a/_build"
+	cp -R "$(fixture action/book)/lectures" "$b/"
+	cp -a "$a/_build" "$b/_build"
+	run -0 /usr/bin/python3 "$A/build.py" "$b/lectures" "$b/_build"
+	run -0 --separate-stderr "$W/seed/bin/qe-cache-extract" -r "$b/lectures" "$b/_build/.jupyter_cache"
+	printf '%s\n' "$output" > "$BATS_TEST_TMPDIR/moved.ndjson"
+	run -0 jq -c 'select(.kind == "notebook") | [.document, .status, .current]' "$BATS_TEST_TMPDIR/moved.ndjson"
+	assert_output - <<-'EOF'
+	["dynamics/markov","ok",true]
+	["intro","ok",true]
+	EOF
 }
 
 LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.yml .github/workflows/ci.yml .github/workflows/release.yml)
@@ -383,7 +859,7 @@ LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.y
 	# every run: step of the action is one script of action/, which exists
 	run -0 /usr/bin/python3 -c 'import yaml; [print(s["run"]) for s in yaml.safe_load(open("action.yml"))["runs"]["steps"] if "run" in s]'
 	for line in "${lines[@]}"; do
-		[[ $line =~ ^\"\$GITHUB_ACTION_PATH/action/([a-z]+\.sh)\"$ ]]
+		[[ $line =~ ^\"\$GITHUB_ACTION_PATH/action/([a-z-]+\.sh)\"$ ]]
 		[ -x "action/${BASH_REMATCH[1]}" ]
 	done
 }
@@ -583,8 +1059,13 @@ after_comments() {
 	assert_line "::warning::qe-telemetry: install: path:/nonexistent: the tools under /nonexistent/bin do not run (or are not there): install them there (make install PREFIX=DIR, or unpack a release bundle of make dist into DIR), or use install: release. This build goes on without execution-time telemetry."
 	run -0 install_outputs
 	assert_output $'available=false\nbuilt=false'
-	run -2 --separate-stderr act_in "$REPO" before --with install=binary
-	assert_output "::error::qe-telemetry: input install: expected release, source or path:DIR, got 'binary'"
+	# a bad value is a warning, taken as release (here: no bundle recorded, so the sources)
+	job path-bad schedule
+	export SIM_CACHE="$BATS_TEST_TMPDIR/cache-service-bad"
+	run -0 --separate-stderr act_in "$REPO" before --with install=binary
+	assert_line "::warning::qe-telemetry: input install: expected release, source or path:DIR, got 'binary'; taken as release"
+	run -0 install_outputs
+	assert_output $'available=true\nbuilt=true\nmethod=source'
 }
 
 # no_root_stubs DIR PACKAGE...: id says uid 1000, sudo wants a password, and
@@ -602,7 +1083,7 @@ no_root_stubs() {
 	no_root_stubs "$BATS_TEST_TMPDIR/stubs" libjq-dev libcjson-dev
 	export PATH="$BATS_TEST_TMPDIR/stubs:$PATH"
 	# the default, install: release, with no bundle recorded: the source path
-	run --separate-stderr act_in "$REPO" before
+	run -0 --separate-stderr act_in "$REPO" before
 	assert_line "::warning::qe-telemetry: building the tools needs the packages: libcjson-dev libjq-dev, which could not be installed here (not root, and no passwordless sudo). Install them before this step (as root: apt-get install libcjson-dev libjq-dev), or use install: release or install: path:DIR. This build goes on without execution-time telemetry."
 	run -0 step_outcomes 'install the tools'
 	assert_output success
@@ -612,9 +1093,11 @@ no_root_stubs() {
 	run -0 runjob /usr/bin/python3 "$A/build.py" lectures _build
 	run -0 jq -r 'select(.status == 0) | .step' "$JOB/state/steps.ndjson"
 	assert_line "/usr/bin/python3 $A/build.py lectures _build"
-	# the after step does not try again
-	run --separate-stderr act_in "$REPO" after
+	# the after step does not try again; every step of ours skips; green
+	run -0 --separate-stderr act_in "$REPO" after
 	assert_line "::notice::qe-telemetry: no tools in this job (see the warning of the earlier qe-telemetry step); skipping"
+	run -0 conclusion
+	assert_output success
 	run -0 install_outputs
 	assert_output $'available=false\nbuilt=false\navailable=false\nbuilt=false'
 	run -0 step_outcomes 'install the tools|restore the built tools'
@@ -643,13 +1126,15 @@ no_root_stubs() {
 	no_root_stubs "$BATS_TEST_TMPDIR/stubs" libarchive-dev
 	rm "$BATS_TEST_TMPDIR/stubs/id" "$BATS_TEST_TMPDIR/stubs/sudo"
 	PATH="$A:$BATS_TEST_TMPDIR/stubs:$bin" run -1 command -v apt-get
-	PATH="$A:$BATS_TEST_TMPDIR/stubs:$bin" run --separate-stderr act_in "$REPO" before --with install=source
+	PATH="$A:$BATS_TEST_TMPDIR/stubs:$bin" run -0 --separate-stderr act_in "$REPO" before --with install=source
 	assert_line "::warning::qe-telemetry: building the tools needs the packages: libarchive-dev, which could not be installed here (no apt-get). Install them before this step (as root: apt-get install libarchive-dev), or use install: release or install: path:DIR. This build goes on without execution-time telemetry."
 	run -0 step_outcomes 'install the tools'
 	assert_output success
 	run -0 install_outputs
 	assert_output $'available=false\nbuilt=false'
 	run -0 runjob /usr/bin/python3 "$A/build.py" lectures _build
+	run -0 conclusion
+	assert_output success
 }
 
 @test "a restored tools cache whose tools do not run here (linked to a library the image lacks) is replaced by relocatable ones" {

@@ -67,16 +67,17 @@ def hashkey(nb):
     return hashlib.md5(nbformat.writes(hash_nb, nbformat.NO_CONVERT).encode()).hexdigest()
 
 
-def execute(path):
+def execute(path, timeout=120):
     """One document, as jupyter_cache.executors.utils.single_nb_execution runs
-    it (record_timing=False).  Returns the executed notebook, seconds, the
-    traceback text or None, and the kernel's process id."""
+    it (record_timing=False; timeout is jupyter-cache's default, 120 s, unless
+    a book sets execution_timeout).  Returns the executed notebook, seconds,
+    the traceback text or None, and the kernel's process id."""
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError
     nb = nbformat.read(str(path), as_version=4)
     pid = []
-    client = NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=False,
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=False,
                             record_timing=False, resources={"metadata": {"path": str(path.parent)}},
                             on_notebook_start=lambda notebook: pid.append(client.km.provisioner.pid))
     err = None

@@ -28,9 +28,9 @@ cellv() {
 	run -2 --separate-stderr qe-cell-diff -z a b
 	assert_output ""
 	assert_equal "${stderr_lines[0]}" "qe-cell-diff: invalid option -- 'z'"
-	assert_equal "${stderr_lines[1]}" "usage: qe-cell-diff [-Aeh] [--version] [-a seconds] [-d expr] [-f expr] [-k expr]"
+	assert_equal "${stderr_lines[1]}" "usage: qe-cell-diff [-Aeh] [--version] [-a seconds] [-d expr] [-f expr] [-i doc[#label]]"
 	run -2 --separate-stderr qe-cell-diff timed-base.ndjson
-	assert_equal "${stderr_lines[0]}" "usage: qe-cell-diff [-Aeh] [--version] [-a seconds] [-d expr] [-f expr] [-k expr]"
+	assert_equal "${stderr_lines[0]}" "usage: qe-cell-diff [-Aeh] [--version] [-a seconds] [-d expr] [-f expr] [-i doc[#label]]"
 	run -2 --separate-stderr qe-cell-diff - -
 	assert_equal "${stderr_lines[0]}" "qe-cell-diff: only one of base and head may be '-'"
 	run -2 --separate-stderr qe-cell-diff -r 0.9 timed-base.ndjson timed-head.ndjson
@@ -70,23 +70,25 @@ cellv() {
 	EOF
 }
 
-@test "timed pair: notebook totals are the sums of cell times; untouched notebooks unchanged" {
+@test "timed pair: notebook totals are the sums of cell times; a lecture holding a regressed cell is a regression" {
 	qe-cell-diff timed-base.ndjson timed-head.ndjson > "$T/out"
-	run -0 sel "$T/out" 'select(.kind == "notebook-diff") | [.document, .verdict, .measure, .base_s, .head_s, .cells.regression]'
+	run -0 sel "$T/out" 'select(.kind == "notebook-diff") | [.document, .verdict, .verdict_rule, .measure, .base_s, .head_s, .cells.regression]'
+	# intro's sum moved 0.59 -> 1.17 s (x1.99 but +0.58 s, under the 1.0 s
+	# floor): its slow-sleep cell went x3, so the cell route decides
 	assert_output - <<-'EOF'
-	["broken","no-timing",null,null,null,0]
-	["dynamics/markov","unchanged","cells_seconds",0.335005,0.403222,0]
-	["errors_allowed","unchanged","cells_seconds",0.354624,0.36968,0]
-	["images","unchanged","cells_seconds",0.121378,0.093748,0]
-	["intro","unchanged","cells_seconds",0.58952,1.173201,1]
-	["numba_demo","unchanged","cells_seconds",0.870252,0.729474,0]
-	["stale_timing","unchanged","cells_seconds",0.272625,0.26853,0]
+	["broken","failed",null,null,null,null,0]
+	["dynamics/markov","unchanged","sum","cells_seconds",0.335005,0.403222,0]
+	["errors_allowed","unchanged","sum","cells_seconds",0.354624,0.36968,0]
+	["images","unchanged","sum","cells_seconds",0.121378,0.093748,0]
+	["intro","regression","cells","cells_seconds",0.58952,1.173201,1]
+	["numba_demo","unchanged","sum","cells_seconds",0.870252,0.729474,0]
+	["stale_timing","unchanged","sum","cells_seconds",0.272625,0.26853,0]
 	EOF
 	# the totals are exactly the extractor's cells_seconds
 	run -0 jq -c 'select(.kind == "notebook" and .document == "intro") | .cells_seconds' timed-head.ndjson
 	assert_output 1.173201
-	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.regression, .cells.regression, .cells.new, .notebooks.regression]'
-	assert_output '[true,1,1,0]'
+	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.regression, .cells.regression, .cells.new, .notebooks.regression, .notebooks.failed]'
+	assert_output '[true,1,1,1,1]'
 }
 
 @test "-e: exit 1 on the timed pair's regression, 0 on A/A" {
@@ -104,7 +106,7 @@ cellv() {
 	printf '%s\n' "$output" > "$T/out"
 	run -0 sel "$T/out" 'select(.kind == "notebook-diff") | [.document, .verdict, .head_origin, .origin_from, .measure, .base_s, .head_s]'
 	assert_output - <<-'EOF'
-	["broken","no-timing","executed","origin",null,null,null]
+	["broken","failed","executed","origin",null,null,null]
 	["dynamics/markov","unchanged","executed","origin","execution_seconds",1.62675,1.999581]
 	["errors_allowed","cached","inherited","origin",null,null,null]
 	["images","cached","inherited","origin",null,null,null]
@@ -128,7 +130,7 @@ cellv() {
 	printf '%s\n' "$output" > "$T/out"
 	run -0 sel "$T/out" 'select(.kind == "notebook-diff") | [.document, .verdict, .origin_from]'
 	assert_output - <<-'EOF'
-	["broken","no-timing","cache-key"]
+	["broken","failed","cache-key"]
 	["dynamics/markov","unchanged","cache-key"]
 	["errors_allowed","cached","cache-key"]
 	["images","cached","cache-key"]
@@ -143,7 +145,7 @@ cellv() {
 	assert_equal "$stderr" ""
 	printf '%s\n' "$output" > "$T/out"
 	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.regression, .notebooks, .cells, .cell_flags."source-changed"]'
-	assert_output '[false,{"regression":0,"improvement":0,"unchanged":6,"inconclusive":0,"new":0,"removed":0,"no-timing":0,"not-comparable":0,"cached":0},{"regression":0,"improvement":0,"unchanged":23,"inconclusive":0,"new":0,"removed":0,"no-timing":1,"not-comparable":0},0]'
+	assert_output '[false,{"regression":0,"improvement":0,"unchanged":6,"inconclusive":0,"new":0,"removed":0,"no-timing":0,"not-comparable":0,"cached":0,"failed":0,"newly-failed":0},{"regression":0,"improvement":0,"unchanged":23,"inconclusive":0,"new":0,"removed":0,"no-timing":1,"not-comparable":0},0]'
 	run -0 validate "$T/out"
 }
 
@@ -179,8 +181,11 @@ cellv() {
 	qe-cell-diff -A aa-run1.ndjson "$T/slow" > "$T/adj"
 	run -0 sel "$T/adj" 'select(.kind == "diff-summary") | [.runner_factor, .adjusted, .cells.regression]'
 	assert_output '[2.272,true,1]'
-	run -0 sel "$T/adj" 'select(.verdict == "regression") | [.label, .ratio, .adjusted_ratio]'
+	run -0 sel "$T/adj" 'select(.kind == "cell-diff" and .verdict == "regression") | [.label, .ratio, .adjusted_ratio]'
 	assert_output '["slow-sleep",6.2128,2.7345]'
+	# its lecture is a regression by the cell route, not by its sum
+	run -0 sel "$T/adj" 'select(.kind == "notebook-diff" and .verdict == "regression") | [.document, .verdict_rule]'
+	assert_output '["intro","cells"]'
 	run -0 validate "$T/adj"
 }
 
@@ -228,12 +233,41 @@ qe-cell-diff: 1 line rejected"
 	     <(grep -v diff-summary timed.expected | jq -c 'del(.fingerprint_base, .fingerprint_head)')
 }
 
-@test "package series differences are named one level down" {
+@test "package series alone keep the verdicts; with another machine fact they are named one level down" {
 	jq -c '.provenance.fingerprint = "0000000000000001" | .provenance.fingerprint_facts.packages = {"numpy": "1.26"}' stamped-base.ndjson > "$T/b"
 	jq -c '.provenance.fingerprint = "0000000000000002" | .provenance.fingerprint_facts.packages = {"numpy": "2.0"}' stamped-base.ndjson > "$T/h"
 	run -0 --separate-stderr qe-cell-diff "$T/b" "$T/h"
-	run -0 jq -c 'select(.kind == "diff-summary") | .differing_facts' <<< "$output"
-	assert_output '[{"fact":"packages.numpy","base":"1.26","head":"2.0"}]'
+	run -0 jq -c 'select(.kind == "diff-summary") | [.machines, .differing_facts, .cell_flags["not-comparable"]]' <<< "$output"
+	assert_output '["same",[],0]'
+	jq -c '.provenance.fingerprint = "0000000000000003" | .provenance.fingerprint_facts.packages = {"numpy": "2.0"} | .provenance.fingerprint_facts.runner_class = "gpu"' stamped-base.ndjson > "$T/h2"
+	run -0 --separate-stderr qe-cell-diff "$T/b" "$T/h2"
+	run -0 jq -c 'select(.kind == "diff-summary") | [.machines, .differing_facts]' <<< "$output"
+	assert_output '["different",[{"fact":"packages.numpy","base":"1.26","head":"2.0"},{"fact":"runner_class","base":"ubuntu-latest","head":"gpu"}]]'
+}
+
+@test "a package-only environment change (real qe-stamp): verdicts kept, the change named with the lectures importing it" {
+	V="$(fixture verdicts)"
+	qe-stamp -r ubuntu-latest -p "$V/pip-base.json" timed-base.ndjson > "$T/b"
+	qe-stamp -r ubuntu-latest -p "$V/pip-head.json" timed-head.ndjson > "$T/h"
+	# numpy's series moved (1.26 -> 2.0): the fingerprints differ
+	run -0 sh -c "jq -r '.provenance.fingerprint' '$T/b' '$T/h' | sort -u | wc -l"
+	assert_output 2
+	run -1 --separate-stderr qe-cell-diff -e "$T/b" "$T/h"
+	printf '%s\n' "$output" > "$T/out"
+	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.regression, .machines, .differing_facts, .cell_flags["not-comparable"], .notebooks.regression]'
+	assert_output '[true,"same",[],0,1]'
+	run -0 sel "$T/out" 'select(.kind == "diff-summary") | .environment_changes[]'
+	assert_output - <<-'EOF'
+	{"package":"jax","base":"0.4.30","head":"0.4.31","lectures":[]}
+	{"package":"jaxlib","base":"0.4.30","head":"0.4.31","lectures":[]}
+	{"package":"numpy","base":"1.26.4","head":"2.0.0","lectures":["numba_demo"]}
+	EOF
+	run -0 cellv "$T/out" slow-sleep
+	assert_output '["regression",["upstream-changed","output-changed"],0.30444,0.90397,2,2]'
+	run -0 validate "$T/out"
+	# unstamped: no environment known, nothing listed
+	run -0 sel timed.expected 'select(.kind == "diff-summary") | .environment_changes'
+	assert_output '[]'
 }
 
 @test "timing sources that cannot be compared give not-comparable with a reason" {
@@ -330,7 +364,7 @@ qe-cell-diff: nonexistent.ndjson: no baseline records"
 	qe-cache-extract "$S/base/.jupyter_cache" > "$T/base.ndjson"
 	qe-cache-extract "$S/head/.jupyter_cache" > "$T/head.ndjson"
 	run -1 --separate-stderr qe-cell-diff -e "$T/base.ndjson" "$T/head.ndjson"
-	run -0 jq -r 'select(.verdict == "regression") | "\(.document) \(.label) \(.base_s) -> \(.head_s)"' <<< "$output"
+	run -0 jq -r 'select(.kind == "cell-diff" and .verdict == "regression") | "\(.document) \(.label) \(.base_s) -> \(.head_s)"' <<< "$output"
 	assert_output "intro slow-sleep 0.30444 -> 0.90397"
 }
 
@@ -361,7 +395,7 @@ qe-cell-diff: nonexistent.ndjson: no baseline records"
 	printf '%s\n' "$output" > "$T/out"
 	run -0 sel "$T/out" 'select(.kind == "notebook-diff") | [.document, .verdict, .flags, .reason]'
 	assert_output - <<-'EOF2'
-	["broken","no-timing",["not-comparable"],"provenance fingerprints differ"]
+	["broken","failed",["not-comparable"],"failed in base and head"]
 	["dynamics/markov","unchanged",["source-changed","output-changed","not-comparable"],"provenance fingerprints differ"]
 	["errors_allowed","cached",[],"head did not re-execute this document"]
 	["images","cached",[],"head did not re-execute this document"]
@@ -415,4 +449,163 @@ qe-cell-diff: 1 line rejected"
 	run -0 --separate-stderr qe-cell-diff "$T/nb.ndjson" "$T/nb.ndjson"
 	run -0 jq -c 'select(.kind == "notebook-diff") | [.status_base, .status_head]' <<< "$output"
 	assert_output '["weird","weird"]'
+}
+
+# ---- tests/fixtures/verdicts: real caches of a small book (make-verdicts.py) ----
+
+# vx NAME: extract the verdicts fixture's build NAME (aa1, aa2, head) with its
+# hook log; aa2 and head against aa1 as their baseline
+vx() {
+	local V b=()
+	V="$(fixture verdicts)"
+	[ "$1" = aa1 ] || b=(-b "$V/aa1/.jupyter_cache")
+	qe-cache-extract "${b[@]}" -t "$V/$1/hook.log" "$V/$1/.jupyter_cache" > "$T/$1.ndjson"
+}
+
+@test "verdicts A/A: two fresh builds of one book, zero regressions and improvements at every level" {
+	vx aa1
+	vx aa2
+	# a fresh rebuild has the baseline's keys but new records: executed, not inherited
+	run -0 jq -c 'select(.kind == "notebook") | .origin' "$T/aa2.ndjson"
+	refute_output --partial inherited
+	run -0 --separate-stderr qe-cell-diff -e "$T/aa1.ndjson" "$T/aa2.ndjson"
+	printf '%s\n' "$output" > "$T/out"
+	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.regression, .notebooks.regression, .notebooks.improvement, .cells.regression, .cells.improvement, .cells.inconclusive]'
+	assert_output '[false,0,0,0,0,0]'
+	run -0 sel "$T/out" 'select(.kind == "notebook-diff") | [.document, .verdict, .verdict_rule, .flags, .reason]'
+	assert_output - <<-'EOF'
+	["errors_allowed","unchanged","sum",[],null]
+	["fails_both","failed",null,[],"failed in base and head"]
+	["long","unchanged","sum",[],null]
+	["main_only","unchanged","sum",[],null]
+	["newly_fails","unchanged","sum",[],null]
+	["prose","unchanged","sum",[],"no code cells; compared execution_seconds"]
+	["steady","unchanged","sum",[],null]
+	EOF
+	# print(object()) shows another address each run: not an output change
+	run -0 sel "$T/out" 'select(.kind == "cell-diff" and (.flags | length) > 0)'
+	assert_output ""
+	run -0 validate "$T/out"
+}
+
+@test "verdicts PR: a x3 cell inside a long lecture makes the lecture a regression though its sum stays under the floor" {
+	vx aa1
+	vx head
+	run -1 --separate-stderr qe-cell-diff -e --changed "$(fixture verdicts)/changed.txt" "$T/aa1.ndjson" "$T/head.ndjson"
+	assert_equal "$stderr" ""
+	printf '%s\n' "$output" > "$T/out"
+	run -0 cellv "$T/out" long-hot
+	assert_output '["regression",["source-changed"],0.301362,0.90072,6,6]'
+	# sum 1.83 -> 2.41 s: x1.32 and +0.59 s, under both lecture thresholds
+	run -0 sel "$T/out" 'select(.kind == "notebook-diff" and .document == "long") | [.verdict, .verdict_rule, .base_s, .head_s, .cells.regression, .cells.unchanged]'
+	assert_output '["regression","cells",1.826484,2.413994,1,8]'
+	# without the cell route the sum alone would say unchanged
+	run -0 qe-cell-diff --nb-ratio 1.5 "$T/aa1.ndjson" "$T/head.ndjson"
+	run -0 jq -c 'select(.kind == "notebook-diff" and .document == "long") | .ratio < 1.5 and .delta_s < 1' <<< "$output"
+	assert_output true
+	run -0 validate "$T/out"
+}
+
+@test "verdicts PR: failing on both sides is failed, newly failing is newly-failed, each with its exception line and the timeout cell" {
+	vx aa1
+	vx head
+	run -0 jq -c 'select(.kind == "notebook" and .status == "failed") | [.document, .error, .timeout_cell.seq]' "$T/head.ndjson"
+	assert_output - <<-'EOF'
+	["fails_both","ValueError: broken on main and in the pull request",null]
+	["newly_fails","nbclient.exceptions.CellTimeoutError: A cell timed out while it was being executed, after 3 seconds.",3]
+	EOF
+	# the timeout cell is the pull request's third code cell: its digest
+	run -0 jq -r 'select(.kind == "notebook" and .document == "newly_fails") | .timeout_cell.source_sha256' "$T/head.ndjson"
+	assert_output "$(printf 'import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\ntime.sleep(30)  # past the timeout' | sha256sum | cut -d' ' -f1)"
+	qe-cell-diff "$T/aa1.ndjson" "$T/head.ndjson" > "$T/out"
+	run -0 sel "$T/out" 'select(.kind == "notebook-diff" and (.verdict | test("failed"))) | [.document, .verdict, .reason, .flags, .error_base, .error_head, .timeout_cell.seq]'
+	assert_output - <<-'EOF'
+	["fails_both","failed","failed in base and head",[],"ValueError: broken on main and in the pull request","ValueError: broken on main and in the pull request",null]
+	["newly_fails","newly-failed","head failed",["status-changed"],null,"nbclient.exceptions.CellTimeoutError: A cell timed out while it was being executed, after 3 seconds.",3]
+	EOF
+	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.notebooks.failed, .notebooks["newly-failed"], .notebooks.cached, .regression]'
+	assert_output '[1,1,2,true]'
+	# the hook log's run that never ended is not reported as unmatched
+	run -0 --separate-stderr qe-cache-extract -t "$(fixture verdicts)/head/hook.log" "$(fixture verdicts)/head/.jupyter_cache"
+	assert_equal "$stderr" ""
+}
+
+@test "verdicts PR: --changed keeps lectures changed only on main out of -e and says which the pull request touched" {
+	vx aa1
+	vx head
+	qe-cell-diff --changed "$(fixture verdicts)/changed.txt" "$T/aa1.ndjson" "$T/head.ndjson" > "$T/out"
+	run -0 sel "$T/out" 'select(.kind == "notebook-diff") | [.document, .verdict, .pr_touched, .head_origin, (.flags | index("changed-on-main") != null)]'
+	assert_output - <<-'EOF'
+	["errors_allowed","unchanged",true,"executed",false]
+	["fails_both","failed",false,"executed",true]
+	["long","regression",true,"executed",false]
+	["main_only","unchanged",false,"executed",true]
+	["newly_fails","newly-failed",true,"executed",false]
+	["prose","cached",false,"inherited",false]
+	["steady","cached",false,"inherited",false]
+	EOF
+	# every cell of a lecture changed on main carries the flag
+	run -0 sel "$T/out" 'select(.kind == "cell-diff" and .document == "main_only") | [.label, .flags]'
+	assert_output - <<-'EOF'
+	["mo-import",["changed-on-main"]]
+	["mo-value",["source-changed","changed-on-main"]]
+	EOF
+	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.notebook_flags["changed-on-main"], .cell_flags["changed-on-main"]]'
+	assert_output '[2,2]'
+	# the regression is in a lecture the pull request touched: -e still fails;
+	# said changed only on main, the same regression no longer gates
+	printf 'lectures/newly_fails.ipynb\n' > "$T/changed"
+	run -0 --separate-stderr qe-cell-diff -e --changed "$T/changed" "$T/aa1.ndjson" "$T/head.ndjson"
+	run -0 jq -c 'select(.kind == "notebook-diff" and .document == "long") | [.verdict, .pr_touched, .flags]' <<< "$output"
+	assert_output '["regression",false,["source-changed","changed-on-main"]]'
+	# without --changed nothing is known: null, no flag
+	run -0 qe-cell-diff "$T/aa1.ndjson" "$T/head.ndjson"
+	run -0 jq -c 'select(.kind == "notebook-diff") | .pr_touched' <<< "$output"
+	refute_output --partial true
+	refute_output --partial false
+	run -2 --separate-stderr qe-cell-diff --changed "$T/nonexistent" "$T/aa1.ndjson" "$T/head.ndjson"
+	assert_equal "${stderr_lines[0]}" "qe-cell-diff: $T/nonexistent: No such file or directory"
+}
+
+@test "verdicts PR: -i silences a cell or a lecture; ignored rows are still written, flagged, and gate nothing" {
+	vx aa1
+	vx head
+	run -0 --separate-stderr qe-cell-diff -e -i 'long#long-hot' "$T/aa1.ndjson" "$T/head.ndjson"
+	printf '%s\n' "$output" > "$T/out"
+	run -0 cellv "$T/out" long-hot
+	assert_output '["regression",["source-changed","ignored"],0.301362,0.90072,6,6]'
+	# the lecture rule leaves the ignored cell out: the sum decides
+	run -0 sel "$T/out" 'select(.kind == "notebook-diff" and .document == "long") | [.verdict, .verdict_rule, .flags]'
+	assert_output '["unchanged","sum",["source-changed"]]'
+	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.regression, .cells.regression, .cell_flags.ignored]'
+	assert_output '[false,1,1]'
+	# a whole lecture, from a file with comments
+	printf '# known slow\n\nlectures/long.ipynb\n' > "$T/ignore"
+	run -0 --separate-stderr qe-cell-diff -e --ignore-file "$T/ignore" "$T/aa1.ndjson" "$T/head.ndjson"
+	printf '%s\n' "$output" > "$T/out2"
+	run -0 sel "$T/out2" 'select(.document == "long") | .flags | index("ignored") != null'
+	refute_output --partial false
+	assert_line true
+	run -0 sel "$T/out2" 'select(.kind == "notebook-diff" and .document == "long") | .verdict'
+	assert_output '"regression"'
+	run -2 --separate-stderr qe-cell-diff -i '#long-hot' "$T/aa1.ndjson" "$T/head.ndjson"
+	assert_equal "${stderr_lines[0]}" "qe-cell-diff: ignore '#long-hot': no document before '#'"
+}
+
+@test "verdicts PR: an allowed-error cell below an inserted cell keeps its output digest" {
+	vx aa1
+	vx head
+	qe-cell-diff "$T/aa1.ndjson" "$T/head.ndjson" > "$T/out"
+	run -0 sel "$T/out" 'select(.kind == "cell-diff" and .document == "errors_allowed") | [.label, .verdict, .flags, .status_head, .error_head]'
+	assert_output - <<-'EOF'
+	["ea-setup","unchanged",[],"ok",null]
+	["ea-inserted","new",[],"ok",null]
+	["ea-raise","unchanged",["upstream-changed"],"error","ZeroDivisionError: division by zero"]
+	["ea-after","unchanged",["upstream-changed"],"ok",null]
+	["ea-address","unchanged",["upstream-changed"],"ok",null]
+	EOF
+	# the stored tracebacks do differ: "In [2]" in base, "In [3]" in head
+	V="$(fixture verdicts)"
+	run -0 sh -c "grep -l 'ea-raise' '$V'/aa1/.jupyter_cache/executed/*/base.ipynb | xargs grep -c 'In \[2\]'"
+	run -0 sh -c "grep -l 'ea-inserted' '$V'/head/.jupyter_cache/executed/*/base.ipynb | xargs grep -c 'In \[3\]'"
 }

@@ -82,7 +82,7 @@ has_re() {
 		assert_output - < "$c.summary.md"
 		n=$((n + 1))
 	done
-	assert_equal "$n" 8
+	assert_equal "$n" 12
 }
 
 @test "timed caches: headline, the one regression, three tables of the right size" {
@@ -92,7 +92,7 @@ has_re() {
 	plain
 	assert_line -n 0 '<!-- qe-telemetry: {"head_sha":"5f3c2a1b9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a","run_number":42,"run_id":1234567890} -->'
 	assert_line -n 1 "### Lecture execution times"
-	assert_line -n 2 "🔴 **1 cell slower**, 0 faster, 22 unchanged in 6 re-executed lectures; **1 lecture failed**"
+	assert_line -n 2 "🔴 **1 cell slower**, 0 faster, 22 unchanged in 6 re-executed lectures; 1 lecture still failing"
 	assert_line "| 🔴 slower | intro | slow-sleep | 0.30 s → 0.90 s | ×2.97 | +0.60 s | 77% | earlier cell changed, output changed |"
 	html "$T/c.md" > "$T/c.html"
 	assert_equal "$(count '<table>' "$T/c.html")" 3
@@ -117,7 +117,7 @@ has_re() {
 
 @test "machines differ: a warning names the differing fact; the regression does not gate" {
 	run -0 --separate-stderr qe-comment machines.ndjson
-	assert_line -n 2 "🟡 **1 cell slower**, 0 faster, 22 unchanged in 6 re-executed lectures; **1 lecture failed** (machines differ: not comparable)"
+	assert_line -n 2 "🟡 **1 cell slower**, 0 faster, 22 unchanged in 6 re-executed lectures; 1 lecture still failing (machines differ: not comparable)"
 	assert_line "> [!WARNING]"
 	assert_line '> - **Machines differ**: base and head ran on different machines, so no verdict here can fail the check. Differing: `runner_class` `ubuntu-latest` → `runs-on-4cpu`.'
 	assert_line --partial "| slow-sleep |"
@@ -137,7 +137,7 @@ has_re() {
 	assert_line -n 2 "🔴 **1 cell slower**, 1 faster, 2 unclear, 1 unchanged in 2 re-executed lectures"
 	assert_line "| 🟡 unclear | pair | big | 1.00 s → 3.05 s | ×3.03 | +2.04 s | 100% | p = 0.333, 2 + 2 runs |"
 	run -0 --separate-stderr qe-comment stock.ndjson
-	assert_line -n 2 "🟡 No per-cell timings; whole lectures: 0 slower, 0 faster, 2 unchanged of 2 re-executed; **1 lecture failed**"
+	assert_line -n 2 "🟡 No per-cell timings; whole lectures: 0 slower, 0 faster, 2 unchanged of 2 re-executed; 1 lecture still failing"
 	assert_line "> - No per-cell timings in 2 re-executed lectures (dynamics/markov, intro): whole-notebook time compared instead."
 	assert_line "4 lectures were not re-executed (cache reused): errors\\_allowed, images, numba\\_demo, stale\\_timing."
 }
@@ -149,7 +149,7 @@ has_re() {
 	refute_output --partial "| | Lecture |"
 	assert_equal "${#lines[@]}" 17
 	run -0 --separate-stderr qe-comment cached.ndjson
-	assert_line -n 2 "🟡 No lecture was re-executed in this build: nothing to compare; **1 lecture failed**"
+	assert_line -n 2 "🟡 No lecture was re-executed in this build: nothing to compare; 1 lecture still failing"
 }
 
 @test "hostile strings render as inert text (cmark-gfm)" {
@@ -326,7 +326,7 @@ big() {
 	assert_equal "$(sed -n 3p "$T/big.summary.md")" "🔴 **10,000 cells slower**, 0 faster, 0 unchanged in 100 re-executed lectures"
 	has "$T/big.summary.md" "9,975 more changes not shown in this table."
 	has_re "$T/big.summary.md" '\*Truncated: [0-9,]+ of 10,000 cells not listed, to stay within the size limit\.\*'
-	has "$T/big.summary.md" "- Lectures: 100 in total, 100 re-executed, 0 not re-executed. Cells: 10,000 compared."
+	has "$T/big.summary.md" "- Lectures: 100 in total: 100 re-executed, 0 not re-executed. Cells: 10,000 compared."
 	# and a small limit still keeps the headline
 	run -0 --separate-stderr qe-comment -l 4096 "$T/big.ndjson"
 	assert [ "${#output}" -le 4096 ]
@@ -340,7 +340,7 @@ big() {
 	run -0 --separate-stderr env GITHUB_SERVER_URL=https://github.com GITHUB_REPOSITORY=o/r \
 		sh -c 'qe-comment -S "$1" -u "$GITHUB_SERVER_URL/$GITHUB_REPOSITORY" diff.ndjson > comment.md' sh $SHA
 	assert_equal "$(head -c 40 comment.md)" '<!-- qe-telemetry: {"head_sha":"5f3c2a1b'
-	has comment.md "🔴 **1 cell slower**, 0 faster, 22 unchanged in 6 re-executed lectures; **1 lecture failed**"
+	has comment.md "🔴 **1 cell slower**, 0 faster, 22 unchanged in 6 re-executed lectures; 1 lecture still failing"
 	: > summary.md
 	run -0 --separate-stderr sh -c 'qe-comment -s diff.ndjson >> summary.md'
 	assert_equal "$(head -1 summary.md)" "### Lecture execution times"
@@ -428,4 +428,86 @@ qe-comment: 1 line rejected"
 	assert [ "$(wc -c < "$T/f.md")" -le 65537 ]
 	has_re "$T/f.md" '\*[0-9]+ more not listed, to stay within the size limit\.\*'
 	has "$T/f.md" '| lecture-2999 | 2999 | — | failed |'
+}
+
+@test "every fixture's comment and summary agree with themselves: counts add up, sections match (tests/comment_check.py)" {
+	run -0 /usr/bin/python3 "$TESTS_DIR/comment_check.py" *.md
+	assert_output ""
+	# and at a small limit, where sections are cut
+	for f in verdicts-pr timed stock; do
+		qe-comment -l 4096 "$f.ndjson" > "$T/$f.small.md"
+		qe-comment -s -l 4096 "$f.ndjson" > "$T/$f.small.summary.md"
+	done
+	run -0 /usr/bin/python3 "$TESTS_DIR/comment_check.py" "$T"/*.md
+	assert_output ""
+	# the checker is not blind: a headline that miscounts failures is caught
+	sed 's/; \*\*1 lecture newly failing\*\*/; **2 lectures failed**/' verdicts-pr.summary.md > "$T/wrong.md"
+	run -1 /usr/bin/python3 "$TESTS_DIR/comment_check.py" "$T/wrong.md"
+	assert_line "$T/wrong.md: headline failing 0+0, warnings 1+0"
+	# and a lecture shown unchanged beside a slower cell
+	sed 's/^| long | 🔴 slower |/| long | unchanged |/' verdicts-pr.md > "$T/wrong2.md"
+	run -1 /usr/bin/python3 "$TESTS_DIR/comment_check.py" "$T/wrong2.md"
+	assert_line "$T/wrong2.md: lecture long unchanged beside cells '1 slower, 8 unchanged'"
+}
+
+@test "verdicts PR: newly vs still failing, the exception line, the timeout cell, lectures changed on main apart" {
+	run -0 --separate-stderr qe-comment -s verdicts-pr.ndjson
+	assert_equal "$stderr" ""
+	plain
+	assert_line -n 1 "🔴 **1 cell slower**, 0 faster, 12 unchanged in 2 re-executed lectures; **1 lecture newly failing**"
+	assert_line '> - **1 lecture newly failing**: newly\_fails — `nbclient.exceptions.CellTimeoutError: A cell timed out while it was being executed, after 3 seconds.` (cell 3 sent to the kernel never finished).'
+	assert_line '> - **2 lectures changed on main** since the baseline, not in this pull request, left out of the counts above and of the check: fails\_both (still failing), main\_only (unchanged).'
+	assert_line '- Lectures: 7 in total: 2 re-executed, 2 not re-executed, 1 failed (1 newly failing, 0 still failing), 2 changed on main. Cells: 16 compared (2 of them reported apart).'
+	# the lecture with the x3 cell reads slower, as its cells do
+	assert_line '| long | 🔴 slower | 1.83 s → 2.41 s | ×1.32 | +0.59 s | 1 slower, 8 unchanged | `▁▃▃▃▃▃█▁▁` |'
+	assert_line '| fails\_both | ❌ still failing (changed on main) | — → — | — | — | — | — |'
+	assert_line '| newly\_fails | ❌ newly failing | — → — | — | — | — | — |'
+	assert_line '| main\_only | mo-value | unchanged | <1 ms | <1 ms | ×1.22 | 0 ms | 31% | source changed, changed on main |'
+	# the top table has the one slower cell, nothing of main_only
+	assert_line '| 🔴 slower | long | long-hot | 0.30 s → 0.90 s | ×2.99 | +0.60 s | 37% | source changed |'
+}
+
+@test "verdicts A/A: a quiet comment; a lecture without code cells gets a note that fits it" {
+	run -0 --separate-stderr qe-comment -s verdicts-aa.ndjson
+	plain
+	assert_line -n 1 "🟡 0 cells slower, 0 faster, 21 unchanged in 6 re-executed lectures; 1 lecture still failing"
+	assert_line '> - 1 lecture still failing (failed in base too): fails\_both — `ValueError: broken on main and in the pull request`.'
+	assert_line "> - 1 re-executed lecture has no code cells (prose): only the kernel's start-up was timed."
+	refute_output --partial "No per-cell timings"
+	refute_output --partial "slower |"
+	refute_output --partial "faster |"
+}
+
+@test "verdicts ignored: ignored rows are listed as ignored, out of the headline, and the lecture's cells say so" {
+	run -0 --separate-stderr qe-comment -s verdicts-ignored.ndjson
+	plain
+	assert_line -n 1 "🟡 0 cells slower, 0 faster, 8 unchanged in 1 re-executed lecture; **1 lecture newly failing**"
+	assert_line '> - Ignored (`-i`), left out of the counts above and of the check: 1 lecture (errors\_allowed (unchanged)), 1 cell (long, long-hot: slower).'
+	assert_line '| long | unchanged | 1.83 s → 2.41 s | ×1.32 | +0.59 s | 8 unchanged, 1 ignored | `▁▃▃▃▃▃█▁▁` |'
+	assert_line '| long | long-hot | 🔴 slower | 0.30 s | 0.90 s | ×2.99 | +0.60 s | 37% | source changed, ignored |'
+	assert_line '| errors\_allowed | unchanged (ignored) | 0.33 s → 0.23 s | ×0.68 | -0.10 s | 4 unchanged, 1 new | `▁▁█▇▁` |'
+}
+
+@test "a section that does not fit at all still says how much was left out (small -l)" {
+	big 10000 > "$T/big.ndjson"
+	for l in 4096 5000 6000; do
+		qe-comment -l $l "$T/big.ndjson" > "$T/c$l.md"
+		[ "$(wc -c < "$T/c$l.md")" -le $l ]
+		# each table is there (maybe truncated, with its note) or a line says it was left out
+		for s in "Per-lecture totals" "All cells"; do
+			grep -q "<summary>$s" "$T/c$l.md" || grep -q "^\*$s: [0-9,]* left out, to stay within the size limit.\*$" "$T/c$l.md" ||
+				{ echo "$s: neither listed nor left out at -l $l"; cat "$T/c$l.md"; return 1; }
+		done
+	done
+	run -0 grep -c "^\*All cells: 10,000 left out, to stay within the size limit.\*$" "$T/c4096.md"
+	assert_output 1
+}
+
+@test "a package-only environment change: a prominent line with the versions and the lectures importing it; verdicts kept" {
+	run -0 --separate-stderr qe-comment environment.ndjson
+	plain
+	assert_line -n 2 "🔴 **1 cell slower**, 0 faster, 22 unchanged in 6 re-executed lectures; 1 lecture still failing"
+	assert_line -n 4 '> - **Environment changed**: `jax` `0.4.30` → `0.4.31`; `jaxlib` `0.4.30` → `0.4.31`; `numpy` `1.26.4` → `2.0.0` (imported by numba\_demo). Verdicts are kept: a package change is a likely cause of a change.'
+	refute_output --partial "Machines differ"
+	refute_output --partial "machines differ"
 }

@@ -82,7 +82,7 @@ field() {
 	gh_stamp "${OPTS[@]}" "$F/records.ndjson"
 	after=$(date -u +%Y-%m-%dT%H:%M:%S.999999Z)
 	run -0 field '.provenance.run | del(.stamped_at)'
-	assert_output '{"workflow":"Build Project [using jupyter-book]","workflow_ref":"QuantEcon/lecture-python.myst/.github/workflows/ci.yml@refs/pull/42/merge","run_id":"17012345678","run_number":1234,"run_attempt":2,"job":"preview"}'
+	assert_output '{"workflow":"Build Project [using jupyter-book]","workflow_ref":"QuantEcon/lecture-python.myst/.github/workflows/ci.yml@refs/pull/42/merge","run_id":"17012345678","run_number":1234,"run_attempt":2,"job":"preview","build_id":"QuantEcon/lecture-python.myst/17012345678/2"}'
 	stamped=$(field -r .provenance.run.stamped_at)
 	[[ $stamped =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z$ ]]
 	[[ ! $stamped < $before && ! $stamped > $after ]]
@@ -292,6 +292,46 @@ print(len(m), hashlib.sha256("".join(k + "==" + m[k] + "\n" for k in sorted(m)).
 	assert_output "[false,\"$MERGE_SHA\"]"
 }
 
+@test "build identity: --started gives run.started_at, build_id is repository/run_id/attempt; in the descriptor digest" {
+	workspace
+	gh_stamp "${OPTS[@]}" -t 2026-11-30T06:01:02.5+01:00 "$F/records.ndjson"
+	run -0 field -c '.provenance.run | [.build_id, .started_at]'
+	assert_output '["QuantEcon/lecture-python.myst/17012345678/2","2026-11-30T05:01:02.500000Z"]'
+	run -0 validate "$T/out"
+	local d1 d2
+	d1=$(field -r .provenance.descriptor_sha256)
+	gh_stamp "${OPTS[@]}" -t 2026-11-30T06:01:03Z "$F/records.ndjson"
+	d2=$(field -r .provenance.descriptor_sha256)
+	[ "$d1" != "$d2" ]
+	# another attempt of the same run is another build
+	GH=("${GH[@]/#GITHUB_RUN_ATTEMPT=*/GITHUB_RUN_ATTEMPT=3}")
+	gh_stamp "${OPTS[@]}" "$F/records.ndjson"
+	run -0 field -r '.provenance.run | [.build_id, has("started_at")] | @tsv'
+	assert_output "QuantEcon/lecture-python.myst/17012345678/3	false"
+	# without a repository there is no build id
+	run -0 bash -c 'env -i GITHUB_RUN_ID=5 GITHUB_RUN_ATTEMPT=1 PATH="$PATH" qe-stamp -d -m /dev/null | jq -c .run.build_id'
+	assert_output null
+	run -2 --separate-stderr qe-stamp -t yesterday -d
+	assert_equal "${stderr_lines[0]}" "qe-stamp: 'yesterday': not a time"
+}
+
+@test "--python-version records python (pip never lists it); a conda list's python wins" {
+	workspace
+	gh_stamp -P 3.12.7 -p "$F/pip-list.json" "$F/records.ndjson"
+	run -0 field -c '[.provenance.environment.packages.python, .provenance.fingerprint_facts.packages.python]'
+	assert_output '["3.12.7","3.12"]'
+	gh_stamp -P 3.12.7 -c "$F/conda-list.json" -p "$F/pip-list.json" "$F/records.ndjson"
+	run -0 field -c '[.provenance.environment.packages.python, .provenance.fingerprint_facts.packages.python]'
+	assert_output '["3.13.5","3.13"]'
+	# the version alone is an environment too
+	gh_stamp -P 3.11.2 "$F/records.ndjson"
+	run -0 field -c '[.provenance.environment.packages, .provenance.environment.package_count]'
+	assert_output '[{"python":"3.11.2"},1]'
+	run -0 validate "$T/out"
+	run -2 --separate-stderr qe-stamp -P '' -d
+	assert_equal "${stderr_lines[0]}" "qe-stamp: empty Python version"
+}
+
 @test "-k names the key packages (comma lists too); -a keeps every package" {
 	workspace
 	gh_stamp -c "$F/conda-list.json" -p "$F/pip-list.json" -k NumPy -k jax,Typing_Extensions "$F/records.ndjson"
@@ -390,8 +430,8 @@ qe-stamp: no-marker: No such file or directory"
 
 @test "-h prints usage on stdout; --version; a bad option or missing argument exits 2" {
 	usage='usage: qe-stamp [-adhR] [-c conda-list] [-f env-file] [-k package] [-m marker]
-                [-p pip-list] [-r class] [-v name] [-w workspace] [--version]
-                [--max-line bytes] [file ...]'
+                [-P python-version] [-p pip-list] [-r class] [-t time] [-v name]
+                [-w workspace] [--version] [--max-line bytes] [file ...]'
 	run -0 --separate-stderr qe-stamp -h
 	assert_output "$usage"
 	assert_equal "$stderr" ""

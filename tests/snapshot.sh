@@ -85,6 +85,14 @@ run diff-opts $d -a 0.1 -r 1.2 --alpha 0.1 --exec-abs 1 --nb-abs 0.2 --nb-ratio 
 run diff-jq $d -k '.label // .index' -d '.document' -f 'select(.status != "error")' $D/timed-base.ndjson $D/timed-head.ndjson
 run diff-badopt $d -r 0.5 $D/timed-base.ndjson $D/timed-head.ndjson
 run diff-gz sh -c "gzip -c $D/timed-base.ndjson | $d - $D/timed-head.ndjson"
+# tests/fixtures/verdicts: the extractions (hook logs, -b) and the diffs with --changed and -i
+V=$F/verdicts
+run verdicts-x-aa1 $x -t $V/aa1/hook.log $V/aa1/.jupyter_cache
+run verdicts-x-aa2 $x -b $V/aa1/.jupyter_cache -t $V/aa2/hook.log $V/aa2/.jupyter_cache
+run verdicts-x-head $x -b $V/aa1/.jupyter_cache -t $V/head/hook.log $V/head/.jupyter_cache
+run verdicts-diff-aa $d -e "$out/verdicts-x-aa1.out" "$out/verdicts-x-aa2.out"
+run verdicts-diff-pr $d -e --changed $V/changed.txt "$out/verdicts-x-aa1.out" "$out/verdicts-x-head.out"
+run verdicts-diff-ign $d -e -i 'long#long-hot' -i errors_allowed "$out/verdicts-x-aa1.out" "$out/verdicts-x-head.out"
 
 c=$tools/qe-comment
 for f in $F/qe-comment/*.ndjson; do

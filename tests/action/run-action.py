@@ -9,7 +9,8 @@ JOBDIR holds one simulated job's state: the environment and PATH additions
 its steps wrote to GITHUB_ENV and GITHUB_PATH (applied to every later step,
 as the runner does), the job summary (summary.md, every step's
 GITHUB_STEP_SUMMARY in order), uploaded artifacts (artifacts/NAME/), and one
-line per job step in steps.ndjson.  The process environment supplies the
+line per job step in steps.ndjson.  Each run: step's environment is kept in
+JOBDIR/step-N/environ.json (tests check what a step could see).  The process environment supplies the
 rest (GITHUB_*, RUNNER_TEMP, HOME, PATH); SIM_GITHUB_TOKEN is github.token
 and SIM_CACHE the cache service's store.
 
@@ -21,7 +22,10 @@ GITHUB_WORKSPACE with GITHUB_ACTION_PATH set and fresh GITHUB_OUTPUT,
 GITHUB_ENV, GITHUB_PATH and GITHUB_STEP_SUMMARY files.  `uses:` steps are
 simulated: actions/cache/restore and /save against SIM_CACHE (--seed-cache
 DIR stands for an earlier run's save when the key is not there yet),
-actions/upload-artifact copies its paths into JOBDIR/artifacts/NAME.
+actions/upload-artifact copies its paths into JOBDIR/artifacts/NAME (an
+existing one is an error unless overwrite: true; SIM_UPLOAD_FAIL=1 makes it
+fail as a broken artifact service would).  continue-on-error: true makes a
+failed step's outcome failure and its conclusion success, as on GitHub.
 Expressions: literals, contexts (inputs, github, runner, steps, env), ! == !=
 && || and parentheses, success() failure() always() cancelled() contains()
 startsWith() endsWith().  Exit status: that of the first failed step, or 0.
@@ -60,7 +64,9 @@ class Job:
             f.write(json.dumps({"step": name, "outcome": outcome, "status": status}) + "\n")
 
     def environ(self, extra=None):
-        e = dict(os.environ)
+        # SIM_* configure the simulation (SIM_GITHUB_TOKEN is github.token):
+        # a runner puts none of them in a step's environment
+        e = {k: v for k, v in os.environ.items() if not k.startswith("SIM_")}
         e.update(self.env)
         if self.path:
             e["PATH"] = ":".join(reversed(self.path)) + ":" + e.get("PATH", "")
@@ -77,6 +83,7 @@ class Job:
             f.touch()
         env = self.environ(extra_env)
         env.update({k: str(v) for k, v in files.items()})
+        (d / "environ.json").write_text(json.dumps(env, indent=1))
         status = subprocess.run(argv, env=env, cwd=cwd).returncode
         self.env.update(parse_kv(files["GITHUB_ENV"].read_text()))
         self.path += [p for p in files["GITHUB_PATH"].read_text().splitlines() if p]
@@ -302,6 +309,12 @@ def uses_step(job, step, w, outputs_name):
         return 0, {}
     if uses.startswith("actions/upload-artifact@"):
         dst = job.dir / "artifacts" / w["name"]
+        if os.environ.get("SIM_UPLOAD_FAIL") == "1":
+            print("::error::Failed to CreateArtifact: Unable to make request: ECONNRESET", file=sys.stderr)
+            job.record(f"{outputs_name}: {uses}", "failure", 1)
+            return 1, {}
+        if dst.exists() and w.get("overwrite", "false") == "true":
+            shutil.rmtree(dst)
         if dst.exists():
             print(f"::error::an artifact named '{w['name']}' already exists in this run", file=sys.stderr)
             job.record(f"{outputs_name}: {uses}", "failure", 1)
@@ -319,7 +332,7 @@ def uses_step(job, step, w, outputs_name):
             job.record(f"{outputs_name}: {uses}", "failure", 1)
             return 1, {}
         job.record(f"{outputs_name}: {uses}", "success", 0)
-        return 0, {"artifact-id": "1"}
+        return 0, {"artifact-id": "4242", "artifact-url": "https://github.com/artifact/4242"}
     sys.exit(f"run-action: unsupported action {uses}")
 
 
@@ -375,8 +388,10 @@ def run_action(job, action_dir, given):
                                            env, cwd)
             job.record(label, "success" if status == 0 else "failure", status)
         outcome = "success" if status == 0 else "failure"
-        ctx["steps"][sid] = {"outputs": outputs, "outcome": outcome, "conclusion": outcome}
-        if status != 0 and not state["failed"]:
+        tolerated = str(step.get("continue-on-error", False)).lower() == "true"
+        ctx["steps"][sid] = {"outputs": outputs, "outcome": outcome,
+                             "conclusion": "success" if tolerated else outcome}
+        if status != 0 and not tolerated and not state["failed"]:
             state["failed"], state["status"] = True, status
     return state["status"]
 

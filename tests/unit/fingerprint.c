@@ -68,8 +68,30 @@ intern(const char *in, size_t n, struct qe_buf *out)
 	free(s);
 }
 
+/* "B | H" ("-": none): 1 when a fact that makes timings incomparable differs. */
+static void
+machine(const char *in, size_t n, struct qe_buf *out)
+{
+	char *s = qe_xstrndup(in, n), *bar = strchr(s, '|');
+	cJSON *b, *h;
+
+	if (bar == NULL) {
+		qe_buf_adds(out, "bad case");
+		free(s);
+		return;
+	}
+	*bar = '\0';
+	b = facts(s);
+	h = facts(bar + 1);
+	qe_buf_addf(out, "%d", qe_facts_machine_differ(b, h));
+	cJSON_Delete(b);
+	cJSON_Delete(h);
+	free(s);
+}
+
 static const struct unit_fn fns[] = {
 	{ "compare", compare },
+	{ "machine", machine },
 	{ "intern", intern },
 	{ NULL, NULL }
 };

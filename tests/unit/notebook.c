@@ -90,7 +90,15 @@ label(const char *in, size_t n, struct qe_buf *out)
 	cJSON_Delete(v);
 }
 
+/* Text: the output text as the digest sees it. */
+static void
+normalise(const char *in, size_t n, struct qe_buf *out)
+{
+	qe_nb_normalise_text(in, n, out);
+}
+
 static const struct unit_fn fns[] = {
+	{ "normalise", normalise },
 	{ "source", source },
 	{ "first_line", first_line },
 	{ "digest", digest },

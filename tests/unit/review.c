@@ -116,9 +116,27 @@ review(const char *in, size_t n, struct qe_buf *out)
 	qe_diffset_free(&d);
 }
 
+/* The kinds every lecture falls in exactly once, the failures and what is apart. */
+static void
+kinds(const char *in, size_t n, struct qe_buf *out)
+{
+	struct qe_diffset d = { 0 };
+	struct qe_review r;
+
+	read_set(in, n, &d, out);
+	qe_review_build(&r, &d);
+	qe_buf_addf(out, "total=%zu executed=%ld cached=%ld failed=%ld/%ld removed=%ld main=%ld "
+	    "ignored=%ld nocode=%ld apart-cells=%ld/%ld/%ld slower=%ld tops=%zu", d.nnbs, r.n_executed,
+	    r.n_cached, r.n_failed, r.n_failed_new, r.n_removed, r.n_main, r.n_ignored_nb, r.n_nocode,
+	    r.n_apart_cells, r.n_ignored_cells, r.n_ignored_label, r.ccount[QE_V_REGRESSION], r.ntops);
+	qe_review_free(&r);
+	qe_diffset_free(&d);
+}
+
 static const struct unit_fn fns[] = {
 	{ "read", reading },
 	{ "review", review },
+	{ "kinds", kinds },
 	{ NULL, NULL }
 };
 
