@@ -35,7 +35,9 @@ UNIT = $(patsubst %.c,%,$(filter-out tests/unit/harness.c,$(wildcard tests/unit/
 
 all: $(TOOLS)
 
-include bench/Makefile.inc
+# Optional: the action and `make dist` build from the sources listed in
+# tools/sources only, which leave the benchmarks out.
+-include bench/Makefile.inc
 
 lib/libqe.a: $(LIBOBJ)
 	rm -f $@
@@ -91,6 +93,21 @@ fuzz:
 fuzz-smoke:
 	FUZZ_TIME=15 sh fuzz/run.sh
 
+# The prebuilt, relocatable bundle of the tools (tools/dist.sh): DISTDIR/
+# qe-telemetry-VERSION-linux-ARCH.tar.gz, shared libraries beyond glibc's in
+# its lib/, found through the binaries' $$ORIGIN-relative run path.
+DISTDIR = dist
+dist:
+	sh tools/dist.sh $(DISTDIR)
+
+# Install the Debian/Ubuntu packages that building (deps) or every test
+# (deps-test) needs; the list is in tools/deps.
+deps:
+	sh tools/deps build
+
+deps-test:
+	sh tools/deps test
+
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)/schema
 	install -m 755 $(TOOLS) $(DESTDIR)$(BINDIR)
@@ -103,4 +120,4 @@ install: all
 clean:
 	rm -f $(TOOLS) cmd/*.o lib/*.o lib/libqe.a tests/unit/*.o $(UNIT)
 
-.PHONY: all unit check asan valgrind fuzz fuzz-smoke install clean
+.PHONY: all unit check asan valgrind fuzz fuzz-smoke dist deps deps-test install clean

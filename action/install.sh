@@ -1,14 +1,33 @@
 #!/usr/bin/env bash
-# Make the tools available: a restored cache is checked (every tool runs),
-# otherwise the sources shipped with the action are built with the
-# distribution's packages and installed under the prefix, which the next step
-# saves to the cache.
+# Make the tools available under the prefix, by the input install:
+#   release   the prebuilt, relocatable bundle of the version in
+#             action/release.txt (make dist, attached to the GitHub release),
+#             checked against the SHA-256 digest committed there; a failed
+#             download, a wrong digest or tools that do not run here are
+#             refused with a warning, and the sources are built instead
+#   source    the bundle's folder (tools/dist.sh --unpacked, make dist
+#             without the archive) built from the sources shipped with the
+#             action (the files tools/sources lists), with the distribution's
+#             packages (tools/deps build: apt-get as root or through
+#             passwordless sudo), as the prefix: relocatable too, so a
+#             restored cache runs on a runner image without those packages
+#   path:DIR  tools already installed under DIR (make install PREFIX=DIR,
+#             or an unpacked bundle)
+# A restored cache (QE_CACHE_HIT) is used when its tools run.
+#
+# This step never fails the job: when the tools cannot be had, it warns with
+# what is missing and what to do, and sets the output available=false, so
+# the action's later steps skip (they test steps.install.outputs.available
+# != 'false'; the output is empty when the tools were installed earlier in
+# the job and this step was skipped).  Outputs: available (true/false),
+# built (true: save the prefix to the tools cache), method (cache, release,
+# source or path).
 # shellcheck source=action/lib.sh
 . "$GITHUB_ACTION_PATH/action/lib.sh"
 
 tools="qe-cache-extract qe-stamp qe-cell-diff qe-comment qe-hook"
-# Debian/Ubuntu names: headers and pkg-config files, and the runtime libraries
-packages="build-essential pkg-config libcjson-dev libjq-dev libarchive-dev libsqlite3-dev zlib1g-dev libssl-dev"
+memo=$QE_STATE/tools.unavailable
+mkdir -p "$QE_STATE"
 
 works() {
 	local t
@@ -17,45 +36,151 @@ works() {
 	done
 }
 
-apt_install() {
-	if [ "$QE_INSTALL_PACKAGES" != true ]; then
-		error "the tools need: $packages (install-packages is false)"
-		exit 2
-	fi
-	local sudo=
-	[ "$(id -u)" -eq 0 ] || sudo=sudo
-	# shellcheck disable=SC2086
-	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $packages > /dev/null ||
-		{ $sudo apt-get update -qq > /dev/null &&
-		  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $packages > /dev/null; }
+installed() {
+	printf '%s\n' "$QE_KEY" > "$QE_PREFIX/.key"
+	rm -f "$memo"
+	output available true
+	output built "$1"
+	output method "$2"
+	exit 0
 }
 
-if [ "${QE_CACHE_HIT:-}" = true ]; then
+# unavailable MESSAGE: the job goes on without the tools
+unavailable() {
+	warn "$1 This build goes on without execution-time telemetry."
+	printf '%s\n' "$QE_KEY" > "$memo"
+	output available false
+	output built false
+	exit 0
+}
+
+# release_value NAME: a NAME=VALUE line of action/release.txt
+release_value() {
+	sed -n "s/^$1=//p" "$GITHUB_ACTION_PATH/action/release.txt" | head -n 1
+}
+
+# fetch URL FILE: an http(s):// or file:// URL, or a local path
+fetch() {
+	case $1 in
+	/*) cp -- "$1" "$2" ;;
+	*://*)
+		if command -v curl > /dev/null 2>&1; then
+			curl -fsSL --retry 2 --connect-timeout 10 --max-time 120 -o "$2" -- "$1"
+		elif command -v wget > /dev/null 2>&1; then
+			wget -q -T 60 -O "$2" -- "$1"
+		else
+			echo "neither curl nor wget is installed" >&2
+			return 1
+		fi ;;
+	*) echo "not a URL or an absolute path: $1" >&2; return 1 ;;
+	esac
+}
+
+# unpack BUNDLE: the bundle's one top folder becomes the prefix
+unpack() {
+	local tmp=$QE_STATE/unpack top
+	rm -rf "$tmp" "$QE_PREFIX"
+	mkdir -p "$tmp" "$(dirname "$QE_PREFIX")"
+	tar -xzf "$1" -C "$tmp" || return 1
+	top=$(find "$tmp" -mindepth 1 -maxdepth 1)
+	case $top in
+	"$tmp"/qe-telemetry-*) [ -d "$top/bin" ] || return 1 ;;
+	*) echo "the archive does not hold one qe-telemetry-* folder" >&2; return 1 ;;
+	esac
+	mv "$top" "$QE_PREFIX" && rm -rf "$tmp"
+}
+
+# release_install: 0 when the bundle is installed and runs; else says why
+# (a warning, or a notice where this version of the action has no bundle)
+release_install() {
+	local version platform digest base name file got
+	version=$(release_value version)
+	platform=linux-$(uname -m)
+	digest=$(release_value "sha256-$platform")
+	if [ -z "$version" ] || [ -z "$digest" ]; then
+		notice "this version of the action records no release bundle for $platform (action/release.txt); building the tools from source"
+		return 1
+	fi
+	name=qe-telemetry-$version-$platform.tar.gz
+	base=${QE_RELEASE_URL:-}
+	if [ -z "$base" ] && [ -n "${QE_ACTION_REPOSITORY:-}" ]; then
+		base=https://github.com/$QE_ACTION_REPOSITORY/releases/download/v$version
+	fi
+	if [ -z "$base" ]; then
+		notice "no release URL (input release-url, or the action's repository): building the tools from source"
+		return 1
+	fi
+	file=$QE_STATE/$name
+	rm -f "$file"
+	if ! fetch "${base%/}/$name" "$file"; then
+		warn "could not download ${base%/}/$name; building the tools from source instead"
+		return 1
+	fi
+	got=$(sha256sum "$file" | cut -d' ' -f1)
+	if [ "$got" != "$digest" ]; then
+		rm -f "$file"
+		warn "refused ${base%/}/$name: its SHA-256 is $got, action/release.txt says $digest; building the tools from source instead"
+		return 1
+	fi
+	if ! unpack "$file" || ! works; then
+		warn "the tools of $name do not run on this runner (a glibc older than the build machine's?); building them from source instead"
+		return 1
+	fi
+	rm -f "$file"
+	notice "installed the release bundle $name"
+}
+
+# source_install: 0 when the sources were built, bundled and installed;
+# else prints why on standard output
+source_install() {
+	local deps=$GITHUB_ACTION_PATH/tools/deps missing status=0 log=$QE_STATE/build.log why
+	missing=$("$deps" --missing build 2> /dev/null) || missing=
+	if [ -n "$missing" ]; then
+		if [ "$QE_INSTALL_PACKAGES" != true ]; then
+			echo "building the tools needs the packages: $missing (install-packages is false): install them before this step (apt-get install $missing), or use install: release or install: path:DIR."
+			return 1
+		fi
+		"$deps" build > "$log" 2>&1 || status=$?
+		if [ "$status" -ne 0 ]; then
+			cat "$log" >&2
+			why=$(sed -n 's/^tools\/deps: cannot install them here (\(.*\)); .*/\1/p' "$log" | head -n 1)
+			echo "building the tools needs the packages: $missing, which could not be installed here (${why:-apt-get failed, see the log}). Install them before this step (as root: apt-get install $missing), or use install: release or install: path:DIR."
+			return 1
+		fi
+	fi
+	rm -rf "$QE_PREFIX"
+	if ! sh "$GITHUB_ACTION_PATH/tools/dist.sh" --unpacked "$QE_PREFIX" > /dev/null 2> "$log"; then
+		cat "$log" >&2
+		echo "building the tools from source failed (the compiler's messages are above); use install: release or install: path:DIR."
+		return 1
+	fi
 	if ! works; then
-		# restored binaries whose shared libraries are missing here
-		apt_install
+		echo "the tools were built but do not run (see above)."
+		return 1
 	fi
-	if works; then
-		printf '%s\n' "$QE_KEY" > "$QE_PREFIX/.key"
-		output built false
-		exit 0
-	fi
-	warn "the cached tools do not run here; building them"
+}
+
+if [ -f "$memo" ] && [ "$(cat "$memo")" = "$QE_KEY" ]; then
+	notice "no tools in this job (see the warning of the earlier qe-telemetry step); skipping"
+	output available false
+	output built false
+	exit 0
 fi
 
-missing=
-for p in $packages; do
-	dpkg-query -W -f '${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
-done
-[ -z "$missing" ] || apt_install
+case ${QE_INSTALL:-release} in
+path:?*)
+	works && installed false path
+	unavailable "install: ${QE_INSTALL}: the tools under $QE_PREFIX/bin do not run (or are not there): install them there (make install PREFIX=DIR, or unpack a release bundle of make dist into DIR), or use install: release." ;;
+esac
 
-src=$QE_STATE/src
-rm -rf "$src" "$QE_PREFIX"
-mkdir -p "$src"
-(cd "$GITHUB_ACTION_PATH" && cp -R Makefile cmd lib hook man schema "$src"/)
-rm -f "$src"/cmd/*.o "$src"/lib/*.o "$src"/lib/*.a
-make -s -C "$src" -j "$(nproc 2>/dev/null || echo 2)" all
-make -s -C "$src" install PREFIX="$QE_PREFIX"
-works || { error "the tools were built but do not run"; exit 2; }
-printf '%s\n' "$QE_KEY" > "$QE_PREFIX/.key"
-output built true
+if [ "${QE_CACHE_HIT:-}" = true ]; then
+	works && installed false cache
+	notice "the cached tools do not run on this runner; installing them afresh"
+fi
+if [ "${QE_INSTALL:-release}" != source ] && release_install; then
+	installed true release
+fi
+if why=$(source_install); then
+	installed true source
+fi
+unavailable "$why"

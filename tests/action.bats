@@ -456,7 +456,7 @@ step_env() {
 	assert_output - <<-'EOF'
 	success qe-telemetry - check inputs, locate the tools
 	skipped qe-telemetry - restore the built tools
-	skipped qe-telemetry - build and install the tools
+	skipped qe-telemetry - install the tools
 	skipped qe-telemetry - save the built tools
 	skipped qe-telemetry - arm the hook, snapshot the baseline
 	skipped qe-telemetry - extract, stamp, write the report
@@ -826,12 +826,12 @@ intro#slow-sleep"
 	EOF
 }
 
-LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.yml .github/workflows/ci.yml)
+LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.yml .github/workflows/ci.yml .github/workflows/release.yml)
 
 @test "lint: shellcheck on the action's scripts and the test helpers" {
 	command -v shellcheck > /dev/null || skip "shellcheck is not installed (Debian package shellcheck)"
 	cd "$REPO"
-	run -0 --separate-stderr shellcheck -x action/*.sh tests/action/*.sh
+	run -0 --separate-stderr shellcheck -x action/*.sh tests/action/*.sh tools/*.sh tools/deps .ci/run
 	assert_output ""
 }
 
@@ -862,4 +862,297 @@ LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.y
 		[[ $line =~ ^\"\$GITHUB_ACTION_PATH/action/([a-z-]+\.sh)\"$ ]]
 		[ -x "action/${BASH_REMATCH[1]}" ]
 	done
+}
+
+# ---- getting the tools: install: release | source | path:DIR ------------------
+# These jobs start with an EMPTY tools cache (no --seed-cache): the action
+# installs the tools itself, as on a runner's first use.
+
+# act_in ACTION_DIR MODE [--with k=v]...: the action from ACTION_DIR, no seed
+act_in() {
+	local dir=$1 mode=$2
+	shift 2
+	"$A/run-action.py" "$JOB/state" action "$dir" --with mode="$mode" --with python=/usr/bin/python3 "$@"
+}
+
+# cold_job NAME NUMBER RUN_NUMBER: a pull-request job (intro's sleep changed
+# to 0.6 on top of the weekly cache) with an empty tools cache service
+cold_job() {
+	job "$1" pull_request "$3"
+	export SIM_CACHE="$BATS_TEST_TMPDIR/cache-service"
+	mkdir -p "$SIM_CACHE"
+	checkout "$W/build-cache"
+	ws_commit "Initial lectures" > /dev/null
+	edit_cell intro.ipynb intro-import "import time
+SLEEP = 0.6"
+	HEAD_SHA=$(ws_commit "intro: sleep 0.6")
+	export GITHUB_SHA=$HEAD_SHA
+	pr_event "$2" "$HEAD_SHA" QuantEcon/lecture-demo
+}
+
+# install_outputs: what every run of the install step in this job output
+install_outputs() {
+	local s n
+	for s in $(grep -l 'action/install.sh' "$JOB"/state/script-*.sh | sort -V); do
+		n=${s##*script-}
+		cat "$JOB/state/step-${n%.sh}/github_output"
+	done
+}
+
+# step_outcomes REGEX: the outcome of each step whose name matches
+step_outcomes() {
+	jq -r --arg re "$1" 'select(.step | test($re)) | .outcome' "$JOB/state/steps.ndjson"
+}
+
+# the_bundle: make dist once per file, with SHA256SUMS, as a release holds them
+the_bundle() {
+	if [ ! -f "$W/release/SHA256SUMS" ]; then
+		make -s -C "$REPO" dist DISTDIR="$W/release" > /dev/null
+		(cd "$W/release" && sha256sum -- *.tar.gz > SHA256SUMS)
+	fi
+	BUNDLE=$W/release/qe-telemetry-0.1.0-linux-$(uname -m).tar.gz
+	[ -f "$BUNDLE" ]
+}
+
+# action_copy DIR DIGEST: the action as a runner checks it out (action.yml,
+# action/, the sources tools/sources lists), action/release.txt giving DIGEST
+# for this platform's bundle
+action_copy() {
+	mkdir -p "$1"
+	# shellcheck disable=SC2046
+	(cd "$REPO" && tar -cf - action.yml action $(grep -v '^#' tools/sources)) | tar -C "$1" -xf -
+	find "$1" \( -name '*.o' -o -name '*.a' \) -delete
+	sed -i "s/^sha256-linux-$(uname -m)=.*/sha256-linux-$(uname -m)=$2/" "$1/action/release.txt"
+	grep -qx "sha256-linux-$(uname -m)=$2" "$1/action/release.txt"
+}
+
+# after_comments NUMBER: the after step posts the comment; the job is green
+after_comments() {
+	run -0 --separate-stderr act_in "$@"
+	refute_output --partial '::warning::'
+	assert_output --partial "::notice::qe-telemetry: comment created on #$NUMBER"
+	run -0 jq -c 'select(.kind == "notebook") | [.document, .origin, .status]' "$WS/_build/qe-telemetry/report.ndjson"
+	assert_output - <<-'EOF'
+	["dynamics/markov","inherited","ok"]
+	["intro","executed","ok"]
+	EOF
+	run -0 jq -r 'select(.label == "slow-sleep") | [.timing_source, .duration_s >= 0.6] | @tsv' "$WS/_build/qe-telemetry/report.ndjson"
+	assert_output "hook	true"
+	run -0 marker 0
+	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$HEAD_SHA\",\"run_number\":$GITHUB_RUN_NUMBER,\"run_id\":$GITHUB_RUN_ID} -->"
+	run -0 conclusion
+	assert_output success
+}
+
+@test "install: source with an empty tools cache builds the action's own sources, caches relocatable tools; report and comment" {
+	NUMBER=46
+	cold_job cold 46 21
+	run -0 --separate-stderr act_in "$REPO" before --with install=source
+	refute_output --partial '::warning::'
+	assert_equal "$stderr" ""
+	run -0 install_outputs
+	assert_output $'available=true\nbuilt=true\nmethod=source'
+	# the tools under the prefix are make dist's: the libraries beside them
+	local prefix="$RUNNER_TEMP/qe-telemetry/tools"
+	run -0 readelf -d "$prefix/bin/qe-cell-diff"
+	assert_line --regexp 'Library rpath: \[\$ORIGIN/\.\./lib\]$'
+	[ -f "$prefix/lib/libcjson.so.1" ] && [ -f "$prefix/lib/libjq.so.1" ] && [ -f "$prefix/lib/libarchive.so.13" ]
+	# saved to the cache under a key naming the method
+	run -0 ls "$SIM_CACHE"
+	assert_output --regexp '^qe-telemetry-tools-Linux-X64-[a-z]+-[0-9.]*-source-v1-[0-9a-f]{16}$'
+	[ -f "$SIM_CACHE/$output/lib/libcjson.so.1" ]
+	runjob /usr/bin/python3 "$A/build.py" lectures _build
+	after_comments "$REPO" after --with install=source
+	# installed once per job: the after step found them
+	run -0 step_outcomes 'install the tools|restore the built tools|save the built tools'
+	assert_output $'success\nsuccess\nsuccess\nskipped\nskipped\nskipped'
+
+	# the next job restores them from the cache
+	job cold-again pull_request 22
+	export SIM_CACHE="$BATS_TEST_TMPDIR/cache-service"
+	run -0 --separate-stderr act_in "$REPO" before --with install=source
+	run -0 install_outputs
+	assert_output $'available=true\nbuilt=false\nmethod=cache'
+}
+
+@test "install: release from a local folder holding the bundle and SHA256SUMS: checked, unpacked, used; report and comment" {
+	the_bundle
+	local digest
+	digest=$(sha256sum "$BUNDLE" | cut -d' ' -f1)
+	run -0 grep -c "^$digest  qe-telemetry-0.1.0-linux-$(uname -m).tar.gz\$" "$W/release/SHA256SUMS"
+	action_copy "$BATS_TEST_TMPDIR/action" "$digest"
+	NUMBER=47
+	cold_job release 47 23
+	run -0 --separate-stderr act_in "$BATS_TEST_TMPDIR/action" before --with release-url="file://$W/release"
+	assert_output --partial "::notice::qe-telemetry: installed the release bundle qe-telemetry-0.1.0-linux-$(uname -m).tar.gz"
+	refute_output --partial '::warning::'
+	run -0 install_outputs
+	assert_output $'available=true\nbuilt=true\nmethod=release'
+	# the tools are the bundle's, byte for byte
+	local t
+	for t in qe-cache-extract qe-stamp qe-cell-diff qe-comment qe-hook; do
+		cmp "$RUNNER_TEMP/qe-telemetry/tools/bin/$t" \
+			<(tar -xzOf "$BUNDLE" "qe-telemetry-0.1.0-linux-$(uname -m)/bin/$t")
+	done
+	runjob /usr/bin/python3 "$A/build.py" lectures _build
+	after_comments "$BATS_TEST_TMPDIR/action" after --with release-url="file://$W/release"
+
+	# a plain folder serves as well
+	job release-folder schedule
+	export SIM_CACHE="$BATS_TEST_TMPDIR/cache-service-2"
+	run -0 --separate-stderr act_in "$BATS_TEST_TMPDIR/action" before --with release-url="$W/release"
+	assert_output --partial "::notice::qe-telemetry: installed the release bundle"
+	run -0 install_outputs
+	assert_output $'available=true\nbuilt=true\nmethod=release'
+}
+
+@test "install: release with a wrong digest is refused with a warning and the sources are built; report and comment" {
+	the_bundle
+	local digest bad=0000000000000000000000000000000000000000000000000000000000000000
+	digest=$(sha256sum "$BUNDLE" | cut -d' ' -f1)
+	action_copy "$BATS_TEST_TMPDIR/action" "$bad"
+	NUMBER=48
+	cold_job tampered 48 24
+	run -0 --separate-stderr act_in "$BATS_TEST_TMPDIR/action" before --with release-url="file://$W/release"
+	assert_line "::warning::qe-telemetry: refused file://$W/release/qe-telemetry-0.1.0-linux-$(uname -m).tar.gz: its SHA-256 is $digest, action/release.txt says $bad; building the tools from source instead"
+	run -0 install_outputs
+	assert_output $'available=true\nbuilt=true\nmethod=source'
+	[ ! -e "$RUNNER_TEMP/qe-telemetry/qe-telemetry-0.1.0-linux-$(uname -m).tar.gz" ]
+	runjob /usr/bin/python3 "$A/build.py" lectures _build
+	after_comments "$BATS_TEST_TMPDIR/action" after --with release-url="file://$W/release"
+
+	# a failed download: the same fallback
+	job no-release schedule
+	export SIM_CACHE="$BATS_TEST_TMPDIR/cache-service-2"
+	mkdir -p "$BATS_TEST_TMPDIR/empty"
+	run -0 --separate-stderr act_in "$BATS_TEST_TMPDIR/action" before --with release-url="file://$BATS_TEST_TMPDIR/empty"
+	assert_line "::warning::qe-telemetry: could not download file://$BATS_TEST_TMPDIR/empty/qe-telemetry-0.1.0-linux-$(uname -m).tar.gz; building the tools from source instead"
+	run -0 install_outputs
+	assert_output $'available=true\nbuilt=true\nmethod=source'
+	# the committed action/release.txt names no digest yet: a notice, no warning
+	job no-digest schedule
+	export SIM_CACHE="$BATS_TEST_TMPDIR/cache-service-3"
+	action_copy "$BATS_TEST_TMPDIR/action-nodigest" ""
+	run -0 --separate-stderr act_in "$BATS_TEST_TMPDIR/action-nodigest" before --with release-url="file://$W/release"
+	assert_line "::notice::qe-telemetry: this version of the action records no release bundle for linux-$(uname -m) (action/release.txt); building the tools from source"
+	refute_output --partial '::warning::'
+}
+
+@test "install: path:DIR uses the tools installed there, uncached; a DIR without them warns and the job goes on" {
+	local prefix="$BATS_TEST_TMPDIR/prefix"
+	make -s -C "$REPO" install PREFIX="$prefix" > /dev/null
+	NUMBER=49
+	cold_job path 49 25
+	run -0 --separate-stderr act_in "$REPO" before --with install="path:$prefix"
+	refute_output --partial '::warning::'
+	run -0 install_outputs
+	assert_output $'available=true\nbuilt=false\nmethod=path'
+	run -0 step_outcomes 'restore the built tools|save the built tools'
+	assert_output $'skipped\nskipped'
+	runjob /usr/bin/python3 "$A/build.py" lectures _build
+	after_comments "$REPO" after --with install="path:$prefix"
+	run -0 ls "$SIM_CACHE"
+	assert_output ""
+
+	job path-missing schedule
+	run -0 --separate-stderr act_in "$REPO" before --with install=path:/nonexistent
+	assert_line "::warning::qe-telemetry: install: path:/nonexistent: the tools under /nonexistent/bin do not run (or are not there): install them there (make install PREFIX=DIR, or unpack a release bundle of make dist into DIR), or use install: release. This build goes on without execution-time telemetry."
+	run -0 install_outputs
+	assert_output $'available=false\nbuilt=false'
+	# a bad value is a warning, taken as release (here: no bundle recorded, so the sources)
+	job path-bad schedule
+	export SIM_CACHE="$BATS_TEST_TMPDIR/cache-service-bad"
+	run -0 --separate-stderr act_in "$REPO" before --with install=binary
+	assert_line "::warning::qe-telemetry: input install: expected release, source or path:DIR, got 'binary'; taken as release"
+	run -0 install_outputs
+	assert_output $'available=true\nbuilt=true\nmethod=source'
+}
+
+# no_root_stubs DIR PACKAGE...: id says uid 1000, sudo wants a password, and
+# dpkg-query says the PACKAGEs are not installed
+no_root_stubs() {
+	mkdir -p "$1"
+	printf '#!/bin/sh\n[ "$1" = -u ] && { echo 1000; exit 0; }\nexec /usr/bin/id "$@"\n' > "$1/id"
+	printf '#!/bin/sh\necho "sudo: a password is required" >&2\nexit 1\n' > "$1/sudo"
+	printf '#!/bin/sh\nfor p in %s; do [ "$4" = "$p" ] && { echo not-installed; exit 0; }; done\nexec /usr/bin/dpkg-query "$@"\n' "${*:2}" > "$1/dpkg-query"
+	chmod +x "$1"/*
+}
+
+@test "install without root or passwordless sudo, packages missing: a warning naming them, available=false, the build runs unchanged" {
+	cold_job nosudo 50 26
+	no_root_stubs "$BATS_TEST_TMPDIR/stubs" libjq-dev libcjson-dev
+	export PATH="$BATS_TEST_TMPDIR/stubs:$PATH"
+	# the default, install: release, with no bundle recorded: the source path
+	run -0 --separate-stderr act_in "$REPO" before
+	assert_line "::warning::qe-telemetry: building the tools needs the packages: libcjson-dev libjq-dev, which could not be installed here (not root, and no passwordless sudo). Install them before this step (as root: apt-get install libcjson-dev libjq-dev), or use install: release or install: path:DIR. This build goes on without execution-time telemetry."
+	run -0 step_outcomes 'install the tools'
+	assert_output success
+	run -0 install_outputs
+	assert_output $'available=false\nbuilt=false'
+	# the build step runs, and its result is its own
+	run -0 runjob /usr/bin/python3 "$A/build.py" lectures _build
+	run -0 jq -r 'select(.status == 0) | .step' "$JOB/state/steps.ndjson"
+	assert_line "/usr/bin/python3 $A/build.py lectures _build"
+	# the after step does not try again; every step of ours skips; green
+	run -0 --separate-stderr act_in "$REPO" after
+	assert_line "::notice::qe-telemetry: no tools in this job (see the warning of the earlier qe-telemetry step); skipping"
+	run -0 conclusion
+	assert_output success
+	run -0 install_outputs
+	assert_output $'available=false\nbuilt=false\navailable=false\nbuilt=false'
+	run -0 step_outcomes 'install the tools|restore the built tools'
+	assert_output $'success\nsuccess\nskipped\nsuccess'
+
+	# install-packages: false says so
+	job nosudo-false schedule
+	export SIM_CACHE="$BATS_TEST_TMPDIR/cache-service-2"
+	run --separate-stderr act_in "$REPO" before --with install-packages=false
+	assert_line "::warning::qe-telemetry: building the tools needs the packages: libcjson-dev libjq-dev (install-packages is false): install them before this step (apt-get install libcjson-dev libjq-dev), or use install: release or install: path:DIR. This build goes on without execution-time telemetry."
+	run -0 step_outcomes 'install the tools'
+	assert_output success
+}
+
+@test "install as root on a runner without apt-get, packages missing: a warning naming them, available=false" {
+	cold_job noapt 51 27
+	# every command of the machine but apt-get, apt and sudo
+	local bin="$BATS_TEST_TMPDIR/bin" d f
+	mkdir -p "$bin"
+	for d in /usr/local/bin /usr/bin /bin /usr/sbin /sbin; do
+		for f in "$d"/*; do
+			case ${f##*/} in apt|apt-get|sudo) continue ;; esac
+			[ -e "$bin/${f##*/}" ] || ln -s "$f" "$bin/${f##*/}"
+		done
+	done
+	no_root_stubs "$BATS_TEST_TMPDIR/stubs" libarchive-dev
+	rm "$BATS_TEST_TMPDIR/stubs/id" "$BATS_TEST_TMPDIR/stubs/sudo"
+	PATH="$A:$BATS_TEST_TMPDIR/stubs:$bin" run -1 command -v apt-get
+	PATH="$A:$BATS_TEST_TMPDIR/stubs:$bin" run -0 --separate-stderr act_in "$REPO" before --with install=source
+	assert_line "::warning::qe-telemetry: building the tools needs the packages: libarchive-dev, which could not be installed here (no apt-get). Install them before this step (as root: apt-get install libarchive-dev), or use install: release or install: path:DIR. This build goes on without execution-time telemetry."
+	run -0 step_outcomes 'install the tools'
+	assert_output success
+	run -0 install_outputs
+	assert_output $'available=false\nbuilt=false'
+	run -0 runjob /usr/bin/python3 "$A/build.py" lectures _build
+	run -0 conclusion
+	assert_output success
+}
+
+@test "a restored tools cache whose tools do not run here (linked to a library the image lacks) is replaced by relocatable ones" {
+	cold_job stale-cache 52 28
+	# what an older action cached on another image: tools that cannot load libcjson
+	local seed="$BATS_TEST_TMPDIR/stale" t
+	mkdir -p "$seed/bin"
+	for t in qe-cache-extract qe-stamp qe-cell-diff qe-comment qe-hook; do
+		printf '#!/bin/sh\necho "%s: error while loading shared libraries: libcjson.so.1: cannot open shared object file: No such file or directory" >&2\nexit 127\n' "$t" > "$seed/bin/$t"
+		chmod +x "$seed/bin/$t"
+	done
+	run -0 --separate-stderr "$A/run-action.py" "$JOB/state" action "$REPO" --with mode=before \
+		--with install=source --seed-cache "$seed"
+	assert_line "::notice::qe-telemetry: the cached tools do not run on this runner; installing them afresh"
+	refute_output --partial '::warning::'
+	run -0 install_outputs
+	assert_output $'available=true\nbuilt=true\nmethod=source'
+	[ -f "$RUNNER_TEMP/qe-telemetry/tools/lib/libcjson.so.1" ]
+	run -0 "$RUNNER_TEMP/qe-telemetry/tools/bin/qe-stamp" --version
+	assert_output "qe-stamp 0.1.0"
 }
