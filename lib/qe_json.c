@@ -4,6 +4,7 @@
  */
 #include <err.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,14 +75,143 @@ qe_json_add_num_or_null(cJSON *obj, const char *key, int have, double v)
 	    cJSON_AddNullToObject(obj, key));
 }
 
+int
+qe_json_numfmt(char *buf, double d)
+{
+	int n = 0;
+
+	if (!isfinite(d))
+		return snprintf(buf, 32, "null");
+	if (d == 0)
+		return snprintf(buf, 32, "0");
+	for (int prec = 15; prec <= 17; prec++) {
+		n = snprintf(buf, 32, "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	return n;
+}
+
+/* What cJSON 1.7's print_number writes for item (its rule, restated). */
+static void
+cjson_numfmt(char *buf, const cJSON *item)
+{
+	double d = item->valuedouble, test = 0;
+
+	if (!isfinite(d))
+		snprintf(buf, 32, "null");
+	else if (d == (double)item->valueint)
+		snprintf(buf, 32, "%d", item->valueint);
+	else {
+		snprintf(buf, 32, "%1.15g", d);
+		test = strtod(buf, NULL);
+		if (!(fabs(test - d) <= fmax(fabs(test), fabs(d)) * DBL_EPSILON))
+			snprintf(buf, 32, "%1.17g", d);
+	}
+}
+
+/* 1 when some number under v prints differently from qe_json_numfmt(). */
+static int
+needs_exact(const cJSON *v)
+{
+	char a[32], b[32];
+
+	for (; v != NULL; v = v->next) {
+		if (cJSON_IsNumber(v)) {
+			qe_json_numfmt(a, v->valuedouble);
+			cjson_numfmt(b, v);
+			if (strcmp(a, b) != 0)
+				return 1;
+		}
+		if (v->child && needs_exact(v->child))
+			return 1;
+	}
+	return 0;
+}
+
+static void
+make_exact(cJSON *v)
+{
+	char a[32];
+
+	for (; v != NULL; v = v->next) {
+		if (cJSON_IsNumber(v)) {
+			qe_json_numfmt(a, v->valuedouble);
+			v->type = cJSON_Raw | (v->type & cJSON_StringIsConst);
+			v->valuestring = qe_xstrdup(a);
+		}
+		if (v->child)
+			make_exact(v->child);
+	}
+}
+
+cJSON *
+qe_json_exact_copy(const cJSON *v)
+{
+	cJSON *c;
+
+	if (v == NULL || (!cJSON_IsNumber(v) && !needs_exact(v->child)))
+		return NULL;
+	c = qe_json_check(cJSON_Duplicate(v, 1));
+	if (cJSON_IsNumber(c)) {
+		cJSON *next = c->next;
+
+		c->next = NULL;
+		make_exact(c);
+		c->next = next;
+	} else
+		make_exact(c->child);
+	return c;
+}
+
 char *
 qe_json_print(const cJSON *v)
 {
-	char *s = cJSON_PrintUnformatted(v);
+	cJSON *exact = qe_json_exact_copy(v);
+	char *s = cJSON_PrintUnformatted(exact ? exact : v);
 
+	cJSON_Delete(exact);
 	if (s == NULL)
 		qe_oom();
 	return s;
+}
+
+long
+qe_json_bad_char(const char *s, size_t n, int *nul)
+{
+	int instr = 0;
+
+	*nul = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (!instr) {
+			instr = c == '"';
+			continue;
+		}
+		if (c < 0x20)
+			return (long)i;
+		if (c == '"')
+			instr = 0;
+		else if (c == '\\') {
+			if (i + 5 < n && memcmp(s + i + 1, "u0000", 5) == 0) {
+				*nul = 1;
+				return (long)i;
+			}
+			i++;
+		}
+	}
+	return -1;
+}
+
+const char *
+qe_json_bad_char_reason(const char *s, long at, int nul, char *buf, size_t size)
+{
+	if (nul)
+		snprintf(buf, size, "NUL (\\u0000) in a string");
+	else
+		snprintf(buf, size, "control character U+%04X in a string", (unsigned char)s[at]);
+	return buf;
 }
 
 long

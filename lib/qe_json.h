@@ -64,6 +64,35 @@ long qe_json_too_deep(const char *s, size_t n);
 int qe_json_nonfinite(const cJSON *v);
 
 /*
+ * The shortest of %.15g, %.16g and %.17g that reads back (strtod) to
+ * exactly d, into buf (at least 32 bytes); "0" for either zero and "null"
+ * for a value that is not finite, as cJSON writes them. Returns its length.
+ * Every number a tool writes is printed this way (qe_json_print, qe_jw_num):
+ * cJSON's own %1.15g is accepted when it is merely close, so DBL_MAX came
+ * out as 1.79769313486232e+308, which reads back as infinity.
+ */
+int qe_json_numfmt(char *buf, double d);
+
+/*
+ * A copy of v whose numbers are raw text in qe_json_numfmt()'s form, or
+ * NULL when cJSON would print every number of v that way already (the
+ * usual case: no copy). The caller prints and cJSON_Delete()s the copy.
+ */
+cJSON *qe_json_exact_copy(const cJSON *v);
+
+/*
+ * Where a JSON text s[0..n) (already known to be valid UTF-8) holds, inside
+ * a string, a raw control character (below U+0020: TAB, CR, ESC..., which
+ * JSON forbids and cJSON accepts) or the escape \u0000 (which cJSON's
+ * NUL-terminated strings would cut). Returns the offset of the character or
+ * of the backslash, or -1; *nul is set to 1 for \u0000, else 0.
+ */
+long qe_json_bad_char(const char *s, size_t n, int *nul);
+
+/* "control character U+00XX in a string" or "NUL (\u0000) in a string" */
+const char *qe_json_bad_char_reason(const char *s, long at, int nul, char *buf, size_t size);
+
+/*
  * Print `rec` as one compact line on stdout. Exits with status 2 if the write
  * fails (full disk); dies by SIGPIPE if the reader went away.
  */

@@ -88,3 +88,23 @@ qe_utf8_put(struct qe_buf *b, long cp)
 		qe_buf_add(b, u, 4);
 	}
 }
+
+size_t
+qe_utf8_repair(struct qe_buf *b, const char *s, size_t n)
+{
+	size_t i = 0, bad = 0;
+
+	qe_buf_add(b, "", 0);
+	while (i < n) {
+		long cp;
+		size_t k = qe_utf8_next((const unsigned char *)s + i, n - i, &cp);
+
+		if (cp < 0) {
+			qe_utf8_put(b, 0xfffd);
+			bad++;
+		} else
+			qe_buf_add(b, s + i, k);
+		i += k;
+	}
+	return bad;
+}
