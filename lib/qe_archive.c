@@ -12,9 +12,13 @@
 struct archive *
 qe_archive_open(const char *path)
 {
-	struct archive *a = archive_read_new();
+	struct archive *a;
 
-	if (a == NULL)
+	if (qe_file_regular(path) != 0) {	/* a FIFO would block the open */
+		qe_file_warn(path);
+		return NULL;
+	}
+	if ((a = archive_read_new()) == NULL)
 		qe_oom();
 	archive_read_support_filter_all(a);
 	archive_read_support_format_all(a);
@@ -92,6 +96,7 @@ struct scan {
 	const struct qe_archive_limits *lim;
 	double members, expanded;
 	int saw_build;
+	char *nested;			/* the first member that is itself an archive */
 	int *problems;
 };
 
@@ -125,6 +130,46 @@ bounded(struct scan *s, struct archive_entry *ae)
 	return 0;
 }
 
+/*
+ * A member larger than --max-notebook is never read; in a compressed stream
+ * (tar.gz...) going past it still means decompressing all of it (44 s for
+ * 12 GiB), so the archive is given up at its header instead. Plain tar and
+ * zip skip it by seeking. -1 after the message.
+ */
+static int
+too_big_to_skip(struct scan *s, struct archive *a, struct archive_entry *ae, const char *name)
+{
+	la_int64_t stored, off, len;
+
+	if (!archive_entry_size_is_set(ae) || archive_entry_size(ae) <= 0 ||
+	    archive_filter_code(a, 0) == ARCHIVE_FILTER_NONE)
+		return 0;
+	stored = archive_entry_size(ae);
+	if (archive_entry_sparse_reset(ae) > 0)	/* a sparse file: only its extents are stored */
+		for (stored = 0; archive_entry_sparse_next(ae, &off, &len) == ARCHIVE_OK;)
+			stored += len;
+	if ((uintmax_t)stored <= s->lim->member_bytes)
+		return 0;
+	warnx("%s: member '%s' of %jd bytes: larger than %zu bytes (see --max-notebook), and "
+	    "passing it would mean decompressing it; the archive's reading stops here", s->path,
+	    name, (intmax_t)archive_entry_size(ae), s->lim->member_bytes);
+	return -1;
+}
+
+/* 1 when a member's name says it is an archive itself (not opened here). */
+static int
+is_archive_name(const char *name)
+{
+	static const char *const ext[] = { ".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2",
+	    ".tar.xz", ".tar.zst", ".7z", NULL };
+	size_t n = strlen(name);
+
+	for (int i = 0; ext[i]; i++)
+		if (n > strlen(ext[i]) && strcmp(name + n - strlen(ext[i]), ext[i]) == 0)
+			return 1;
+	return 0;
+}
+
 /* One member of the first pass: 0 to go on, -1 to stop (reported). */
 static int
 scan_member(struct scan *s, struct archive *a, struct archive_entry *ae,
@@ -140,8 +185,12 @@ scan_member(struct scan *s, struct archive *a, struct archive_entry *ae,
 		++*s->problems;
 		return 0;
 	}
+	if (too_big_to_skip(s, a, ae, name) < 0)
+		return -1;
 	if (strstr(name, "jupyter_execute/") || strncmp(name, "html/", 5) == 0)
 		s->saw_build = 1;
+	if (s->nested == NULL && archive_entry_filetype(ae) == AE_IFREG && is_archive_name(name))
+		s->nested = qe_xstrdup(name);
 	base = strrchr(name, '/');
 	base = base ? base + 1 : name;
 	if (strcmp(base, "global.db") != 0 || archive_entry_filetype(ae) != AE_IFREG)
@@ -172,6 +221,9 @@ qe_archive_find_db(const char *path, const struct qe_archive_limits *lim,
 			goto out;
 	if (r != ARCHIVE_EOF)
 		warnx("%s: %s", path, archive_error_string(a));
+	else if (db->name == NULL && s.nested != NULL)
+		warnx("%s: no jupyter-cache (no global.db) in the archive; it holds the archive "
+		    "'%s': archives inside archives are not opened (unpack it first)", path, s.nested);
 	else if (db->name == NULL)
 		warnx("%s: no jupyter-cache (no global.db) in the archive%s", path, s.saw_build ?
 		    "; an artifact of _build made without 'include-hidden-files: true' has no .jupyter_cache" : "");
@@ -180,6 +232,7 @@ qe_archive_find_db(const char *path, const struct qe_archive_limits *lim,
 		ret = 0;
 	}
 out:
+	free(s.nested);
 	archive_read_free(a);
 	return ret;
 }

@@ -98,14 +98,16 @@ cached_records(struct qe_extract *x, const struct qe_jcache_entry *e, const char
 static char *
 read_notebook(struct qe_extract *x, const char *path, size_t *len)
 {
-	char *bytes = qe_file_slurp(path, x->lim.member_bytes, len);
+	/* a FIFO would block the open forever: refused before it */
+	char *bytes = qe_file_regular(path) == 0 || errno == EISDIR ?
+	    qe_file_slurp(path, x->lim.member_bytes, len) : NULL;
 
 	if (bytes == NULL) {
 		if (errno == EFBIG)
 			warnx("%s: notebook larger than %zu bytes (see --max-notebook)",
 			    path, x->lim.member_bytes);
 		else
-			warn("%s", path);
+			qe_file_warn(path);
 		x->problems++;
 	}
 	return bytes;

@@ -1,5 +1,6 @@
 /* jupyter-cache's global.db (qe_jcache.h). */
 #include <err.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +22,12 @@ int
 qe_jcache_open_file(struct qe_jcache *c, const char *path)
 {
 	c->dbwhere = qe_xstrdup(path);
-	if (access(path, R_OK) != 0) {
-		warn("%s", path);
+	/* a FIFO blocks the open; a folder gave "disk I/O error" */
+	if (qe_file_regular(path) != 0) {
+		if (errno == EISDIR || errno == QE_ENOTREG)
+			warnx("%s: not a jupyter-cache database (not a regular file)", path);
+		else
+			warn("%s", path);
 		return -1;
 	}
 	if (sqlite3_open_v2(path, &c->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)

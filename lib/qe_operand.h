@@ -54,7 +54,9 @@ enum qe_operand qe_operand_classify(const char *path, struct qe_buf *cachedir, s
 
 /*
  * Append every *.ipynb file below dir to out, sorted by name at each level;
- * hidden entries (.ipynb_checkpoints) are skipped.
+ * hidden entries (.ipynb_checkpoints) are skipped. A folder met again among
+ * its own ancestors (a symbolic link loop: loop -> ., up -> ..) is reported
+ * once per link and not followed.
  */
 void qe_operand_walk(const char *dir, struct qe_paths *out, int *problems);
 
