@@ -94,6 +94,31 @@ cached_records(struct qe_extract *x, const struct qe_jcache_entry *e, const char
 	return r;
 }
 
+/*
+ * Hand one notebook's records on. Every line must be UTF-8: a file name or
+ * a stored traceback (\xff\xfe\xc0\xaf) that is not has each bad byte
+ * replaced by U+FFFD here, and says so (counted as a problem).
+ */
+static void
+emit_utf8(struct qe_extract *x, const char *where, struct qe_buf *out)
+{
+	struct qe_buf fixed = { 0 };
+	size_t bad;
+
+	if (out->len == 0 || qe_utf8_valid(out->data, out->len) == out->len) {
+		x->emit(out);
+		return;
+	}
+	bad = qe_utf8_repair(&fixed, out->data, out->len);
+	warnx("%s: %zu byte%s not UTF-8 (in a file name or stored text) replaced by U+FFFD",
+	    where, bad, bad == 1 ? "" : "s");
+	x->problems++;
+	qe_buf_reset(out);
+	qe_buf_add(out, fixed.data, fixed.len);
+	qe_buf_free(&fixed);
+	x->emit(out);
+}
+
 /* A notebook file's bytes, or NULL after the message. */
 static char *
 read_notebook(struct qe_extract *x, const char *path, size_t *len)
@@ -159,7 +184,7 @@ qe_extract_cache_dir(struct qe_extract *x, const char *dir, const char *db)
 		if (!c.e[i].selected)
 			continue;
 		cache_dir_entry(x, dir, &c.e[i], &path, &out);
-		x->emit(&out);
+		emit_utf8(x, c.e[i].uri, &out);
 	}
 done:
 	qe_buf_free(&path);
@@ -262,9 +287,39 @@ qe_extract_archive(struct qe_extract *x, const char *path)
 			warnx("%s: member '%sexecuted/%s/base.ipynb' missing", path, c.rootpfx, e->hashkey);
 			x->problems++;
 		}
-		x->emit(&e->out);
+		emit_utf8(x, path, &e->out);
 	}
 	qe_jcache_free(&c);
+}
+
+/*
+ * The notebooks' paths made absolute as given (symbolic links kept: a
+ * symlinked notebook no longer renames the others), and their common
+ * directory base[0..baselen), which only the notebooks that can be read
+ * take part in (base NULL when none can).
+ */
+static void
+common_dir(const struct qe_paths *files, struct qe_paths *abs, const char **base,
+    size_t *baselen)
+{
+	char *cwd = getcwd(NULL, 0);
+
+	*base = NULL;
+	*baselen = 0;
+	for (size_t i = 0; i < files->n; i++) {
+		char *a = qe_operand_abspath(files->v[i], cwd ? cwd : "/");
+
+		qe_paths_add(abs, a);
+		free(a);
+		if (qe_file_regular(files->v[i]) != 0)
+			continue;
+		if (*base == NULL) {
+			*base = abs->v[i];
+			*baselen = qe_docname_dir_len(*base);
+		} else
+			qe_docname_common(abs->v[i], *base, baselen);
+	}
+	free(cwd);
 }
 
 void
@@ -272,21 +327,15 @@ qe_extract_ipynb(struct qe_extract *x, const struct qe_paths *files)
 {
 	struct qe_buf out = { 0 };
 	struct qe_paths abs = { 0 };
+	const char *base;
 	size_t baselen;
 
 	if (files->n == 0)
 		return;
+	common_dir(files, &abs, &base, &baselen);
 	for (size_t i = 0; i < files->n; i++) {
-		char *r = realpath(files->v[i], NULL);
-
-		qe_paths_add(&abs, r ? r : files->v[i]);
-		free(r);
-	}
-	baselen = qe_docname_dir_len(abs.v[0]);
-	for (size_t i = 1; i < abs.n; i++)
-		qe_docname_common(abs.v[i], abs.v[0], &baselen);
-	for (size_t i = 0; i < files->n; i++) {
-		char *doc = qe_docname(abs.v[i], x->root, abs.v[0], baselen), *bytes;
+		char *doc = qe_docname(abs.v[i], x->root, base ? base : abs.v[i],
+		    base ? baselen : qe_docname_dir_len(abs.v[i])), *bytes;
 		struct qe_nbctx nb = { .where = files->v[i], .document = doc, .input = "ipynb",
 		    .pk = -1, .current = -1, .stable_ids = 1, .execution_seconds = NAN,
 		    .stale_margin_us = x->stale_margin_us, .hooks = &x->hooks };
@@ -297,7 +346,7 @@ qe_extract_ipynb(struct qe_extract *x, const struct qe_paths *files)
 			x->problems++;
 		x->problems += nb.problems;
 		free(doc);
-		x->emit(&out);
+		emit_utf8(x, files->v[i], &out);
 	}
 	qe_buf_free(&out);
 	qe_paths_free(&abs);

@@ -49,7 +49,7 @@ struct qe_jcache {
 	char *rootpfx;			/* archive: member prefix of the cache root */
 	sqlite3 *db;
 	struct qe_jcache_entry *e;
-	size_t n;
+	size_t n, cap;			/* cap: e's room (grows geometrically) */
 	size_t bad_rows;		/* rows reported and skipped or read in part */
 };
 

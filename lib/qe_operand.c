@@ -42,6 +42,40 @@ qe_paths_free(struct qe_paths *l)
 	memset(l, 0, sizeof *l);
 }
 
+char *
+qe_operand_abspath(const char *path, const char *cwd)
+{
+	struct qe_buf b = { 0 };
+	const char *p = path;
+
+	if (*p != '/')
+		qe_buf_adds(&b, cwd);
+	while (*p) {
+		size_t n;
+
+		while (*p == '/')
+			p++;
+		n = strcspn(p, "/");
+		if (n == 0 || (n == 1 && p[0] == '.')) {
+			/* nothing */
+		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
+			while (b.len > 0 && b.data[b.len - 1] != '/')
+				b.len--;
+			if (b.len > 0)
+				b.len--;
+			qe_buf_add(&b, "", 0);
+			b.data[b.len] = '\0';
+		} else {
+			qe_buf_addc(&b, '/');
+			qe_buf_add(&b, p, n);
+		}
+		p += n;
+	}
+	if (b.len == 0)
+		qe_buf_addc(&b, '/');
+	return b.data;
+}
+
 int
 qe_is_ipynb(const char *name)
 {
