@@ -42,8 +42,8 @@ cJSON *qe_nb_parse(const char *where, char *bytes, size_t len, void (*release)(v
 
 /*
  * Join an nbformat multiline string (a string, or a list of strings) into
- * `out` (reset first). null or absent is "". Returns -1 for anything else
- * (out is then partial).
+ * `out` (reset first). absent is "". Returns -1 for anything else (null too:
+ * nbformat has no null source) (out is then partial).
  */
 int qe_nb_join_text(const cJSON *v, struct qe_buf *out);
 
