@@ -266,7 +266,7 @@ cell_record(struct qe_nbctx *nb, const struct qe_nb_code *code, int index,
 	status = cell_status(code, errout, tm.have, &note);
 	if (tm.have_busy && !qe_timing_busy_believable(&tm, w)) {
 		warnx("%s: code cell %d: busy period of %.6g s not believable for a duration of "
-		    "%.6g s (more than the margin apart): busy_s left out", nb->where, index,
+		    "%.6g s: busy_s left out", nb->where, index,
 		    (double)tm.busy_us / 1e6, (double)tm.us / 1e6);
 		tm.have_busy = 0;
 		nb->problems++;

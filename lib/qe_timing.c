@@ -142,6 +142,6 @@ int
 qe_timing_busy_believable(const struct qe_timing *t, const struct qe_window *w)
 {
 	return t->busy_us >= 0 && t->busy_us <= QE_TIMING_MAX_US &&
-	    (!t->have || t->us < 0 || t->busy_us <= t->us + w->margin_us) &&
+	    (!t->have || t->us < 0 || t->busy_us <= t->us + QE_BUSY_SLACK_US) &&
 	    (w->exec_us < 0 || t->busy_us <= w->exec_us + w->margin_us);
 }

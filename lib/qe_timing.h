@@ -84,10 +84,14 @@ int qe_window_outside(const struct qe_window *w, const struct qe_time *start,
  */
 int qe_timing_judge(const struct qe_timing *t, const struct qe_window *w);
 
+/* How much longer than a cell's duration its busy period may be. */
+#define QE_BUSY_SLACK_US (60LL * 1000000)
+
 /*
  * 1 when t's busy period (t->have_busy) is believable: busy -> idle holds
- * the cell's execution, so it is at most the duration plus the margin
- * (43,200 s of busy for a 0.26 s cell is not), and at most the execution
+ * the cell's execution and the kernel's few milliseconds around it, so it
+ * is at most the duration plus QE_BUSY_SLACK_US (43,200 s of busy for a
+ * 0.26 s cell is not), at most QE_TIMING_MAX_US, and at most the execution
  * time plus the margin when that is known. 0 otherwise: busy_s is left out.
  */
 int qe_timing_busy_believable(const struct qe_timing *t, const struct qe_window *w);
