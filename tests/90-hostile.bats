@@ -255,9 +255,9 @@ ndjson_case() {
 	assert_equal "${stderr_lines[2]}" "qe-cache-extract: $T/deep.ipynb:1: nesting deeper than 1000 levels at column 1036"
 	assert_equal "${stderr_lines[3]}" "qe-cache-extract: $T/inf.ipynb: not a notebook: number out of range (beyond a double's 1.8e308)"
 	assert_equal "${stderr_lines[4]}" "qe-cache-extract: $T/two.ipynb:2: trailing data after the notebook at column 1"
-	assert_equal "${stderr_lines[5]}" "qe-cache-extract: $T/cellsobj.ipynb: not a notebook: no 'nbformat' and 'cells'"
-	assert_equal "${stderr_lines[6]}" "qe-cache-extract: $T/array.ipynb: not a notebook: no 'nbformat' and 'cells'"
-	assert_equal "${stderr_lines[7]}" "qe-cache-extract: $T/nbformat.ipynb: not a notebook: no 'nbformat' and 'cells'"
+	assert_equal "${stderr_lines[5]}" "qe-cache-extract: $T/cellsobj.ipynb: not a notebook: 'cells' is not a list"
+	assert_equal "${stderr_lines[6]}" "qe-cache-extract: $T/array.ipynb: not a notebook: not a JSON object"
+	assert_equal "${stderr_lines[7]}" "qe-cache-extract: $T/nbformat.ipynb: not a notebook: 'nbformat' is not a number"
 	assert_equal "${stderr_lines[8]}" "qe-cache-extract: $T/source.ipynb: code cell 0: 'source' is not a string or a list of strings"
 	assert_equal "${#stderr_lines[@]}" 9
 	# the good notebook before and after, and the cell with a bad source still counted
