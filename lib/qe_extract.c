@@ -149,10 +149,31 @@ read_rows(struct qe_extract *x, struct qe_jcache *c, int keys_only)
 	return r;
 }
 
-/* One selected entry of a cache folder. */
+/*
+ * 1 when path, symbolic links resolved, lies inside the folder realdir
+ * (already resolved); else 0 after the message. Records of a cache come
+ * from the cache: executed/<key> linking elsewhere is not followed.
+ */
+static int
+inside_cache(struct qe_extract *x, const char *realdir, const char *path)
+{
+	char *r = realpath(path, NULL);
+	size_t n = realdir ? strlen(realdir) : 0;
+	int in = r == NULL || realdir == NULL ||
+	    (strncmp(r, realdir, n) == 0 && (r[n] == '/' || (n == 1 && r[0] == '/')));
+
+	if (!in) {
+		warnx("%s: a symbolic link out of the cache (to %s): not read", path, r);
+		x->problems++;
+	}
+	free(r);
+	return in;
+}
+
+/* One selected entry of a cache folder (realdir: the folder, resolved). */
 static void
-cache_dir_entry(struct qe_extract *x, const char *dir, const struct qe_jcache_entry *e,
-    struct qe_buf *path, struct qe_buf *out)
+cache_dir_entry(struct qe_extract *x, const char *dir, const char *realdir,
+    const struct qe_jcache_entry *e, struct qe_buf *path, struct qe_buf *out)
 {
 	size_t len;
 	char *bytes;
@@ -163,7 +184,8 @@ cache_dir_entry(struct qe_extract *x, const char *dir, const struct qe_jcache_en
 	}
 	qe_buf_reset(path);
 	qe_buf_addf(path, "%s/executed/%s/base.ipynb", dir, e->hashkey);
-	if ((bytes = read_notebook(x, path->data, &len)) == NULL)
+	if (!inside_cache(x, realdir, path->data) ||
+	    (bytes = read_notebook(x, path->data, &len)) == NULL)
 		return;
 	if (cached_records(x, e, path->data, bytes, len, free, out) < 0)
 		x->problems++;
@@ -174,6 +196,7 @@ qe_extract_cache_dir(struct qe_extract *x, const char *dir, const char *db)
 {
 	struct qe_jcache c = { .name = dir };
 	struct qe_buf path = { 0 }, out = { 0 };
+	char *realdir = realpath(dir, NULL);
 
 	if (qe_jcache_open_file(&c, db) < 0 || read_rows(x, &c, 0) < 0) {
 		x->problems++;
@@ -183,10 +206,11 @@ qe_extract_cache_dir(struct qe_extract *x, const char *dir, const char *db)
 	for (size_t i = 0; i < c.n; i++) {
 		if (!c.e[i].selected)
 			continue;
-		cache_dir_entry(x, dir, &c.e[i], &path, &out);
+		cache_dir_entry(x, dir, realdir, &c.e[i], &path, &out);
 		emit_utf8(x, c.e[i].uri, &out);
 	}
 done:
+	free(realdir);
 	qe_buf_free(&path);
 	qe_buf_free(&out);
 	qe_jcache_free(&c);
