@@ -206,8 +206,17 @@ qe_jcache_read(struct qe_jcache *c, int keys_only)
 	char sql[128];
 	int t;
 
-	if ((t = has_table(c->db, "nbcache")) < 0)
+	if ((t = has_table(c->db, "nbcache")) < 0) {
+		int code = sqlite3_errcode(c->db) & 0xff;
+
+		/* what SQLite says of a file it cannot read as a database at all */
+		if (code == SQLITE_READONLY || code == SQLITE_IOERR || code == SQLITE_CANTOPEN) {
+			warnx("%s: not a jupyter-cache database (SQLite: %s)", c->dbwhere,
+			    sqlite3_errmsg(c->db));
+			return -1;
+		}
 		return sql_error(c, "");
+	}
 	if (t == 0) {
 		warnx("%s: not a jupyter-cache database (no table 'nbcache')", c->dbwhere);
 		return -1;
