@@ -103,15 +103,14 @@ static void
 emit_utf8(struct qe_extract *x, const char *where, struct qe_buf *out)
 {
 	struct qe_buf fixed = { 0 };
-	size_t bad;
 
 	if (out->len == 0 || qe_utf8_valid(out->data, out->len) == out->len) {
 		x->emit(out);
 		return;
 	}
-	bad = qe_utf8_repair(&fixed, out->data, out->len);
-	warnx("%s: %zu byte%s not UTF-8 (in a file name or stored text) replaced by U+FFFD",
-	    where, bad, bad == 1 ? "" : "s");
+	qe_utf8_repair(&fixed, out->data, out->len);
+	warnx("%s: text not UTF-8 (a file name or stored text): each bad byte written as U+FFFD",
+	    where);
 	x->problems++;
 	qe_buf_reset(out);
 	qe_buf_add(out, fixed.data, fixed.len);
