@@ -701,3 +701,37 @@ gone_reader() {
 	assert_equal "$stderr" "qe-cache-extract: $T/outer.zip: no jupyter-cache (no global.db) in the archive; it holds the archive 'cache.zip': archives inside archives are not opened (unpack it first)"
 	assert_output ""
 }
+
+@test "property: every line of every tool, over every fixture and hostile input, is UTF-8 JSON whose numbers read back" {
+	# every fixture through every tool (the snapshot of tests/snapshot.sh)
+	"$TESTS_DIR/snapshot.sh" "$T/snap" > /dev/null 2>&1
+	run -0 "$TESTS_DIR/jsonlines.py" "$T/snap"/*.out
+	[ "${output% records}" -gt 2000 ] || fail "only $output"
+	# hostile inputs through the pipeline: names and tracebacks not UTF-8, DBL_MAX, -0.0
+	good="$(shared nbclient/base/lectures/intro.ipynb)"
+	B="$(shared jupyter-cache/base/.jupyter_cache)"
+	mkdir "$T/u"
+	cp "$good" "$T/u/bad"$'\xff\xfe'".ipynb"
+	cp "$good" "$T/u/over"$'\xc0\xaf\xed\xa0\x80'".ipynb"
+	cp -r "$B" "$T/tb"
+	chmod -R u+w "$T/tb"
+	sqlite3 "$T/tb/global.db" "UPDATE nbproject SET traceback = CAST(X'fffec0af0a' AS TEXT)"
+	cd "$T"
+	qe-cache-extract u tb > e.ndjson 2> /dev/null || true
+	sed 's/"duration_s":[0-9][0-9.e+-]*/"duration_s":1.7976931348623157e308/; s/"execution_seconds":[0-9][0-9.e+-]*/"execution_seconds":-0.0/' e.ndjson > max.ndjson
+	qe-stamp -r test e.ndjson > s.ndjson
+	qe-stamp -R -r test s.ndjson > s2.ndjson
+	qe-stamp -r test max.ndjson > smax.ndjson
+	qe-cell-diff e.ndjson max.ndjson > d1.ndjson || true
+	qe-cell-diff max.ndjson e.ndjson > d2.ndjson || true
+	qe-cell-diff smax.ndjson s.ndjson > d3.ndjson || true
+	qe-stamp -r test d1.ndjson > sd1.ndjson
+	for f in e max s s2 smax d1 d2 d3 sd1; do
+		[ -s "$f.ndjson" ] || fail "$f.ndjson is empty"
+	done
+	run -0 "$TESTS_DIR/jsonlines.py" e.ndjson max.ndjson s.ndjson s2.ndjson smax.ndjson d1.ndjson d2.ndjson d3.ndjson sd1.ndjson
+	[ "${output% records}" -gt 200 ] || fail "only $output"
+	# and qe-comment takes every one of those lines (none rejected as out of range)
+	run -0 --separate-stderr qe-comment d1.ndjson d2.ndjson
+	assert_equal "$stderr" ""
+}
