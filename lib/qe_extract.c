@@ -102,19 +102,11 @@ cached_records(struct qe_extract *x, const struct qe_jcache_entry *e, const char
 static void
 emit_utf8(struct qe_extract *x, const char *where, struct qe_buf *out)
 {
-	struct qe_buf fixed = { 0 };
-
-	if (out->len == 0 || qe_utf8_valid(out->data, out->len) == out->len) {
-		x->emit(out);
-		return;
+	if (qe_utf8_repair_buf(out)) {
+		warnx("%s: text not UTF-8 (a file name or stored text): each bad byte written as "
+		    "U+FFFD", where);
+		x->problems++;
 	}
-	qe_utf8_repair(&fixed, out->data, out->len);
-	warnx("%s: text not UTF-8 (a file name or stored text): each bad byte written as U+FFFD",
-	    where);
-	x->problems++;
-	qe_buf_reset(out);
-	qe_buf_add(out, fixed.data, fixed.len);
-	qe_buf_free(&fixed);
 	x->emit(out);
 }
 

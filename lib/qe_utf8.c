@@ -108,3 +108,16 @@ qe_utf8_repair(struct qe_buf *b, const char *s, size_t n)
 	}
 	return bad;
 }
+
+int
+qe_utf8_repair_buf(struct qe_buf *b)
+{
+	struct qe_buf fixed = { 0 };
+
+	if (b->len == 0 || qe_utf8_valid(b->data, b->len) == b->len)
+		return 0;
+	qe_utf8_repair(&fixed, b->data, b->len);
+	qe_buf_free(b);
+	*b = fixed;
+	return 1;
+}

@@ -32,4 +32,10 @@ void qe_utf8_put(struct qe_buf *b, long cp);
  */
 size_t qe_utf8_repair(struct qe_buf *b, const char *s, size_t n);
 
+/*
+ * Repair b in place with qe_utf8_repair(): 1 when a byte was replaced (the
+ * caller says so), 0 when b was UTF-8 already (b unchanged).
+ */
+int qe_utf8_repair_buf(struct qe_buf *b);
+
 #endif /* QE_UTF8_H */
