@@ -9,6 +9,25 @@
 #include "qe.h"
 #include "qe_archive.h"
 
+/*
+ * "where: libarchive's error": some of its messages end in '\n' ("ZIP
+ * uncompressed data is wrong size (...)\n"), which warnx's own made a stray
+ * empty line; trailing blanks are dropped.
+ */
+static void
+archive_warn(struct archive *a, const char *where)
+{
+	const char *e = archive_error_string(a);
+	size_t n;
+
+	if (e == NULL)
+		e = "unreadable archive";
+	n = strlen(e);
+	while (n > 0 && (e[n - 1] == '\n' || e[n - 1] == '\r' || e[n - 1] == ' '))
+		n--;
+	warnx("%s: %.*s", where, (int)n, e);
+}
+
 struct archive *
 qe_archive_open(const char *path)
 {
@@ -23,7 +42,7 @@ qe_archive_open(const char *path)
 	archive_read_support_filter_all(a);
 	archive_read_support_format_all(a);
 	if (archive_read_open_filename(a, path, 1 << 16) != ARCHIVE_OK) {
-		warnx("%s: %s", path, archive_error_string(a));
+		archive_warn(a, path);
 		archive_read_free(a);
 		return NULL;
 	}
@@ -80,7 +99,7 @@ qe_archive_read_member(struct archive *a, struct archive_entry *ae, const char *
 		if (r == 0)
 			break;
 		if (r < 0) {
-			warnx("%s: %s", where, archive_error_string(a));
+			archive_warn(a, where);
 			sqlite3_free(buf);
 			return NULL;
 		}
@@ -220,7 +239,7 @@ qe_archive_find_db(const char *path, const struct qe_archive_limits *lim,
 		if (scan_member(&s, a, ae, db) < 0)
 			goto out;
 	if (r != ARCHIVE_EOF)
-		warnx("%s: %s", path, archive_error_string(a));
+		archive_warn(a, path);
 	else if (db->name == NULL && s.nested != NULL)
 		warnx("%s: no jupyter-cache (no global.db) in the archive; it holds the archive "
 		    "'%s': archives inside archives are not opened (unpack it first)", path, s.nested);
@@ -302,7 +321,7 @@ qe_archive_each_notebook(const char *path, const char *rootpfx, size_t limit,
 	while ((r = archive_read_next_header(a, &ae)) == ARCHIVE_OK || r == ARCHIVE_WARN)
 		notebook_member(path, rootpfx, limit, fn, a, ae, problems);
 	if (r != ARCHIVE_EOF) {
-		warnx("%s: %s", path, archive_error_string(a));
+		archive_warn(a, path);
 		++*problems;
 	}
 	archive_read_free(a);

@@ -702,6 +702,24 @@ gone_reader() {
 	assert_output ""
 }
 
+@test "messages: libarchive's message that ends in a newline leaves no stray empty line" {
+	/usr/bin/python3 - "$T/ws.zip" "$(shared jupyter-cache/base/.jupyter_cache/global.db)" <<-'PY'
+	import struct, sys, zipfile
+	with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+	    z.write(sys.argv[2], ".jupyter_cache/global.db")
+	d = bytearray(open(sys.argv[1], "rb").read())
+	size = struct.unpack_from("<I", d, 22)[0]	# claim 100 bytes more than there are
+	struct.pack_into("<I", d, 22, size + 100)
+	struct.pack_into("<I", d, d.find(b"PK\x01\x02") + 24, size + 100)
+	open(sys.argv[1], "wb").write(d)
+	PY
+	run -2 --separate-stderr qe-cache-extract "$T/ws.zip"
+	assert_equal "$stderr" "qe-cache-extract: $T/ws.zip:.jupyter_cache/global.db: ZIP uncompressed data is wrong size (read 28672, expected 28772)"
+	# bats drops trailing empty lines: count the bytes' lines
+	qe-cache-extract "$T/ws.zip" 2> "$T/err" || true
+	assert_equal "$(wc -l < "$T/err")" 1
+}
+
 @test "property: every line of every tool, over every fixture and hostile input, is UTF-8 JSON whose numbers read back" {
 	# every fixture through every tool (the snapshot of tests/snapshot.sh)
 	"$TESTS_DIR/snapshot.sh" "$T/snap" > /dev/null 2>&1
