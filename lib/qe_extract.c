@@ -313,16 +313,45 @@ qe_extract_archive(struct qe_extract *x, const char *path)
  * directory base[0..baselen), which only the notebooks that can be read
  * take part in (base NULL when none can).
  */
+/* 1 when the absolute path p lies below the folder root. */
+static int
+below(const char *p, const char *root)
+{
+	size_t n = strlen(root);
+
+	return strncmp(p, root, n) == 0 && (p[n] == '/' || (n == 1 && root[0] == '/'));
+}
+
+/*
+ * path absolute as given; with a root (made absolute with its links
+ * resolved) that the path as given is not below, the path resolved as
+ * before: a root reached through a symbolic link still names its notebooks.
+ */
+static char *
+given_abspath(const char *path, const char *cwd, const char *root)
+{
+	char *a = qe_operand_abspath(path, cwd ? cwd : "/"), *r;
+
+	if (root == NULL || below(a, root) || (r = realpath(path, NULL)) == NULL)
+		return a;
+	if (!below(r, root)) {
+		free(r);
+		return a;
+	}
+	free(a);
+	return r;
+}
+
 static void
-common_dir(const struct qe_paths *files, struct qe_paths *abs, const char **base,
-    size_t *baselen)
+common_dir(const struct qe_paths *files, const char *root, struct qe_paths *abs,
+    const char **base, size_t *baselen)
 {
 	char *cwd = getcwd(NULL, 0);
 
 	*base = NULL;
 	*baselen = 0;
 	for (size_t i = 0; i < files->n; i++) {
-		char *a = qe_operand_abspath(files->v[i], cwd ? cwd : "/");
+		char *a = given_abspath(files->v[i], cwd, root);
 
 		qe_paths_add(abs, a);
 		free(a);
@@ -347,7 +376,7 @@ qe_extract_ipynb(struct qe_extract *x, const struct qe_paths *files)
 
 	if (files->n == 0)
 		return;
-	common_dir(files, &abs, &base, &baselen);
+	common_dir(files, x->root, &abs, &base, &baselen);
 	for (size_t i = 0; i < files->n; i++) {
 		char *doc = qe_docname(abs.v[i], x->root, base ? base : abs.v[i],
 		    base ? baselen : qe_docname_dir_len(abs.v[i])), *bytes;

@@ -624,6 +624,11 @@ gone_reader() {
 	assert_equal "$stderr" "qe-cache-extract: /nonexistent/x.ipynb: No such file or directory"
 	run -0 jq -sc '[.[] | select(.kind == "notebook") | [.document, .path]]' <<< "$output"
 	assert_output '[["a","lec/a.ipynb"],["b","lec/b.ipynb"]]'
+	# a root reached through a symbolic link still names what is below it
+	ln -s book "$T/via"
+	run -0 --separate-stderr qe-cache-extract -r "$T/via" "$T/via/lec/a.ipynb"
+	run -0 jq -c 'select(.kind == "notebook") | .document' <<< "$output"
+	assert_output '"lec/a"'
 }
 
 @test "accepted no more: null source, outputs not a list, 10,000 years of papermill, 43,200 s busy for 0.26 s" {
