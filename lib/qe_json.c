@@ -204,6 +204,30 @@ qe_json_bad_char(const char *s, size_t n, int *nul)
 	return -1;
 }
 
+size_t
+qe_json_nul_to_fffd(char *s, size_t n)
+{
+	size_t count = 0;
+	int instr = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!instr) {
+			instr = s[i] == '"';
+			continue;
+		}
+		if (s[i] == '"')
+			instr = 0;
+		else if (s[i] == '\\') {
+			if (i + 5 < n && memcmp(s + i + 1, "u0000", 5) == 0) {
+				memcpy(s + i + 1, "ufffd", 5);
+				count++;
+			}
+			i++;
+		}
+	}
+	return count;
+}
+
 const char *
 qe_json_bad_char_reason(const char *s, long at, int nul, char *buf, size_t size)
 {

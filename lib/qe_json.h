@@ -89,6 +89,13 @@ cJSON *qe_json_exact_copy(const cJSON *v);
  */
 long qe_json_bad_char(const char *s, size_t n, int *nul);
 
+/*
+ * Rewrite each escape \\u0000 inside a string of the JSON text s[0..n) as
+ * \\ufffd (the same six bytes), so that no string is cut at a NUL; returns
+ * how many were rewritten (the caller says so).
+ */
+size_t qe_json_nul_to_fffd(char *s, size_t n);
+
 /* "control character U+00XX in a string" or "NUL (\u0000) in a string" */
 const char *qe_json_bad_char_reason(const char *s, long at, int nul, char *buf, size_t size);
 

@@ -368,7 +368,7 @@ qe_nbrecord_notebook(struct qe_nbctx *nb, char *bytes, size_t len, void (*releas
 	struct summary s = { 0 };
 	cJSON *doc, **recs;
 
-	if ((doc = qe_nb_parse(nb->where, bytes, len, release)) == NULL)
+	if ((doc = qe_nb_parse(nb->where, bytes, len, release, &nb->problems)) == NULL)
 		return -1;
 	cell_records(nb, cJSON_GetObjectItemCaseSensitive(doc, "cells"), &t, &recs);
 	summarise(nb, doc, &t, &s);

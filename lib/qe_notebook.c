@@ -32,7 +32,7 @@ check_bytes(const char *where, const char *bytes, size_t len)
 		warnx("%s: not a notebook: invalid UTF-8 at byte %zu", where, bad + 1);
 		return -1;
 	}
-	/* JSON forbids raw TAB, CR, ESC in strings; \u0000 would cut a source */
+	/* JSON forbids raw TAB, CR, ESC in strings (\u0000 is rewritten before) */
 	if ((at = qe_json_bad_char(bytes, len, &nul)) >= 0) {
 		warnx("%s: not a notebook: %s at byte %ld", where,
 		    qe_json_bad_char_reason(bytes, at, nul, why, sizeof why), at + 1);
@@ -92,11 +92,17 @@ check_doc(const char *where, const cJSON *doc)
 }
 
 cJSON *
-qe_nb_parse(const char *where, char *bytes, size_t len, void (*release)(void *))
+qe_nb_parse(const char *where, char *bytes, size_t len, void (*release)(void *), int *problems)
 {
 	const char *end = NULL;
+	size_t nuls = memchr(bytes, '\0', len) ? 0 : qe_json_nul_to_fffd(bytes, len);
 	cJSON *doc;
 
+	/* a C string ends at NUL: a source or label would be cut there, silently */
+	if (nuls > 0) {
+		warnx("%s: \\u0000 in %zu string%s: read as U+FFFD", where, nuls, nuls == 1 ? "" : "s");
+		++*problems;
+	}
 	if (check_bytes(where, bytes, len) < 0) {
 		release(bytes);
 		return NULL;

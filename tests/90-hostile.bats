@@ -558,14 +558,18 @@ gone_reader() {
 	assert_output '[["broken",null,false,false],["dynamics/markov",1,true,true],["errors_allowed",2,true,true],["images",3,true,false],["numba_demo",5,false,true],["stale_timing",6,true,true]]'
 }
 
-@test "NUL and control characters in a notebook: refused with where, the notebooks around it read" {
+@test "NUL and control characters in a notebook: \\u0000 read as U+FFFD and said; a raw TAB refused" {
 	good="$(shared nbclient/base/lectures/intro.ipynb)"
-	printf '{"nbformat":4,"nbformat_minor":5,"metadata":{},"cells":[{"cell_type":"code","metadata":{},"outputs":[],"execution_count":1,"source":"x = 1\\u0000y = 2"}]}' > "$T/nul.ipynb"
+	printf '{"nbformat":4,"nbformat_minor":5,"metadata":{},"cells":[{"cell_type":"code","metadata":{"name":"a\\u0000b"},"outputs":[],"execution_count":1,"source":"x = 1\\u0000y = 2"}]}' > "$T/nul.ipynb"
 	printf '{"nbformat":4,"nbformat_minor":5,"metadata":{},"cells":[{"cell_type":"code","metadata":{},"outputs":[],"execution_count":1,"source":"x = 1\ty"}]}' > "$T/tab.ipynb"
 	run -2 --separate-stderr qe-cache-extract "$good" "$T/nul.ipynb" "$T/tab.ipynb" "$good"
-	assert_equal "${stderr_lines[*]}" "qe-cache-extract: $T/nul.ipynb: not a notebook: NUL (\\u0000) in a string at byte 139 qe-cache-extract: $T/tab.ipynb: not a notebook: control character U+0009 in a string at byte 139"
+	printf '%s\n' "$output" > "$T/out"
+	assert_equal "${stderr_lines[*]}" "qe-cache-extract: $T/nul.ipynb: \\u0000 in 2 strings: read as U+FFFD qe-cache-extract: $T/tab.ipynb: not a notebook: control character U+0009 in a string at byte 139"
 	run -0 jq -sc '[.[] | select(.kind == "notebook") | .document | split("/") | last]' <<< "$output"
-	assert_output '["intro","intro"]'
+	assert_output '["intro","nul","intro"]'
+	# the label and the source whole, not cut at the NUL (was "a" and "x = 1")
+	run -0 jq -ac 'select(.kind == "cell" and (.document | endswith("nul"))) | [.label, .first_line]' "$T/out"
+	assert_output '["a\ufffdb","x = 1\ufffdy = 2"]'
 }
 
 @test "UTF-8: file names and stored tracebacks that are not UTF-8 are written with U+FFFD, and said" {

@@ -76,7 +76,19 @@ bad_char(const char *in, size_t n, struct qe_buf *out)
 	qe_buf_addf(out, "%ld %d", at, nul);
 }
 
+/* The text with \\u0000 escapes rewritten, and how many after " / ". */
+static void
+nul_to_fffd(const char *in, size_t n, struct qe_buf *out)
+{
+	char *s = qe_xstrndup(in, n);
+	size_t k = qe_json_nul_to_fffd(s, n);
+
+	qe_buf_addf(out, "%s / %zu", s, k);
+	free(s);
+}
+
 static const struct unit_fn fns[] = {
+	{ "nul_to_fffd", nul_to_fffd },
 	{ "numfmt", numfmt },
 	{ "print", print },
 	{ "bad_char", bad_char },
