@@ -92,85 +92,81 @@ qe_json_numfmt(char *buf, double d)
 	return n;
 }
 
-/* What cJSON 1.7's print_number writes for item (its rule, restated). */
-static void
-cjson_numfmt(char *buf, const cJSON *item)
-{
-	double d = item->valuedouble, test = 0;
+/*
+ * The mark of a number turned into raw text for one print (a type bit
+ * cJSON 1.7 leaves unused: it tests types with & 0xff and flags 256, 512).
+ */
+#define EXACT_MARK (1 << 12)
 
-	if (!isfinite(d))
-		snprintf(buf, 32, "null");
-	else if (d == (double)item->valueint)
-		snprintf(buf, 32, "%d", item->valueint);
-	else {
-		snprintf(buf, 32, "%1.15g", d);
-		test = strtod(buf, NULL);
-		if (!(fabs(test - d) <= fmax(fabs(test), fabs(d)) * DBL_EPSILON))
-			snprintf(buf, 32, "%1.17g", d);
-	}
-}
-
-/* 1 when some number under v prints differently from qe_json_numfmt(). */
+/*
+ * cJSON prints a number that is not an int with %1.15g, kept when it reads
+ * back merely close: only where %.15g is not exact does it need our text
+ * (and for -0, which cJSON versions print differently).
+ */
 static int
-needs_exact(const cJSON *v)
+cjson_inexact(const cJSON *v)
 {
-	char a[32], b[32];
+	char buf[32];
+	double d = v->valuedouble;
 
-	for (; v != NULL; v = v->next) {
-		if (cJSON_IsNumber(v)) {
-			qe_json_numfmt(a, v->valuedouble);
-			cjson_numfmt(b, v);
-			if (strcmp(a, b) != 0)
-				return 1;
-		}
-		if (v->child && needs_exact(v->child))
-			return 1;
-	}
-	return 0;
+	if (d == 0)		/* -0: "-0" from cJSON 1.7.15, "0" from 1.7.17 */
+		return signbit(d) != 0;
+	if (!isfinite(d) || d == (double)v->valueint)
+		return 0;
+	snprintf(buf, sizeof buf, "%.15g", d);
+	return strtod(buf, NULL) != d;
 }
 
-static void
-make_exact(cJSON *v)
+int
+qe_json_exact_begin(cJSON *v)
 {
-	char a[32];
+	char buf[32];
+	int n = 0;
 
 	for (; v != NULL; v = v->next) {
-		if (cJSON_IsNumber(v)) {
-			qe_json_numfmt(a, v->valuedouble);
-			v->type = cJSON_Raw | (v->type & cJSON_StringIsConst);
-			v->valuestring = qe_xstrdup(a);
+		if (cJSON_IsNumber(v) && cjson_inexact(v)) {
+			qe_json_numfmt(buf, v->valuedouble);
+			v->valuestring = qe_xstrdup(buf);
+			v->type = cJSON_Raw | EXACT_MARK | (v->type & cJSON_StringIsConst);
+			n++;
 		}
 		if (v->child)
-			make_exact(v->child);
+			n += qe_json_exact_begin(v->child);
 	}
+	return n;
 }
 
-cJSON *
-qe_json_exact_copy(const cJSON *v)
+void
+qe_json_exact_end(cJSON *v)
 {
-	cJSON *c;
-
-	if (v == NULL || (!cJSON_IsNumber(v) && !needs_exact(v->child)))
-		return NULL;
-	c = qe_json_check(cJSON_Duplicate(v, 1));
-	if (cJSON_IsNumber(c)) {
-		cJSON *next = c->next;
-
-		c->next = NULL;
-		make_exact(c);
-		c->next = next;
-	} else
-		make_exact(c->child);
-	return c;
+	for (; v != NULL; v = v->next) {
+		if (v->type & EXACT_MARK) {
+			free(v->valuestring);
+			v->valuestring = NULL;
+			v->type = cJSON_Number | (v->type & cJSON_StringIsConst);
+		}
+		if (v->child)
+			qe_json_exact_end(v->child);
+	}
 }
 
 char *
 qe_json_print(const cJSON *v)
 {
-	cJSON *exact = qe_json_exact_copy(v);
-	char *s = cJSON_PrintUnformatted(exact ? exact : v);
+	/* the tree is changed for the print only, and restored */
+	cJSON *w = (cJSON *)v;
+	int changed = w && !cJSON_IsNumber(w) ? qe_json_exact_begin(w->child) : 0;
+	char *s;
 
-	cJSON_Delete(exact);
+	if (w && cJSON_IsNumber(w) && cjson_inexact(w)) {
+		char buf[32];
+
+		qe_json_numfmt(buf, w->valuedouble);
+		s = qe_xstrdup(buf);
+	} else
+		s = cJSON_PrintUnformatted(w);
+	if (changed)
+		qe_json_exact_end(w->child);
 	if (s == NULL)
 		qe_oom();
 	return s;

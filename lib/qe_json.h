@@ -47,7 +47,8 @@ void qe_json_add_str_or_null(cJSON *obj, const char *key, const char *s);
 /* Add a number, or JSON null when `have` is 0. */
 void qe_json_add_num_or_null(cJSON *obj, const char *key, int have, double v);
 
-/* Compact text of v; release with cJSON_free(). Exits on out of memory. */
+/* Compact text of v, numbers as qe_json_numfmt() writes them; release with
+ * cJSON_free() (or free()). Exits on out of memory. */
 char *qe_json_print(const cJSON *v);
 
 /*
@@ -74,11 +75,14 @@ int qe_json_nonfinite(const cJSON *v);
 int qe_json_numfmt(char *buf, double d);
 
 /*
- * A copy of v whose numbers are raw text in qe_json_numfmt()'s form, or
- * NULL when cJSON would print every number of v that way already (the
- * usual case: no copy). The caller prints and cJSON_Delete()s the copy.
+ * For one print: every number in the list v (and below) that cJSON would
+ * not print in qe_json_numfmt()'s form (its %1.15g does not read back
+ * exactly) becomes raw text in that form; returns how many. Print, then
+ * qe_json_exact_end(v) makes them numbers again (the tree as it was).
+ * qe_json_print() does both; cJSON_PrintPreallocated callers call them.
  */
-cJSON *qe_json_exact_copy(const cJSON *v);
+int qe_json_exact_begin(cJSON *v);
+void qe_json_exact_end(cJSON *v);
 
 /*
  * Where a JSON text s[0..n) (already known to be valid UTF-8) holds, inside

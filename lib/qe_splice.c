@@ -26,10 +26,8 @@ qe_splice_init(struct qe_splice *sp, const char *key, const char *value, int rep
 static void
 print_record(struct qe_splice *sp, cJSON *rec)
 {
-	cJSON *exact = qe_json_exact_copy(rec);
+	int exact = qe_json_exact_begin(rec->child);
 
-	if (exact != NULL)
-		rec = exact;
 	for (;;) {
 		if (sp->cap > sp->tail_len + 16) {
 			size_t room = sp->cap - sp->tail_len - 8;
@@ -37,7 +35,8 @@ print_record(struct qe_splice *sp, cJSON *rec)
 			if (room > INT32_MAX)
 				room = INT32_MAX;
 			if (cJSON_PrintPreallocated(rec, sp->buf, (int)room, 0)) {
-				cJSON_Delete(exact);
+				if (exact)
+					qe_json_exact_end(rec->child);
 				return;
 			}
 			if (room == INT32_MAX)
