@@ -5,7 +5,7 @@
  * comparable.
  *
  * The descriptor is collected once at start-up and serialised once; every
- * record is printed and the serialised descriptor spliced in before its
+ * record's bytes are copied and the serialised descriptor spliced in before its
  * closing brace, so a million records cost a million prints, nothing more.
  */
 #include <err.h>
@@ -49,12 +49,12 @@ struct cli {
 };
 
 static int
-stamp(cJSON *rec, const char *file, long line, void *ctx)
+stamp(cJSON *rec, const char *raw, size_t rawlen, const char *file, long line, void *ctx)
 {
 	const char *s;
 	size_t n;
 
-	if ((s = qe_splice_record(ctx, rec, &n)) == NULL) {
+	if ((s = qe_splice_raw(ctx, rec, raw, rawlen, &n)) == NULL) {
 		warnx("%s:%ld: record already stamped", file, line);
 		return -1;
 	}
@@ -79,7 +79,7 @@ run(cJSON *desc, int argc, char **argv, int dflag, int replace)
 	cJSON_Delete(desc);
 	qe_splice_init(&sp, "provenance", s, replace);
 	cJSON_free(s);
-	status = qe_each_record(argc, argv, stamp, &sp);
+	status = qe_each_record_raw(argc, argv, stamp, &sp);
 	qe_splice_free(&sp);
 	return status;
 }

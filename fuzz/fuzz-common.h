@@ -57,10 +57,20 @@ fz_captured(size_t *np)
 	return s;
 }
 
-/* Every line of s[0..n) is a JSON object; abort() otherwise. */
+/*
+ * Every line of s[0..n) is UTF-8 and a JSON object whose numbers are finite
+ * (1.79769313486232e+308 reads back as infinity), with no raw control
+ * character or \u0000 in a string; abort() otherwise.
+ */
 static void
 fz_check_ndjson(const char *s, size_t n)
 {
+	int nul;
+
+	if (qe_utf8_valid(s, n) != n || qe_json_bad_char(s, n, &nul) >= 0) {
+		fprintf(stderr, "output not UTF-8, or a control character or \\u0000 in a string\n");
+		abort();
+	}
 	while (n > 0) {
 		const char *nl = memchr(s, '\n', n);
 		size_t len;
@@ -69,7 +79,8 @@ fz_check_ndjson(const char *s, size_t n)
 		if (nl == NULL)
 			abort();	/* output lines always end in '\n' */
 		len = (size_t)(nl - s);
-		if ((o = cJSON_ParseWithLength(s, len)) == NULL || !cJSON_IsObject(o)) {
+		if ((o = cJSON_ParseWithLength(s, len)) == NULL || !cJSON_IsObject(o) ||
+		    qe_json_nonfinite(o->child)) {
 			fprintf(stderr, "bad output line: %.*s\n", (int)len, s);
 			abort();
 		}

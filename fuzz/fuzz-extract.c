@@ -95,8 +95,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	x.lim.member_bytes = 1 << 20;		/* bounded work per input */
 	if (qe_extract_archive_cache(&x, fz_file(data, size, &fd, path), &c, 0) == 0)
 		failed_records(&c, 1, NULL);
-	for (size_t i = 0; i < c.n; i++)
+	for (size_t i = 0; i < c.n; i++) {
+		qe_utf8_repair_buf(&c.e[i].out);	/* as qe_extract's emit does */
 		fz_check_ndjson(c.e[i].out.data ? c.e[i].out.data : "", c.e[i].out.len);
+	}
 	qe_jcache_free(&c);
 	qe_extract_free(&x);
 	close(fd);
@@ -118,6 +120,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #else
 #error "define one TARGET_*"
 #endif
+	qe_utf8_repair_buf(&out);	/* as qe_extract's emit does (file names, tracebacks) */
 	fz_check_ndjson(out.data ? out.data : "", out.len);
 	qe_buf_free(&out);
 	return 0;

@@ -1,9 +1,10 @@
 /*
  * libFuzzer target for qe-stamp's library modules:
- *  - the record splice (lib/qe_splice.c): each record of the input stream
- *    gets a fixed provenance member, with and without replace (-R); every
- *    line printed must read back as a JSON object whose last member is that
- *    provenance, and a record refused must be one that holds the key;
+ *  - the record splice (lib/qe_splice.c, qe_splice_raw as the tool calls
+ *    it): each record of the input stream gets a fixed provenance member,
+ *    with and without replace (-R); every line printed must read back as a
+ *    JSON object whose last member is that provenance, a record without one
+ *    must keep its bytes, and a record refused must be one that holds the key;
  *  - the parsers of machine and environment text (lib/qe_runner.c,
  *    lib/qe_packages.c, lib/qe_provenance.c) on the same bytes: no crash,
  *    and what they return has the documented shape.
@@ -25,21 +26,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static const char value[] = "{\"fingerprint\":\"f\\\"\\u00e9\",\"n\":[1,{}]}";
 
 static int
-stamp(cJSON *rec, const char *file, long line, void *ctx)
+stamp(cJSON *rec, const char *raw, size_t rawlen, const char *file, long line, void *ctx)
 {
 	int had = cJSON_GetObjectItemCaseSensitive(rec, "provenance") != NULL;
 	struct qe_splice *sp = ctx;
-	const char *s;
+	const char *s, *close = raw + rawlen;
 	size_t n;
 
 	(void)file;
 	(void)line;
-	if ((s = qe_splice_record(sp, rec, &n)) == NULL) {
+	if ((s = qe_splice_raw(sp, rec, raw, rawlen, &n)) == NULL) {
 		if (!had || sp->replace)
 			abort();
 		return -1;
 	}
 	if (strlen(s) != n)
+		abort();
+	/* a record without the key keeps its bytes up to its closing brace */
+	while (close > raw && close[-1] != '}')
+		close--;
+	if (!had && (close == raw || memcmp(s, raw, (size_t)(close - raw - 1)) != 0))
 		abort();
 	qe_emit_line(s, n);
 	return 0;
@@ -57,7 +63,7 @@ stamp_stream(const uint8_t *data, size_t size)
 	qe_max_line = 1 << 16;
 	qe_splice_init(&sp, "provenance", value, size > 0 && data[0] & 1);
 	fz_capture();
-	qe_each_record(1, argv, stamp, &sp);
+	qe_each_record_raw(1, argv, stamp, &sp);
 	printed = fz_captured(&len);
 	fz_check_ndjson(printed, len);
 	for (s = printed; *s; s = strchr(s, '\n') + 1) {

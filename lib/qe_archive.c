@@ -9,17 +9,40 @@
 #include "qe.h"
 #include "qe_archive.h"
 
+/*
+ * "where: libarchive's error": some of its messages end in '\n' ("ZIP
+ * uncompressed data is wrong size (...)\n"), which warnx's own made a stray
+ * empty line; trailing blanks are dropped.
+ */
+static void
+archive_warn(struct archive *a, const char *where)
+{
+	const char *e = archive_error_string(a);
+	size_t n;
+
+	if (e == NULL)
+		e = "unreadable archive";
+	n = strlen(e);
+	while (n > 0 && (e[n - 1] == '\n' || e[n - 1] == '\r' || e[n - 1] == ' '))
+		n--;
+	warnx("%s: %.*s", where, (int)n, e);
+}
+
 struct archive *
 qe_archive_open(const char *path)
 {
-	struct archive *a = archive_read_new();
+	struct archive *a;
 
-	if (a == NULL)
+	if (qe_file_regular(path) != 0) {	/* a FIFO would block the open */
+		qe_file_warn(path);
+		return NULL;
+	}
+	if ((a = archive_read_new()) == NULL)
 		qe_oom();
 	archive_read_support_filter_all(a);
 	archive_read_support_format_all(a);
 	if (archive_read_open_filename(a, path, 1 << 16) != ARCHIVE_OK) {
-		warnx("%s: %s", path, archive_error_string(a));
+		archive_warn(a, path);
 		archive_read_free(a);
 		return NULL;
 	}
@@ -76,7 +99,7 @@ qe_archive_read_member(struct archive *a, struct archive_entry *ae, const char *
 		if (r == 0)
 			break;
 		if (r < 0) {
-			warnx("%s: %s", where, archive_error_string(a));
+			archive_warn(a, where);
 			sqlite3_free(buf);
 			return NULL;
 		}
@@ -92,6 +115,7 @@ struct scan {
 	const struct qe_archive_limits *lim;
 	double members, expanded;
 	int saw_build;
+	char *nested;			/* the first member that is itself an archive */
 	int *problems;
 };
 
@@ -125,6 +149,46 @@ bounded(struct scan *s, struct archive_entry *ae)
 	return 0;
 }
 
+/*
+ * A member larger than --max-notebook is never read; in a compressed stream
+ * (tar.gz...) going past it still means decompressing all of it (44 s for
+ * 12 GiB), so the archive is given up at its header instead. Plain tar and
+ * zip skip it by seeking. -1 after the message.
+ */
+static int
+too_big_to_skip(struct scan *s, struct archive *a, struct archive_entry *ae, const char *name)
+{
+	la_int64_t stored, off, len;
+
+	if (!archive_entry_size_is_set(ae) || archive_entry_size(ae) <= 0 ||
+	    archive_filter_code(a, 0) == ARCHIVE_FILTER_NONE)
+		return 0;
+	stored = archive_entry_size(ae);
+	if (archive_entry_sparse_reset(ae) > 0)	/* a sparse file: only its extents are stored */
+		for (stored = 0; archive_entry_sparse_next(ae, &off, &len) == ARCHIVE_OK;)
+			stored += len;
+	if ((uintmax_t)stored <= s->lim->member_bytes)
+		return 0;
+	warnx("%s: member '%s' of %jd bytes: larger than %zu bytes (see --max-notebook), and "
+	    "passing it would mean decompressing it; the archive's reading stops here", s->path,
+	    name, (intmax_t)archive_entry_size(ae), s->lim->member_bytes);
+	return -1;
+}
+
+/* 1 when a member's name says it is an archive itself (not opened here). */
+static int
+is_archive_name(const char *name)
+{
+	static const char *const ext[] = { ".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2",
+	    ".tar.xz", ".tar.zst", ".7z", NULL };
+	size_t n = strlen(name);
+
+	for (int i = 0; ext[i]; i++)
+		if (n > strlen(ext[i]) && strcmp(name + n - strlen(ext[i]), ext[i]) == 0)
+			return 1;
+	return 0;
+}
+
 /* One member of the first pass: 0 to go on, -1 to stop (reported). */
 static int
 scan_member(struct scan *s, struct archive *a, struct archive_entry *ae,
@@ -140,8 +204,12 @@ scan_member(struct scan *s, struct archive *a, struct archive_entry *ae,
 		++*s->problems;
 		return 0;
 	}
+	if (too_big_to_skip(s, a, ae, name) < 0)
+		return -1;
 	if (strstr(name, "jupyter_execute/") || strncmp(name, "html/", 5) == 0)
 		s->saw_build = 1;
+	if (s->nested == NULL && archive_entry_filetype(ae) == AE_IFREG && is_archive_name(name))
+		s->nested = qe_xstrdup(name);
 	base = strrchr(name, '/');
 	base = base ? base + 1 : name;
 	if (strcmp(base, "global.db") != 0 || archive_entry_filetype(ae) != AE_IFREG)
@@ -171,7 +239,10 @@ qe_archive_find_db(const char *path, const struct qe_archive_limits *lim,
 		if (scan_member(&s, a, ae, db) < 0)
 			goto out;
 	if (r != ARCHIVE_EOF)
-		warnx("%s: %s", path, archive_error_string(a));
+		archive_warn(a, path);
+	else if (db->name == NULL && s.nested != NULL)
+		warnx("%s: no jupyter-cache (no global.db) in the archive; it holds the archive "
+		    "'%s': archives inside archives are not opened (unpack it first)", path, s.nested);
 	else if (db->name == NULL)
 		warnx("%s: no jupyter-cache (no global.db) in the archive%s", path, s.saw_build ?
 		    "; an artifact of _build made without 'include-hidden-files: true' has no .jupyter_cache" : "");
@@ -180,6 +251,7 @@ qe_archive_find_db(const char *path, const struct qe_archive_limits *lim,
 		ret = 0;
 	}
 out:
+	free(s.nested);
 	archive_read_free(a);
 	return ret;
 }
@@ -249,7 +321,7 @@ qe_archive_each_notebook(const char *path, const char *rootpfx, size_t limit,
 	while ((r = archive_read_next_header(a, &ae)) == ARCHIVE_OK || r == ARCHIVE_WARN)
 		notebook_member(path, rootpfx, limit, fn, a, ae, problems);
 	if (r != ARCHIVE_EOF) {
-		warnx("%s: %s", path, archive_error_string(a));
+		archive_warn(a, path);
 		++*problems;
 	}
 	archive_read_free(a);

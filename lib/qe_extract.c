@@ -94,18 +94,36 @@ cached_records(struct qe_extract *x, const struct qe_jcache_entry *e, const char
 	return r;
 }
 
+/*
+ * Hand one notebook's records on. Every line must be UTF-8: a file name or
+ * a stored traceback (\xff\xfe\xc0\xaf) that is not has each bad byte
+ * replaced by U+FFFD here, and says so (counted as a problem).
+ */
+static void
+emit_utf8(struct qe_extract *x, const char *where, struct qe_buf *out)
+{
+	if (qe_utf8_repair_buf(out)) {
+		warnx("%s: text not UTF-8 (a file name or stored text): each bad byte written as "
+		    "U+FFFD", where);
+		x->problems++;
+	}
+	x->emit(out);
+}
+
 /* A notebook file's bytes, or NULL after the message. */
 static char *
 read_notebook(struct qe_extract *x, const char *path, size_t *len)
 {
-	char *bytes = qe_file_slurp(path, x->lim.member_bytes, len);
+	/* a FIFO would block the open forever: refused before it */
+	char *bytes = qe_file_regular(path) == 0 || errno == EISDIR ?
+	    qe_file_slurp(path, x->lim.member_bytes, len) : NULL;
 
 	if (bytes == NULL) {
 		if (errno == EFBIG)
 			warnx("%s: notebook larger than %zu bytes (see --max-notebook)",
 			    path, x->lim.member_bytes);
 		else
-			warn("%s", path);
+			qe_file_warn(path);
 		x->problems++;
 	}
 	return bytes;
@@ -122,10 +140,31 @@ read_rows(struct qe_extract *x, struct qe_jcache *c, int keys_only)
 	return r;
 }
 
-/* One selected entry of a cache folder. */
+/*
+ * 1 when path, symbolic links resolved, lies inside the folder realdir
+ * (already resolved); else 0 after the message. Records of a cache come
+ * from the cache: executed/<key> linking elsewhere is not followed.
+ */
+static int
+inside_cache(struct qe_extract *x, const char *realdir, const char *path)
+{
+	char *r = realpath(path, NULL);
+	size_t n = realdir ? strlen(realdir) : 0;
+	int in = r == NULL || realdir == NULL ||
+	    (strncmp(r, realdir, n) == 0 && (r[n] == '/' || (n == 1 && r[0] == '/')));
+
+	if (!in) {
+		warnx("%s: a symbolic link out of the cache (to %s): not read", path, r);
+		x->problems++;
+	}
+	free(r);
+	return in;
+}
+
+/* One selected entry of a cache folder (realdir: the folder, resolved). */
 static void
-cache_dir_entry(struct qe_extract *x, const char *dir, const struct qe_jcache_entry *e,
-    struct qe_buf *path, struct qe_buf *out)
+cache_dir_entry(struct qe_extract *x, const char *dir, const char *realdir,
+    const struct qe_jcache_entry *e, struct qe_buf *path, struct qe_buf *out)
 {
 	size_t len;
 	char *bytes;
@@ -136,7 +175,8 @@ cache_dir_entry(struct qe_extract *x, const char *dir, const struct qe_jcache_en
 	}
 	qe_buf_reset(path);
 	qe_buf_addf(path, "%s/executed/%s/base.ipynb", dir, e->hashkey);
-	if ((bytes = read_notebook(x, path->data, &len)) == NULL)
+	if (!inside_cache(x, realdir, path->data) ||
+	    (bytes = read_notebook(x, path->data, &len)) == NULL)
 		return;
 	if (cached_records(x, e, path->data, bytes, len, free, out) < 0)
 		x->problems++;
@@ -147,6 +187,7 @@ qe_extract_cache_dir(struct qe_extract *x, const char *dir, const char *db)
 {
 	struct qe_jcache c = { .name = dir };
 	struct qe_buf path = { 0 }, out = { 0 };
+	char *realdir = realpath(dir, NULL);
 
 	if (qe_jcache_open_file(&c, db) < 0 || read_rows(x, &c, 0) < 0) {
 		x->problems++;
@@ -156,10 +197,11 @@ qe_extract_cache_dir(struct qe_extract *x, const char *dir, const char *db)
 	for (size_t i = 0; i < c.n; i++) {
 		if (!c.e[i].selected)
 			continue;
-		cache_dir_entry(x, dir, &c.e[i], &path, &out);
-		x->emit(&out);
+		cache_dir_entry(x, dir, realdir, &c.e[i], &path, &out);
+		emit_utf8(x, c.e[i].uri, &out);
 	}
 done:
+	free(realdir);
 	qe_buf_free(&path);
 	qe_buf_free(&out);
 	qe_jcache_free(&c);
@@ -260,9 +302,68 @@ qe_extract_archive(struct qe_extract *x, const char *path)
 			warnx("%s: member '%sexecuted/%s/base.ipynb' missing", path, c.rootpfx, e->hashkey);
 			x->problems++;
 		}
-		x->emit(&e->out);
+		emit_utf8(x, path, &e->out);
 	}
 	qe_jcache_free(&c);
+}
+
+/*
+ * The notebooks' paths made absolute as given (symbolic links kept: a
+ * symlinked notebook no longer renames the others), and their common
+ * directory base[0..baselen), which only the notebooks that can be read
+ * take part in (base NULL when none can).
+ */
+/* 1 when the absolute path p lies below the folder root. */
+static int
+below(const char *p, const char *root)
+{
+	size_t n = strlen(root);
+
+	return strncmp(p, root, n) == 0 && (p[n] == '/' || (n == 1 && root[0] == '/'));
+}
+
+/*
+ * path absolute as given; with a root (made absolute with its links
+ * resolved) that the path as given is not below, the path resolved as
+ * before: a root reached through a symbolic link still names its notebooks.
+ */
+static char *
+given_abspath(const char *path, const char *cwd, const char *root)
+{
+	char *a = qe_operand_abspath(path, cwd ? cwd : "/"), *r;
+
+	if (root == NULL || below(a, root) || (r = realpath(path, NULL)) == NULL)
+		return a;
+	if (!below(r, root)) {
+		free(r);
+		return a;
+	}
+	free(a);
+	return r;
+}
+
+static void
+common_dir(const struct qe_paths *files, const char *root, struct qe_paths *abs,
+    const char **base, size_t *baselen)
+{
+	char *cwd = getcwd(NULL, 0);
+
+	*base = NULL;
+	*baselen = 0;
+	for (size_t i = 0; i < files->n; i++) {
+		char *a = given_abspath(files->v[i], cwd, root);
+
+		qe_paths_add(abs, a);
+		free(a);
+		if (qe_file_regular(files->v[i]) != 0)
+			continue;
+		if (*base == NULL) {
+			*base = abs->v[i];
+			*baselen = qe_docname_dir_len(*base);
+		} else
+			qe_docname_common(abs->v[i], *base, baselen);
+	}
+	free(cwd);
 }
 
 void
@@ -270,21 +371,15 @@ qe_extract_ipynb(struct qe_extract *x, const struct qe_paths *files)
 {
 	struct qe_buf out = { 0 };
 	struct qe_paths abs = { 0 };
+	const char *base;
 	size_t baselen;
 
 	if (files->n == 0)
 		return;
+	common_dir(files, x->root, &abs, &base, &baselen);
 	for (size_t i = 0; i < files->n; i++) {
-		char *r = realpath(files->v[i], NULL);
-
-		qe_paths_add(&abs, r ? r : files->v[i]);
-		free(r);
-	}
-	baselen = qe_docname_dir_len(abs.v[0]);
-	for (size_t i = 1; i < abs.n; i++)
-		qe_docname_common(abs.v[i], abs.v[0], &baselen);
-	for (size_t i = 0; i < files->n; i++) {
-		char *doc = qe_docname(abs.v[i], x->root, abs.v[0], baselen), *bytes;
+		char *doc = qe_docname(abs.v[i], x->root, base ? base : abs.v[i],
+		    base ? baselen : qe_docname_dir_len(abs.v[i])), *bytes;
 		struct qe_nbctx nb = { .where = files->v[i], .document = doc, .input = "ipynb",
 		    .pk = -1, .current = -1, .stable_ids = 1, .execution_seconds = NAN,
 		    .stale_margin_us = x->stale_margin_us, .hooks = &x->hooks };
@@ -295,7 +390,7 @@ qe_extract_ipynb(struct qe_extract *x, const struct qe_paths *files)
 			x->problems++;
 		x->problems += nb.problems;
 		free(doc);
-		x->emit(&out);
+		emit_utf8(x, files->v[i], &out);
 	}
 	qe_buf_free(&out);
 	qe_paths_free(&abs);

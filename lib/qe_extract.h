@@ -16,6 +16,13 @@
  *  - everything that goes wrong is reported ("prog: where: what") and
  *    counted in x->problems, and the work goes on with the next notebook
  *    or operand; the tool turns a count above 0 into exit status 2.
+ *  - every line handed to emit is UTF-8: a file name or stored text that is
+ *    not gets U+FFFD for each bad byte, and a message (a problem).
+ *  - a cache's notebooks come from inside it: executed/<key> resolving to a
+ *    path outside the cache folder is reported and not read.
+ *  - notebook files are named from their paths as given (qe_operand_abspath;
+ *    the resolved path only when that alone is below --root); a file that
+ *    cannot be read takes no part in the common folder of the others.
  */
 #ifndef QE_EXTRACT_H
 #define QE_EXTRACT_H

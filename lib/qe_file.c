@@ -1,4 +1,5 @@
 /* Whole files into memory (qe_file.h). */
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -59,4 +60,31 @@ qe_file_slurp(const char *path, size_t limit, size_t *len)
 	}
 	*len = b.len;
 	return b.data;
+}
+
+int
+qe_file_regular(const char *path)
+{
+	struct stat sb;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), r = 0;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &sb) != 0)
+		r = -1;
+	else if (!S_ISREG(sb.st_mode)) {
+		errno = S_ISDIR(sb.st_mode) ? EISDIR : QE_ENOTREG;
+		r = -1;
+	}
+	close(fd);
+	return r;
+}
+
+void
+qe_file_warn(const char *path)
+{
+	if (errno == QE_ENOTREG)
+		warnx("%s: not a regular file", path);
+	else
+		warn("%s", path);
 }

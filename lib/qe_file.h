@@ -10,6 +10,7 @@
 #ifndef QE_FILE_H
 #define QE_FILE_H
 
+#include <errno.h>
 #include <stddef.h>
 
 struct qe_buf;
@@ -26,5 +27,23 @@ int qe_file_read(const char *path, size_t limit, struct qe_buf *b);
  * NULL with errno set.
  */
 char *qe_file_slurp(const char *path, size_t limit, size_t *len);
+
+/*
+ * errno after qe_file_regular() refused a FIFO, socket or device (whose
+ * open or read could block forever): qe_file_warn() says "not a regular file".
+ */
+#define QE_ENOTREG ENOTBLK
+
+/*
+ * 0 when path is a regular file that can be opened for reading; -1 with
+ * errno set otherwise (EISDIR for a folder, QE_ENOTREG for a FIFO, socket
+ * or device). The open never blocks (O_NONBLOCK) and nothing is read. For
+ * readers that need a whole file (notebooks, global.db, archives); NDJSON
+ * streams may be pipes and do not ask.
+ */
+int qe_file_regular(const char *path);
+
+/* "prog: path: not a regular file", or "prog: path: <errno text>". */
+void qe_file_warn(const char *path);
 
 #endif /* QE_FILE_H */

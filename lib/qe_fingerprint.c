@@ -71,8 +71,8 @@ fact_text(const cJSON *v)
 		return qe_xstrdup("(absent)");
 	if (cJSON_IsString(v))
 		return qe_xstrdup(v->valuestring);
-	s = cJSON_PrintUnformatted(v);
-	r = qe_xstrdup(s ? s : "?");
+	s = qe_json_print(v);	/* numbers as they read back */
+	r = qe_xstrdup(s);
 	cJSON_free(s);
 	return r;
 }

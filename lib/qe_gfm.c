@@ -250,6 +250,8 @@ qe_gfm_dur(struct qe_buf *b, double s)
 {
 	if (isnan(s))
 		qe_buf_adds(b, QE_GFM_NONE);
+	else if (s < 0 || !(s <= QE_GFM_MAX_S))	/* "<1 ms" or lround's overflow */
+		qe_buf_adds(b, QE_GFM_OUT_OF_RANGE);
 	else if (s < 0.0005)
 		qe_buf_adds(b, "<1\xc2\xa0ms");
 	else if (s < 0.0995)
@@ -280,6 +282,10 @@ qe_gfm_delta(struct qe_buf *b, double d)
 		qe_buf_adds(b, "0\xc2\xa0ms");
 		return;
 	}
+	if (!(fabs(d) <= QE_GFM_MAX_S)) {	/* not "+-…h" */
+		qe_buf_adds(b, QE_GFM_OUT_OF_RANGE);
+		return;
+	}
 	qe_buf_addc(b, d < 0 ? '-' : '+');
 	qe_gfm_dur(b, fabs(d));
 }
@@ -289,6 +295,8 @@ qe_gfm_ratio(struct qe_buf *b, double r)
 {
 	if (isnan(r))
 		qe_buf_adds(b, QE_GFM_NONE);
+	else if (r < 0 || !(r <= QE_GFM_MAX_RATIO))	/* not 309 digits */
+		qe_buf_adds(b, QE_GFM_OUT_OF_RANGE);
 	else if (r >= 100)
 		qe_gfm_addf(b, "\xc3\x97%.0f", r);
 	else if (r >= 0.01)
@@ -302,6 +310,8 @@ qe_gfm_pct(struct qe_buf *b, double f)
 {
 	if (isnan(f))
 		qe_buf_adds(b, QE_GFM_NONE);
+	else if (!(fabs(f) <= QE_GFM_MAX_RATIO))	/* not "inf%" */
+		qe_buf_adds(b, QE_GFM_OUT_OF_RANGE);
 	else if (f > 0 && f < 0.005)
 		qe_buf_adds(b, "<1%");
 	else

@@ -75,19 +75,31 @@ void qe_gfm_count(struct qe_buf *b, long n);
 const char *qe_gfm_plural(long n, const char *one, const char *many);
 
 /*
+ * What the numbers below print for a value no build gives (a negative or
+ * infinite duration, 1e308 s, a ratio of 1e308): the limits are a million
+ * hours (QE_GFM_MAX_S) and a ratio or fraction of a million.
+ */
+#define QE_GFM_OUT_OF_RANGE "out of range"
+#define QE_GFM_MAX_S 3.6e9
+#define QE_GFM_MAX_RATIO 1e6
+
+/*
  * Seconds as a duration a reader takes in at once: "<1 ms", "8 ms",
  * "0.30 s", "12.3 s", "2m 05s", "1h 02m" (a no-break space inside); NaN is
- * an em dash.
+ * an em dash; negative or beyond QE_GFM_MAX_S: "out of range".
  */
 void qe_gfm_dur(struct qe_buf *b, double s);
 
-/* A signed change of duration: "+1.20 s", "-8 ms", "0 ms"; NaN: em dash. */
+/* A signed change of duration: "+1.20 s", "-8 ms", "0 ms"; NaN: em dash;
+ * beyond QE_GFM_MAX_S either way: "out of range". */
 void qe_gfm_delta(struct qe_buf *b, double d);
 
-/* A ratio: "×1.25", "×120", "×<0.01"; NaN: em dash. */
+/* A ratio: "×1.25", "×120", "×<0.01"; NaN: em dash; negative or beyond
+ * QE_GFM_MAX_RATIO: "out of range". */
 void qe_gfm_ratio(struct qe_buf *b, double r);
 
-/* A fraction as a percentage: "42%", "<1%" (above 0); NaN: em dash. */
+/* A fraction as a percentage: "42%", "<1%" (above 0); NaN: em dash;
+ * beyond QE_GFM_MAX_RATIO either way: "out of range". */
 void qe_gfm_pct(struct qe_buf *b, double f);
 
 /* The em dash of an empty or unknown table cell. */

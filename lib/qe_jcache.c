@@ -1,5 +1,6 @@
 /* jupyter-cache's global.db (qe_jcache.h). */
 #include <err.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +22,12 @@ int
 qe_jcache_open_file(struct qe_jcache *c, const char *path)
 {
 	c->dbwhere = qe_xstrdup(path);
-	if (access(path, R_OK) != 0) {
-		warn("%s", path);
+	/* a FIFO blocks the open; a folder gave "disk I/O error" */
+	if (qe_file_regular(path) != 0) {
+		if (errno == EISDIR || errno == QE_ENOTREG)
+			warnx("%s: not a jupyter-cache database (not a regular file)", path);
+		else
+			warn("%s", path);
 		return -1;
 	}
 	if (sqlite3_open_v2(path, &c->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
@@ -64,7 +69,7 @@ new_entry(struct qe_jcache *c, int64_t pk, const char *uri)
 {
 	struct qe_jcache_entry *e;
 
-	c->e = qe_xrealloc(c->e, (c->n + 1) * sizeof *c->e);
+	c->e = qe_grow(c->e, c->n, &c->cap, sizeof *c->e, 64);
 	e = memset(&c->e[c->n++], 0, sizeof *e);
 	e->pk = pk;
 	e->uri = qe_xstrdup(uri);
@@ -107,16 +112,40 @@ read_data(struct qe_jcache *c, struct qe_jcache_entry *e, const char *data)
 	cJSON_Delete(d);
 }
 
+/*
+ * Column i of the row as text, or NULL. SQLite text may hold NUL bytes that
+ * a C string would cut ('abc\0/../x' read as the key 'abc'): such a value
+ * is reported as row ROW's column NAME and read as NULL, with *bad set.
+ */
+static const char *
+col_text(struct qe_jcache *c, sqlite3_stmt *st, int i, const char *name, int *bad)
+{
+	const char *v = (const char *)sqlite3_column_text(st, i);
+
+	if (v != NULL && strlen(v) != (size_t)sqlite3_column_bytes(st, i)) {
+		warnx("%s: %s row %lld: '%s' holds a NUL byte", c->dbwhere,
+		    strcmp(name, "traceback") == 0 ? "project" : "nbcache",
+		    (long long)sqlite3_column_int64(st, 0), name);
+		bad_row(c);
+		*bad = 1;
+		return NULL;
+	}
+	return v;
+}
+
 /* One nbcache row: pk, hashkey, uri, data, created. */
 static void
 read_row(struct qe_jcache *c, sqlite3_stmt *st, int keys_only)
 {
 	struct qe_jcache_entry *e;
-	const char *hk = (const char *)sqlite3_column_text(st, 1);
-	const char *uri = (const char *)sqlite3_column_text(st, 2);
-	const char *data = (const char *)sqlite3_column_text(st, 3);
-	const char *created = (const char *)sqlite3_column_text(st, 4);
+	int nul = 0;
+	const char *hk = col_text(c, st, 1, "hashkey", &nul);
+	const char *uri = col_text(c, st, 2, "uri", &nul);
+	const char *data = col_text(c, st, 3, "data", &nul);
+	const char *created = col_text(c, st, 4, "created", &nul);
 
+	if (nul && (hk == NULL || uri == NULL))
+		return;		/* reported */
 	if (hk == NULL || uri == NULL || strspn(hk, "0123456789abcdefABCDEF") != strlen(hk) ||
 	    strlen(hk) == 0 || strlen(hk) > 128) {
 		warnx("%s: nbcache row %lld: bad 'hashkey' or 'uri'", c->dbwhere,
@@ -158,15 +187,16 @@ each_row(struct qe_jcache *c, sqlite3_stmt *st, const char *what,
 	return 0;
 }
 
-/* One failed document: uri, traceback. */
+/* One failed document: pk, uri, traceback (a row with a NUL byte is skipped, reported). */
 static void
 read_failure(struct qe_jcache *c, sqlite3_stmt *st, int unused)
 {
-	const char *uri = (const char *)sqlite3_column_text(st, 0);
-	const char *tb = (const char *)sqlite3_column_text(st, 1);
+	int nul = 0;
+	const char *uri = col_text(c, st, 1, "uri", &nul);
+	const char *tb = col_text(c, st, 2, "traceback", &nul);
 
 	(void)unused;
-	if (uri != NULL)
+	if (uri != NULL && !nul)
 		new_entry(c, -1, uri)->error = qe_jcache_exception_line(tb ? tb : "");
 }
 
@@ -178,8 +208,17 @@ qe_jcache_read(struct qe_jcache *c, int keys_only)
 	char sql[128];
 	int t;
 
-	if ((t = has_table(c->db, "nbcache")) < 0)
+	if ((t = has_table(c->db, "nbcache")) < 0) {
+		int code = sqlite3_errcode(c->db) & 0xff;
+
+		/* what SQLite says of a file it cannot read as a database at all */
+		if (code == SQLITE_READONLY || code == SQLITE_IOERR || code == SQLITE_CANTOPEN) {
+			warnx("%s: not a jupyter-cache database (SQLite: %s)", c->dbwhere,
+			    sqlite3_errmsg(c->db));
+			return -1;
+		}
 		return sql_error(c, "");
+	}
 	if (t == 0) {
 		warnx("%s: not a jupyter-cache database (no table 'nbcache')", c->dbwhere);
 		return -1;
@@ -193,7 +232,7 @@ qe_jcache_read(struct qe_jcache *c, int keys_only)
 		return -1;
 	if (proj == NULL || keys_only)
 		return 0;
-	snprintf(sql, sizeof sql, "SELECT uri, traceback FROM %s "
+	snprintf(sql, sizeof sql, "SELECT pk, uri, traceback FROM %s "
 	    "WHERE traceback IS NOT NULL AND traceback != '' ORDER BY pk", proj);
 	if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return sql_error(c, "unrecognised project table");

@@ -9,7 +9,11 @@
  *    qe_jcache_open_memory(), read it with qe_jcache_read(), release it
  *    with qe_jcache_free() whatever happened. It owns its entries and every
  *    string in them, the database handle, `dbwhere` and `rootpfx`.
- *  - the database is opened read-only and never written.
+ *  - the database is opened read-only and never written; a path that is not
+ *    a regular file (a FIFO would block the open, a folder gave "disk I/O
+ *    error") is "not a jupyter-cache database" before SQLite sees it.
+ *  - text is never cut at a NUL byte: a value holding one is reported as
+ *    "'COLUMN' holds a NUL byte" (a bad row) and not used.
  *  - functions returning int return 0, or -1 after a message naming
  *    `dbwhere`. A bad row is reported, skipped (or read without the bad
  *    field) and counted in `bad_rows`, and reading goes on: the caller
@@ -54,7 +58,7 @@ struct qe_jcache {
 	char *rootpfx;			/* archive: member prefix of the cache root */
 	sqlite3 *db;
 	struct qe_jcache_entry *e;
-	size_t n;
+	size_t n, cap;			/* cap: e's room (grows geometrically) */
 	size_t bad_rows;		/* rows reported and skipped or read in part */
 };
 

@@ -4,6 +4,7 @@
  */
 #include <err.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,14 +75,163 @@ qe_json_add_num_or_null(cJSON *obj, const char *key, int have, double v)
 	    cJSON_AddNullToObject(obj, key));
 }
 
+int
+qe_json_numfmt(char *buf, double d)
+{
+	int n = 0;
+
+	if (!isfinite(d))
+		return snprintf(buf, 32, "null");
+	if (d == 0)
+		return snprintf(buf, 32, "0");
+	for (int prec = 15; prec <= 17; prec++) {
+		n = snprintf(buf, 32, "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	return n;
+}
+
+/*
+ * The mark of a number turned into raw text for one print (a type bit
+ * cJSON 1.7 leaves unused: it tests types with & 0xff and flags 256, 512).
+ */
+#define EXACT_MARK (1 << 12)
+
+/*
+ * cJSON prints a number that is not an int with %1.15g, kept when it reads
+ * back merely close: only where %.15g is not exact does it need our text
+ * (and for -0, which cJSON versions print differently).
+ */
+static int
+cjson_inexact(const cJSON *v)
+{
+	char buf[32];
+	double d = v->valuedouble;
+
+	if (d == 0)		/* -0: "-0" from cJSON 1.7.15, "0" from 1.7.17 */
+		return signbit(d) != 0;
+	if (!isfinite(d) || d == (double)v->valueint)
+		return 0;
+	snprintf(buf, sizeof buf, "%.15g", d);
+	return strtod(buf, NULL) != d;
+}
+
+int
+qe_json_exact_begin(cJSON *v)
+{
+	char buf[32];
+	int n = 0;
+
+	for (; v != NULL; v = v->next) {
+		if (cJSON_IsNumber(v) && cjson_inexact(v)) {
+			qe_json_numfmt(buf, v->valuedouble);
+			v->valuestring = qe_xstrdup(buf);
+			v->type = cJSON_Raw | EXACT_MARK | (v->type & cJSON_StringIsConst);
+			n++;
+		}
+		if (v->child)
+			n += qe_json_exact_begin(v->child);
+	}
+	return n;
+}
+
+void
+qe_json_exact_end(cJSON *v)
+{
+	for (; v != NULL; v = v->next) {
+		if (v->type & EXACT_MARK) {
+			free(v->valuestring);
+			v->valuestring = NULL;
+			v->type = cJSON_Number | (v->type & cJSON_StringIsConst);
+		}
+		if (v->child)
+			qe_json_exact_end(v->child);
+	}
+}
+
 char *
 qe_json_print(const cJSON *v)
 {
-	char *s = cJSON_PrintUnformatted(v);
+	/* the tree is changed for the print only, and restored */
+	cJSON *w = (cJSON *)v;
+	int changed = w && !cJSON_IsNumber(w) ? qe_json_exact_begin(w->child) : 0;
+	char *s;
 
+	if (w && cJSON_IsNumber(w) && cjson_inexact(w)) {
+		char buf[32];
+
+		qe_json_numfmt(buf, w->valuedouble);
+		s = qe_xstrdup(buf);
+	} else
+		s = cJSON_PrintUnformatted(w);
+	if (changed)
+		qe_json_exact_end(w->child);
 	if (s == NULL)
 		qe_oom();
 	return s;
+}
+
+long
+qe_json_bad_char(const char *s, size_t n, int *nul)
+{
+	int instr = 0;
+
+	*nul = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (!instr) {
+			instr = c == '"';
+			continue;
+		}
+		if (c < 0x20)
+			return (long)i;
+		if (c == '"')
+			instr = 0;
+		else if (c == '\\') {
+			if (i + 5 < n && memcmp(s + i + 1, "u0000", 5) == 0) {
+				*nul = 1;
+				return (long)i;
+			}
+			i++;
+		}
+	}
+	return -1;
+}
+
+size_t
+qe_json_nul_to_fffd(char *s, size_t n)
+{
+	size_t count = 0;
+	int instr = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!instr) {
+			instr = s[i] == '"';
+			continue;
+		}
+		if (s[i] == '"')
+			instr = 0;
+		else if (s[i] == '\\') {
+			if (i + 5 < n && memcmp(s + i + 1, "u0000", 5) == 0) {
+				memcpy(s + i + 1, "ufffd", 5);
+				count++;
+			}
+			i++;
+		}
+	}
+	return count;
+}
+
+const char *
+qe_json_bad_char_reason(const char *s, long at, int nul, char *buf, size_t size)
+{
+	if (nul)
+		snprintf(buf, size, "NUL (\\u0000) in a string");
+	else
+		snprintf(buf, size, "control character U+%04X in a string", (unsigned char)s[at]);
+	return buf;
 }
 
 long

@@ -47,7 +47,8 @@ void qe_json_add_str_or_null(cJSON *obj, const char *key, const char *s);
 /* Add a number, or JSON null when `have` is 0. */
 void qe_json_add_num_or_null(cJSON *obj, const char *key, int have, double v);
 
-/* Compact text of v; release with cJSON_free(). Exits on out of memory. */
+/* Compact text of v, numbers as qe_json_numfmt() writes them; release with
+ * cJSON_free() (or free()). Exits on out of memory. */
 char *qe_json_print(const cJSON *v);
 
 /*
@@ -62,6 +63,45 @@ long qe_json_too_deep(const char *s, size_t n);
  * that is not finite: 1e999 parses as inf, and cJSON prints inf as null.
  */
 int qe_json_nonfinite(const cJSON *v);
+
+/*
+ * The shortest of %.15g, %.16g and %.17g that reads back (strtod) to
+ * exactly d, into buf (at least 32 bytes); "0" for either zero and "null"
+ * for a value that is not finite, as cJSON writes them. Returns its length.
+ * Every number a tool writes is printed this way (qe_json_print, qe_jw_num):
+ * cJSON's own %1.15g is accepted when it is merely close, so DBL_MAX came
+ * out as 1.79769313486232e+308, which reads back as infinity.
+ */
+int qe_json_numfmt(char *buf, double d);
+
+/*
+ * For one print: every number in the list v (and below) that cJSON would
+ * not print in qe_json_numfmt()'s form (its %1.15g does not read back
+ * exactly) becomes raw text in that form; returns how many. Print, then
+ * qe_json_exact_end(v) makes them numbers again (the tree as it was).
+ * qe_json_print() does both; cJSON_PrintPreallocated callers call them.
+ */
+int qe_json_exact_begin(cJSON *v);
+void qe_json_exact_end(cJSON *v);
+
+/*
+ * Where a JSON text s[0..n) (already known to be valid UTF-8) holds, inside
+ * a string, a raw control character (below U+0020: TAB, CR, ESC..., which
+ * JSON forbids and cJSON accepts) or the escape \u0000 (which cJSON's
+ * NUL-terminated strings would cut). Returns the offset of the character or
+ * of the backslash, or -1; *nul is set to 1 for \u0000, else 0.
+ */
+long qe_json_bad_char(const char *s, size_t n, int *nul);
+
+/*
+ * Rewrite each escape \\u0000 inside a string of the JSON text s[0..n) as
+ * \\ufffd (the same six bytes), so that no string is cut at a NUL; returns
+ * how many were rewritten (the caller says so).
+ */
+size_t qe_json_nul_to_fffd(char *s, size_t n);
+
+/* "control character U+00XX in a string" or "NUL (\u0000) in a string" */
+const char *qe_json_bad_char_reason(const char *s, long at, int nul, char *buf, size_t size);
 
 /*
  * Print `rec` as one compact line on stdout. Exits with status 2 if the write

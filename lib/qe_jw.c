@@ -52,7 +52,7 @@ qe_jw_num(struct qe_buf *b, double x, int decimals)
 		if (isnan(x) || isinf(x))
 			qe_buf_adds(b, "null");
 		else {
-			snprintf(tmp, sizeof tmp, "%1.15g", x);
+			qe_json_numfmt(tmp, x);
 			qe_buf_adds(b, tmp);
 		}
 		return;

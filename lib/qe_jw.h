@@ -19,6 +19,8 @@
  *    number is the same: cJSON writes 1.2e-05 and -0 where this writes
  *    0.000012 and 0 (tests/unit/jw.test lists the cases). Records already
  *    published have this writer's form, so it stays.
+ *  - beyond 1e12 in magnitude, qe_json_numfmt()'s shortest form that reads
+ *    back to the same double (DBL_MAX stays finite).
  *  - a number that is not finite is written as null, as cJSON does.
  */
 #ifndef QE_JW_H

@@ -291,6 +291,12 @@ cell_record(struct qe_nbctx *nb, const struct qe_nb_code *code, int index,
 		    nb->where, index);
 		nb->problems++;
 	}
+	if (cJSON_GetObjectItemCaseSensitive(code->cell, "outputs") != NULL &&
+	    !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(code->cell, "outputs"))) {
+		warnx("%s: code cell %d: 'outputs' is not a list (read as no outputs)",
+		    nb->where, index);
+		nb->problems++;
+	}
 	qe_nb_output_digest(cJSON_GetObjectItemCaseSensitive(code->cell, "outputs"), ohex, &errout);
 	o = cell_head(nb, code, index, ohex);
 	qe_timing_choose(md, &tm);
@@ -299,6 +305,13 @@ cell_record(struct qe_nbctx *nb, const struct qe_nb_code *code, int index,
 	else if (ambiguous && !tm.have)
 		note = QE_TN_AMBIGUOUS;
 	status = cell_status(code, errout, tm.have, &note);
+	if (tm.have_busy && !qe_timing_busy_believable(&tm, w)) {
+		warnx("%s: code cell %d: busy period of %.6g s not believable for a duration of "
+		    "%.6g s: busy_s left out", nb->where, index,
+		    (double)tm.busy_us / 1e6, (double)tm.us / 1e6);
+		tm.have_busy = 0;
+		nb->problems++;
+	}
 	qe_json_check(cJSON_AddStringToObject(o, "status", qe_vocab_name(&qe_cell_statuses, status)));
 	cell_error(o, code, errout, t);
 	cell_timing(o, &tm, note, status, w, t);
@@ -396,7 +409,7 @@ qe_nbrecord_notebook(struct qe_nbctx *nb, char *bytes, size_t len, void (*releas
 	struct summary s = { 0 };
 	cJSON *doc, **recs;
 
-	if ((doc = qe_nb_parse(nb->where, bytes, len, release)) == NULL)
+	if ((doc = qe_nb_parse(nb->where, bytes, len, release, &nb->problems)) == NULL)
 		return -1;
 	cell_records(nb, cJSON_GetObjectItemCaseSensitive(doc, "cells"), &t, &recs);
 	summarise(nb, doc, &t, &s);

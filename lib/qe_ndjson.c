@@ -41,6 +41,7 @@ struct reader {
 	long line;
 	long rejected;
 	qe_record_fn fn;
+	qe_raw_record_fn rawfn;
 	void *ctx;
 };
 
@@ -63,7 +64,10 @@ static void
 handle_line(struct reader *r, char *s, size_t n)
 {
 	const char *end = NULL;
+	char why[64];
 	size_t bad;
+	long at;
+	int nul, r2;
 	cJSON *rec;
 
 	if (n > 0 && s[n - 1] == '\r')
@@ -76,6 +80,11 @@ handle_line(struct reader *r, char *s, size_t n)
 	}
 	if ((bad = qe_utf8_valid(s, n)) != n) {
 		reject(r, "invalid UTF-8", (long)bad + 1);
+		return;
+	}
+	/* cJSON takes raw control characters and cuts strings at \u0000 */
+	if ((at = qe_json_bad_char(s, n, &nul)) >= 0) {
+		reject(r, qe_json_bad_char_reason(s, at, nul, why, sizeof why), at + 1);
 		return;
 	}
 	rec = cJSON_ParseWithLengthOpts(s, n, &end, 0);
@@ -105,7 +114,11 @@ handle_line(struct reader *r, char *s, size_t n)
 		cJSON_Delete(rec);
 		return;
 	}
-	if (r->fn(rec, r->name, r->line, r->ctx) != 0)
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	r2 = r->rawfn ? r->rawfn(rec, s, n, r->name, r->line, r->ctx) :
+	    r->fn(rec, r->name, r->line, r->ctx);
+	if (r2 != 0)
 		r->rejected++;
 	cJSON_Delete(rec);
 }
@@ -168,11 +181,29 @@ read_stream(struct reader *r, gzFile gz)
 	return ret;
 }
 
+static int each_record(int argc, char **argv, struct reader *rp);
+
 int
 qe_each_record(int argc, char **argv, qe_record_fn fn, void *ctx)
 {
-	static char *stdin_only[] = { "-" };
 	struct reader r = { .fn = fn, .ctx = ctx };
+
+	return each_record(argc, argv, &r);
+}
+
+int
+qe_each_record_raw(int argc, char **argv, qe_raw_record_fn fn, void *ctx)
+{
+	struct reader r = { .rawfn = fn, .ctx = ctx };
+
+	return each_record(argc, argv, &r);
+}
+
+static int
+each_record(int argc, char **argv, struct reader *rp)
+{
+	static char *stdin_only[] = { "-" };
+	struct reader r = *rp;
 	int status = QE_EXIT_OK;
 
 	if (argc == 0) {

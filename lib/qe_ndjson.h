@@ -42,7 +42,8 @@ typedef int (*qe_record_fn)(cJSON *rec, const char *file, long line, void *ctx);
  * order. gzip-compressed input is decompressed transparently (zlib). Blank
  * lines are ignored, "\r\n" tolerated, a last line without '\n' is still a
  * record. A line that is not valid JSON or not UTF-8, not an object, holds
- * a NUL byte, nests deeper than 1000 levels, holds a number beyond a
+ * a NUL byte, a raw control character (TAB, CR, ESC...) or the escape
+ * \u0000 inside a string, nests deeper than 1000 levels, holds a number beyond a
  * double's range (1e999) or is longer than qe_max_line is reported as
  * "prog: file:line: reason" and skipped. An unreadable operand is reported
  * and skipped. Standard output is flushed before every read that may block.
@@ -50,5 +51,14 @@ typedef int (*qe_record_fn)(cJSON *rec, const char *file, long line, void *ctx);
  * "prog: N lines rejected" summary is printed when N > 0.
  */
 int qe_each_record(int argc, char **argv, qe_record_fn fn, void *ctx);
+
+/*
+ * The same, for a callback that also gets the record's bytes as read:
+ * raw[0..n) is the line without its '\n', a '\r' before it or trailing
+ * blanks (qe-stamp passes those bytes through untouched).
+ */
+typedef int (*qe_raw_record_fn)(cJSON *rec, const char *raw, size_t n, const char *file,
+    long line, void *ctx);
+int qe_each_record_raw(int argc, char **argv, qe_raw_record_fn fn, void *ctx);
 
 #endif /* QE_NDJSON_H */

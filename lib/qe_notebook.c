@@ -13,6 +13,9 @@ static int
 check_bytes(const char *where, const char *bytes, size_t len)
 {
 	size_t bad, lead = 0;
+	char why[64];
+	long at;
+	int nul;
 
 	if (memchr(bytes, '\0', len) != NULL) {
 		warnx("%s: not a notebook: NUL byte", where);
@@ -27,6 +30,12 @@ check_bytes(const char *where, const char *bytes, size_t len)
 	}
 	if ((bad = qe_utf8_valid(bytes, len)) != len) {
 		warnx("%s: not a notebook: invalid UTF-8 at byte %zu", where, bad + 1);
+		return -1;
+	}
+	/* JSON forbids raw TAB, CR, ESC in strings (\u0000 is rewritten before) */
+	if ((at = qe_json_bad_char(bytes, len, &nul)) >= 0) {
+		warnx("%s: not a notebook: %s at byte %ld", where,
+		    qe_json_bad_char_reason(bytes, at, nul, why, sizeof why), at + 1);
 		return -1;
 	}
 	return 0;
@@ -61,10 +70,18 @@ check_doc(const char *where, const cJSON *doc)
 		warnx("%s: not a notebook: number out of range (beyond a double's 1.8e308)", where);
 		return -1;
 	}
-	if (!cJSON_IsObject(doc) || !cJSON_IsArray(cells) || !cJSON_IsNumber(nbf)) {
-		warnx("%s: not a notebook: %s", where,
+	if (!cJSON_IsObject(doc) || (cells == NULL && nbf == NULL) ||
+	    (cells == NULL && cJSON_GetObjectItemCaseSensitive(doc, "worksheets"))) {
+		warnx("%s: not a notebook: %s", where, !cJSON_IsObject(doc) ? "not a JSON object" :
 		    cJSON_GetObjectItemCaseSensitive(doc, "worksheets") ?
 		    "nbformat 3 is not supported" : "no 'nbformat' and 'cells'");
+		return -1;
+	}
+	/* both keys there with the wrong types read as if missing */
+	if (!cJSON_IsArray(cells) || !cJSON_IsNumber(nbf)) {
+		warnx("%s: not a notebook: %s", where, cells == NULL ? "no 'cells'" :
+		    nbf == NULL ? "no 'nbformat'" : !cJSON_IsArray(cells) ?
+		    "'cells' is not a list" : "'nbformat' is not a number");
 		return -1;
 	}
 	if (nbf->valuedouble != 4) {
@@ -75,11 +92,17 @@ check_doc(const char *where, const cJSON *doc)
 }
 
 cJSON *
-qe_nb_parse(const char *where, char *bytes, size_t len, void (*release)(void *))
+qe_nb_parse(const char *where, char *bytes, size_t len, void (*release)(void *), int *problems)
 {
 	const char *end = NULL;
+	size_t nuls = memchr(bytes, '\0', len) ? 0 : qe_json_nul_to_fffd(bytes, len);
 	cJSON *doc;
 
+	/* a C string ends at NUL: a source or label would be cut there, silently */
+	if (nuls > 0) {
+		warnx("%s: \\u0000 in %zu string%s: read as U+FFFD", where, nuls, nuls == 1 ? "" : "s");
+		++*problems;
+	}
 	if (check_bytes(where, bytes, len) < 0) {
 		release(bytes);
 		return NULL;
@@ -107,7 +130,7 @@ qe_nb_join_text(const cJSON *v, struct qe_buf *out)
 	const cJSON *it;
 
 	qe_buf_reset(out);
-	if (v == NULL || cJSON_IsNull(v))
+	if (v == NULL)
 		return 0;
 	if (cJSON_IsString(v)) {
 		qe_buf_adds(out, v->valuestring);

@@ -36,14 +36,18 @@ struct qe_buf;
  * handed over: release(bytes) is called as soon as it is parsed, so the
  * text and its tree are never both held longer than needed. Returns the
  * document (an object with "cells", nbformat 4; cJSON_Delete() it), or
- * NULL after a diagnostic naming `where`.
+ * NULL after a diagnostic naming `where`. An escape \\u0000 in a string
+ * (which cJSON's NUL-terminated strings would cut) is read as U+FFFD, said,
+ * and counted in *problems; a raw control character in a string (TAB, CR,
+ * ESC: invalid JSON) makes it not a notebook.
  */
-cJSON *qe_nb_parse(const char *where, char *bytes, size_t len, void (*release)(void *));
+cJSON *qe_nb_parse(const char *where, char *bytes, size_t len, void (*release)(void *),
+    int *problems);
 
 /*
  * Join an nbformat multiline string (a string, or a list of strings) into
- * `out` (reset first). null or absent is "". Returns -1 for anything else
- * (out is then partial).
+ * `out` (reset first). absent is "". Returns -1 for anything else (null too:
+ * nbformat has no null source) (out is then partial).
  */
 int qe_nb_join_text(const cJSON *v, struct qe_buf *out);
 

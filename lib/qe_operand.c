@@ -42,6 +42,40 @@ qe_paths_free(struct qe_paths *l)
 	memset(l, 0, sizeof *l);
 }
 
+char *
+qe_operand_abspath(const char *path, const char *cwd)
+{
+	struct qe_buf b = { 0 };
+	const char *p = path;
+
+	if (*p != '/')
+		qe_buf_adds(&b, cwd);
+	while (*p) {
+		size_t n;
+
+		while (*p == '/')
+			p++;
+		n = strcspn(p, "/");
+		if (n == 0 || (n == 1 && p[0] == '.')) {
+			/* nothing */
+		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
+			while (b.len > 0 && b.data[b.len - 1] != '/')
+				b.len--;
+			if (b.len > 0)
+				b.len--;
+			qe_buf_add(&b, "", 0);
+			b.data[b.len] = '\0';
+		} else {
+			qe_buf_addc(&b, '/');
+			qe_buf_add(&b, p, n);
+		}
+		p += n;
+	}
+	if (b.len == 0)
+		qe_buf_addc(&b, '/');
+	return b.data;
+}
+
 int
 qe_is_ipynb(const char *name)
 {
@@ -117,8 +151,50 @@ qe_operand_classify(const char *path, struct qe_buf *cachedir, struct qe_buf *db
 	return QE_OPERAND_ARCHIVE;
 }
 
-void
-qe_operand_walk(const char *dir, struct qe_paths *out, int *problems)
+/* The folders being walked, innermost first: a symbolic link loop is a
+ * folder met again among its own ancestors. */
+struct walk_up {
+	dev_t dev;
+	ino_t ino;
+	const struct walk_up *up;
+};
+
+static int
+is_ancestor(const struct walk_up *w, const struct stat *sb)
+{
+	for (; w != NULL; w = w->up)
+		if (w->dev == sb->st_dev && w->ino == sb->st_ino)
+			return 1;
+	return 0;
+}
+
+static void walk(const char *dir, const struct walk_up *up, struct qe_paths *out, int *problems);
+
+/* One entry of a folder being walked. */
+static void
+walk_entry(const char *path, const char *name, const struct walk_up *up,
+    struct qe_paths *out, int *problems)
+{
+	struct stat sb;
+
+	if (stat(path, &sb) != 0) {
+		warn("%s", path);
+		++*problems;
+	} else if (S_ISDIR(sb.st_mode)) {
+		if (is_ancestor(up, &sb)) {
+			warnx("%s: symbolic link loop (a folder that holds it), not followed", path);
+			++*problems;
+		} else {
+			struct walk_up here = { sb.st_dev, sb.st_ino, up };
+
+			walk(path, &here, out, problems);
+		}
+	} else if (S_ISREG(sb.st_mode) && qe_is_ipynb(name))
+		qe_paths_add(out, path);
+}
+
+static void
+walk(const char *dir, const struct walk_up *up, struct qe_paths *out, int *problems)
 {
 	struct dirent **ents;
 	int n = scandir(dir, &ents, NULL, alphasort);
@@ -130,23 +206,31 @@ qe_operand_walk(const char *dir, struct qe_paths *out, int *problems)
 	}
 	for (int i = 0; i < n; i++) {
 		struct qe_buf p = { 0 };
-		struct stat sb;
 
 		if (ents[i]->d_name[0] != '.') {
 			qe_buf_adds(&p, dir);
 			if (p.len == 0 || p.data[p.len - 1] != '/')
 				qe_buf_addc(&p, '/');
 			qe_buf_adds(&p, ents[i]->d_name);
-			if (stat(p.data, &sb) != 0) {
-				warn("%s", p.data);
-				++*problems;
-			} else if (S_ISDIR(sb.st_mode))
-				qe_operand_walk(p.data, out, problems);
-			else if (S_ISREG(sb.st_mode) && qe_is_ipynb(ents[i]->d_name))
-				qe_paths_add(out, p.data);
+			walk_entry(p.data, ents[i]->d_name, up, out, problems);
 		}
 		qe_buf_free(&p);
 		free(ents[i]);
 	}
 	free(ents);
+}
+
+void
+qe_operand_walk(const char *dir, struct qe_paths *out, int *problems)
+{
+	struct stat sb;
+	struct walk_up top;
+
+	if (stat(dir, &sb) != 0) {
+		warn("%s", dir);
+		++*problems;
+		return;
+	}
+	top = (struct walk_up){ sb.st_dev, sb.st_ino, NULL };
+	walk(dir, &top, out, problems);
 }

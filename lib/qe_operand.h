@@ -53,8 +53,18 @@ enum qe_operand {
 enum qe_operand qe_operand_classify(const char *path, struct qe_buf *cachedir, struct qe_buf *db);
 
 /*
+ * path made absolute as given (a new string): a relative one is put after
+ * cwd (absolute, no trailing '/'), then "." and empty parts are dropped
+ * and ".." takes off the part before it, by the text alone: a symbolic link
+ * is not resolved, so a notebook is named from the path the user gave.
+ */
+char *qe_operand_abspath(const char *path, const char *cwd);
+
+/*
  * Append every *.ipynb file below dir to out, sorted by name at each level;
- * hidden entries (.ipynb_checkpoints) are skipped.
+ * hidden entries (.ipynb_checkpoints) are skipped. A folder met again among
+ * its own ancestors (a symbolic link loop: loop -> ., up -> ..) is reported
+ * once per link and not followed.
  */
 void qe_operand_walk(const char *dir, struct qe_paths *out, int *problems);
 

@@ -26,14 +26,19 @@ qe_splice_init(struct qe_splice *sp, const char *key, const char *value, int rep
 static void
 print_record(struct qe_splice *sp, cJSON *rec)
 {
+	int exact = qe_json_exact_begin(rec->child);
+
 	for (;;) {
 		if (sp->cap > sp->tail_len + 16) {
 			size_t room = sp->cap - sp->tail_len - 8;
 
 			if (room > INT32_MAX)
 				room = INT32_MAX;
-			if (cJSON_PrintPreallocated(rec, sp->buf, (int)room, 0))
+			if (cJSON_PrintPreallocated(rec, sp->buf, (int)room, 0)) {
+				if (exact)
+					qe_json_exact_end(rec->child);
 				return;
+			}
 			if (room == INT32_MAX)
 				qe_oom();
 		}
@@ -60,6 +65,35 @@ qe_splice_record(struct qe_splice *sp, cJSON *rec, size_t *len)
 	} else {
 		memcpy(sp->buf + n - 1, sp->tail, sp->tail_len);
 		n += sp->tail_len - 1;
+	}
+	sp->buf[n] = '\0';
+	*len = n;
+	return sp->buf;
+}
+
+const char *
+qe_splice_raw(struct qe_splice *sp, cJSON *rec, const char *raw, size_t rawlen, size_t *len)
+{
+	size_t n = rawlen;
+
+	if (cJSON_GetObjectItemCaseSensitive(rec, sp->key) != NULL)
+		return qe_splice_record(sp, rec, len);
+	while (n > 0 && raw[n - 1] != '}')
+		n--;
+	if (n == 0)
+		return qe_splice_record(sp, rec, len);
+	n--;			/* the record's bytes up to its closing brace */
+	if (sp->cap < n + sp->tail_len + 1) {
+		sp->cap = n + sp->tail_len + 65536;
+		sp->buf = qe_xrealloc(sp->buf, sp->cap);
+	}
+	memcpy(sp->buf, raw, n);
+	if (rec->child == NULL) {	/* {}: no comma before the member */
+		memcpy(sp->buf + n, sp->tail + 1, sp->tail_len - 1);
+		n += sp->tail_len - 1;
+	} else {
+		memcpy(sp->buf + n, sp->tail, sp->tail_len);
+		n += sp->tail_len;
 	}
 	sp->buf[n] = '\0';
 	*len = n;

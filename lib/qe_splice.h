@@ -6,8 +6,9 @@
  *
  * Invariants:
  *  - the member comes last, after the record's own members in their order;
- *    the record's bytes are cJSON's compact print of it (what the rest of
- *    the tools write), the member's are the text given, unchanged.
+ *    the record's bytes are those read (qe_splice_raw) or, when it had to
+ *    change, its compact print with every number in qe_json_numfmt()'s
+ *    form; the member's are the text given, unchanged.
  *  - a record holds the key at most once in the output: one that already
  *    has it is refused, or with `replace` loses every copy first.
  *  - struct qe_splice belongs to the caller: qe_splice_init() it,
@@ -43,6 +44,16 @@ void qe_splice_init(struct qe_splice *sp, const char *key, const char *value, in
  * replace, rec loses its copies of the key (rec is changed).
  */
 const char *qe_splice_record(struct qe_splice *sp, cJSON *rec, size_t *len);
+
+/*
+ * The same for a record read as the bytes raw[0..rawlen) (a JSON object,
+ * valid): those bytes are kept as they are, numbers and spacing included
+ * (-0.0 stays -0.0, 18446744073709551616 keeps its form), and the member
+ * goes in for the closing brace. A record that holds the key is printed
+ * and spliced as qe_splice_record() does.
+ */
+const char *qe_splice_raw(struct qe_splice *sp, cJSON *rec, const char *raw, size_t rawlen,
+    size_t *len);
 
 /* Free what sp holds (the line returned last goes with it). */
 void qe_splice_free(struct qe_splice *sp);

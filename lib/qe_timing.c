@@ -62,7 +62,9 @@ papermill(const cJSON *pm, struct qe_timing *t)
 	if (!cJSON_IsNumber(dur) || !isfinite(dur->valuedouble) ||
 	    (st != NULL && strcmp(st, "pending") == 0))
 		return 0;
-	t->us = llround(dur->valuedouble * 1e6);
+	/* beyond a year is judged invalid; llround would overflow past 9e12 s */
+	t->us = fabs(dur->valuedouble) * 1e6 > (double)QE_TIMING_MAX_US ?
+	    (dur->valuedouble < 0 ? -1 : QE_TIMING_MAX_US + 1) : llround(dur->valuedouble * 1e6);
 	t->source = QE_TS_PAPERMILL;
 	t->method = QE_TM_DURATION;
 	t->have = 1;
@@ -130,7 +132,16 @@ qe_timing_judge(const struct qe_timing *t, const struct qe_window *w)
 {
 	if (t->start.sec != INT64_MIN && qe_window_outside(w, &t->start, &t->end))
 		return QE_TN_STALE;
-	if (t->us < 0 || (w->exec_us >= 0 && t->us > w->exec_us + w->margin_us))
+	if (t->us < 0 || t->us > QE_TIMING_MAX_US ||
+	    (w->exec_us >= 0 && t->us > w->exec_us + w->margin_us))
 		return QE_TN_INVALID;
 	return t->approximate ? QE_TN_APPROXIMATE : -1;
+}
+
+int
+qe_timing_busy_believable(const struct qe_timing *t, const struct qe_window *w)
+{
+	return t->busy_us >= 0 && t->busy_us <= QE_TIMING_MAX_US &&
+	    (!t->have || t->us < 0 || t->busy_us <= t->us + QE_BUSY_SLACK_US) &&
+	    (w->exec_us < 0 || t->busy_us <= w->exec_us + w->margin_us);
 }

@@ -70,11 +70,30 @@ int qe_window_outside(const struct qe_window *w, const struct qe_time *start,
     const struct qe_time *end);
 
 /*
+ * The longest duration believed for a cell: 366 days. Longer (10,000 years
+ * of papermill 'duration', stamps centuries apart) is QE_TN_INVALID.
+ */
+#define QE_TIMING_MAX_US (366LL * 86400 * 1000000)
+
+/*
  * Judge a chosen timing (t->have set) against the window: QE_TN_STALE when
- * its stamps lie outside it, QE_TN_INVALID for a negative duration or one
- * longer than the execution time and the margin, QE_TN_APPROXIMATE for a
- * believable approximate one, -1 for a believable exact one.
+ * its stamps lie outside it, QE_TN_INVALID for a negative duration, one
+ * longer than QE_TIMING_MAX_US or than the execution time and the margin,
+ * QE_TN_APPROXIMATE for a believable approximate one, -1 for a believable
+ * exact one.
  */
 int qe_timing_judge(const struct qe_timing *t, const struct qe_window *w);
+
+/* How much longer than a cell's duration its busy period may be. */
+#define QE_BUSY_SLACK_US (60LL * 1000000)
+
+/*
+ * 1 when t's busy period (t->have_busy) is believable: busy -> idle holds
+ * the cell's execution and the kernel's few milliseconds around it, so it
+ * is at most the duration plus QE_BUSY_SLACK_US (43,200 s of busy for a
+ * 0.26 s cell is not), at most QE_TIMING_MAX_US, and at most the execution
+ * time plus the margin when that is known. 0 otherwise: busy_s is left out.
+ */
+int qe_timing_busy_believable(const struct qe_timing *t, const struct qe_window *w);
 
 #endif /* QE_TIMING_H */

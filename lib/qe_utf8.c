@@ -88,3 +88,36 @@ qe_utf8_put(struct qe_buf *b, long cp)
 		qe_buf_add(b, u, 4);
 	}
 }
+
+size_t
+qe_utf8_repair(struct qe_buf *b, const char *s, size_t n)
+{
+	size_t i = 0, bad = 0;
+
+	qe_buf_add(b, "", 0);
+	while (i < n) {
+		long cp;
+		size_t k = qe_utf8_next((const unsigned char *)s + i, n - i, &cp);
+
+		if (cp < 0) {
+			qe_utf8_put(b, 0xfffd);
+			bad++;
+		} else
+			qe_buf_add(b, s + i, k);
+		i += k;
+	}
+	return bad;
+}
+
+int
+qe_utf8_repair_buf(struct qe_buf *b)
+{
+	struct qe_buf fixed = { 0 };
+
+	if (b->len == 0 || qe_utf8_valid(b->data, b->len) == b->len)
+		return 0;
+	qe_utf8_repair(&fixed, b->data, b->len);
+	qe_buf_free(b);
+	*b = fixed;
+	return 1;
+}

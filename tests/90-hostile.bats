@@ -255,9 +255,9 @@ ndjson_case() {
 	assert_equal "${stderr_lines[2]}" "qe-cache-extract: $T/deep.ipynb:1: nesting deeper than 1000 levels at column 1036"
 	assert_equal "${stderr_lines[3]}" "qe-cache-extract: $T/inf.ipynb: not a notebook: number out of range (beyond a double's 1.8e308)"
 	assert_equal "${stderr_lines[4]}" "qe-cache-extract: $T/two.ipynb:2: trailing data after the notebook at column 1"
-	assert_equal "${stderr_lines[5]}" "qe-cache-extract: $T/cellsobj.ipynb: not a notebook: no 'nbformat' and 'cells'"
-	assert_equal "${stderr_lines[6]}" "qe-cache-extract: $T/array.ipynb: not a notebook: no 'nbformat' and 'cells'"
-	assert_equal "${stderr_lines[7]}" "qe-cache-extract: $T/nbformat.ipynb: not a notebook: no 'nbformat' and 'cells'"
+	assert_equal "${stderr_lines[5]}" "qe-cache-extract: $T/cellsobj.ipynb: not a notebook: 'cells' is not a list"
+	assert_equal "${stderr_lines[6]}" "qe-cache-extract: $T/array.ipynb: not a notebook: not a JSON object"
+	assert_equal "${stderr_lines[7]}" "qe-cache-extract: $T/nbformat.ipynb: not a notebook: 'nbformat' is not a number"
 	assert_equal "${stderr_lines[8]}" "qe-cache-extract: $T/source.ipynb: code cell 0: 'source' is not a string or a list of strings"
 	assert_equal "${#stderr_lines[@]}" 9
 	# the good notebook before and after, and the cell with a bad source still counted
@@ -453,4 +453,312 @@ gone_reader() {
 
 @test "a pipe whose reader left: every tool dies by SIGPIPE, as documented" {
 	run_all gone_reader
+}
+
+# ---- round two (issue 15) ----------------------------------------------------
+# No hang, no silent change of data, every output line valid UTF-8 JSON.
+
+@test "hangs: a FIFO as a notebook, as global.db, as an archive is refused at once; the rest is read" {
+	good="$(shared nbclient/base/lectures/intro.ipynb)"
+	cd "$T"
+	cp "$good" a.ipynb
+	cp "$good" z.ipynb
+	mkfifo f.ipynb f.zip
+	mkdir c
+	mkfifo c/global.db
+	# no writer ever opens them: a blocking open would wait forever
+	run -2 --separate-stderr timeout 10 qe-cache-extract a.ipynb f.ipynb c f.zip z.ipynb
+	assert_equal "${stderr_lines[*]}" "qe-cache-extract: f.ipynb: not a regular file qe-cache-extract: c/global.db: not a jupyter-cache database (not a regular file) qe-cache-extract: f.zip: not a regular file"
+	run -0 jq -sc '[.[] | select(.kind == "notebook") | .document]' <<< "$output"
+	assert_output '["a","z"]'
+	# a folder named global.db was "disk I/O error"
+	mkdir -p d/global.db
+	run -2 --separate-stderr qe-cache-extract d
+	assert_equal "$stderr" "qe-cache-extract: d/global.db: not a jupyter-cache database (not a regular file)"
+}
+
+@test "hangs: symbolic link loops in a folder of notebooks: one message per loop, each notebook once" {
+	good="$(shared nbclient/base/lectures/intro.ipynb)"
+	mkdir -p "$T/book/a/b"
+	cp "$good" "$T/book/a/x.ipynb"
+	cp "$good" "$T/book/a/b/y.ipynb"
+	ln -s . "$T/book/loop"
+	ln -s .. "$T/book/a/b/up"
+	ln -s "$T/book" "$T/book/a/top"
+	run -2 --separate-stderr timeout 10 qe-cache-extract "$T/book"
+	assert_equal "${stderr_lines[*]}" "qe-cache-extract: $T/book/a/b/up: symbolic link loop (a folder that holds it), not followed qe-cache-extract: $T/book/a/top: symbolic link loop (a folder that holds it), not followed qe-cache-extract: $T/book/loop: symbolic link loop (a folder that holds it), not followed"
+	run -0 jq -sc '[.[] | select(.kind == "notebook") | .document]' <<< "$output"
+	assert_output '["b/y","x"]'
+}
+
+@test "hangs: a 12 GiB member of a tar.gz: sparse, skipped cheaply; stored, the reading stops at its header" {
+	B="$(shared jupyter-cache/base/.jupyter_cache)"
+	mkdir "$T/w"
+	cp -r "$B" "$T/w/.jupyter_cache"
+	truncate -s 12G "$T/w/big.bin"
+	tar -C "$T/w" -czSf "$T/sparse.tar.gz" .jupyter_cache big.bin
+	rm "$T/w/big.bin"
+	[ "$(stat -c %s "$T/sparse.tar.gz")" -lt 200000 ]
+	t0=$(date +%s%N)
+	run -0 --separate-stderr qe-cache-extract "$T/sparse.tar.gz"
+	[ $(( ($(date +%s%N) - t0) / 1000000 )) -lt 1000 ]
+	assert_equal "$(jq -s length <<< "$output")" 31
+	# a member stored whole (8 GiB declared; only its header and 1 MiB follow):
+	# passing it means decompressing it, so the reading stops at once
+	/usr/bin/python3 - "$T/stored.tar.gz" "$B/global.db" <<-'PY'
+	import gzip, sys, tarfile
+	db = open(sys.argv[2], "rb").read()
+	t = tarfile.TarInfo(".jupyter_cache/global.db"); t.size = len(db)
+	big = tarfile.TarInfo("big.bin"); big.size = 8 << 30
+	raw = t.tobuf(format=tarfile.GNU_FORMAT) + db + b"\0" * (-len(db) % 512)
+	raw += big.tobuf(format=tarfile.GNU_FORMAT) + b"\0" * (1 << 20)
+	open(sys.argv[1], "wb").write(gzip.compress(raw))
+	PY
+	good="$(shared nbclient/base/lectures/intro.ipynb)"
+	t0=$(date +%s%N)
+	run -2 --separate-stderr qe-cache-extract "$B" "$T/stored.tar.gz" "$good"
+	[ $(( ($(date +%s%N) - t0) / 1000000 )) -lt 1000 ]
+	assert_equal "$stderr" "qe-cache-extract: $T/stored.tar.gz: member 'big.bin' of 8589934592 bytes: larger than 268435456 bytes (see --max-notebook), and passing it would mean decompressing it; the archive's reading stops here"
+	# the cache before it and the notebook after it
+	run -0 jq -sc '[.[] | select(.kind == "notebook") | .document]' <<< "$output"
+	assert_output '["broken","dynamics/markov","errors_allowed","images","intro","numba_demo","stale_timing","intro"]'
+}
+
+@test "NUL: \\u0000 in a record's string (kind, label, document) is rejected by every NDJSON reader" {
+	printf '{"kind":"notebook\\u0000","document":"a"}' > "$T/bad"
+	ndjson_case nulkind 'NUL (\u0000) in a string at column 18'
+	printf '{"kind":"cell","document":"a","label":"a\\u0000b"}' > "$T/bad"
+	ndjson_case nullabel 'NUL (\u0000) in a string at column 41'
+}
+
+@test "accepted no more: raw TAB, CR and ESC inside JSON strings are rejected by every NDJSON reader" {
+	printf '{"kind":"cell","label":"a\tb"}' > "$T/bad"
+	ndjson_case tab "control character U+0009 in a string at column 26"
+	printf '{"kind":"cell","label":"a\rb"}' > "$T/bad"
+	ndjson_case cr "control character U+000D in a string at column 26"
+	printf '{"kind":"cell","label":"a\033[31mb"}' > "$T/bad"
+	ndjson_case esc "control character U+001B in a string at column 26"
+	# between members a TAB is blank space, as JSON says
+	printf '{"kind":"cell",\t"document":"a"}\n' > "$T/ok.ndjson"
+	run -0 --separate-stderr qe-stamp -r test "$T/ok.ndjson"
+	assert_equal "$stderr" ""
+}
+
+@test "NUL in SQLite text: a hashkey, a created and a data value holding NUL are reported, never cut" {
+	B="$(shared jupyter-cache/base/.jupyter_cache)"
+	cp -r "$B" "$T/n"
+	chmod -R u+w "$T/n"
+	# 'KEY\0/../x' was read as KEY: another row's notebook printed
+	sqlite3 "$T/n/global.db" "UPDATE nbcache SET hashkey = CAST(hashkey || X'00' || '/../x' AS TEXT) WHERE pk = 4;
+		UPDATE nbcache SET created = CAST(created || X'00' || 'junk' AS TEXT) WHERE pk = 5;
+		UPDATE nbcache SET data = CAST('{\"execution_seconds\": 1' || X'00' || '}' AS TEXT) WHERE pk = 3"
+	run -2 --separate-stderr qe-cache-extract "$T/n"
+	assert_equal "${stderr_lines[*]}" "qe-cache-extract: $T/n/global.db: nbcache row 3: 'data' holds a NUL byte qe-cache-extract: $T/n/global.db: nbcache row 4: 'hashkey' holds a NUL byte qe-cache-extract: $T/n/global.db: nbcache row 5: 'created' holds a NUL byte"
+	run -0 jq -sc '[.[] | select(.kind == "notebook") | [.document, .cache_pk, .created != null, .execution_seconds != null]]' <<< "$output"
+	assert_output '[["broken",null,false,false],["dynamics/markov",1,true,true],["errors_allowed",2,true,true],["images",3,true,false],["numba_demo",5,false,true],["stale_timing",6,true,true]]'
+}
+
+@test "NUL and control characters in a notebook: \\u0000 read as U+FFFD and said; a raw TAB refused" {
+	good="$(shared nbclient/base/lectures/intro.ipynb)"
+	printf '{"nbformat":4,"nbformat_minor":5,"metadata":{},"cells":[{"cell_type":"code","metadata":{"name":"a\\u0000b"},"outputs":[],"execution_count":1,"source":"x = 1\\u0000y = 2"}]}' > "$T/nul.ipynb"
+	printf '{"nbformat":4,"nbformat_minor":5,"metadata":{},"cells":[{"cell_type":"code","metadata":{},"outputs":[],"execution_count":1,"source":"x = 1\ty"}]}' > "$T/tab.ipynb"
+	run -2 --separate-stderr qe-cache-extract "$good" "$T/nul.ipynb" "$T/tab.ipynb" "$good"
+	printf '%s\n' "$output" > "$T/out"
+	assert_equal "${stderr_lines[*]}" "qe-cache-extract: $T/nul.ipynb: \\u0000 in 2 strings: read as U+FFFD qe-cache-extract: $T/tab.ipynb: not a notebook: control character U+0009 in a string at byte 139"
+	run -0 jq -sc '[.[] | select(.kind == "notebook") | .document | split("/") | last]' <<< "$output"
+	assert_output '["intro","nul","intro"]'
+	# the label and the source whole, not cut at the NUL (was "a" and "x = 1")
+	run -0 jq -ac 'select(.kind == "cell" and (.document | endswith("nul"))) | [.label, .first_line]' "$T/out"
+	assert_output '["a\ufffdb","x = 1\ufffdy = 2"]'
+}
+
+@test "UTF-8: file names and stored tracebacks that are not UTF-8 are written with U+FFFD, and said" {
+	good="$(shared nbclient/base/lectures/intro.ipynb)"
+	mkdir "$T/u"
+	cp "$good" "$T/u/a.ipynb"
+	cp "$good" "$T/u/bad"$'\xff'".ipynb"
+	cp "$good" "$T/u/over"$'\xc0\xaf'".ipynb"
+	cp "$good" "$T/u/z.ipynb"
+	run -2 --separate-stderr qe-cache-extract "$T/u"
+	assert_equal "${stderr_lines[*]}" "qe-cache-extract: $T/u/bad"$'\xff'".ipynb: text not UTF-8 (a file name or stored text): each bad byte written as U+FFFD qe-cache-extract: $T/u/over"$'\xc0\xaf'".ipynb: text not UTF-8 (a file name or stored text): each bad byte written as U+FFFD"
+	printf '%s\n' "$output" > "$T/out"
+	run -0 "$TESTS_DIR/jsonlines.py" "$T/out"
+	run -0 jq -sac '[.[] | select(.kind == "notebook") | .document]' "$T/out"
+	assert_output '["a","bad\ufffd","over\ufffd\ufffd","z"]'
+	# traceback bytes ff fe c0 af from the database
+	B="$(shared jupyter-cache/base/.jupyter_cache)"
+	cp -r "$B" "$T/tb"
+	chmod -R u+w "$T/tb"
+	sqlite3 "$T/tb/global.db" "UPDATE nbproject SET traceback = CAST(X'547970654572726f723a20fffec0af0a' AS TEXT) WHERE pk = 1"
+	run -2 --separate-stderr qe-cache-extract "$T/tb"
+	assert_equal "$stderr" "qe-cache-extract: /tmp/lecture-demo/lectures/broken.md: text not UTF-8 (a file name or stored text): each bad byte written as U+FFFD"
+	printf '%s\n' "$output" > "$T/out"
+	run -0 "$TESTS_DIR/jsonlines.py" "$T/out"
+	run -0 jq -ac 'select(.status == "failed") | .error' "$T/out"
+	assert_output '"TypeError: \ufffd\ufffd\ufffd\ufffd"'
+	assert_equal "$(jq -s length "$T/out")" 31
+}
+
+@test "symlinks: a cached notebook linking out of its cache is not read; operands are named as given" {
+	B="$(shared jupyter-cache/base/.jupyter_cache)"
+	cp -r "$B" "$T/c"
+	chmod -R u+w "$T/c"
+	hk=1b5e455930b73919ddbf5ab9a46f3f26
+	mkdir "$T/outside"
+	mv "$T/c/executed/$hk" "$T/outside/"
+	ln -s "../../outside/$hk" "$T/c/executed/$hk"
+	run -2 --separate-stderr qe-cache-extract "$T/c"
+	assert_equal "$stderr" "qe-cache-extract: $T/c/executed/$hk/base.ipynb: a symbolic link out of the cache (to $T/outside/$hk/base.ipynb): not read"
+	run -0 jq -sc '[.[] | select(.kind == "notebook") | .document]' <<< "$output"
+	assert_output '["broken","dynamics/markov","errors_allowed","images","intro","numba_demo"]'
+	# a link inside the cache is followed
+	rm "$T/c/executed/$hk"
+	mv "$T/outside/$hk" "$T/c/executed/real"
+	ln -s real "$T/c/executed/$hk"
+	run -0 --separate-stderr qe-cache-extract "$T/c"
+	assert_equal "$(jq -s '[.[] | select(.kind == "notebook")] | length' <<< "$output")" 7
+	# operands: one symlinked notebook and one missing no longer rename the others
+	good="$(shared nbclient/base/lectures/intro.ipynb)"
+	mkdir -p "$T/book/lec" "$T/elsewhere"
+	cp "$good" "$T/book/lec/a.ipynb"
+	cp "$good" "$T/elsewhere/real.ipynb"
+	ln -s ../../elsewhere/real.ipynb "$T/book/lec/b.ipynb"
+	cd "$T/book"
+	run -2 --separate-stderr qe-cache-extract lec/a.ipynb lec/b.ipynb /nonexistent/x.ipynb
+	assert_equal "$stderr" "qe-cache-extract: /nonexistent/x.ipynb: No such file or directory"
+	run -0 jq -sc '[.[] | select(.kind == "notebook") | [.document, .path]]' <<< "$output"
+	assert_output '[["a","lec/a.ipynb"],["b","lec/b.ipynb"]]'
+	# a root reached through a symbolic link still names what is below it
+	ln -s book "$T/via"
+	run -0 --separate-stderr qe-cache-extract -r "$T/via" "$T/via/lec/a.ipynb"
+	run -0 jq -c 'select(.kind == "notebook") | .document' <<< "$output"
+	assert_output '"lec/a"'
+}
+
+@test "accepted no more: null source, outputs not a list, 10,000 years of papermill, 43,200 s busy for 0.26 s" {
+	/usr/bin/python3 - "$T" <<-'PY'
+	import json, sys
+	T = sys.argv[1]
+	def nb(name, cells):
+	    json.dump({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells}, open(T + "/" + name, "w"))
+	def code(source="x = 1", outputs=[], md={}):
+	    return {"cell_type": "code", "metadata": md, "execution_count": 1, "source": source, "outputs": outputs}
+	nb("a.ipynb", [code()])
+	nb("null.ipynb", [code(source=None), code(outputs={}), code(outputs="text"), code(outputs=None)])
+	nb("years.ipynb", [code(md={"papermill": {"duration": 3.2e11, "status": "completed"}}), code(md={"papermill": {"duration": 1e300}})])
+	ex = {"iopub.status.busy": "2026-11-29T00:00:00.000000Z", "iopub.execute_input": "2026-11-29T00:00:00.001000Z",
+	      "shell.execute_reply": "2026-11-29T00:00:00.261000Z", "iopub.status.idle": "2026-11-29T12:00:00.000000Z"}
+	nb("busy.ipynb", [code(md={"execution": ex})])
+	nb("z.ipynb", [code()])
+	PY
+	cd "$T"
+	run -2 --separate-stderr qe-cache-extract a.ipynb null.ipynb years.ipynb busy.ipynb z.ipynb
+	assert_equal "${stderr_lines[0]}" "qe-cache-extract: null.ipynb: code cell 0: 'source' is not a string or a list of strings"
+	assert_equal "${stderr_lines[1]}" "qe-cache-extract: null.ipynb: code cell 1: 'outputs' is not a list (read as no outputs)"
+	assert_equal "${stderr_lines[2]}" "qe-cache-extract: null.ipynb: code cell 2: 'outputs' is not a list (read as no outputs)"
+	assert_equal "${stderr_lines[3]}" "qe-cache-extract: null.ipynb: code cell 3: 'outputs' is not a list (read as no outputs)"
+	assert_equal "${stderr_lines[4]}" "qe-cache-extract: busy.ipynb: code cell 0: busy period of 43200 s not believable for a duration of 0.26 s: busy_s left out"
+	assert_equal "${#stderr_lines[@]}" 5
+	run -0 jq -sc '[.[] | select(.kind == "cell") | [.document, .index, .duration_s, .timing_note, .busy_s]]' <<< "$output"
+	assert_output '[["a",0,null,"no-timing",null],["null",0,null,"not-executed",null],["null",1,null,"no-timing",null],["null",2,null,"no-timing",null],["null",3,null,"no-timing",null],["years",0,null,"invalid",null],["years",1,null,"invalid",null],["busy",0,0.26,null,null],["z",0,null,"no-timing",null]]'
+}
+
+@test "numbers: DBL_MAX reads back (was 1.79769313486232e+308, infinity); qe-comment says 'out of range'" {
+	sed 's/"duration_s":1,/"duration_s":1.7976931348623157e308,/' "$F/clean.ndjson" > "$T/max.ndjson"
+	run -0 --separate-stderr qe-cell-diff "$F/clean.ndjson" "$T/max.ndjson"
+	printf '%s\n' "$output" > "$T/diff"
+	run -0 "$TESTS_DIR/jsonlines.py" "$T/diff"
+	run -0 /usr/bin/python3 -c 'import json, sys; print(sorted({r["head_s"] for r in map(json.loads, open(sys.argv[1])) if r["kind"] == "cell-diff"}) == [sys.float_info.max])' "$T/diff"
+	assert_output True
+	run -0 --separate-stderr qe-stamp -r test "$T/max.ndjson"
+	run -0 grep -c '"duration_s":1.7976931348623157e308,' <<< "$output"
+	assert_output 2
+	# the comment keeps both cells, their numbers clamped
+	run -0 --separate-stderr qe-comment "$T/diff"
+	assert_equal "$stderr" ""
+	# (the units follow a no-break space)
+	assert_equal "$(grep -c '| [az] | code cell 1 | 1\.00[^|]*→ out of range | out of range | out of range | 100% |' <<< "$output")" 2
+}
+
+@test "numbers: qe-stamp passes the bytes of numbers through (-0.0, 2^64, 1E+2 keep their form)" {
+	printf '{"kind":"cell","a":-0.0,"b":18446744073709551616,"c":1E+2,"d":0.1000}\n' > "$T/n.ndjson"
+	run -0 --separate-stderr qe-stamp -r test "$T/n.ndjson"
+	assert_equal "${output%%,\"provenance\":*}" '{"kind":"cell","a":-0.0,"b":18446744073709551616,"c":1E+2,"d":0.1000'
+	# --replace must re-print the record: numbers then read back exactly
+	printf '{"kind":"cell","a":1.7976931348623157e308,"provenance":{}}\n' > "$T/r.ndjson"
+	run -0 --separate-stderr qe-stamp -R -r test "$T/r.ndjson"
+	assert_equal "${output%%,\"provenance\":*}" '{"kind":"cell","a":1.7976931348623157e+308'
+}
+
+@test "global.db with 200,000 rows: read in linear time (the row array grows geometrically)" {
+	mkdir "$T/big"
+	sqlite3 "$T/big/global.db" "CREATE TABLE nbcache (pk INTEGER PRIMARY KEY, hashkey VARCHAR(255), uri VARCHAR(255), description VARCHAR(255), data JSON, created DATETIME, accessed DATETIME);
+		WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200000)
+		INSERT INTO nbcache SELECT i, printf('%032x', i), printf('/b/n%d.md', i), '', '{}', '2026-11-29 00:00:00', NULL FROM n"
+	t0=$(date +%s%N)
+	run -0 --separate-stderr qe-cache-extract -b "$T/big" "$(shared jupyter-cache/base/.jupyter_cache)"
+	[ $(( ($(date +%s%N) - t0) / 1000000 )) -lt 5000 ]
+	assert_equal "$(jq -s length <<< "$output")" 31
+}
+
+@test "messages: an archive holding only an archive names it" {
+	B="$(shared jupyter-cache/base/.jupyter_cache)"
+	mkdir "$T/in"
+	(cd "$(dirname "$B")" && zip -qr "$T/in/cache.zip" .jupyter_cache)
+	(cd "$T/in" && zip -q "$T/outer.zip" cache.zip)
+	run -2 --separate-stderr qe-cache-extract "$T/outer.zip"
+	assert_equal "$stderr" "qe-cache-extract: $T/outer.zip: no jupyter-cache (no global.db) in the archive; it holds the archive 'cache.zip': archives inside archives are not opened (unpack it first)"
+	assert_output ""
+}
+
+@test "messages: libarchive's message that ends in a newline leaves no stray empty line" {
+	/usr/bin/python3 - "$T/ws.zip" "$(shared jupyter-cache/base/.jupyter_cache/global.db)" <<-'PY'
+	import struct, sys, zipfile
+	with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+	    z.write(sys.argv[2], ".jupyter_cache/global.db")
+	d = bytearray(open(sys.argv[1], "rb").read())
+	size = struct.unpack_from("<I", d, 22)[0]	# claim 100 bytes more than there are
+	struct.pack_into("<I", d, 22, size + 100)
+	struct.pack_into("<I", d, d.find(b"PK\x01\x02") + 24, size + 100)
+	open(sys.argv[1], "wb").write(d)
+	PY
+	run -2 --separate-stderr qe-cache-extract "$T/ws.zip"
+	assert_equal "$stderr" "qe-cache-extract: $T/ws.zip:.jupyter_cache/global.db: ZIP uncompressed data is wrong size (read 28672, expected 28772)"
+	# bats drops trailing empty lines: count the bytes' lines
+	qe-cache-extract "$T/ws.zip" 2> "$T/err" || true
+	assert_equal "$(wc -l < "$T/err")" 1
+}
+
+@test "property: every line of every tool, over every fixture and hostile input, is UTF-8 JSON whose numbers read back" {
+	# every fixture through every tool (the snapshot of tests/snapshot.sh)
+	"$TESTS_DIR/snapshot.sh" "$T/snap" > /dev/null 2>&1
+	run -0 "$TESTS_DIR/jsonlines.py" "$T/snap"/*.out
+	[ "${output% records}" -gt 2000 ] || fail "only $output"
+	# hostile inputs through the pipeline: names and tracebacks not UTF-8, DBL_MAX, -0.0
+	good="$(shared nbclient/base/lectures/intro.ipynb)"
+	B="$(shared jupyter-cache/base/.jupyter_cache)"
+	mkdir "$T/u"
+	cp "$good" "$T/u/bad"$'\xff\xfe'".ipynb"
+	cp "$good" "$T/u/over"$'\xc0\xaf\xed\xa0\x80'".ipynb"
+	cp -r "$B" "$T/tb"
+	chmod -R u+w "$T/tb"
+	sqlite3 "$T/tb/global.db" "UPDATE nbproject SET traceback = CAST(X'fffec0af0a' AS TEXT)"
+	cd "$T"
+	qe-cache-extract u tb > e.ndjson 2> /dev/null || true
+	sed 's/"duration_s":[0-9][0-9.e+-]*/"duration_s":1.7976931348623157e308/; s/"execution_seconds":[0-9][0-9.e+-]*/"execution_seconds":-0.0/' e.ndjson > max.ndjson
+	qe-stamp -r test e.ndjson > s.ndjson
+	qe-stamp -R -r test s.ndjson > s2.ndjson
+	qe-stamp -r test max.ndjson > smax.ndjson
+	qe-cell-diff e.ndjson max.ndjson > d1.ndjson || true
+	qe-cell-diff max.ndjson e.ndjson > d2.ndjson || true
+	qe-cell-diff smax.ndjson s.ndjson > d3.ndjson || true
+	qe-stamp -r test d1.ndjson > sd1.ndjson
+	for f in e max s s2 smax d1 d2 d3 sd1; do
+		[ -s "$f.ndjson" ] || fail "$f.ndjson is empty"
+	done
+	run -0 "$TESTS_DIR/jsonlines.py" e.ndjson max.ndjson s.ndjson s2.ndjson smax.ndjson d1.ndjson d2.ndjson d3.ndjson sd1.ndjson
+	[ "${output% records}" -gt 200 ] || fail "only $output"
+	# and qe-comment takes every one of those lines (none rejected as out of range)
+	run -0 --separate-stderr qe-comment d1.ndjson d2.ndjson
+	assert_equal "$stderr" ""
 }

@@ -43,7 +43,55 @@ nonfinite(const char *in, size_t n, struct qe_buf *out)
 	cJSON_Delete(v);
 }
 
+/* The number's text: qe_json_numfmt of strtod(input). */
+static void
+numfmt(const char *in, size_t n, struct qe_buf *out)
+{
+	char buf[32];
+
+	(void)n;
+	qe_json_numfmt(buf, strtod(in, NULL));
+	qe_buf_adds(out, buf);
+}
+
+/* A parsed value printed by qe_json_print (numbers in numfmt's form). */
+static void
+print(const char *in, size_t n, struct qe_buf *out)
+{
+	cJSON *v = cJSON_ParseWithLength(in, n);
+	char *s = qe_json_print(v);
+
+	qe_buf_adds(out, s);
+	cJSON_free(s);
+	cJSON_Delete(v);
+}
+
+/* Offset of a raw control character or \u0000 in a string, and which. */
+static void
+bad_char(const char *in, size_t n, struct qe_buf *out)
+{
+	int nul;
+	long at = qe_json_bad_char(in, n, &nul);
+
+	qe_buf_addf(out, "%ld %d", at, nul);
+}
+
+/* The text with \\u0000 escapes rewritten, and how many after " / ". */
+static void
+nul_to_fffd(const char *in, size_t n, struct qe_buf *out)
+{
+	char *s = qe_xstrndup(in, n);
+	size_t k = qe_json_nul_to_fffd(s, n);
+
+	qe_buf_addf(out, "%s / %zu", s, k);
+	free(s);
+}
+
 static const struct unit_fn fns[] = {
+	{ "nul_to_fffd", nul_to_fffd },
+	{ "numfmt", numfmt },
+	{ "print", print },
+	{ "bad_char", bad_char },
 	{ "record", record },
 	{ "too_deep", too_deep },
 	{ "nonfinite", nonfinite },

@@ -9,7 +9,7 @@
 #include "qe_splice.h"
 
 static void
-run(const char *in, size_t n, struct qe_buf *out, int replace)
+run(const char *in, size_t n, struct qe_buf *out, int replace, int raw)
 {
 	const char *sep = strstr(in, " || "), *line;
 	struct qe_splice sp;
@@ -27,7 +27,8 @@ run(const char *in, size_t n, struct qe_buf *out, int replace)
 	qe_splice_init(&sp, "provenance", sep + 4, replace);
 	if (rec == NULL)
 		qe_buf_adds(out, "bad record");
-	else if ((line = qe_splice_record(&sp, rec, &len)) == NULL)
+	else if ((line = raw ? qe_splice_raw(&sp, rec, text, strlen(text), &len) :
+	    qe_splice_record(&sp, rec, &len)) == NULL)
 		qe_buf_adds(out, "refused");
 	else
 		qe_buf_add(out, line, len);
@@ -39,18 +40,26 @@ run(const char *in, size_t n, struct qe_buf *out, int replace)
 static void
 splice(const char *in, size_t n, struct qe_buf *out)
 {
-	run(in, n, out, 0);
+	run(in, n, out, 0, 0);
+}
+
+/* qe_splice_raw: the record's own bytes kept (qe-stamp's way). */
+static void
+splice_raw(const char *in, size_t n, struct qe_buf *out)
+{
+	run(in, n, out, 0, 1);
 }
 
 static void
 splice_replace(const char *in, size_t n, struct qe_buf *out)
 {
-	run(in, n, out, 1);
+	run(in, n, out, 1, 0);
 }
 
 static const struct unit_fn fns[] = {
 	{ "splice", splice },
 	{ "splice-R", splice_replace },
+	{ "splice-raw", splice_raw },
 	{ NULL, NULL }
 };
 

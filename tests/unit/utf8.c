@@ -36,8 +36,21 @@ decode(const char *in, size_t n, struct qe_buf *out)
 	qe_buf_free(&again);
 }
 
+/* The repaired text, then the count of replacements after " / ". */
+static void
+repair(const char *in, size_t n, struct qe_buf *out)
+{
+	struct qe_buf b = { 0 };
+	size_t bad = qe_utf8_repair(&b, in, n);
+
+	qe_buf_add(out, b.data ? b.data : "", b.len);
+	qe_buf_addf(out, " / %zu", bad);
+	qe_buf_free(&b);
+}
+
 static const struct unit_fn fns[] = {
 	{ "valid", valid },
+	{ "repair", repair },
 	{ "decode", decode },
 	{ NULL, NULL }
 };
