@@ -20,7 +20,7 @@ setup_file() {
 		cp "$QE_BUNDLE" "$D/out/"
 		printf '%s\n' "$D/out/${QE_BUNDLE##*/}" > "$D/dist.out"
 	else
-		make -s -C "$REPO" dist DISTDIR="$D/out" > "$D/dist.out"
+		make -s --no-print-directory -C "$REPO" dist DISTDIR="$D/out" > "$D/dist.out"
 	fi
 	mkdir "$D/unpacked" "$D/elsewhere"
 	tar -C "$D/unpacked" -xzf "$D"/out/qe-telemetry-*.tar.gz

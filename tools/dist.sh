@@ -46,7 +46,7 @@ trap 'rm -rf "$work"' EXIT INT TERM
 mkdir "$work/src"
 # shellcheck disable=SC2046 # one word per listed path
 (cd "$here" && tar -cf - $(grep -v '^#' tools/sources)) | tar -C "$work/src" -xf -
-make -s -C "$work/src" clean
+make -s --no-print-directory -C "$work/src" clean
 # A reproducible archive: fixed order, owner and times (SOURCE_DATE_EPOCH if
 # set, else the newest source file's).
 epoch=${SOURCE_DATE_EPOCH:-$(find "$work/src" -type f -printf '%T@\n' | sort -n | tail -1 | cut -d. -f1)}
@@ -59,10 +59,10 @@ static() {
 	esac
 	echo "-l$1"
 }
-make -s -C "$work/src" -j "$(nproc 2> /dev/null || echo 2)" all CC="$CC" CFLAGS="-O2" \
+make -s --no-print-directory -C "$work/src" -j "$(nproc 2> /dev/null || echo 2)" all CC="$CC" CFLAGS="-O2" \
 	LDFLAGS="-Wl,-rpath,'\$\$ORIGIN/../lib' -Wl,--disable-new-dtags" \
 	SQLITE_LIBS="$(static sqlite3) -lm -ldl -lpthread"
-make -s -C "$work/src" install PREFIX="$work/$name"
+make -s --no-print-directory -C "$work/src" install PREFIX="$work/$name"
 root=$work/$name
 strip --strip-unneeded "$root"/bin/qe-cache-extract "$root"/bin/qe-stamp \
 	"$root"/bin/qe-cell-diff "$root"/bin/qe-comment 2> /dev/null || true
