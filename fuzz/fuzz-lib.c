@@ -3,6 +3,9 @@
  *   TIME    qe_time_parse: no crash, and a parsed time formats and re-parses
  *           to the same instant (to the microsecond)
  *   NDJSON  qe_each_record over a whole stream (plain or gzip)
+ *   JSCAN   the pull reader (qe_jscan) beside cJSON and the tools' checks:
+ *           whatever it takes, they take too and read the same (strings
+ *           byte for byte, numbers bit for bit); else abort()
  */
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +13,9 @@
 #include <unistd.h>
 
 #include "qe.h"
+#if defined(TARGET_JSCAN)
+#include "../tests/unit/jscan-dump.h"
+#endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -50,6 +56,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	qe_max_line = 1 << 16;
 	qe_each_record(1, argv, count, &n);
 	close(fd);
+#elif defined(TARGET_JSCAN)
+	struct qe_buf a = { 0 }, b = { 0 };
+
+	if (dump_text_js((const char *)data, size, &a) == 0 &&
+	    (dump_text_cj((const char *)data, size, &b) < 0 || a.len != b.len ||
+	    memcmp(a.data, b.data, a.len) != 0))
+		abort();
+	qe_buf_free(&a);
+	qe_buf_free(&b);
 #else
 #error "define one TARGET_*"
 #endif

@@ -2,7 +2,7 @@
 # Build every libFuzzer target with clang (ASan + UBSan) and run each for
 # FUZZ_TIME seconds (default 60) from a seed corpus made of the fixtures.
 # usage: fuzz/run.sh [target ...]
-# targets: notebook globaldb archive hooklog time ndjson cell-diff comment stamp
+# targets: notebook globaldb archive hooklog time ndjson jscan cell-diff comment stamp
 set -eu
 cd "$(dirname "$0")/.."
 FUZZ_TIME=${FUZZ_TIME:-60}
@@ -25,6 +25,8 @@ seed() {	# seed TARGET: the fixture files that exercise it
 	time) for s in 2026-11-29T14:30:11.299926Z 2026-11-29T14:30:11Z 2026-11-29T14:33:53.654607+00:00 \
 	    '2026-11-29 14:31:59.859127' 2017-04-22T12:27:39.829447-04:00 2026-11-29T14:30:11.904Z; do
 		printf '%s' "$s" > "$d/$(printf '%s' "$s" | cksum | cut -d' ' -f1)"; done ;;
+	jscan) find "$F/nbclient" tests/fixtures/qe-cache-extract -name '*.ipynb' -size -60k -exec cp --backup=numbered -t "$d" {} +
+		head -3 tests/fixtures/qe-cell-diff/*.ndjson | grep '^{' | split -l 1 - "$d/line-" ;;
 	ndjson) cp "$F"/reference/jupyter-cache-timed_base.cells.jsonl "$d/"; head -c 4000 tests/fixtures/hook/cache/hook.log | gzip > "$d/log.gz" ;;
 	cell-diff)	# BASE 0x1e HEAD, each cut to 40 lines
 		i=0; for b in tests/fixtures/qe-cell-diff/*.ndjson; do
@@ -44,7 +46,7 @@ seed() {	# seed TARGET: the fixture files that exercise it
 build() {	# build TARGET
 	T=$(echo "$1" | tr a-z- A-Z_)
 	case $1 in
-	time|ndjson) src=fuzz/fuzz-lib.c ;;
+	time|ndjson|jscan) src=fuzz/fuzz-lib.c ;;
 	cell-diff|comment|stamp) src=fuzz/fuzz-$1.c ;;
 	*) src=fuzz/fuzz-extract.c ;;
 	esac
@@ -52,7 +54,7 @@ build() {	# build TARGET
 }
 
 status=0
-for t in ${@:-notebook globaldb archive hooklog time ndjson cell-diff comment stamp}; do
+for t in ${@:-notebook globaldb archive hooklog time ndjson jscan cell-diff comment stamp}; do
 	build "$t"
 	s=$(seed "$t")
 	mkdir -p "$out/corpus-$t"

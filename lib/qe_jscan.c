@@ -1,0 +1,381 @@
+/* The pull reader over a JSON text in memory (qe_jscan.h). */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qe.h"
+#include "qe_jscan.h"
+
+#define ONES	0x0101010101010101ULL
+#define HIGHS	0x8080808080808080ULL
+
+static int
+fail(struct qe_jscan *s)
+{
+	s->fail = 1;
+	return QE_JS_ERR;
+}
+
+void
+qe_js_init(struct qe_jscan *s, const char *text, size_t n)
+{
+	s->p = text;
+	s->end = text + n;
+	s->depth = 0;
+	s->first = 0;
+	s->fail = 0;
+	qe_buf_reset(&s->key);
+	qe_buf_reset(&s->esc);
+}
+
+void
+qe_js_free(struct qe_jscan *s)
+{
+	qe_buf_free(&s->key);
+	qe_buf_free(&s->esc);
+}
+
+static void
+ws(struct qe_jscan *s)
+{
+	while (s->p < s->end && (*s->p == ' ' || *s->p == '\n' || *s->p == '\r' || *s->p == '\t'))
+		s->p++;
+}
+
+/* 1 if any of the eight bytes of w is '"', '\\', below 0x20 or above 0x7f. */
+static int
+special8(uint64_t w)
+{
+	uint64_t q = w ^ (ONES * '"'), b = w ^ (ONES * '\\');
+
+	return (((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) | ((b - ONES) & ~b) | w) & HIGHS ? 1 : 0;
+}
+
+/*
+ * The first byte at or after p that ends a run of a string: '"', '\\', a
+ * control character or a byte that is not well-formed UTF-8; or end.
+ */
+static const char *
+run_end(const char *p, const char *end)
+{
+	uint64_t w;
+	long cp;
+
+	for (;;) {
+		while (end - p >= 8 && (memcpy(&w, p, 8), !special8(w)))
+			p += 8;
+		if (p >= end)
+			return end;
+		if ((unsigned char)*p >= 0x80) {
+			size_t n = qe_utf8_next((const unsigned char *)p, (size_t)(end - p), &cp);
+
+			if (cp < 0)
+				return p;
+			p += n;
+		} else if (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20)
+			return p;
+		else
+			p++;
+	}
+}
+
+static long
+hex4(const char *p)
+{
+	long v = 0;
+
+	for (int i = 0; i < 4; i++) {
+		int d = qe_hexval((unsigned char)p[i]);
+
+		if (d < 0)
+			return -1;
+		v = v << 4 | d;
+	}
+	return v;
+}
+
+/*
+ * The escape at p (p[0] == '\\') decoded into s->esc as cJSON decodes it;
+ * the bytes it takes, or 0 when cJSON would refuse it or it is \u0000.
+ */
+static size_t
+escape(struct qe_jscan *s, const char *p)
+{
+	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+	const char *e = p + 1 < s->end ? strchr(from, p[1]) : NULL;
+	long cp, lo;
+
+	qe_buf_reset(&s->esc);
+	if (e != NULL && p[1] != '\0') {
+		qe_buf_addc(&s->esc, to[e - from]);
+		return 2;
+	}
+	if (s->end - p < 6 || p[1] != 'u' || (cp = hex4(p + 2)) <= 0 || (cp >= 0xdc00 && cp <= 0xdfff))
+		return 0;
+	if (cp < 0xd800 || cp > 0xdbff) {
+		qe_utf8_put(&s->esc, cp);
+		return 6;
+	}
+	if (s->end - p < 12 || p[6] != '\\' || p[7] != 'u' || (lo = hex4(p + 8)) < 0xdc00 || lo > 0xdfff)
+		return 0;
+	qe_utf8_put(&s->esc, 0x10000 + (((cp & 0x3ff) << 10) | (lo & 0x3ff)));
+	return 12;
+}
+
+int
+qe_js_str(struct qe_jscan *s, qe_js_sink fn, void *arg)
+{
+	const char *p, *q;
+	size_t n;
+
+	if (s->fail || qe_js_type(s) != QE_JS_STR)
+		return fail(s);
+	for (p = s->p + 1;; p = q) {
+		q = run_end(p, s->end);
+		if (q > p && fn)
+			fn(arg, p, (size_t)(q - p));
+		if (q >= s->end)
+			return fail(s);
+		if (*q == '"')
+			break;
+		if (*q != '\\' || (n = escape(s, q)) == 0)
+			return fail(s);
+		if (fn)
+			fn(arg, s->esc.data, s->esc.len);
+		q += n;
+	}
+	s->p = q + 1;
+	return QE_JS_STR;
+}
+
+void
+qe_js_sink_buf(void *arg, const char *p, size_t n)
+{
+	qe_buf_add(arg, p, n);
+}
+
+int
+qe_js_str_buf(struct qe_jscan *s, struct qe_buf *out)
+{
+	qe_buf_grow(out, 0);	/* "" even when the string is empty */
+	return qe_js_str(s, qe_js_sink_buf, out);
+}
+
+/* The length of the RFC 8259 number at p, or 0; *exp when it has an exponent. */
+static size_t
+num_len(const char *p, const char *end, int *exp)
+{
+	const char *q = p;
+
+	*exp = 0;
+	if (q < end && *q == '-')
+		q++;
+	if (q < end && *q == '0')
+		q++;
+	else if (q < end && *q >= '1' && *q <= '9')
+		while (q < end && *q >= '0' && *q <= '9')
+			q++;
+	else
+		return 0;
+	if (q < end && *q == '.') {
+		if (++q >= end || *q < '0' || *q > '9')
+			return 0;
+		while (q < end && *q >= '0' && *q <= '9')
+			q++;
+	}
+	if (q < end && (*q == 'e' || *q == 'E')) {
+		*exp = 1;
+		if (++q < end && (*q == '+' || *q == '-'))
+			q++;
+		if (q >= end || *q < '0' || *q > '9')
+			return 0;
+		while (q < end && *q >= '0' && *q <= '9')
+			q++;
+	}
+	return (size_t)(q - p);
+}
+
+/* Pass a number; its value in *d when d is not NULL (or it has an exponent). */
+static int
+number(struct qe_jscan *s, double *d)
+{
+	char buf[64];
+	int exp;
+	size_t n = num_len(s->p, s->end, &exp);
+	double v;
+
+	/* cJSON reads at most 63 bytes of a number */
+	if (n == 0 || n > 63)
+		return fail(s);
+	if (d != NULL || exp) {
+		memcpy(buf, s->p, n);
+		buf[n] = '\0';
+		v = strtod(buf, NULL);
+		if (!isfinite(v))	/* qe_json_nonfinite() refuses it */
+			return fail(s);
+		if (d != NULL)
+			*d = v;
+	}
+	s->p += n;
+	return QE_JS_NUM;
+}
+
+int
+qe_js_num(struct qe_jscan *s, double *d)
+{
+	if (s->fail || qe_js_type(s) != QE_JS_NUM)
+		return fail(s);
+	return number(s, d);
+}
+
+int
+qe_js_type(struct qe_jscan *s)
+{
+	if (s->fail)
+		return QE_JS_ERR;
+	ws(s);
+	if (s->p >= s->end)
+		return fail(s);
+	switch (*s->p) {
+	case '{':
+		return QE_JS_OBJ;
+	case '[':
+		return QE_JS_ARR;
+	case '"':
+		return QE_JS_STR;
+	case 't':
+		return QE_JS_TRUE;
+	case 'f':
+		return QE_JS_FALSE;
+	case 'n':
+		return QE_JS_NULL;
+	default:
+		return *s->p == '-' || (*s->p >= '0' && *s->p <= '9') ? QE_JS_NUM : fail(s);
+	}
+}
+
+int
+qe_js_enter(struct qe_jscan *s, int type)
+{
+	if (qe_js_type(s) != type || (type != QE_JS_OBJ && type != QE_JS_ARR) ||
+	    s->depth >= QE_JS_MAXDEPTH)
+		return fail(s);
+	s->p++;
+	s->depth++;
+	s->first = 1;
+	return 0;
+}
+
+/* Before a member or element: 1 one follows, 0 the container was left. */
+static int
+next(struct qe_jscan *s, char close)
+{
+	if (s->fail)
+		return QE_JS_ERR;
+	ws(s);
+	if (s->p < s->end && *s->p == close) {
+		s->p++;
+		s->depth--;
+		s->first = 0;
+		return 0;
+	}
+	if (!s->first) {
+		if (s->p >= s->end || *s->p != ',')
+			return fail(s);
+		s->p++;
+	}
+	s->first = 0;
+	return 1;
+}
+
+int
+qe_js_key(struct qe_jscan *s, const char **k, size_t *n)
+{
+	const char *q;
+	int r = next(s, '}');
+
+	if (r <= 0)
+		return r;
+	if (qe_js_type(s) != QE_JS_STR)
+		return fail(s);
+	q = run_end(s->p + 1, s->end);
+	if (q < s->end && *q == '"') {
+		*k = s->p + 1;
+		*n = (size_t)(q - *k);
+		s->p = q + 1;
+	} else {
+		qe_buf_reset(&s->key);
+		if (qe_js_str_buf(s, &s->key) < 0)
+			return QE_JS_ERR;
+		*k = s->key.data;
+		*n = s->key.len;
+	}
+	ws(s);
+	if (s->p >= s->end || *s->p != ':')
+		return fail(s);
+	s->p++;
+	return 1;
+}
+
+int
+qe_js_elem(struct qe_jscan *s)
+{
+	int r = next(s, ']');
+
+	/* "[1,]": an element must follow the comma */
+	if (r == 1 && qe_js_type(s) == QE_JS_ERR)
+		return QE_JS_ERR;
+	return r;
+}
+
+static int
+literal(struct qe_jscan *s, const char *word, int type)
+{
+	size_t n = strlen(word);
+
+	if ((size_t)(s->end - s->p) < n || memcmp(s->p, word, n) != 0)
+		return fail(s);
+	s->p += n;
+	return type;
+}
+
+int
+qe_js_skip(struct qe_jscan *s)
+{
+	const char *k;
+	size_t n;
+	int t = qe_js_type(s), r;
+
+	switch (t) {
+	case QE_JS_OBJ:
+	case QE_JS_ARR:
+		if (qe_js_enter(s, t) < 0)
+			return QE_JS_ERR;
+		while ((r = t == QE_JS_OBJ ? qe_js_key(s, &k, &n) : qe_js_elem(s)) == 1)
+			if (qe_js_skip(s) < 0)
+				return QE_JS_ERR;
+		return r < 0 ? QE_JS_ERR : t;
+	case QE_JS_STR:
+		return qe_js_str(s, NULL, NULL);
+	case QE_JS_NUM:
+		return number(s, NULL);
+	case QE_JS_TRUE:
+		return literal(s, "true", t);
+	case QE_JS_FALSE:
+		return literal(s, "false", t);
+	case QE_JS_NULL:
+		return literal(s, "null", t);
+	default:
+		return QE_JS_ERR;
+	}
+}
+
+int
+qe_js_done(struct qe_jscan *s)
+{
+	if (s->fail)
+		return QE_JS_ERR;
+	ws(s);
+	return s->p == s->end ? 0 : fail(s);
+}
