@@ -1,7 +1,8 @@
 /*
  * libFuzzer targets for qe-cache-extract's parsers, calling the lib/
  * modules the tool is made of. Pick the entry point with -DTARGET_<NAME>:
- *   NOTEBOOK  a notebook's bytes (cJSON, cells, timing, digests)
+ *   NOTEBOOK  a notebook's bytes (cells, timing, digests), read both ways:
+ *             the pull reader's records must be cJSON's, byte for byte
  *   GLOBALDB  global.db bytes, opened from memory as from an archive
  *   ARCHIVE   an archive's bytes (libarchive, then the cache inside)
  *   HOOKLOG   a capture-hook log, joined against a fixed notebook
@@ -66,12 +67,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct qe_buf out = { 0 };
 
 #if defined(TARGET_NOTEBOOK)
-	struct qe_nbctx nb;
-	char *copy = qe_xmalloc(size + 1);
+	struct qe_nbctx nb, nt;
+	struct qe_buf tout = { 0 };
+	char *copy = qe_xmalloc(size + 1), *tcopy = qe_xmalloc(size + 1);
+	int r, rt;
 
 	file_ctx(&nb, "fuzz.ipynb", NULL);
+	file_ctx(&nt, "fuzz.ipynb", NULL);
 	memcpy(copy, data, size);
-	qe_nbrecord_notebook(&nb, copy, size, free, &out);
+	memcpy(tcopy, data, size);
+	r = qe_nbrecord_notebook(&nb, copy, size, free, &out);
+	rt = qe_nbrecord_read(&nt, tcopy, size, free, 1, &tout);
+	if (r != rt || nb.problems != nt.problems || out.len != tout.len ||
+	    (out.len && memcmp(out.data, tout.data, out.len) != 0))
+		abort();
+	qe_buf_free(&tout);
 #elif defined(TARGET_GLOBALDB)
 	struct qe_jcache c = { .name = "fuzz" };
 	unsigned char *db = sqlite3_malloc64(size ? size : 1);

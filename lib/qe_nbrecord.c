@@ -280,8 +280,7 @@ cell_record(struct qe_nbctx *nb, const struct qe_nb_code *code, int index,
     const struct qe_hook_cell *hk, int ambiguous, const struct qe_window *w, struct tally *t)
 {
 	const cJSON *md = cJSON_GetObjectItemCaseSensitive(code->cell, "metadata");
-	const cJSON *errout;
-	char ohex[QE_SHA256_HEX];
+	const cJSON *errout = code->errout;
 	struct qe_timing tm;
 	int note = -1, status;
 	cJSON *o;
@@ -297,8 +296,7 @@ cell_record(struct qe_nbctx *nb, const struct qe_nb_code *code, int index,
 		    nb->where, index);
 		nb->problems++;
 	}
-	qe_nb_output_digest(cJSON_GetObjectItemCaseSensitive(code->cell, "outputs"), ohex, &errout);
-	o = cell_head(nb, code, index, ohex);
+	o = cell_head(nb, code, index, code->output_sha256);
 	qe_timing_choose(md, &tm);
 	if (hk != NULL && hk->has_end)	/* the in-kernel clock comes first */
 		qe_timing_hook(&tm, &hk->start, &hk->end, hk->us);
@@ -351,8 +349,9 @@ join_hooks(struct qe_nbctx *nb, const struct qe_nb_codes *codes, const struct qe
 
 /* The cell records of every code cell into recs[], counted into t. */
 static void
-cell_records(struct qe_nbctx *nb, const cJSON *cells, struct tally *t, cJSON ***recs)
+cell_records(struct qe_nbctx *nb, const struct qe_nb_doc *nd, struct tally *t, cJSON ***recs)
 {
+	const cJSON *cells = cJSON_GetObjectItemCaseSensitive(nd->doc, "cells");
 	struct qe_nb_codes codes = { 0 };
 	struct qe_window w = { .created = nb->created, .have_created = nb->have_created,
 	    .exec_us = qe_window_exec_us(nb->execution_seconds),
@@ -360,7 +359,7 @@ cell_records(struct qe_nbctx *nb, const cJSON *cells, struct tally *t, cJSON ***
 	const struct qe_hook_cell **hk;
 	int ambiguous = 0;
 
-	qe_nb_codes_read(cells, &codes);
+	qe_nb_codes_read(cells, (const char (*)[QE_SHA256_HEX])nd->odig, &codes);
 	hk = qe_xcalloc(codes.n, sizeof *hk);
 	if (nb->hooks != NULL && nb->hooks->n > 0)
 		join_hooks(nb, &codes, &w, hk, &ambiguous);
@@ -405,19 +404,27 @@ int
 qe_nbrecord_notebook(struct qe_nbctx *nb, char *bytes, size_t len, void (*release)(void *),
     struct qe_buf *out)
 {
+	return qe_nbrecord_read(nb, bytes, len, release, 0, out);
+}
+
+int
+qe_nbrecord_read(struct qe_nbctx *nb, char *bytes, size_t len, void (*release)(void *), int tree,
+    struct qe_buf *out)
+{
 	struct tally t = { 0 };
 	struct summary s = { 0 };
-	cJSON *doc, **recs;
+	struct qe_nb_doc nd;
+	cJSON **recs;
 
-	if ((doc = qe_nb_parse(nb->where, bytes, len, release, &nb->problems)) == NULL)
+	if (qe_nb_read(nb->where, bytes, len, release, &nb->problems, tree, &nd) < 0)
 		return -1;
-	cell_records(nb, cJSON_GetObjectItemCaseSensitive(doc, "cells"), &t, &recs);
-	summarise(nb, doc, &t, &s);
+	cell_records(nb, &nd, &t, &recs);
+	summarise(nb, nd.doc, &t, &s);
 	notebook_record(nb, &s, out);
 	for (int i = 0; i < t.code_cells; i++)
 		append_record(out, recs[i]);
 	free(recs);
 	free(t.failure);
-	cJSON_Delete(doc);
+	qe_nb_doc_free(&nd);
 	return 0;
 }

@@ -55,6 +55,10 @@ struct qe_nbctx {
 int qe_nbrecord_notebook(struct qe_nbctx *nb, char *bytes, size_t len, void (*release)(void *),
     struct qe_buf *out);
 
+/* The same; `tree` reads with cJSON only (qe_nb_read), for tests comparing the two ways. */
+int qe_nbrecord_read(struct qe_nbctx *nb, char *bytes, size_t len, void (*release)(void *), int tree,
+    struct qe_buf *out);
+
 /*
  * Append the notebook record of a document whose last execution failed
  * and left no notebook: status "failed", `error` (may be NULL), no cells.

@@ -7,6 +7,7 @@
 
 #include "qe.h"
 #include "qe_notebook.h"
+#include "qe_nbscan.h"
 
 /* An empty file, NUL bytes, text that is not UTF-8: clear words, never records. */
 static int
@@ -125,6 +126,28 @@ qe_nb_parse(const char *where, char *bytes, size_t len, void (*release)(void *),
 }
 
 int
+qe_nb_read(const char *where, char *bytes, size_t len, void (*release)(void *), int *problems,
+    int tree, struct qe_nb_doc *d)
+{
+	memset(d, 0, sizeof *d);
+	/* the pull reader takes no more than cJSON and the checks: else their way, and words */
+	if (!tree && qe_nbscan(bytes, len, d) == 0) {
+		release(bytes);
+		return 0;
+	}
+	d->doc = qe_nb_parse(where, bytes, len, release, problems);
+	return d->doc ? 0 : -1;
+}
+
+void
+qe_nb_doc_free(struct qe_nb_doc *d)
+{
+	cJSON_Delete(d->doc);
+	free(d->odig);
+	memset(d, 0, sizeof *d);
+}
+
+int
 qe_nb_join_text(const cJSON *v, struct qe_buf *out)
 {
 	const cJSON *it;
@@ -222,8 +245,8 @@ cmpstr(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void
-md_update_str(EVP_MD_CTX *md, const char *s)
+void
+qe_nb_md_str(EVP_MD_CTX *md, const char *s)
 {
 	EVP_DigestUpdate(md, s, strlen(s) + 1);	/* the NUL separates fields */
 }
@@ -329,28 +352,16 @@ qe_nb_normalise_text(const char *s, size_t len, struct qe_buf *out)
 	}
 }
 
-/*
- * Normalised text into a digest, line by line as it streams in: only a
- * line that spans pieces of a multiline string is copied, so a printed
- * table of megabytes costs a line of memory, not two copies of itself.
- * The digest is that of qe_nb_normalise_text() over the joined text.
- */
-struct norm_stream {
-	EVP_MD_CTX *md;
-	struct qe_buf line;	/* the start of a line continued by the next piece */
-	struct qe_buf out;	/* one normalised line */
-};
-
 static void
-ns_line(struct norm_stream *ns, const char *p, size_t len)
+ns_line(struct qe_nb_ns *ns, const char *p, size_t len)
 {
 	qe_buf_reset(&ns->out);
 	normalise_line(p, p + len, &ns->out);
 	EVP_DigestUpdate(ns->md, ns->out.data ? ns->out.data : "", ns->out.len);
 }
 
-static void
-ns_feed(struct norm_stream *ns, const char *s, size_t len)
+void
+qe_nb_ns_feed(struct qe_nb_ns *ns, const char *s, size_t len)
 {
 	const char *nl;
 
@@ -370,6 +381,14 @@ ns_feed(struct norm_stream *ns, const char *s, size_t len)
 	qe_buf_add(&ns->line, s, len);
 }
 
+void
+qe_nb_ns_end(struct qe_nb_ns *ns)
+{
+	ns_line(ns, ns->line.data ? ns->line.data : "", ns->line.len);
+	qe_buf_free(&ns->line);
+	qe_buf_free(&ns->out);
+}
+
 /*
  * Digest a multiline string as its joined text: normalised when it is text
  * a person reads, else as it stands (a base64 image can be megabytes, and
@@ -380,7 +399,7 @@ md_update_value(EVP_MD_CTX *md, const cJSON *v, int readable)
 {
 	const cJSON *it;
 	int text = cJSON_IsString(v) || cJSON_IsNull(v) || v == NULL;
-	struct norm_stream ns = { md, { 0 }, { 0 } };
+	struct qe_nb_ns ns = { md, { 0 }, { 0 } };
 
 	if (cJSON_IsArray(v)) {
 		text = 1;
@@ -390,18 +409,16 @@ md_update_value(EVP_MD_CTX *md, const cJSON *v, int readable)
 	if (text && (cJSON_IsString(v) || cJSON_IsArray(v))) {
 		cJSON_ArrayForEach(it, (cJSON_IsArray(v) ? v : NULL)) {
 			if (readable)
-				ns_feed(&ns, it->valuestring, strlen(it->valuestring));
+				qe_nb_ns_feed(&ns, it->valuestring, strlen(it->valuestring));
 			else
 				EVP_DigestUpdate(md, it->valuestring, strlen(it->valuestring));
 		}
 		if (cJSON_IsString(v) && readable)
-			ns_feed(&ns, v->valuestring, strlen(v->valuestring));
+			qe_nb_ns_feed(&ns, v->valuestring, strlen(v->valuestring));
 		else if (cJSON_IsString(v))
 			EVP_DigestUpdate(md, v->valuestring, strlen(v->valuestring));
 		if (readable)
-			ns_line(&ns, ns.line.data ? ns.line.data : "", ns.line.len);
-		qe_buf_free(&ns.line);
-		qe_buf_free(&ns.out);
+			qe_nb_ns_end(&ns);
 	} else if (!text) {
 		char *s = qe_json_print(v);
 
@@ -426,7 +443,7 @@ md_update_bundle(EVP_MD_CTX *md, const cJSON *data)
 		keys[i++] = k->string;
 	qsort(keys, n, sizeof *keys, cmpstr);
 	for (i = 0; i < n; i++) {
-		md_update_str(md, keys[i]);
+		qe_nb_md_str(md, keys[i]);
 		md_update_value(md, cJSON_GetObjectItemCaseSensitive(data, keys[i]),
 		    strncmp(keys[i], "text/", 5) == 0);
 	}
@@ -440,17 +457,17 @@ md_update_output(EVP_MD_CTX *md, const cJSON *o)
 	const char *type = qe_json_str(o, "output_type");
 	const cJSON *data;
 
-	md_update_str(md, type ? type : "");
+	qe_nb_md_str(md, type ? type : "");
 	if (type && strcmp(type, "stream") == 0) {
 		const char *name = qe_json_str(o, "name");
 
-		md_update_str(md, name ? name : "");
+		qe_nb_md_str(md, name ? name : "");
 		md_update_value(md, cJSON_GetObjectItemCaseSensitive(o, "text"), 1);
 	} else if (type && strcmp(type, "error") == 0) {
 		const char *ename = qe_json_str(o, "ename"), *evalue = qe_json_str(o, "evalue");
 
-		md_update_str(md, ename ? ename : "");
-		md_update_str(md, evalue ? evalue : "");
+		qe_nb_md_str(md, ename ? ename : "");
+		qe_nb_md_str(md, evalue ? evalue : "");
 		md_update_value(md, cJSON_GetObjectItemCaseSensitive(o, "traceback"), 1);
 		return 1;
 	} else if (cJSON_IsObject(data = cJSON_GetObjectItemCaseSensitive(o, "data")))
@@ -512,10 +529,25 @@ is_code(const cJSON *cell)
 	return ct != NULL && strcmp(ct, "code") == 0;
 }
 
+/* The first error output of an outputs list, as qe_nb_output_digest() finds it. */
+static const cJSON *
+first_error(const cJSON *outputs)
+{
+	const cJSON *o, *t;
+
+	cJSON_ArrayForEach(o, (cJSON_IsArray(outputs) ? outputs : NULL))
+		if (cJSON_IsString(t = cJSON_GetObjectItemCaseSensitive(o, "output_type")) &&
+		    strcmp(t->valuestring, "error") == 0)
+			return o;
+	return NULL;
+}
+
 /* Join, normalise and digest one code cell's source, with `src` as scratch. */
 static void
-read_code(const cJSON *cell, struct qe_nb_code *code, struct qe_buf *src)
+read_code(const cJSON *cell, const char *odig, struct qe_nb_code *code, struct qe_buf *src)
 {
+	const cJSON *outputs = cJSON_GetObjectItemCaseSensitive(cell, "outputs");
+
 	const cJSON *md = cJSON_GetObjectItemCaseSensitive(cell, "metadata");
 
 	code->cell = cell;
@@ -528,22 +560,29 @@ read_code(const cJSON *cell, struct qe_nb_code *code, struct qe_buf *src)
 	code->blank = src->len == 0;
 	code->first_line = qe_nb_first_line(src);
 	code->skip = qe_nb_has_tag(cJSON_GetObjectItemCaseSensitive(md, "tags"), "skip-execution");
+	if (odig != NULL) {
+		memcpy(code->output_sha256, odig, QE_SHA256_HEX);
+		code->errout = first_error(outputs);
+	} else
+		qe_nb_output_digest(outputs, code->output_sha256, &code->errout);
 }
 
 void
-qe_nb_codes_read(const cJSON *cells, struct qe_nb_codes *c)
+qe_nb_codes_read(const cJSON *cells, const char (*odig)[QE_SHA256_HEX], struct qe_nb_codes *c)
 {
 	const cJSON *cell;
 	struct qe_buf src = { 0 };
-	size_t n = 0;
+	size_t n = 0, i = 0;
 
 	cJSON_ArrayForEach(cell, cells)
 		n += is_code(cell);
 	c->v = qe_xcalloc(n, sizeof *c->v);
 	c->n = 0;
-	cJSON_ArrayForEach(cell, cells)
+	cJSON_ArrayForEach(cell, cells) {
 		if (is_code(cell))
-			read_code(cell, &c->v[c->n++], &src);
+			read_code(cell, odig ? odig[i] : NULL, &c->v[c->n++], &src);
+		i++;
+	}
 	qe_buf_free(&src);
 }
 

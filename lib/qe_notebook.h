@@ -16,6 +16,10 @@
  *  - the cJSON trees are owned by the caller; struct qe_nb_codes borrows
  *    the cells of the tree it was made from (free it before the tree) and
  *    owns its first lines (qe_nb_codes_free).
+ *  - qe_nb_read() reads a notebook with the pull reader (qe_nbscan.c) when
+ *    it can, else with cJSON (qe_nb_parse): the records are the same either
+ *    way, byte for byte; only the pull reader's tree is smaller (each output
+ *    reduced to what the records name, its digest taken as it was read).
  */
 #ifndef QE_NOTEBOOK_H
 #define QE_NOTEBOOK_H
@@ -23,7 +27,9 @@
 #include <stddef.h>
 
 #include <cjson/cJSON.h>
+#include <openssl/evp.h>
 
+#include "qe_mem.h"
 #include "qe_sha.h"
 
 struct qe_buf;
@@ -43,6 +49,45 @@ struct qe_buf;
  */
 cJSON *qe_nb_parse(const char *where, char *bytes, size_t len, void (*release)(void *),
     int *problems);
+
+/*
+ * A notebook as qe_nb_read() gives it. odig[i] is the output digest of
+ * element i of "cells" (taken while reading; NULL: take it from the tree,
+ * whose outputs are then whole). With odig, each output of the tree is
+ * reduced to its "output_type", "name", "ename" and "evalue" (an output
+ * that is not an object to null): what the records read beyond the digest.
+ */
+struct qe_nb_doc {
+	cJSON *doc;			/* as qe_nb_parse() returns it */
+	char (*odig)[QE_SHA256_HEX];	/* owned, or NULL */
+	size_t ncells;
+};
+
+/*
+ * qe_nb_parse()'s contract, the same diagnostics and the same document to
+ * the records; `tree` forces cJSON's way (tests compare the two). 0 with d
+ * filled (qe_nb_doc_free), or -1 after a diagnostic.
+ */
+int qe_nb_read(const char *where, char *bytes, size_t len, void (*release)(void *), int *problems,
+    int tree, struct qe_nb_doc *d);
+void qe_nb_doc_free(struct qe_nb_doc *d);
+
+/*
+ * The normalised text of qe_nb_normalise_text() into a digest as it comes,
+ * in pieces split anywhere: only a line that spans pieces is copied. Start
+ * with { md } and the buffers zero; qe_nb_ns_end() digests the last line
+ * and frees the buffers.
+ */
+struct qe_nb_ns {
+	EVP_MD_CTX *md;
+	struct qe_buf line;	/* the start of a line continued by the next piece */
+	struct qe_buf out;	/* one normalised line */
+};
+void qe_nb_ns_feed(struct qe_nb_ns *ns, const char *s, size_t len);
+void qe_nb_ns_end(struct qe_nb_ns *ns);
+
+/* A string and its NUL into a digest (the NUL separates fields). */
+void qe_nb_md_str(EVP_MD_CTX *md, const char *s);
 
 /*
  * Join an nbformat multiline string (a string, or a list of strings) into
@@ -101,6 +146,8 @@ struct qe_nb_code {
 	int bad_source;			/* "source" was neither string nor list: read as "" */
 	int blank;			/* the normalised source is empty */
 	int skip;			/* tagged skip-execution */
+	char output_sha256[QE_SHA256_HEX];	/* qe_nb_output_digest() of its outputs */
+	const cJSON *errout;		/* its first error output, borrowed, or NULL */
 };
 
 struct qe_nb_codes {
@@ -111,9 +158,10 @@ struct qe_nb_codes {
 /*
  * Read every code cell of `cells` (an array; other cell types are left
  * out) into c, which the caller zero-initialises. Nothing is printed: a
- * bad source is flagged, for the caller to report where it fits.
+ * bad source is flagged, for the caller to report where it fits. odig:
+ * the output digests of struct qe_nb_doc, or NULL to take them here.
  */
-void qe_nb_codes_read(const cJSON *cells, struct qe_nb_codes *c);
+void qe_nb_codes_read(const cJSON *cells, const char (*odig)[QE_SHA256_HEX], struct qe_nb_codes *c);
 
 /* 1 for a code cell a kernel is sent: not blank, not skip-execution. */
 int qe_nb_code_is_sent(const struct qe_nb_code *code);

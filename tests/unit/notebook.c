@@ -68,7 +68,7 @@ codes(const char *in, size_t n, struct qe_buf *out)
 	cJSON *v = cJSON_ParseWithLength(in, n);
 	struct qe_nb_codes c = { 0 };
 
-	qe_nb_codes_read(v, &c);
+	qe_nb_codes_read(v, NULL, &c);
 	for (size_t i = 0; i < c.n; i++)
 		qe_buf_addf(out, "%s%.8s:%s", i ? " " : "", c.v[i].source_sha256,
 		    c.v[i].bad_source ? "bad" : qe_nb_code_is_sent(&c.v[i]) ? "sent" :
