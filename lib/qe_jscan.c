@@ -7,6 +7,10 @@
 #include "qe.h"
 #include "qe_jscan.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #define ONES	0x0101010101010101ULL
 #define HIGHS	0x8080808080808080ULL
 
@@ -25,6 +29,7 @@ qe_js_init(struct qe_jscan *s, const char *text, size_t n)
 	s->depth = 0;
 	s->first = 0;
 	s->fail = 0;
+	s->trusted = 0;
 	qe_buf_reset(&s->key);
 	qe_buf_reset(&s->esc);
 }
@@ -52,6 +57,29 @@ special8(uint64_t w)
 	return (((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) | ((b - ONES) & ~b) | w) & HIGHS ? 1 : 0;
 }
 
+/* Past the 16-byte blocks at p without '"', '\\', a control character or a byte above 0x7f. */
+static const char *
+plain16(const char *p, const char *end)
+{
+#ifdef __SSE2__
+	const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\'), c = _mm_set1_epi8(0x20);
+
+	while (end - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		/* signed: below 0x20 is a control character or a byte above 0x7f */
+		int m = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q),
+		    _mm_cmpeq_epi8(v, b)), _mm_cmplt_epi8(v, c)));
+
+		if (m)
+			return p + __builtin_ctz((unsigned)m);
+		p += 16;
+	}
+#else
+	(void)end;
+#endif
+	return p;
+}
+
 /*
  * The first byte at or after p that ends a run of a string: '"', '\\', a
  * control character or a byte that is not well-formed UTF-8; or end.
@@ -63,6 +91,7 @@ run_end(const char *p, const char *end)
 	long cp;
 
 	for (;;) {
+		p = plain16(p, end);
 		while (end - p >= 8 && (memcpy(&w, p, 8), !special8(w)))
 			p += 8;
 		if (p >= end)
@@ -123,6 +152,17 @@ escape(struct qe_jscan *s, const char *p)
 	return 12;
 }
 
+/* The first '"' or '\\' at or after p in a string already validated, or end. */
+static const char *
+run_end_trusted(const char *p, const char *end)
+{
+	const char *q = memchr(p, '"', (size_t)(end - p)), *b;
+
+	q = q ? q : end;
+	b = memchr(p, '\\', (size_t)(q - p));
+	return b ? b : q;
+}
+
 int
 qe_js_str(struct qe_jscan *s, qe_js_sink fn, void *arg)
 {
@@ -132,7 +172,7 @@ qe_js_str(struct qe_jscan *s, qe_js_sink fn, void *arg)
 	if (s->fail || qe_js_type(s) != QE_JS_STR)
 		return fail(s);
 	for (p = s->p + 1;; p = q) {
-		q = run_end(p, s->end);
+		q = s->trusted ? run_end_trusted(p, s->end) : run_end(p, s->end);
 		if (q > p && fn)
 			fn(arg, p, (size_t)(q - p));
 		if (q >= s->end)

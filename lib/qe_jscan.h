@@ -20,6 +20,9 @@
  *    cJSON's valuestring.
  *  - a failure is sticky: s->fail is set, every later call returns
  *    QE_JS_ERR, and nothing is said (no message: the caller decides).
+ *  - `trusted` (set after qe_js_init) is for a second walk over a value
+ *    the reader already took: strings are then not checked again, only
+ *    decoded (a text not read before must never be walked trusted).
  *  - the reader borrows the text (it must outlive the reader) and never
  *    writes to it; it owns its two scratch buffers (qe_js_free()).
  */
@@ -42,6 +45,8 @@ struct qe_jscan {
 	int depth;		/* containers entered and not left */
 	int first;		/* no member or element of the current container read yet */
 	int fail;		/* sticky failure */
+	int trusted;		/* the caller's promise: this text was read whole before
+				 * without a failure; strings are then found by memchr */
 	struct qe_buf key;	/* an escaped key, decoded */
 	struct qe_buf esc;	/* one decoded escape */
 };

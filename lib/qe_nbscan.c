@@ -71,6 +71,7 @@ all_strings(const char *at, const char *end)
 	int r, ok = 1;
 
 	qe_js_init(&t, at, (size_t)(end - at));
+	t.trusted = 1;		/* read whole before */
 	qe_js_enter(&t, QE_JS_ARR);
 	while (ok && (r = qe_js_elem(&t)) == 1)
 		ok = qe_js_type(&t) == QE_JS_STR && qe_js_skip(&t) > 0;
@@ -91,6 +92,7 @@ value_digest(EVP_MD_CTX *md, const char *at, const char *end, int readable)
 	int type, r = 0;
 
 	qe_js_init(&t, at ? at : end, (size_t)(end - (at ? at : end)));
+	t.trusted = 1;		/* read whole before */
 	type = at ? qe_js_type(&t) : QE_JS_NULL;
 	if (type == QE_JS_STR || (type == QE_JS_ARR && all_strings(at, end))) {
 		int list = type == QE_JS_ARR;
@@ -144,6 +146,7 @@ bundle_digest(struct nbs *b, EVP_MD_CTX *md, const char *at, const char *end)
 	int r;
 
 	qe_js_init(&t, at, (size_t)(end - at));
+	t.trusted = 1;		/* read whole before */
 	qe_js_enter(&t, QE_JS_OBJ);
 	while ((r = next_key(b, &t)) == 1 && qe_js_type(&t) > 0) {
 		k = qe_grow(k, n, &cap, sizeof *k, 8);
