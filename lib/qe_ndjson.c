@@ -42,6 +42,7 @@ struct reader {
 	long rejected;
 	qe_record_fn fn;
 	qe_raw_record_fn rawfn;
+	qe_line_fn linefn;
 	void *ctx;
 };
 
@@ -74,6 +75,11 @@ handle_line(struct reader *r, char *s, size_t n)
 		s[--n] = '\0';
 	if (strspn(s, " \t") == n && memchr(s, '\0', n) == NULL)
 		return;		/* blank line */
+	/* the caller's own reading of a line it takes whole, else cJSON's below */
+	if (r->linefn && (r2 = r->linefn(s, n, r->name, r->line, r->ctx)) != QE_LINE_TREE) {
+		r->rejected += r2 != 0;
+		return;
+	}
 	if (memchr(s, '\0', n) != NULL) {
 		reject(r, "NUL byte", (long)((char *)memchr(s, '\0', n) - s) + 1);
 		return;
@@ -123,42 +129,66 @@ handle_line(struct reader *r, char *s, size_t n)
 	cJSON_Delete(rec);
 }
 
-/* Read one stream line by line; returns -1 on a read error. */
+/* The line s[0..n) (s[n] is writable) ends at a '\n': handled, or said too long. */
+static void
+line_end(struct reader *r, char *s, size_t n, int toolong)
+{
+	r->line++;
+	if (toolong) {
+		warnx("%s:%ld: line longer than %zu bytes", r->name, r->line, qe_max_line);
+		r->rejected++;
+		return;
+	}
+	s[n] = '\0';	/* the '\n' or the room after the data */
+	handle_line(r, s, n);
+}
+
+/*
+ * The whole lines of buf[0..*len) handled in place; the start of an
+ * unfinished line is moved to the front (the only copy besides the read).
+ * A line longer than qe_max_line is dropped as it comes (*toolong).
+ */
+static void
+lines_in_place(struct reader *r, struct qe_buf *b, size_t *scanned, int *toolong)
+{
+	char *p = b->data, *end = b->data + b->len, *nl;
+
+	while ((nl = memchr(p + (p == b->data ? *scanned : 0), '\n', (size_t)(end - p -
+	    (p == b->data ? *scanned : 0)))) != NULL) {
+		if (!*toolong && (size_t)(nl - p) > qe_max_line)
+			*toolong = 1;
+		line_end(r, p, (size_t)(nl - p), *toolong);
+		*toolong = 0;
+		p = nl + 1;
+	}
+	*scanned = 0;
+	if (!*toolong && (size_t)(end - p) > qe_max_line)
+		*toolong = 1;
+	if (*toolong)
+		p = end;	/* the rest of a line too long: dropped */
+	else if (p == b->data)
+		*scanned = b->len;
+	b->len = (size_t)(end - p);
+	if (p != b->data)
+		memmove(b->data, p, b->len);
+}
+
+/* Read one stream line by line, each read straight into the line buffer; -1 on a read error. */
 static int
 read_stream(struct reader *r, gzFile gz)
 {
-	struct qe_buf line = { 0 };
-	char chunk[65536];
+	struct qe_buf b = { 0 };
+	size_t want = 1 << 20, scanned = 0;
 	int n, toolong = 0, ret = 0;
 
 	r->line = 0;
-	while ((n = gzread(gz, chunk, sizeof chunk)) > 0) {
-		char *p = chunk, *end = chunk + n;
-
-		while (p < end) {
-			char *nl = memchr(p, '\n', (size_t)(end - p));
-			size_t take = nl ? (size_t)(nl - p) : (size_t)(end - p);
-
-			if (!toolong) {
-				if (line.len + take > qe_max_line) {
-					toolong = 1;
-					qe_buf_reset(&line);
-				} else
-					qe_buf_add(&line, p, take);
-			}
-			p += take;
-			if (nl == NULL)
-				break;
-			p++;
-			r->line++;
-			if (toolong) {
-				warnx("%s:%ld: line longer than %zu bytes", r->name, r->line, qe_max_line);
-				r->rejected++;
-				toolong = 0;
-			} else
-				handle_line(r, line.data ? line.data : "", line.len);
-			qe_buf_reset(&line);
-		}
+	for (;;) {
+		/* room for a read of `want`; a long line makes the buffer grow */
+		qe_buf_grow(&b, want);
+		if ((n = gzread(gz, b.data + b.len, (unsigned)(b.cap - b.len - 1))) <= 0)
+			break;
+		b.len += (size_t)n;
+		lines_in_place(r, &b, &scanned, &toolong);
 		/* flush before a read that may block (s6-tai64n's rule) */
 		qe_emit_flush();
 	}
@@ -169,15 +199,9 @@ read_stream(struct reader *r, gzFile gz)
 		warnx("%s: %s", r->name, e == Z_ERRNO ? strerror(errno) : msg);
 		ret = -1;
 	}
-	if (line.len > 0 || toolong) {
-		r->line++;
-		if (toolong) {
-			warnx("%s:%ld: line longer than %zu bytes", r->name, r->line, qe_max_line);
-			r->rejected++;
-		} else
-			handle_line(r, line.data, line.len);
-	}
-	qe_buf_free(&line);
+	if (b.len > 0 || toolong)
+		line_end(r, b.data ? b.data : "", b.len, toolong);
+	qe_buf_free(&b);
 	return ret;
 }
 
@@ -187,6 +211,14 @@ int
 qe_each_record(int argc, char **argv, qe_record_fn fn, void *ctx)
 {
 	struct reader r = { .fn = fn, .ctx = ctx };
+
+	return each_record(argc, argv, &r);
+}
+
+int
+qe_each_record_lines(int argc, char **argv, qe_line_fn linefn, qe_record_fn fn, void *ctx)
+{
+	struct reader r = { .fn = fn, .linefn = linefn, .ctx = ctx };
 
 	return each_record(argc, argv, &r);
 }

@@ -7,6 +7,9 @@
  *    the good records before and after it are still delivered.
  *  - the record passed to the callback is owned by the reader and freed
  *    when the callback returns (cJSON_DetachItem* what you keep).
+ *  - lines are read with one copy: large reads straight into the line
+ *    buffer, lines handled where they lie, only an unfinished line's start
+ *    moved to the front before the next read.
  *  - qe_max_line is the one mutable global: a documented limit, set once
  *    from the command line before reading starts.
  */
@@ -60,5 +63,18 @@ int qe_each_record(int argc, char **argv, qe_record_fn fn, void *ctx);
 typedef int (*qe_raw_record_fn)(cJSON *rec, const char *raw, size_t n, const char *file,
     long line, void *ctx);
 int qe_each_record_raw(int argc, char **argv, qe_raw_record_fn fn, void *ctx);
+
+/*
+ * The same, for a caller that reads most lines itself (qe-cell-diff's pull
+ * reader): linefn gets every line that is not blank, its bytes s[0..n)
+ * without the '\n' or a '\r' before it, and returns 0 (taken), -1
+ * (rejected: it said why) or QE_LINE_TREE: then the line is checked and
+ * parsed as above and fn gets its tree. linefn must take only what the
+ * checks above pass, and leave a line it passes on as if never seen.
+ * linefn NULL: qe_each_record().
+ */
+#define QE_LINE_TREE 1
+typedef int (*qe_line_fn)(const char *s, size_t n, const char *file, long line, void *ctx);
+int qe_each_record_lines(int argc, char **argv, qe_line_fn linefn, qe_record_fn fn, void *ctx);
 
 #endif /* QE_NDJSON_H */
