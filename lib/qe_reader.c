@@ -6,7 +6,21 @@
 
 #include "qe.h"
 #include "qe_reader.h"
+#include "qe_recscan.h"
 #include "qe_stats.h"
+
+/*
+ * What a record says to the sides, read from its tree (cJSON) or from its
+ * line (qe_recscan): the same values either way, as qe_json_str() and
+ * qe_json_num() read them.
+ */
+struct rec {
+	const cJSON *tree;	/* the record's tree (for -k), NULL when read from the line */
+	const char *cache_key, *status, *input, *error, *origin, *source, *output, *label,
+	    *first_line, *tsrc, *tnote, *tc_digest;
+	double index, dur, exec_s, cells_s, tc_seq;	/* NAN when absent, null or not a number */
+	const cJSON *prov;	/* "provenance", or NULL */
+};
 
 static uint32_t
 text_add(struct qe_reader *r, const char *s)
@@ -116,11 +130,11 @@ samples_add(struct qe_cell *c, double v)
 
 /* What a notebook or cell record says of its side as a whole. */
 static void
-side_common(struct qe_reader *r, struct qe_side *sd, const cJSON *rec)
+side_common(struct qe_reader *r, struct qe_side *sd, const struct rec *rec)
 {
-	const cJSON *prov = cJSON_GetObjectItemCaseSensitive(rec, "provenance");
+	const cJSON *prov = rec->prov;
 	const char *f = qe_json_str(prov, "fingerprint");
-	const char *o = qe_json_str(rec, "origin");
+	const char *o = rec->origin;
 
 	sd->present = 1;
 	if (o != NULL) {
@@ -196,15 +210,22 @@ enum { K_NOTEBOOK = 1, K_CELL = 2 };
 static const struct field {
 	const char *key;
 	unsigned char type, kinds;
+	signed char id;		/* QE_RK_*: the same member read from the line */
 } fields[] = {
-	{ "cache_key", T_STR, K_NOTEBOOK }, { "cells_seconds", T_NUM, K_NOTEBOOK },
-	{ "current", T_BOOL, K_NOTEBOOK | K_CELL }, { "error", T_STR, K_NOTEBOOK | K_CELL },
-	{ "execution_seconds", T_NUM, K_NOTEBOOK },
-	{ "first_line", T_STR, K_CELL }, { "input", T_STR, K_NOTEBOOK }, { "label", T_STR, K_CELL },
-	{ "origin", T_STR, K_NOTEBOOK | K_CELL }, { "output_sha256", T_STR, K_CELL },
-	{ "provenance", T_OBJ, K_NOTEBOOK | K_CELL }, { "status", T_STR, K_NOTEBOOK | K_CELL },
-	{ "timeout_cell", T_OBJ, K_NOTEBOOK }, { "timing_note", T_STR, K_CELL },
-	{ "timing_source", T_STR, K_CELL },
+	{ "cache_key", T_STR, K_NOTEBOOK, QE_RK_CACHE_KEY },
+	{ "cells_seconds", T_NUM, K_NOTEBOOK, QE_RK_CELLS_S },
+	{ "current", T_BOOL, K_NOTEBOOK | K_CELL, QE_RK_CURRENT },
+	{ "error", T_STR, K_NOTEBOOK | K_CELL, QE_RK_ERROR },
+	{ "execution_seconds", T_NUM, K_NOTEBOOK, QE_RK_EXEC_S },
+	{ "first_line", T_STR, K_CELL, QE_RK_FIRST_LINE },
+	{ "input", T_STR, K_NOTEBOOK, QE_RK_INPUT }, { "label", T_STR, K_CELL, QE_RK_LABEL },
+	{ "origin", T_STR, K_NOTEBOOK | K_CELL, QE_RK_ORIGIN },
+	{ "output_sha256", T_STR, K_CELL, QE_RK_OUTPUT },
+	{ "provenance", T_OBJ, K_NOTEBOOK | K_CELL, QE_RK_PROVENANCE },
+	{ "status", T_STR, K_NOTEBOOK | K_CELL, QE_RK_STATUS },
+	{ "timeout_cell", T_OBJ, K_NOTEBOOK, QE_RK_TIMEOUT },
+	{ "timing_note", T_STR, K_CELL, QE_RK_TNOTE },
+	{ "timing_source", T_STR, K_CELL, QE_RK_TSRC },
 };
 static const char *const type_names[] = { "a string", "a number", "true or false", "an object" };
 
@@ -312,11 +333,9 @@ record_document(struct qe_reader *r, const cJSON *rec, const char *kind, const c
 }
 
 static void
-read_notebook(struct qe_reader *r, struct qe_side *sd, const cJSON *rec)
+read_notebook(struct qe_reader *r, struct qe_side *sd, const struct rec *rec)
 {
-	const char *ck = qe_json_str(rec, "cache_key");
-	const char *st = qe_json_str(rec, "status");
-	const char *in = qe_json_str(rec, "input");
+	const char *ck = rec->cache_key, *st = rec->status, *in = rec->input;
 	int failed = st && qe_vocab_lookup(&qe_nb_statuses, st) == QE_NB_FAILED;
 
 	sd->nb_records++;
@@ -325,8 +344,8 @@ read_notebook(struct qe_reader *r, struct qe_side *sd, const cJSON *rec)
 		sd->exec_s = qe_xrealloc(sd->exec_s, (size_t)sd->capexec * sizeof(double));
 		sd->cells_s = qe_xrealloc(sd->cells_s, (size_t)sd->capexec * sizeof(double));
 	}
-	sd->exec_s[sd->nexec] = qe_json_num(rec, "execution_seconds");
-	sd->cells_s[sd->nexec++] = qe_json_num(rec, "cells_seconds");
+	sd->exec_s[sd->nexec] = rec->exec_s;
+	sd->cells_s[sd->nexec++] = rec->cells_s;
 	if (ck && sd->cache_key == NULL)
 		sd->cache_key = qe_xstrdup(ck);
 	if (st && (sd->status == NULL || failed)) {
@@ -334,13 +353,12 @@ read_notebook(struct qe_reader *r, struct qe_side *sd, const cJSON *rec)
 		sd->status = qe_xstrdup(st);
 	}
 	if (failed) {
-		const cJSON *tc = cJSON_GetObjectItemCaseSensitive(rec, "timeout_cell");
-		double seq = qe_json_num(tc, "seq");
-		const char *dg = qe_json_str(tc, "source_sha256");
+		double seq = rec->tc_seq;
+		const char *dg = rec->tc_digest;
 
 		sd->failed = 1;
-		if (sd->error == NULL && qe_json_str(rec, "error"))
-			sd->error = qe_xstrdup(qe_json_str(rec, "error"));
+		if (sd->error == NULL && rec->error)
+			sd->error = qe_xstrdup(rec->error);
 		if (sd->timeout_seq == 0 && seq >= 1 && seq <= 1e9 && seq == floor(seq) && dg) {
 			sd->timeout_seq = (long)seq;
 			sd->timeout_digest = qe_xstrdup(dg);
@@ -352,7 +370,7 @@ read_notebook(struct qe_reader *r, struct qe_side *sd, const cJSON *rec)
 
 /* The cell's alignment key: 0, or -1 after the key expression failed. */
 static int
-cell_key(struct qe_reader *r, const cJSON *rec, const char *file, long line, const uint8_t src[16],
+cell_key(struct qe_reader *r, const struct rec *rec, const char *file, long line, const uint8_t src[16],
     uint8_t key[16], int *haskey)
 {
 	char *k;
@@ -362,7 +380,7 @@ cell_key(struct qe_reader *r, const cJSON *rec, const char *file, long line, con
 		memcpy(key, src, 16);
 		return 0;
 	}
-	if (r->key(r->key_arg, rec, file, line, &k) < 0)
+	if (r->key(r->key_arg, rec->tree, file, line, &k) < 0)
 		return -1;
 	if (k == NULL)
 		*haskey = 0;
@@ -374,21 +392,21 @@ cell_key(struct qe_reader *r, const cJSON *rec, const char *file, long line, con
 
 /* The first sight of a cell: everything but its replicate durations. */
 static void
-cell_first(struct qe_reader *r, struct qe_side *sd, struct qe_cell *c, const cJSON *rec)
+cell_first(struct qe_reader *r, struct qe_side *sd, struct qe_cell *c, const struct rec *rec)
 {
-	const char *ts = qe_json_str(rec, "timing_source");
+	const char *ts = rec->tsrc;
 	int t = qe_vocab_lookup(&qe_timing_sources, ts);
 	uint8_t o[16];
 
-	if (digest16(qe_json_str(rec, "output_sha256"), o) == 0)
+	if (digest16(rec->output, o) == 0)
 		memcpy(&c->out, o, 8);
 	/* bad_field() let only null or a known status through */
-	c->status = (int8_t)qe_vocab_lookup(&qe_cell_statuses, qe_json_str(rec, "status"));
+	c->status = (int8_t)qe_vocab_lookup(&qe_cell_statuses, rec->status);
 	c->tsrc = (int8_t)(ts == NULL ? -1 : t < 0 ? QE_TS_OTHER : t);
-	c->label = text_add(r, qe_json_str(rec, "label"));
-	c->first_line = text_add(r, qe_json_str(rec, "first_line"));
-	c->error = text_add(r, qe_json_str(rec, "error"));
-	c->note = (int8_t)qe_vocab_lookup(&qe_timing_notes, qe_json_str(rec, "timing_note"));
+	c->label = text_add(r, rec->label);
+	c->first_line = text_add(r, rec->first_line);
+	c->error = text_add(r, rec->error);
+	c->note = (int8_t)qe_vocab_lookup(&qe_timing_notes, rec->tnote);
 	if (!isnan(c->dur) && c->tsrc >= 0) {
 		if (sd->tsrc == QE_SIDE_TS_NONE)
 			sd->tsrc = c->tsrc;
@@ -399,16 +417,15 @@ cell_first(struct qe_reader *r, struct qe_side *sd, struct qe_cell *c, const cJS
 
 /* A cell record of document d, checked by bad_cell(): 0, or -1 (reported). */
 static int
-read_cell(struct qe_reader *r, struct qe_doc *d, const cJSON *rec, const char *file, long line)
+read_cell(struct qe_reader *r, struct qe_doc *d, const struct rec *rec, const char *file, long line)
 {
 	struct qe_side *sd = &d->s[r->side];
-	const cJSON *dur = cJSON_GetObjectItemCaseSensitive(rec, "duration_s");
-	double dv = cJSON_IsNumber(dur) ? dur->valuedouble : NAN;
-	int i = (int)cJSON_GetObjectItemCaseSensitive(rec, "index")->valuedouble, haskey;
+	double dv = rec->dur;
+	int i = (int)rec->index, haskey;
 	uint8_t src[16], key[16] = { 0 };
 	struct qe_cell *c;
 
-	digest16(qe_json_str(rec, "source_sha256"), src);
+	digest16(rec->source, src);
 	if (cell_key(r, rec, file, line, src, key, &haskey) < 0)
 		return -1;
 	c = side_cell(sd, i);
@@ -437,13 +454,44 @@ read_cell(struct qe_reader *r, struct qe_doc *d, const cJSON *rec, const char *f
 	return 0;
 }
 
+/* qe_json_num()'s reading of a member that may be absent: NAN unless a finite number. */
+static double
+num_or_nan(const cJSON *v)
+{
+	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
+}
+
+static void
+rec_of_tree(const cJSON *t, struct rec *f)
+{
+	const cJSON *tc = cJSON_GetObjectItemCaseSensitive(t, "timeout_cell");
+	const cJSON *dur = cJSON_GetObjectItemCaseSensitive(t, "duration_s");
+	const cJSON *idx = cJSON_GetObjectItemCaseSensitive(t, "index");
+
+	*f = (struct rec){ .tree = t, .cache_key = qe_json_str(t, "cache_key"),
+	    .status = qe_json_str(t, "status"), .input = qe_json_str(t, "input"),
+	    .error = qe_json_str(t, "error"), .origin = qe_json_str(t, "origin"),
+	    .source = qe_json_str(t, "source_sha256"), .output = qe_json_str(t, "output_sha256"),
+	    .label = qe_json_str(t, "label"), .first_line = qe_json_str(t, "first_line"),
+	    .tsrc = qe_json_str(t, "timing_source"), .tnote = qe_json_str(t, "timing_note"),
+	    .tc_digest = qe_json_str(tc, "source_sha256"), .tc_seq = qe_json_num(tc, "seq"),
+	    .index = cJSON_IsNumber(idx) ? idx->valuedouble : NAN,
+	    .dur = cJSON_IsNumber(dur) ? dur->valuedouble : NAN,
+	    .exec_s = num_or_nan(cJSON_GetObjectItemCaseSensitive(t, "execution_seconds")),
+	    .cells_s = num_or_nan(cJSON_GetObjectItemCaseSensitive(t, "cells_seconds")),
+	    .prov = cJSON_GetObjectItemCaseSensitive(t, "provenance") };
+}
+
+static int take(struct qe_reader *r, const struct rec *f, int iscell, char *name, const char *file,
+    long line);
+
 int
 qe_reader_record(cJSON *rec, const char *file, long line, void *ctx)
 {
 	struct qe_reader *r = ctx;
 	const char *kind = qe_json_str(rec, "kind"), *why;
 	char *name;
-	struct qe_doc *d;
+	struct rec f;
 	int iscell, s;
 
 	if (kind == NULL) {
@@ -465,21 +513,110 @@ qe_reader_record(cJSON *rec, const char *file, long line, void *ctx)
 		free(name);
 		return -1;
 	}
-	d = doc_get(r, name);
+	rec_of_tree(rec, &f);
+	return take(r, &f, iscell, name, file, line);
+}
+
+/* A record checked in full: its document's side takes it; frees name. */
+static int
+take(struct qe_reader *r, const struct rec *f, int iscell, char *name, const char *file, long line)
+{
+	struct qe_doc *d = doc_get(r, name);
+
 	free(name);
 	if (iscell)
-		return read_cell(r, d, rec, file, line);
-	read_notebook(r, &d->s[r->side], rec);
+		return read_cell(r, d, f, file, line);
+	read_notebook(r, &d->s[r->side], f);
 	return 0;
+}
+
+/* bad_field()'s rule over a line's members: 1 when it would say something. */
+static int
+line_bad(const struct qe_recline *l, int iscell)
+{
+	static const signed char js[] = { [T_STR] = QE_JS_STR, [T_NUM] = QE_JS_NUM,
+		[T_BOOL] = QE_JS_TRUE, [T_OBJ] = QE_JS_OBJ };
+
+	for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
+		int t = l->type[fields[i].id];
+
+		if (!(fields[i].kinds & (iscell ? K_CELL : K_NOTEBOOK)) || t == 0 || t == QE_JS_NULL)
+			continue;
+		if (t == QE_JS_FALSE)
+			t = QE_JS_TRUE;
+		if (t != js[fields[i].type])
+			return 1;
+	}
+	return iscell && l->str[QE_RK_STATUS] &&
+	    qe_vocab_lookup(&qe_cell_statuses, l->str[QE_RK_STATUS]) < 0;
+}
+
+/* bad_cell()'s rule over a line's members: 1 when it would say something. */
+static int
+line_bad_cell(const struct qe_recline *l)
+{
+	double i = l->num[QE_RK_INDEX], d = l->num[QE_RK_DURATION];
+	uint8_t src[16];
+
+	return l->type[QE_RK_INDEX] != QE_JS_NUM || i < 0 || i > 1e8 || i != floor(i) ||
+	    digest16(l->str[QE_RK_SOURCE], src) < 0 ||
+	    (l->type[QE_RK_DURATION] != QE_JS_NULL && !(l->type[QE_RK_DURATION] == QE_JS_NUM && d >= 0));
+}
+
+static double
+line_num(const struct qe_recline *l, int id)
+{
+	return l->type[id] == QE_JS_NUM ? l->num[id] : NAN;
+}
+
+static void
+rec_of_line(const struct qe_recline *l, struct rec *f)
+{
+	*f = (struct rec){ .cache_key = l->str[QE_RK_CACHE_KEY], .status = l->str[QE_RK_STATUS],
+	    .input = l->str[QE_RK_INPUT], .error = l->str[QE_RK_ERROR], .origin = l->str[QE_RK_ORIGIN],
+	    .source = l->str[QE_RK_SOURCE], .output = l->str[QE_RK_OUTPUT],
+	    .label = l->str[QE_RK_LABEL], .first_line = l->str[QE_RK_FIRST_LINE],
+	    .tsrc = l->str[QE_RK_TSRC], .tnote = l->str[QE_RK_TNOTE],
+	    .tc_digest = qe_json_str(l->tc, "source_sha256"), .tc_seq = qe_json_num(l->tc, "seq"),
+	    .index = line_num(l, QE_RK_INDEX), .dur = line_num(l, QE_RK_DURATION),
+	    .exec_s = line_num(l, QE_RK_EXEC_S), .cells_s = line_num(l, QE_RK_CELLS_S),
+	    .prov = l->prov };
+}
+
+int
+qe_reader_line(const char *s, size_t n, const char *file, long line, void *ctx)
+{
+	struct qe_reader *r = ctx;
+	struct qe_recline l;
+	struct rec f;
+	const char *kind;
+	int iscell;
+
+	/* every path that would say something is left to qe_reader_record(), which says it */
+	if (qe_recscan_line(&r->scan, s, n, &l) != 0 || (kind = l.str[QE_RK_KIND]) == NULL)
+		return QE_LINE_TREE;
+	iscell = strcmp(kind, "cell") == 0;
+	if (!iscell && strcmp(kind, "notebook") != 0)
+		return 0;	/* provenance and other records: not ours */
+	if (line_bad(&l, iscell))
+		return QE_LINE_TREE;
+	if (l.type[QE_RK_CURRENT] == QE_JS_FALSE)
+		return 0;
+	if (l.str[QE_RK_DOCUMENT] == NULL || (iscell && line_bad_cell(&l)))
+		return QE_LINE_TREE;
+	rec_of_line(&l, &f);
+	return take(r, &f, iscell, qe_xstrdup(l.str[QE_RK_DOCUMENT]), file, line);
 }
 
 int
 qe_reader_read(struct qe_reader *r, int side, const char *path)
 {
 	char *argv[1] = { (char *)path };
+	/* jq expressions read trees */
+	qe_line_fn fast = r->filter || r->document || r->key ? NULL : qe_reader_line;
 
 	r->side = side;
-	return qe_each_record(1, argv, qe_reader_record, r);
+	return qe_each_record_lines(1, argv, fast, qe_reader_record, r);
 }
 
 static int
@@ -588,6 +725,7 @@ qe_reader_free(struct qe_reader *r)
 	r->tabcap = r->ndocs = 0;
 	r->nrecords[QE_BASE] = r->nrecords[QE_HEAD] = 0;
 	qe_buf_free(&r->text);
+	qe_recscan_free(&r->scan);
 	qe_fingerprints_free(&r->fps);
 	for (int w = 0; w < 2; w++) {
 		cJSON_Delete(r->packages[w]);

@@ -22,6 +22,9 @@
  *    are skipped silently.
  *  - cells are stored in arrival order and found through a hash of their
  *    index, so memory follows the records read, never the largest index.
+ *  - a record reads the same from its line (qe_reader_line) as from its tree
+ *    (qe_reader_record): the line is taken only when the tree would be
+ *    taken without a word.
  *  - labels and first lines share one text store addressed by 32-bit
  *    offsets: beyond 4 GiB of them the program ends ("too much label text
  *    to hold", status 2), the one exit here besides out of memory.
@@ -36,6 +39,7 @@
 
 #include "qe_fingerprint.h"
 #include "qe_mem.h"
+#include "qe_recscan.h"
 
 enum { QE_BASE = 0, QE_HEAD = 1 };
 
@@ -110,6 +114,7 @@ struct qe_reader {
 	struct qe_fingerprints fps;
 	cJSON *packages[2];	/* per side, the first provenance.environment.packages seen */
 	int side;		/* the side being read */
+	struct qe_recscan scan;	/* the pull reader of lines, its last provenance */
 };
 
 /*
@@ -121,6 +126,14 @@ int qe_reader_read(struct qe_reader *r, int side, const char *path);
 
 /* The qe_record_fn behind qe_reader_read(): ctx is the reader; reads into side r->side. */
 int qe_reader_record(cJSON *rec, const char *file, long line, void *ctx);
+
+/*
+ * The qe_line_fn before it (no jq expression set): the line read with the
+ * pull reader (qe_recscan) into the same sides; QE_LINE_TREE, with nothing
+ * changed, for every line qe_reader_record() would say something about or
+ * the pull reader does not take, so the words are always its.
+ */
+int qe_reader_line(const char *s, size_t n, const char *file, long line, void *ctx);
 
 /* Every document read, sorted by name; the array is the caller's to free(). */
 struct qe_doc **qe_reader_docs(const struct qe_reader *r, size_t *n);

@@ -1,0 +1,166 @@
+/* A record line read with the pull reader, provenance reused (qe_recscan.h). */
+#include <string.h>
+
+#include "qe.h"
+#include "qe_recscan.h"
+
+#define K(s) (sizeof(s) - 1 == n && memcmp(k, s, n) == 0)
+
+int
+qe_recscan_key(const char *k, size_t n)
+{
+	switch (n) {
+	case 4:
+		return K("kind") ? QE_RK_KIND : -1;
+	case 5:
+		return K("index") ? QE_RK_INDEX : K("error") ? QE_RK_ERROR : K("input") ? QE_RK_INPUT :
+		    K("label") ? QE_RK_LABEL : -1;
+	case 6:
+		return K("origin") ? QE_RK_ORIGIN : K("status") ? QE_RK_STATUS : -1;
+	case 7:
+		return K("current") ? QE_RK_CURRENT : -1;
+	case 8:
+		return K("document") ? QE_RK_DOCUMENT : -1;
+	case 9:
+		return K("cache_key") ? QE_RK_CACHE_KEY : -1;
+	case 10:
+		return K("duration_s") ? QE_RK_DURATION : K("first_line") ? QE_RK_FIRST_LINE :
+		    K("provenance") ? QE_RK_PROVENANCE : -1;
+	case 11:
+		return K("timing_note") ? QE_RK_TNOTE : -1;
+	case 12:
+		return K("timeout_cell") ? QE_RK_TIMEOUT : -1;
+	case 13:
+		return K("source_sha256") ? QE_RK_SOURCE : K("cells_seconds") ? QE_RK_CELLS_S :
+		    K("output_sha256") ? QE_RK_OUTPUT : K("timing_source") ? QE_RK_TSRC : -1;
+	case 17:
+		return K("execution_seconds") ? QE_RK_EXEC_S : -1;
+	default:
+		return -1;
+	}
+}
+
+/* The value at the cursor as cJSON's tree (validated first), or NULL. */
+static cJSON *
+tree(struct qe_jscan *s)
+{
+	const char *v0 = s->p;
+
+	if (qe_js_skip(s) < 0)
+		return NULL;
+	return cJSON_ParseWithLength(v0, (size_t)(s->p - v0));
+}
+
+/* After the last member's value: '}', then only SP and TAB (qe_ndjson's rule). */
+static int
+at_end(const struct qe_jscan *s)
+{
+	const char *p = s->p;
+
+	while (p < s->end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	if (p >= s->end || *p != '}')
+		return 0;
+	for (p++; p < s->end && (*p == ' ' || *p == '\t'); p++)
+		;
+	return p == s->end;
+}
+
+/* "provenance": the previous line's tree when the rest of the line is its end; 0, or -1. */
+static int
+provenance(struct qe_recscan *sc, struct qe_recline *l)
+{
+	struct qe_jscan *s = &sc->s;
+	const char *v0 = s->p;
+	size_t rest = (size_t)(s->end - v0);
+	cJSON *t;
+
+	if (sc->ptree && rest == sc->psuffix.len && memcmp(v0, sc->psuffix.data, rest) == 0) {
+		l->prov = sc->ptree;	/* read whole before, at the same depth */
+		s->p = s->end - 1;	/* the '}' (then blanks: none, or they were equal) */
+		while (*s->p != '}')
+			s->p--;
+		return 0;
+	}
+	if (l->type[QE_RK_PROVENANCE] != QE_JS_OBJ)
+		return qe_js_skip(s) < 0 ? -1 : 0;
+	if ((t = tree(s)) == NULL)
+		return -1;
+	if (at_end(s)) {
+		cJSON_Delete(sc->ptree);
+		sc->ptree = t;
+		qe_buf_reset(&sc->psuffix);
+		qe_buf_add(&sc->psuffix, v0, rest);
+	} else
+		sc->own[0] = t;
+	l->prov = t;
+	return 0;
+}
+
+/* One known member's value into l; 0, or -1. */
+static int
+member(struct qe_recscan *sc, int id, struct qe_recline *l)
+{
+	struct qe_jscan *s = &sc->s;
+	int t = qe_js_type(s);
+
+	if (t < 0 || l->type[id] != 0)	/* a repeated member: cJSON's way */
+		return -1;
+	l->type[id] = (signed char)t;
+	if (id == QE_RK_PROVENANCE)
+		return provenance(sc, l);
+	if (t == QE_JS_STR) {
+		sc->off[id] = sc->text.len;
+		if (qe_js_str_buf(s, &sc->text) < 0)
+			return -1;
+		sc->text.len++;		/* keep the NUL qe_buf ends with */
+		return 0;
+	}
+	if (t == QE_JS_NUM)
+		return qe_js_num(s, &l->num[id]) < 0 ? -1 : 0;
+	if (id == QE_RK_TIMEOUT && t == QE_JS_OBJ)
+		return (l->tc = sc->own[1] = tree(s)) ? 0 : -1;
+	return qe_js_skip(s) < 0 ? -1 : 0;
+}
+
+int
+qe_recscan_line(struct qe_recscan *sc, const char *s, size_t n, struct qe_recline *l)
+{
+	const char *k;
+	size_t kn;
+	int r, id;
+
+	memset(l, 0, sizeof *l);
+	cJSON_Delete(sc->own[0]);
+	cJSON_Delete(sc->own[1]);
+	sc->own[0] = sc->own[1] = NULL;
+	qe_buf_reset(&sc->text);
+	qe_js_init(&sc->s, s, n);
+	if (qe_js_enter(&sc->s, QE_JS_OBJ) < 0)
+		return QE_LINE_TREE;
+	while ((r = qe_js_key(&sc->s, &k, &kn)) == 1) {
+		if ((id = qe_recscan_key(k, kn)) >= 0 ? member(sc, id, l) < 0 : qe_js_skip(&sc->s) < 0)
+			return QE_LINE_TREE;
+	}
+	/* only SP and TAB after the record (qe_ndjson's rule), which at_end() also keeps */
+	while (r == 0 && sc->s.p < sc->s.end && (*sc->s.p == ' ' || *sc->s.p == '\t'))
+		sc->s.p++;
+	if (r != 0 || sc->s.p != sc->s.end)
+		return QE_LINE_TREE;
+	for (id = 0; id < QE_RK_N; id++)
+		if (l->type[id] == QE_JS_STR)
+			l->str[id] = sc->text.data + sc->off[id];
+	return 0;
+}
+
+void
+qe_recscan_free(struct qe_recscan *sc)
+{
+	qe_js_free(&sc->s);
+	qe_buf_free(&sc->text);
+	qe_buf_free(&sc->psuffix);
+	cJSON_Delete(sc->ptree);
+	cJSON_Delete(sc->own[0]);
+	cJSON_Delete(sc->own[1]);
+	memset(sc, 0, sizeof *sc);
+}

@@ -1,0 +1,61 @@
+/*
+ * qe_recscan.h - one NDJSON record line read with the pull reader
+ * (qe_jscan), for qe-cell-diff: the members qe_reader reads, decoded, and
+ * nothing else built. A record's provenance that is byte for byte the
+ * end of the previous line (qe-stamp appends the same descriptor to every
+ * record of a build) is recognised by one memcmp and its tree reused.
+ *
+ * Invariants:
+ *  - it takes a line only when qe_ndjson's checks and cJSON would take it
+ *    (qe_jscan.h: strict JSON, an object, then only SP and TAB), and a
+ *    known member only once; anything else returns QE_LINE_TREE and the
+ *    caller goes cJSON's way, which gives the diagnostic or the tree.
+ *  - a member's value is given as its JSON type and, for strings and
+ *    numbers, its value as cJSON reads it; "provenance" and
+ *    "timeout_cell" as trees when they are objects. Everything given
+ *    borrows from the struct qe_recscan until its next line.
+ *  - struct qe_recscan is the caller's (zero-initialised); it owns the
+ *    decoded strings, the trees and the previous line's provenance
+ *    (qe_recscan_free).
+ */
+#ifndef QE_RECSCAN_H
+#define QE_RECSCAN_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "qe_jscan.h"
+#include "qe_mem.h"
+
+/* The members read, by name. */
+enum { QE_RK_KIND, QE_RK_DOCUMENT, QE_RK_INDEX, QE_RK_SOURCE, QE_RK_DURATION, QE_RK_CACHE_KEY,
+	QE_RK_CELLS_S, QE_RK_CURRENT, QE_RK_ERROR, QE_RK_EXEC_S, QE_RK_FIRST_LINE, QE_RK_INPUT,
+	QE_RK_LABEL, QE_RK_ORIGIN, QE_RK_OUTPUT, QE_RK_PROVENANCE, QE_RK_STATUS, QE_RK_TIMEOUT,
+	QE_RK_TNOTE, QE_RK_TSRC, QE_RK_N };
+
+struct qe_recline {
+	signed char type[QE_RK_N];	/* QE_JS_* of the member, 0 when absent */
+	const char *str[QE_RK_N];	/* a string member, decoded, else NULL */
+	double num[QE_RK_N];		/* a number member */
+	const cJSON *prov, *tc;		/* "provenance", "timeout_cell" when objects, else NULL */
+};
+
+struct qe_recscan {
+	struct qe_jscan s;
+	struct qe_buf text;		/* this line's strings, decoded, NUL after each */
+	size_t off[QE_RK_N];
+	struct qe_buf psuffix;		/* the last provenance that ended its line, to that end */
+	cJSON *ptree;			/* its tree */
+	cJSON *own[2];			/* this line's own provenance and timeout_cell trees */
+};
+
+/* The member id of a key, or -1. */
+int qe_recscan_key(const char *k, size_t n);
+
+/* Read s[0..n) into *l: 0, or QE_LINE_TREE (then *l means nothing). */
+int qe_recscan_line(struct qe_recscan *sc, const char *s, size_t n, struct qe_recline *l);
+
+void qe_recscan_free(struct qe_recscan *sc);
+
+#endif /* QE_RECSCAN_H */
