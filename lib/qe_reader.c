@@ -613,7 +613,7 @@ qe_reader_read(struct qe_reader *r, int side, const char *path)
 {
 	char *argv[1] = { (char *)path };
 	/* jq expressions read trees */
-	qe_line_fn fast = r->filter || r->document || r->key ? NULL : qe_reader_line;
+	qe_line_fn fast = r->filter || r->document || r->key || r->tree ? NULL : qe_reader_line;
 
 	r->side = side;
 	return qe_each_record_lines(1, argv, fast, qe_reader_record, r);

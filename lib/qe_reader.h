@@ -105,6 +105,7 @@ struct qe_reader {
 	void *document_arg;
 	qe_rec_text_fn key;		/* the cell alignment key (default its source) */
 	void *key_arg;
+	int tree;			/* read every line as cJSON's tree (tests compare the ways) */
 
 	/* what was read */
 	long nrecords[2];	/* records taken per side */

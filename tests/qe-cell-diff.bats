@@ -610,3 +610,53 @@ vx() {
 	run -0 sh -c "grep -l 'ea-raise' '$V'/aa1/.jupyter_cache/executed/*/base.ipynb | xargs grep -c 'In \[2\]'"
 	run -0 sh -c "grep -l 'ea-inserted' '$V'/head/.jupyter_cache/executed/*/base.ipynb | xargs grep -c 'In \[3\]'"
 }
+
+# odd NAME: stamped-base.ndjson with its cell records rewritten, line by line,
+# into what the pull reader (lib/qe_recscan.c) takes or leaves to cJSON
+odd() {
+	python3 - stamped-base.ndjson "$T/$1" <<'PY'
+import sys
+src, dst = sys.argv[1], sys.argv[2]
+out, c = [], 0
+for l in open(src).read().splitlines():
+    if '"kind":"cell"' in l:
+        k, c = c % 12, c + 1
+        if k == 0: l = l.replace('"kind"', '"kin\\u0064"', 1)            # an escaped key: the same member
+        if k == 1: l = l.replace('"label":', '"label":"first","label":', 1)  # repeated: cJSON reads the first
+        if k == 2: l = l.replace('"schema_version":1', '"schema_version":01', 1)  # cJSON takes a leading zero
+        if k == 3: l = l[:-1] + ',"z":1}'                                 # provenance not last
+        if k == 4: l = l.replace('"fingerprint":"', '"fingerprint":"f', 1)  # another provenance, then back
+        if k == 5: l = l.replace('"first_line":"', '"first_line":"caf\\u00e9 \\ud83d\\ude00 ', 1)
+        if k == 6: l = l.replace('"kind":', '"kind":\x0b', 1)            # cJSON takes VT as a blank
+        if k == 7: l = l + '\r\r'                                         # trailing data
+        if k == 8: l = l.replace('"label":', '"label":"a\\u0000b","x":', 1)
+        if k == 9: l = l.replace('"status":"ok"', '"status":"fine"', 1)
+        if k == 10: l = l.replace('"current":true', '"current":false', 1)
+        if k == 11: l = l.replace('"index":', '"index":1e0,"i":', 1)     # an exponent
+    out.append(l)
+open(dst, 'w').write('\n'.join(out) + '\n')
+PY
+}
+
+@test "pull reader: every line reads as cJSON's tree reads it (-f true reads trees): records, words, status" {
+	odd b
+	for h in stamped-head-other.ndjson stamped-head-same.ndjson "$T/b"; do
+		run -2 --separate-stderr qe-cell-diff "$T/b" "$h"
+		local out="$output" err="$stderr"
+		run -2 --separate-stderr qe-cell-diff -f true "$T/b" "$h"
+		assert_equal "$output" "$out"
+		assert_equal "$stderr" "$err"
+	done
+	# what only cJSON's way says, said the same (b as HEAD: its texts are the ones written)
+	run -2 --separate-stderr qe-cell-diff stamped-head-same.ndjson "$T/b"
+	assert_equal "$(printf '%s\n' "${stderr_lines[@]}" | grep -c 'trailing data after JSON value')" 2
+	assert_equal "$(printf '%s\n' "${stderr_lines[@]}" | grep -c 'NUL (\\u0000) in a string')" 2
+	assert_equal "$(printf '%s\n' "${stderr_lines[@]}" | grep -c "cell record with an invalid 'status'")" 2
+	assert_equal "${stderr_lines[-1]}" "qe-cell-diff: 6 lines rejected"
+	out="$output"
+	# the escaped first line decoded; the repeated label read first
+	run -0 jq -r 'select(.kind == "cell-diff") | .first_line' <<< "$out"
+	assert_line --partial "café 😀 "
+	run -0 jq -r 'select(.kind == "cell-diff" and .label == "first") | .label' <<< "$out"
+	assert_output "$(printf "first\nfirst")"
+}
