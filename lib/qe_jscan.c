@@ -248,7 +248,14 @@ number(struct qe_jscan *s, double *d)
 	/* cJSON reads at most 63 bytes of a number */
 	if (n == 0 || n > 63)
 		return fail(s);
-	if (d != NULL || exp) {
+	if (d != NULL && !exp && n <= 15 && memchr(s->p, '.', n) == NULL) {
+		/* an integer below 10^15 is exact in a double: strtod's value */
+		double iv = 0;
+
+		for (size_t i = *s->p == '-'; i < n; i++)
+			iv = iv * 10 + (s->p[i] - '0');
+		*d = *s->p == '-' ? -iv : iv;
+	} else if (d != NULL || exp) {
 		memcpy(buf, s->p, n);
 		buf[n] = '\0';
 		v = strtod(buf, NULL);
