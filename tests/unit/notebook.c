@@ -2,9 +2,13 @@
  * Unit driver for lib/qe_notebook.c: a cell's source as it is digested,
  * its first line, the output digest, and which code cells a kernel is sent.
  */
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "harness.h"
+#include "qe_nbrecord.h"
+#include "qe_nbscan.h"
 #include "qe_notebook.h"
 
 /* A "source" value (JSON): the normalised text, or "error". */
@@ -97,7 +101,53 @@ normalise(const char *in, size_t n, struct qe_buf *out)
 	qe_nb_normalise_text(in, n, out);
 }
 
+/* The cell records' output digests: 8 digits and the status of each. */
+static void
+digests(const struct qe_buf *recs, struct qe_buf *out)
+{
+	const char *p = recs->data ? recs->data : "", *q;
+
+	while ((q = strstr(p, "\"output_sha256\":\"")) != NULL) {
+		const char *st = strstr(q, "\"status\":\"");
+
+		qe_buf_addf(out, " %.8s", q + 17);
+		if (st)
+			qe_buf_addf(out, ":%.*s", (int)strcspn(st + 10, "\""), st + 10);
+		p = q + 17;
+	}
+}
+
+/*
+ * A notebook read both ways (qe_nb_read: the pull reader, then cJSON's
+ * tree only): "pull" or "cjson" (who read it), then its cells' output
+ * digests and statuses when the records are the same bytes, else "differ".
+ */
+static void
+both(const char *in, size_t n, struct qe_buf *out)
+{
+	struct qe_nbctx nb = { .where = "t.ipynb", .document = "t", .input = "ipynb", .pk = -1,
+	    .current = -1, .execution_seconds = NAN, .stale_margin_us = 5000000 }, nt = nb;
+	struct qe_buf a = { 0 }, b = { 0 };
+	struct qe_nb_doc d;
+	/* cJSON's way rewrites \u0000 in place: a copy each */
+	char *ca = memcpy(qe_xmalloc(n + 1), in, n), *cb = memcpy(qe_xmalloc(n + 1), in, n);
+	int ra = qe_nbrecord_read(&nb, ca, n, free, 0, &a);
+	int rb = qe_nbrecord_read(&nt, cb, n, free, 1, &b);
+
+	qe_buf_adds(out, qe_nbscan(in, n, &d) == 0 ? "pull" : "cjson");
+	if (d.doc)
+		qe_nb_doc_free(&d);
+	if (ra != rb || nb.problems != nt.problems || a.len != b.len ||
+	    (a.len && memcmp(a.data, b.data, a.len) != 0))
+		qe_buf_adds(out, " differ");
+	else
+		digests(&a, out);
+	qe_buf_free(&a);
+	qe_buf_free(&b);
+}
+
 static const struct unit_fn fns[] = {
+	{ "both", both },
 	{ "normalise", normalise },
 	{ "source", source },
 	{ "first_line", first_line },
