@@ -77,6 +77,7 @@ provenance(struct qe_recscan *sc, struct qe_recline *l)
 
 	if (sc->ptree && rest == sc->psuffix.len && memcmp(v0, sc->psuffix.data, rest) == 0) {
 		l->prov = sc->ptree;	/* read whole before, at the same depth */
+		l->reused = 1;
 		s->p = s->end - 1;	/* the '}' (then blanks: none, or they were equal) */
 		while (*s->p != '}')
 			s->p--;

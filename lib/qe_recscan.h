@@ -39,6 +39,7 @@ struct qe_recline {
 	const char *str[QE_RK_N];	/* a string member, decoded, else NULL */
 	double num[QE_RK_N];		/* a number member */
 	const cJSON *prov, *tc;		/* "provenance", "timeout_cell" when objects, else NULL */
+	int reused;			/* prov is the previous line's tree, known by its bytes */
 };
 
 struct qe_recscan {

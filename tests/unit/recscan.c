@@ -1,0 +1,52 @@
+/*
+ * Unit driver for lib/qe_recscan.c: record lines read with the pull reader.
+ * The input's lines are read in order by one struct qe_recscan.
+ */
+#include <string.h>
+
+#include "harness.h"
+#include "qe_recscan.h"
+
+/*
+ * Per line: "tree" (left to cJSON's way), or kind, document, index,
+ * duration and the provenance's fingerprint with "new" (parsed) or "same"
+ * (the previous line's tree, recognised by its bytes).
+ */
+static void
+lines(const char *in, size_t n, struct qe_buf *out)
+{
+	struct qe_recscan sc = { 0 };
+	struct qe_recline l;
+	const char *p = in, *end = in + n;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end;
+
+		if (out->len)
+			qe_buf_addc(out, ' ');
+		if (qe_recscan_line(&sc, p, (size_t)(e - p), &l) != 0)
+			qe_buf_adds(out, "tree");
+		else {
+			const char *fp = qe_json_str(l.prov, "fingerprint");
+
+			qe_buf_addf(out, "%s/%s/%g/%g/%s", l.str[QE_RK_KIND] ? l.str[QE_RK_KIND] : "-",
+			    l.str[QE_RK_DOCUMENT] ? l.str[QE_RK_DOCUMENT] : "-", l.num[QE_RK_INDEX],
+			    l.num[QE_RK_DURATION], fp ? fp : "-");
+			if (l.prov)
+				qe_buf_adds(out, l.reused ? ":same" : ":new");
+		}
+		p = e + (nl != NULL);
+	}
+	qe_recscan_free(&sc);
+}
+
+static const struct unit_fn fns[] = {
+	{ "lines", lines },
+	{ NULL, NULL }
+};
+
+int
+main(int argc, char **argv)
+{
+	return unit_main(argc, argv, fns);
+}
