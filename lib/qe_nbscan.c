@@ -155,7 +155,8 @@ bundle_digest(struct nbs *b, EVP_MD_CTX *md, const char *at, const char *end)
 		if (qe_js_skip(&t) < 0)
 			break;
 	}
-	qsort(k, n, sizeof *k, bkey_cmp);
+	if (n > 1)
+		qsort(k, n, sizeof *k, bkey_cmp);
 	for (i = 0; r == 0 && i < n; i++) {
 		if (i > 0 && strcmp(k[i].key, k[i - 1].key) == 0)
 			k[i].at = k[i - 1].at;
