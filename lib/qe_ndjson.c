@@ -183,9 +183,10 @@ read_stream(struct reader *r, gzFile gz)
 
 	r->line = 0;
 	for (;;) {
-		/* room for a read of `want`; a long line makes the buffer grow */
+		/* room for a read of `want`, never more: a line too long is dropped
+		 * as it comes, so memory stays about qe_max_line + want */
 		qe_buf_grow(&b, want);
-		if ((n = gzread(gz, b.data + b.len, (unsigned)(b.cap - b.len - 1))) <= 0)
+		if ((n = gzread(gz, b.data + b.len, (unsigned)want)) <= 0)
 			break;
 		b.len += (size_t)n;
 		lines_in_place(r, &b, &scanned, &toolong);
