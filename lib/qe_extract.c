@@ -168,6 +168,18 @@ submit(struct qe_extract *x, const struct qe_par_fn *fn, void *task, int inparen
 	qe_par_close(&one);
 }
 
+/*
+ * Notebooks a worker reads one after another, of n that it reads itself
+ * (from their paths): 4 batches per worker, for balance.
+ */
+static size_t
+batch_of(const struct qe_extract *x, size_t n)
+{
+	size_t b = x->par ? 4 * (size_t)x->par->jobs : 1;
+
+	return (n + b - 1) / b;
+}
+
 /* Wait for every task of the operand (they point into its state). */
 static void
 drain(struct qe_extract *x)
@@ -283,13 +295,17 @@ qe_extract_cache_dir(struct qe_extract *x, const char *dir, const char *db)
 {
 	struct qe_jcache c = { .name = dir };
 	struct dirjob j = { x, dir, realpath(dir, NULL) };
-	const struct qe_par_fn fn = { dir_work, NULL, dir_done, &j };
+	struct qe_par_fn fn = { dir_work, NULL, dir_done, &j, 0 };
+	size_t n = 0;
 
 	if (qe_jcache_open_file(&c, db) < 0 || read_rows(x, &c, 0) < 0) {
 		x->problems++;
 		goto done;
 	}
 	qe_jcache_arrange(&c, x->all, x->root);
+	for (size_t i = 0; i < c.n; i++)
+		n += c.e[i].selected && c.e[i].pk >= 0;
+	fn.batch = batch_of(x, n);
 	/* a failed record joins the hook log's unmatched runs: in order, here */
 	for (size_t i = 0; i < c.n; i++)
 		if (c.e[i].selected)
@@ -409,7 +425,7 @@ qe_extract_archive_cache(struct qe_extract *x, const char *path, struct qe_jcach
     int keys_only)
 {
 	struct qe_archive_db db = { 0 };
-	struct archive_pass pass = { x, c, { archive_work, archive_forked, archive_done, NULL } };
+	struct archive_pass pass = { x, c, { archive_work, archive_forked, archive_done, NULL, 1 } };
 	struct qe_archive_nb_fn fn = { want_notebook, got_notebook, &pass };
 	int r, problems = 0;
 
@@ -558,7 +574,7 @@ qe_extract_ipynb(struct qe_extract *x, const struct qe_paths *files)
 {
 	struct qe_paths abs = { 0 };
 	struct filejob j = { x, files, &abs, NULL, 0 };
-	const struct qe_par_fn fn = { file_work, NULL, file_done, &j };
+	const struct qe_par_fn fn = { file_work, NULL, file_done, &j, batch_of(x, files->n) };
 
 	if (files->n == 0)
 		return;

@@ -18,18 +18,20 @@
 
 struct qe_par_item {
 	const struct qe_par_fn *fn;
-	void *task;
+	void **task;			/* a batch: tasks done one after another by one worker */
+	size_t ntask, taskcap;
 	int inparent;
-	struct qe_buf pre;		/* the parent's messages before the task */
-	pid_t pid;			/* the worker; 0 once reaped or never forked */
+	struct qe_buf pre;		/* the parent's messages before the first task */
+	pid_t pid;			/* the worker; 0 while the batch is open or never forked */
 	int errfd, resfd;		/* its stderr and its results (memfds) */
-	int finished, wstatus;
+	int started, finished, wstatus;
 };
 
-/* What a worker writes to its result file before its records and note. */
+/* What a worker writes to its result file per task, before its records and note. */
 struct result_head {
 	int problems;
 	size_t outlen, notelen;
+	off_t errend;			/* its messages end here in the worker's stderr */
 };
 
 /* Write all of b to fd; errors are ignored (the bytes are stderr's). */
@@ -115,7 +117,11 @@ qe_par_open(struct qe_par *p, int jobs)
 	p->q = qe_xcalloc(p->size, sizeof *p->q);
 }
 
-/* In the worker: do the task, write the results, never return. */
+/*
+ * In the worker: do the tasks one after another (the heap a notebook
+ * used is reused by the next: no fresh pages), write each one's results,
+ * never return.
+ */
 static void
 worker(struct qe_par *p, struct qe_par_item *it)
 {
@@ -124,20 +130,25 @@ worker(struct qe_par *p, struct qe_par_item *it)
 
 	if (dup2(it->errfd, 2) < 0 || dup2(p->devnull, 1) < 0)
 		_exit(QE_EXIT_TROUBLE);
-	h.problems = it->fn->work(it->fn->ctx, it->task, &out, &note);
-	h.outlen = out.len;
-	h.notelen = note.len;
-	write_all(it->resfd, (const char *)&h, sizeof h);
-	write_all(it->resfd, out.data, out.len);
-	write_all(it->resfd, note.data, note.len);
-	_exit(lseek(it->resfd, 0, SEEK_CUR) ==
-	    (off_t)(sizeof h + out.len + note.len) ? 0 : QE_EXIT_TROUBLE);
+	for (size_t k = 0; k < it->ntask; k++) {
+		qe_buf_reset(&out);
+		qe_buf_reset(&note);
+		h.problems = it->fn->work(it->fn->ctx, it->task[k], &out, &note);
+		h.outlen = out.len;
+		h.notelen = note.len;
+		h.errend = lseek(2, 0, SEEK_CUR);
+		write_all(it->resfd, (const char *)&h, sizeof h);
+		write_all(it->resfd, out.data, out.len);
+		write_all(it->resfd, note.data, note.len);
+	}
+	_exit(0);
 }
 
-/* Fork the worker of item it; on failure the task is done in the parent. */
+/* Fork the worker of the batch it; on failure its tasks are done in the parent. */
 static void
 start(struct qe_par *p, struct qe_par_item *it)
 {
+	it->started = 1;
 	it->errfd = memfd();
 	it->resfd = memfd();
 	if (it->errfd < 0 || it->resfd < 0 || (it->pid = fork()) < 0) {
@@ -148,8 +159,8 @@ start(struct qe_par *p, struct qe_par_item *it)
 	if (it->pid == 0)
 		worker(p, it);
 	p->running++;
-	if (it->fn->forked)
-		it->fn->forked(it->fn->ctx, it->task);
+	for (size_t k = 0; it->fn->forked && k < it->ntask; k++)
+		it->fn->forked(it->fn->ctx, it->task[k]);
 }
 
 /* Note workers that have ended; with `block`, wait for the oldest running one first. */
@@ -187,29 +198,56 @@ kill_all(struct qe_par *p)
 	}
 }
 
-/* A finished worker's messages to stderr and its results into out/note; its problems. */
-static int
-collect(struct qe_par *p, struct qe_par_item *it, struct qe_buf *out, struct qe_buf *note)
+/* The end of a worker that did not finish its batch: qe_oom ends the program, as with jobs 1. */
+static void
+died(struct qe_par *p, struct qe_par_item *it)
 {
-	struct qe_buf msg = { 0 };
-	struct result_head h = { -1, 0, 0 };
-
-	read_into(it->errfd, 0, (size_t)lseek(it->errfd, 0, SEEK_END), &msg);
-	write_all(2, msg.data, msg.len);
-	qe_buf_free(&msg);
-	if (WIFSIGNALED(it->wstatus)) {
-		warnx("worker %ld killed by signal %d", (long)it->pid, WTERMSIG(it->wstatus));
-		return -1;
-	}
-	if (WEXITSTATUS(it->wstatus) != 0) {	/* qe_oom: the program's end, as with jobs 1 */
+	if (WIFEXITED(it->wstatus) && WEXITSTATUS(it->wstatus) != 0) {
 		kill_all(p);
 		exit(WEXITSTATUS(it->wstatus));
 	}
-	if (pread(it->resfd, &h, sizeof h, 0) != (ssize_t)sizeof h)
-		return -1;
-	read_into(it->resfd, (off_t)sizeof h, h.outlen, out);
-	read_into(it->resfd, (off_t)(sizeof h + h.outlen), h.notelen, note);
-	return h.problems;
+	if (WIFSIGNALED(it->wstatus))
+		warnx("worker %ld killed by signal %d", (long)it->pid, WTERMSIG(it->wstatus));
+	else
+		warnx("worker %ld: results cut short", (long)it->pid);
+}
+
+/*
+ * A finished worker's batch, task by task in order: its messages to
+ * stderr, its results to done(). Tasks a dead worker did not finish get
+ * problems -1 and nothing else.
+ */
+static void
+collect(struct qe_par *p, struct qe_par_item *it)
+{
+	struct qe_buf msg = { 0 }, out = { 0 }, note = { 0 };
+	struct result_head h;
+	off_t at = 0, errat = 0, rlen = lseek(it->resfd, 0, SEEK_END);
+	size_t k;
+
+	read_into(it->errfd, 0, (size_t)lseek(it->errfd, 0, SEEK_END), &msg);
+	for (k = 0; k < it->ntask; k++) {
+		if (rlen - at < (off_t)sizeof h || pread(it->resfd, &h, sizeof h, at) != (ssize_t)sizeof h ||
+		    rlen - at - (off_t)sizeof h < (off_t)(h.outlen + h.notelen) ||
+		    h.errend < errat || h.errend > (off_t)msg.len)
+			break;
+		write_all(2, msg.data + errat, (size_t)(h.errend - errat));
+		errat = h.errend;
+		qe_buf_reset(&out);
+		qe_buf_reset(&note);
+		read_into(it->resfd, at + (off_t)sizeof h, h.outlen, &out);
+		read_into(it->resfd, at + (off_t)(sizeof h + h.outlen), h.notelen, &note);
+		at += (off_t)(sizeof h + h.outlen + h.notelen);
+		it->fn->done(it->fn->ctx, it->task[k], &out, &note, h.problems);
+	}
+	write_all(2, msg.data + errat, msg.len - (size_t)errat);
+	if (k < it->ntask)
+		died(p, it);
+	for (qe_buf_reset(&out), qe_buf_reset(&note); k < it->ntask; k++)
+		it->fn->done(it->fn->ctx, it->task[k], &out, &note, -1);
+	qe_buf_free(&msg);
+	qe_buf_free(&out);
+	qe_buf_free(&note);
 }
 
 /* The head's turn: its messages, its results to done(), with the real stderr. */
@@ -217,24 +255,27 @@ static void
 finish_head(struct qe_par *p)
 {
 	struct qe_par_item *it = &p->q[p->head];
-	struct qe_buf out = { 0 }, note = { 0 };
-	int problems;
 
 	dup2(p->realerr, 2);
 	write_all(2, it->pre.data, it->pre.len);
 	if (it->inparent)
-		problems = it->fn->work(it->fn->ctx, it->task, &out, &note);
+		for (size_t k = 0; k < it->ntask; k++) {
+			struct qe_buf out = { 0 }, note = { 0 };
+			int problems = it->fn->work(it->fn->ctx, it->task[k], &out, &note);
+
+			it->fn->done(it->fn->ctx, it->task[k], &out, &note, problems);
+			qe_buf_free(&out);
+			qe_buf_free(&note);
+		}
 	else
-		problems = collect(p, it, &out, &note);
-	it->fn->done(it->fn->ctx, it->task, &out, &note, problems);
+		collect(p, it);
 	dup2(p->capture, 2);
 	if (it->errfd >= 0)
 		close(it->errfd);
 	if (it->resfd >= 0)
 		close(it->resfd);
 	qe_buf_free(&it->pre);
-	qe_buf_free(&out);
-	qe_buf_free(&note);
+	free(it->task);
 	p->head = (p->head + 1) % p->size;
 	p->n--;
 }
@@ -246,6 +287,8 @@ flush(struct qe_par *p, int wait)
 	while (p->n > 0) {
 		struct qe_par_item *it = &p->q[p->head];
 
+		if (!it->started)
+			return;		/* the open batch: started by submit or drain */
 		if (!it->inparent && !it->finished)
 			reap(p, wait);
 		if (!it->inparent && !it->finished)
@@ -254,9 +297,47 @@ flush(struct qe_par *p, int wait)
 	}
 }
 
+/* Start the batch being filled, once a worker may run. */
+static void
+start_open(struct qe_par *p)
+{
+	struct qe_par_item *it = p->open;
+
+	if (it == NULL)
+		return;
+	p->open = NULL;
+	while (p->running == (size_t)p->jobs) {
+		reap(p, 1);
+		flush(p, 0);
+	}
+	start(p, it);
+}
+
+/* A new item at the end of the queue, after waiting for room. */
+static struct qe_par_item *
+push(struct qe_par *p, const struct qe_par_fn *fn, int inparent, struct qe_buf *pre)
+{
+	struct qe_par_item *it;
+
+	while (p->n == p->size) {
+		reap(p, 1);
+		flush(p, 0);
+	}
+	it = &p->q[(p->head + p->n++) % p->size];
+	memset(it, 0, sizeof *it);
+	it->fn = fn;
+	it->inparent = inparent;
+	it->started = inparent;
+	it->errfd = it->resfd = -1;
+	it->pre = *pre;
+	memset(pre, 0, sizeof *pre);
+	return it;
+}
+
 void
 qe_par_submit(struct qe_par *p, const struct qe_par_fn *fn, void *task, int inparent)
 {
+	struct qe_buf pre = { 0 };
 	struct qe_par_item *it;
 
 	if (p->jobs == 1) {
@@ -270,26 +351,28 @@ qe_par_submit(struct qe_par *p, const struct qe_par_fn *fn, void *task, int inpa
 	}
 	reap(p, 0);
 	flush(p, 0);
-	while (p->n == p->size || (!inparent && p->running == (size_t)p->jobs)) {
-		reap(p, 1);
-		flush(p, 0);
-	}
-	it = &p->q[(p->head + p->n++) % p->size];
-	memset(it, 0, sizeof *it);
-	it->fn = fn;
-	it->task = task;
-	it->inparent = inparent;
-	it->errfd = it->resfd = -1;
-	cut_capture(p, &it->pre);
+	cut_capture(p, &pre);
+	/* a batch holds tasks of one kind with nothing said in between */
+	if (p->open && (inparent || fn != p->open->fn || pre.len > 0))
+		start_open(p);
+	if ((it = p->open) == NULL)
+		it = push(p, fn, inparent, &pre);
+	qe_buf_free(&pre);
+	it->task = qe_grow(it->task, it->ntask, &it->taskcap, sizeof *it->task, 4);
+	it->task[it->ntask++] = task;
 	if (!inparent)
-		start(p, it);
+		p->open = it;
+	if (!inparent && it->ntask >= (fn->batch > 0 ? fn->batch : 1))
+		start_open(p);
 }
 
 void
 qe_par_drain(struct qe_par *p)
 {
-	if (p->jobs > 1)
+	if (p->jobs > 1) {
+		start_open(p);
 		flush(p, 1);
+	}
 }
 
 void

@@ -20,9 +20,12 @@
  *    submissions is put in the queue before the next task, and a task's
  *    messages, then done(), reach the real stderr when its turn comes.
  *    done() runs in the parent, in submission order, with the real stderr.
- *  - at most `jobs` workers run at once, and at most 4 x jobs tasks wait
- *    for their turn (their results are records, not notebooks): memory is
- *    bounded by the workers' notebooks, not by the number of notebooks.
+ *  - at most `jobs` workers run at once, each reading one notebook at a
+ *    time, and at most 4 x jobs batches of tasks wait for their turn
+ *    (their results are records, not notebooks): memory is bounded by the
+ *    workers' notebooks, not by the number of notebooks. A batch (fn->batch
+ *    tasks of one kind, nothing said by the parent in between) is done by
+ *    one worker, its tasks' messages and results handed on task by task.
  *  - a task's state is decided before it is submitted (what the parent
  *    decides stays in the parent); a worker only reads what it was given
  *    and returns bytes. With jobs 1, or a task submitted `inparent`, the
@@ -56,6 +59,14 @@ struct qe_par_fn {
 	/* In the parent, in order: the results; problems -1 when the worker died. */
 	void (*done)(void *ctx, void *task, struct qe_buf *out, struct qe_buf *note, int problems);
 	void *ctx;
+	/*
+	 * Tasks one worker does one after another (0 or 1: one each). A
+	 * worker's heap is reused from one notebook to the next, where a new
+	 * process would fault in fresh pages for each. Only for tasks whose
+	 * inputs the worker reads itself (a path): a batch's tasks wait in the
+	 * parent until it is full.
+	 */
+	size_t batch;
 };
 
 struct qe_par_item;
@@ -65,7 +76,8 @@ struct qe_par {
 	int realerr;			/* the real stderr while open, else -1 */
 	int capture;			/* the parent's stderr meanwhile (memfd) */
 	int devnull;			/* a worker's stdout */
-	struct qe_par_item *q;		/* the ring of tasks waiting for their turn */
+	struct qe_par_item *q;		/* the ring of batches waiting for their turn */
+	struct qe_par_item *open;	/* the batch being filled (the ring's last), or NULL */
 	size_t size, head, n, running;
 };
 
