@@ -1,7 +1,6 @@
 /* qe-cache-extract's operands to records (qe_extract.h). */
 #include <err.h>
 #include <errno.h>
-#include <malloc.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -367,8 +366,6 @@ archive_forked(void *ctx, void *task)
 	(void)ctx;
 	sqlite3_free(t->bytes);
 	t->bytes = NULL;
-	/* the next worker would count the freed pages as its own resident ones */
-	malloc_trim(0);
 }
 
 /* The records wait in their entry until the cache's order gives their turn. */
