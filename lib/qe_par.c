@@ -128,6 +128,7 @@ worker(struct qe_par *p, struct qe_par_item *it)
 	struct qe_buf out = { 0 }, note = { 0 };
 	struct result_head h;
 
+	memset(&h, 0, sizeof h);	/* its padding is written too */
 	if (dup2(it->errfd, 2) < 0 || dup2(p->devnull, 1) < 0)
 		_exit(QE_EXIT_TROUBLE);
 	for (size_t k = 0; k < it->ntask; k++) {
