@@ -108,8 +108,9 @@ def jobs_note(j1, j2, cmd2, largest):
     mb = 1024 * 1024
     t1, t2 = 1.5 * largest + 16 * mb, 1.5 * largest + 2 * 16 * mb
     load = " ".join(open("/proc/loadavg").read().split()[:3])
-    return (f"-j 2 against -j 1: wall {j1['wall'] / j2['wall']:.2f}x, CPU {j2['cpu'] / j1['cpu']:.2f}x "
-            f"(target: wall >= 1.7x on 2 idle cores; load average now {load}, on {os.cpu_count()} CPUs). "
+    return (f"-j 2 against -j 1: speed-up on wall time (-j 1 / -j 2) {j1['wall'] / j2['wall']:.2f}, CPU time "
+            f"-j 2 / -j 1 {j2['cpu'] / j1['cpu']:.2f} "
+            f"(target: speed-up >= 1.7 on 2 idle cores; load average now {load}, on {os.cpu_count()} CPUs). "
             f"Peak RSS: -j 1 {j1['rss_kb'] / 1024:.1f} MB against its target {t1 / mb:.1f} MB "
             f"(1.5 x the largest notebook + 16 MB): {'within' if j1['rss_kb'] * 1024 <= t1 else 'ABOVE'}; "
             f"-j 2 {tree / 1024:.1f} MB for the parent and its workers added up (largest single process "
