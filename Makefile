@@ -84,6 +84,16 @@ valgrind: all $(UNIT)
 	done
 	QE_VALGRIND=1 PATH="$(CURDIR)/tests/.valgrind:$(CURDIR)/hook:$$PATH" bats $(VALGRIND_TESTS)
 
+# The suites that run qe-cache-extract, with every invocation run at -j 1,
+# -j 2 and -j 8 and compared (stdout, stderr, exit status: tests/jobs-same.sh).
+jobs-check: all
+	rm -rf tests/.jobs && mkdir -p tests/.jobs
+	printf '#!/bin/sh\nQE_REAL_EXTRACT="%s/qe-cache-extract" exec "%s/tests/jobs-same.sh" "$$@"\n' "$(CURDIR)" "$(CURDIR)" > tests/.jobs/qe-cache-extract
+	chmod +x tests/.jobs/qe-cache-extract
+	PATH="$(CURDIR)/tests/.jobs:$(CURDIR):$(CURDIR)/hook:$$PATH" bats $(JOBS_TESTS) < /dev/null
+
+JOBS_TESTS = tests/00-basics.bats tests/qe-cache-extract.bats tests/90-hostile.bats tests/hook.bats tests/qe-cell-diff.bats
+
 VALGRIND_TESTS = tests/00-basics.bats tests/qe-cache-extract.bats tests/qe-stamp.bats tests/qe-cell-diff.bats tests/qe-comment.bats
 
 # libFuzzer targets (clang): FUZZ_TIME seconds each; fuzz-smoke is CI's short run.
@@ -120,4 +130,4 @@ install: all
 clean:
 	rm -f $(TOOLS) cmd/*.o lib/*.o lib/libqe.a tests/unit/*.o $(UNIT)
 
-.PHONY: all unit check asan valgrind fuzz fuzz-smoke dist deps deps-test install clean
+.PHONY: all unit check asan valgrind jobs-check fuzz fuzz-smoke dist deps deps-test install clean

@@ -87,6 +87,37 @@ def check(args, what):
     return (what, r.returncode == 0, line)
 
 
+def same_bytes(a, b, what):
+    """A check that two outputs are the same bytes."""
+    ok = open(a, "rb").read() == open(b, "rb").read()
+    log(f"  check {what}: {'same bytes' if ok else 'DIFFERENT'}")
+    return (what, ok, "same bytes" if ok else "different bytes")
+
+
+def tree_peak_kb(cmd):
+    """Peak of the RSS of cmd's process tree added up (tests/treerss.py: sampled every 2 ms, pages a parent
+    shares with its forked workers counted in each, so an upper bound)."""
+    r = subprocess.run([PY, os.path.join(TOP, "tests", "treerss.py")] + cmd, capture_output=True, text=True,
+                       cwd=TOP, check=True)
+    return int(r.stdout.split()[0])
+
+
+def jobs_note(j1, j2, cmd2, largest):
+    """-j 2 against -j 1: speed-up and the memory target (1.5 x the largest notebook + 16 MB per worker)."""
+    tree = tree_peak_kb(cmd2)
+    mb = 1024 * 1024
+    t1, t2 = 1.5 * largest + 16 * mb, 1.5 * largest + 2 * 16 * mb
+    load = " ".join(open("/proc/loadavg").read().split()[:3])
+    return (f"-j 2 against -j 1: speed-up on wall time (-j 1 / -j 2) {j1['wall'] / j2['wall']:.2f}, CPU time "
+            f"-j 2 / -j 1 {j2['cpu'] / j1['cpu']:.2f} "
+            f"(target: speed-up >= 1.7 on 2 idle cores; load average now {load}, on {os.cpu_count()} CPUs). "
+            f"Peak RSS: -j 1 {j1['rss_kb'] / 1024:.1f} MB against its target {t1 / mb:.1f} MB "
+            f"(1.5 x the largest notebook + 16 MB): {'within' if j1['rss_kb'] * 1024 <= t1 else 'ABOVE'}; "
+            f"-j 2 {tree / 1024:.1f} MB for the parent and its workers added up (largest single process "
+            f"{j2['rss_kb'] / 1024:.1f} MB) against {t2 / mb:.1f} MB (+ 16 MB per worker): "
+            f"{'within' if tree * 1024 <= t2 else 'ABOVE'}.")
+
+
 def table(rows, nbytes, units, unit_name, ref):
     """Markdown table; ratio column: wall and CPU relative to the row named ref."""
     base = next(r for r in rows if r["name"] == ref)
@@ -147,8 +178,10 @@ def bench_extract(scale, runs, md, checks):
         f"largest notebook {st['largest'] / 1e6:.1f} MB")
     run_once(["cat"] + files + [zp], os.devnull)                     # page cache
     log("timing (directory input) ...")
-    rows = [measure("qe-cache-extract", [tool, cache], runs, o("c-dir")),
-            measure("qe-cache-extract, 2 processes at once", [tool, cache], runs, os.devnull, concurrent=2),
+    rows = [measure("qe-cache-extract -j 1", [tool, "-j", "1", cache], runs, o("c-dir")),
+            measure("qe-cache-extract -j 2", [tool, "-j", "2", cache], runs, o("c-dir-j2")),
+            measure("qe-cache-extract -j 1, 2 processes at once", [tool, "-j", "1", cache], runs, os.devnull,
+                    concurrent=2),
             measure("Python reference (json+sqlite3+hashlib)", [PY, os.path.join(BENCH, "ref_extract.py"), cache],
                     runs, o("py-dir")),
             measure("jq + sqlite3 reference (subset)", [os.path.join(BENCH, "ref_extract_jq.sh"), cache], runs,
@@ -156,20 +189,23 @@ def bench_extract(scale, runs, md, checks):
             measure("floor: cat", ["cat"] + files, runs),
             measure("floor: sha256sum", ["sha256sum"] + files, runs),
             measure("floor: openssl dgst -sha256", ["openssl", "dgst", "-sha256"] + files, runs)]
-    rows[1]["mult"] = 2
+    rows[2]["mult"] = 2
     md.append(f"### qe-cache-extract: directory input\n\n{len(files) - 1} current notebooks + global.db = "
               f"{nbytes / 1e6:.1f} MB, {cells} code cells, largest notebook {st['largest'] / 1e6:.1f} MB "
               f"(`{os.path.relpath(cache, TOP)}`). Throughput on wall time; \"2 processes at once\" counts "
-              f"both processes' bytes.\n\n" + table(rows, nbytes, cells, "cells", "qe-cache-extract"))
+              f"both processes' bytes.\n\n" + table(rows, nbytes, cells, "cells", "qe-cache-extract -j 1"))
+    md.append(jobs_note(rows[0], rows[1], [tool, "-j", "2", cache], st["largest"]))
+    checks.append(same_bytes(o("c-dir"), o("c-dir-j2"), "qe-cache-extract -j 2 = -j 1 (directory, byte for byte)"))
     tiny = os.path.join(TOP, "tests/fixtures/shared/jupyter-cache/base/.jupyter_cache")
-    base_kb = run_once([tool, tiny], os.devnull)[2] if os.path.isdir(tiny) else 0
+    base_kb = run_once([tool, "-j", "1", tiny], os.devnull)[2] if os.path.isdir(tiny) else 0
     md.append(f"Memory: qe-cache-extract peak RSS {rows[0]['rss_kb'] / 1024:.1f} MB = {base_kb / 1024:.1f} MB "
               f"(its peak on the tiny fixture cache: libraries, SQLite) + "
               f"{(rows[0]['rss_kb'] - base_kb) * 1024 / st['largest']:.2f} x the largest notebook "
               f"({st['largest'] / 1048576:.1f} MiB). Target: below 2 x the largest notebook + a small constant.")
     zbytes = os.path.getsize(zp)
     log("timing (zip input) ...")
-    zrows = [measure("qe-cache-extract build-cache.zip", [tool, zp], runs, o("c-zip")),
+    zrows = [measure("qe-cache-extract -j 1 build-cache.zip", [tool, "-j", "1", zp], runs, o("c-zip")),
+             measure("qe-cache-extract -j 2 build-cache.zip", [tool, "-j", "2", zp], runs, o("c-zip-j2")),
              measure("Python reference build-cache.zip", [PY, os.path.join(BENCH, "ref_extract.py"), zp], runs,
                      o("py-zip")),
              measure("floor: cat build-cache.zip", ["cat", zp], runs),
@@ -177,11 +213,13 @@ def bench_extract(scale, runs, md, checks):
     checks.append(check([o("c-dir"), o("py-dir")], "qe-cache-extract = Python reference (directory, all fields)"))
     checks.append(check([o("c-dir"), o("py-zip")], "qe-cache-extract = Python reference (zip, all fields)"))
     checks.append(check([o("c-dir"), o("c-zip")], "qe-cache-extract zip = directory (all fields)"))
+    checks.append(same_bytes(o("c-zip"), o("c-zip-j2"), "qe-cache-extract -j 2 = -j 1 (zip, byte for byte)"))
     checks.append(check(["--kind", "cell", "--fields", JQ_FIELDS, o("c-dir"), o("jq-dir")],
                         "qe-cache-extract = jq+sqlite3 reference (cell records, jq subset)"))
     md.append(f"### qe-cache-extract: zip artifact\n\n`build-cache.zip`: {zbytes / 1e6:.1f} MB deflated, "
               f"{nbytes / 1e6:.1f} MB inflated (MB/s below count the inflated bytes).\n\n" +
-              table(zrows, nbytes, cells, "cells", "qe-cache-extract build-cache.zip"))
+              table(zrows, nbytes, cells, "cells", "qe-cache-extract -j 1 build-cache.zip") + "\n\n" +
+              jobs_note(zrows[0], zrows[1], [tool, "-j", "2", zp], st["largest"]))
     return {"bytes": nbytes, "cells": cells, "largest": st["largest"], "rows": rows, "zip_rows": zrows}
 
 
@@ -227,7 +265,7 @@ def profile(md):
         return
     d, _ = gen_cache(0.05)
     rd, _ = gen_reports(20000)
-    for name, cmd in (("qe-cache-extract", [os.path.join(TOP, "qe-cache-extract"), os.path.join(d, ".jupyter_cache")]),
+    for name, cmd in (("qe-cache-extract", [os.path.join(TOP, "qe-cache-extract"), "-j", "1", os.path.join(d, ".jupyter_cache")]),
                       ("qe-cell-diff", [os.path.join(TOP, "qe-cell-diff"), os.path.join(rd, "base.ndjson"),
                                         os.path.join(rd, "head.ndjson")])):
         cg = os.path.join(WORK, f"callgrind.{name}")

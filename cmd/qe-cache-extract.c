@@ -20,6 +20,7 @@ static const struct option longopts[] = {
 	{ "all",          no_argument,       NULL, 'a' },
 	{ "baseline",     required_argument, NULL, 'b' },
 	{ "help",         no_argument,       NULL, 'h' },
+	{ "jobs",         required_argument, NULL, 'j' },
 	{ "max-notebook", required_argument, NULL, OPT_MAX_NOTEBOOK },
 	{ "max-archive-entries", required_argument, NULL, OPT_MAX_ARCHIVE_ENTRIES },
 	{ "max-archive-bytes", required_argument, NULL, OPT_MAX_ARCHIVE_BYTES },
@@ -33,8 +34,8 @@ static const struct option longopts[] = {
 };
 
 static const char usage[] =
-    "usage: qe-cache-extract [-ah] [--version] [-b baseline] [-r root] [-s time] [-t log]\n"
-    "                        [--stale-margin seconds] [--max-notebook bytes]\n"
+    "usage: qe-cache-extract [-ah] [--version] [-b baseline] [-j jobs] [-r root] [-s time]\n"
+    "                        [-t log] [--stale-margin seconds] [--max-notebook bytes]\n"
     "                        [--max-archive-entries n] [--max-archive-bytes bytes]\n"
     "                        [--max-line bytes] [path ...]\n";
 
@@ -78,10 +79,16 @@ option(int ch, const char *arg, void *ctx)
 	struct cli *c = ctx;
 	struct qe_extract *x = c->x;
 	double v;
+	long n;
 
 	switch (ch) {
 	case 'a': x->all = 1; return 0;
 	case 'b': c->baseline = arg; return 0;
+	case 'j':
+		if (qe_opt_count("-j", arg, 1, 1024, &n) < 0)
+			return -1;
+		x->jobs = (int)n;
+		return 0;
 	case 'r': x->root = root_arg(arg); return 0;
 	case 's':
 		if (qe_time_parse(arg, &x->since) != 0) {
@@ -117,10 +124,11 @@ main(int argc, char *argv[])
 	struct qe_extract x;
 	struct qe_paths ops = { 0 };
 	struct cli c = { &x, NULL, NULL };
-	const struct qe_cli cli = { "ab:hr:s:t:", longopts, usage, option, &c };
+	const struct qe_cli cli = { "ab:hj:r:s:t:", longopts, usage, option, &c };
 	int status;
 
 	qe_extract_init(&x, emit);
+	x.jobs = qe_par_cpus();
 	if ((status = qe_cli_parse(&cli, &argc, &argv)) != QE_CLI_GO) {
 		qe_extract_free(&x);
 		return status;

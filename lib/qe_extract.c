@@ -23,6 +23,7 @@ qe_extract_init(struct qe_extract *x, void (*emit)(struct qe_buf *))
 	x->lim.entries = 200000;
 	x->lim.total_bytes = 16.0 * (1 << 30);
 	x->emit = emit;
+	x->jobs = 1;
 }
 
 void
@@ -95,19 +96,95 @@ cached_records(struct qe_extract *x, const struct qe_jcache_entry *e, const char
 }
 
 /*
- * Hand one notebook's records on. Every line must be UTF-8: a file name or
- * a stored traceback (\xff\xfe\xc0\xaf) that is not has each bad byte
- * replaced by U+FFFD here, and says so (counted as a problem).
+ * Every line must be UTF-8: a file name or a stored traceback
+ * (\xff\xfe\xc0\xaf) that is not has each bad byte replaced by U+FFFD
+ * here, and says so (counted as a problem).
  */
 static void
-emit_utf8(struct qe_extract *x, const char *where, struct qe_buf *out)
+repair_utf8(struct qe_extract *x, const char *where, struct qe_buf *out)
 {
 	if (qe_utf8_repair_buf(out)) {
 		warnx("%s: text not UTF-8 (a file name or stored text): each bad byte written as "
 		    "U+FFFD", where);
 		x->problems++;
 	}
+}
+
+/* Hand one notebook's records on, repaired. */
+static void
+emit_utf8(struct qe_extract *x, const char *where, struct qe_buf *out)
+{
+	repair_utf8(x, where, out);
 	x->emit(out);
+}
+
+/*
+ * One notebook is a task (qe_par.h): done in a worker process with -j N,
+ * here with -j 1. What it changes in the worker's copy of x comes back:
+ * the problems it counted and the hook runs it matched (their indices in
+ * `note`), applied in operand order by task_done(). Everything else a
+ * worker reads (options, baseline, the cache's rows and their selection,
+ * the hook log) was decided before the task was submitted.
+ */
+static int
+task_end(struct qe_extract *x, int problems_before, struct qe_buf *note)
+{
+	int problems = x->problems - problems_before;
+
+	x->problems = problems_before;
+	for (size_t i = 0; i < x->hooks.n; i++)
+		if (x->hooks.runs[i].used)
+			qe_buf_add(note, &i, sizeof i);
+	return problems;
+}
+
+/* In operand order: the task's problems (a dead worker is one) and hook marks. */
+static void
+task_done(struct qe_extract *x, const struct qe_buf *note, int problems)
+{
+	size_t i;
+
+	x->problems += problems < 0 ? 1 : problems;
+	for (size_t k = 0; k + sizeof i <= note->len; k += sizeof i) {
+		memcpy(&i, note->data + k, sizeof i);
+		if (i < x->hooks.n)
+			x->hooks.runs[i].used = 1;
+	}
+}
+
+/* Queue a task on x->par, or do it now when there is none (-j 1 outside operands). */
+static void
+submit(struct qe_extract *x, const struct qe_par_fn *fn, void *task, int inparent)
+{
+	struct qe_par one;
+
+	if (x->par != NULL) {
+		qe_par_submit(x->par, fn, task, inparent);
+		return;
+	}
+	qe_par_open(&one, 1);
+	qe_par_submit(&one, fn, task, inparent);
+	qe_par_close(&one);
+}
+
+/*
+ * Notebooks a worker reads one after another, of n that it reads itself
+ * (from their paths): 4 batches per worker, for balance.
+ */
+static size_t
+batch_of(const struct qe_extract *x, size_t n)
+{
+	size_t b = x->par ? 4 * (size_t)x->par->jobs : 1;
+
+	return (n + b - 1) / b;
+}
+
+/* Wait for every task of the operand (they point into its state). */
+static void
+drain(struct qe_extract *x)
+{
+	if (x->par != NULL)
+		qe_par_drain(x->par);
 }
 
 /* A notebook file's bytes, or NULL after the message. */
@@ -182,28 +259,59 @@ cache_dir_entry(struct qe_extract *x, const char *dir, const char *realdir,
 		x->problems++;
 }
 
+/* A cache folder's tasks: its entries. */
+struct dirjob {
+	struct qe_extract *x;
+	const char *dir, *realdir;
+};
+
+static int
+dir_work(void *ctx, void *task, struct qe_buf *out, struct qe_buf *note)
+{
+	struct dirjob *j = ctx;
+	const struct qe_jcache_entry *e = task;
+	struct qe_buf path = { 0 };
+	int p0 = j->x->problems;
+
+	cache_dir_entry(j->x, j->dir, j->realdir, e, &path, out);
+	repair_utf8(j->x, e->uri, out);
+	qe_buf_free(&path);
+	return task_end(j->x, p0, note);
+}
+
+static void
+dir_done(void *ctx, void *task, struct qe_buf *out, struct qe_buf *note, int problems)
+{
+	struct dirjob *j = ctx;
+
+	(void)task;
+	task_done(j->x, note, problems);
+	j->x->emit(out);
+}
+
 void
 qe_extract_cache_dir(struct qe_extract *x, const char *dir, const char *db)
 {
 	struct qe_jcache c = { .name = dir };
-	struct qe_buf path = { 0 }, out = { 0 };
-	char *realdir = realpath(dir, NULL);
+	struct dirjob j = { x, dir, realpath(dir, NULL) };
+	struct qe_par_fn fn = { dir_work, NULL, dir_done, &j, 0 };
+	size_t n = 0;
 
 	if (qe_jcache_open_file(&c, db) < 0 || read_rows(x, &c, 0) < 0) {
 		x->problems++;
 		goto done;
 	}
 	qe_jcache_arrange(&c, x->all, x->root);
-	for (size_t i = 0; i < c.n; i++) {
-		if (!c.e[i].selected)
-			continue;
-		cache_dir_entry(x, dir, realdir, &c.e[i], &path, &out);
-		emit_utf8(x, c.e[i].uri, &out);
-	}
+	for (size_t i = 0; i < c.n; i++)
+		n += c.e[i].selected && c.e[i].pk >= 0;
+	fn.batch = batch_of(x, n);
+	/* a failed record joins the hook log's unmatched runs: in order, here */
+	for (size_t i = 0; i < c.n; i++)
+		if (c.e[i].selected)
+			submit(x, &fn, &c.e[i], c.e[i].pk < 0);
+	drain(x);
 done:
-	free(realdir);
-	qe_buf_free(&path);
-	qe_buf_free(&out);
+	free((char *)j.realdir);
 	qe_jcache_free(&c);
 }
 
@@ -211,6 +319,7 @@ done:
 struct archive_pass {
 	struct qe_extract *x;
 	struct qe_jcache *c;
+	struct qe_par_fn fn;		/* its tasks (archive_work...) */
 };
 
 static void *
@@ -227,13 +336,62 @@ want_notebook(void *ctx, const char *hashkey)
 	return NULL;
 }
 
+/* One notebook read from an archive, for a worker. */
+struct archive_task {
+	struct qe_jcache_entry *e;
+	char *where;
+	unsigned char *bytes;		/* NULL once a worker took them */
+	size_t len;
+};
+
+static int
+archive_work(void *ctx, void *task, struct qe_buf *out, struct qe_buf *note)
+{
+	struct qe_extract *x = ((struct archive_pass *)ctx)->x;
+	struct archive_task *t = task;
+	int p0 = x->problems;
+
+	if (cached_records(x, t->e, t->where, (char *)t->bytes, t->len, sqlite3_free, out) < 0)
+		x->problems++;
+	t->bytes = NULL;
+	return task_end(x, p0, note);
+}
+
+/* The parent's copy of the bytes, once a worker has its own. */
+static void
+archive_forked(void *ctx, void *task)
+{
+	struct archive_task *t = task;
+
+	(void)ctx;
+	sqlite3_free(t->bytes);
+	t->bytes = NULL;
+}
+
+/* The records wait in their entry until the cache's order gives their turn. */
+static void
+archive_done(void *ctx, void *task, struct qe_buf *out, struct qe_buf *note, int problems)
+{
+	struct archive_task *t = task;
+
+	task_done(((struct archive_pass *)ctx)->x, note, problems);
+	qe_buf_add(&t->e->out, out->data, out->len);
+	free(t->where);
+	free(t);
+}
+
 static int
 got_notebook(void *ctx, void *item, const char *where, unsigned char *bytes, size_t len)
 {
-	struct qe_jcache_entry *e = item;
+	struct archive_pass *pass = ctx;
+	struct archive_task *t = qe_xmalloc(sizeof *t);
 
-	return cached_records(((struct archive_pass *)ctx)->x, e, where, (char *)bytes, len,
-	    sqlite3_free, &e->out);
+	t->e = item;
+	t->where = qe_xstrdup(where);
+	t->bytes = bytes;
+	t->len = len;
+	submit(pass->x, &pass->fn, t, 0);
+	return 0;
 }
 
 /* Open the database found by the first pass; c takes what it needs of db. */
@@ -264,7 +422,7 @@ qe_extract_archive_cache(struct qe_extract *x, const char *path, struct qe_jcach
     int keys_only)
 {
 	struct qe_archive_db db = { 0 };
-	struct archive_pass pass = { x, c };
+	struct archive_pass pass = { x, c, { archive_work, archive_forked, archive_done, NULL, 1 } };
 	struct qe_archive_nb_fn fn = { want_notebook, got_notebook, &pass };
 	int r, problems = 0;
 
@@ -275,7 +433,9 @@ qe_extract_archive_cache(struct qe_extract *x, const char *path, struct qe_jcach
 	qe_archive_db_free(&db);
 	if (r == 0 && !keys_only) {
 		qe_jcache_arrange(c, x->all, x->root);
+		pass.fn.ctx = &pass;
 		r = qe_archive_each_notebook(path, c->rootpfx, x->lim.member_bytes, &fn, &problems);
+		drain(x);
 	}
 	x->problems += problems > 0;
 	return r;
@@ -366,33 +526,59 @@ common_dir(const struct qe_paths *files, const char *root, struct qe_paths *abs,
 	free(cwd);
 }
 
+/* Notebook files' tasks: files->v[i], named from abs->v[i] and their common folder. */
+struct filejob {
+	struct qe_extract *x;
+	const struct qe_paths *files, *abs;
+	const char *base;
+	size_t baselen;
+};
+
+static int
+file_work(void *ctx, void *task, struct qe_buf *out, struct qe_buf *note)
+{
+	struct filejob *j = ctx;
+	struct qe_extract *x = j->x;
+	size_t i = (size_t)((char **)task - j->files->v), len;
+	char *doc = qe_docname(j->abs->v[i], x->root, j->base ? j->base : j->abs->v[i],
+	    j->base ? j->baselen : qe_docname_dir_len(j->abs->v[i])), *bytes;
+	struct qe_nbctx nb = { .where = j->files->v[i], .document = doc, .input = "ipynb",
+	    .pk = -1, .current = -1, .stable_ids = 1, .execution_seconds = NAN,
+	    .stale_margin_us = x->stale_margin_us, .hooks = &x->hooks };
+	int p0 = x->problems;
+
+	if ((bytes = read_notebook(x, j->files->v[i], &len)) != NULL &&
+	    qe_nbrecord_notebook(&nb, bytes, len, free, out) < 0)
+		x->problems++;
+	x->problems += nb.problems;
+	free(doc);
+	repair_utf8(x, j->files->v[i], out);
+	return task_end(x, p0, note);
+}
+
+static void
+file_done(void *ctx, void *task, struct qe_buf *out, struct qe_buf *note, int problems)
+{
+	struct filejob *j = ctx;
+
+	(void)task;
+	task_done(j->x, note, problems);
+	j->x->emit(out);
+}
+
 void
 qe_extract_ipynb(struct qe_extract *x, const struct qe_paths *files)
 {
-	struct qe_buf out = { 0 };
 	struct qe_paths abs = { 0 };
-	const char *base;
-	size_t baselen;
+	struct filejob j = { x, files, &abs, NULL, 0 };
+	const struct qe_par_fn fn = { file_work, NULL, file_done, &j, batch_of(x, files->n) };
 
 	if (files->n == 0)
 		return;
-	common_dir(files, x->root, &abs, &base, &baselen);
-	for (size_t i = 0; i < files->n; i++) {
-		char *doc = qe_docname(abs.v[i], x->root, base ? base : abs.v[i],
-		    base ? baselen : qe_docname_dir_len(abs.v[i])), *bytes;
-		struct qe_nbctx nb = { .where = files->v[i], .document = doc, .input = "ipynb",
-		    .pk = -1, .current = -1, .stable_ids = 1, .execution_seconds = NAN,
-		    .stale_margin_us = x->stale_margin_us, .hooks = &x->hooks };
-		size_t len;
-
-		if ((bytes = read_notebook(x, files->v[i], &len)) != NULL &&
-		    qe_nbrecord_notebook(&nb, bytes, len, free, &out) < 0)
-			x->problems++;
-		x->problems += nb.problems;
-		free(doc);
-		emit_utf8(x, files->v[i], &out);
-	}
-	qe_buf_free(&out);
+	common_dir(files, x->root, &abs, &j.base, &j.baselen);
+	for (size_t i = 0; i < files->n; i++)
+		submit(x, &fn, &files->v[i], 0);
+	drain(x);
 	qe_paths_free(&abs);
 }
 
@@ -464,7 +650,10 @@ qe_extract_operands(struct qe_extract *x, const struct qe_paths *ops)
 {
 	struct qe_paths files = { 0 };
 	struct qe_buf dir = { 0 }, db = { 0 };
+	struct qe_par par;
 
+	qe_par_open(&par, x->jobs);
+	x->par = &par;
 	/* notebook files named on their own share one common directory */
 	for (size_t i = 0; i < ops->n; i++) {
 		struct stat sb;
@@ -474,6 +663,8 @@ qe_extract_operands(struct qe_extract *x, const struct qe_paths *ops)
 	}
 	for (size_t i = 0; i < ops->n; i++)
 		operand(x, ops->v[i], &files, &dir, &db);
+	qe_par_close(&par);
+	x->par = NULL;
 	qe_paths_free(&files);
 	qe_buf_free(&dir);
 	qe_buf_free(&db);

@@ -11,8 +11,17 @@
  *    releases it with qe_extract_free(). Nothing here keeps other state.
  *  - the records of one notebook reach x->emit together, never split; emit
  *    writes the buffer and resets it (the tool's choice of output). At most
- *    one notebook's text and tree are held at a time for a folder; an
- *    archive keeps each notebook's records until its turn.
+ *    one notebook's text and tree are held at a time for a folder (one per
+ *    worker with -j N); an archive keeps each notebook's records until its
+ *    turn, and its members are read one at a time.
+ *  - with x->jobs > 1, qe_extract_operands() reads notebooks in worker
+ *    processes (qe_par.h), and stdout, stderr and x->problems come out as
+ *    with 1: a worker gets a notebook whose every cross-notebook decision
+ *    (selection, order, origin from --since/--baseline, the archive's
+ *    member matching, the document's name) is already taken, and the hook
+ *    log's marks come back to be applied in operand order; a failed
+ *    record, which looks for runs no notebook matched, is written in the
+ *    parent at its turn.
  *  - everything that goes wrong is reported ("prog: where: what") and
  *    counted in x->problems, and the work goes on with the next notebook
  *    or operand; the tool turns a count above 0 into exit status 2.
@@ -34,6 +43,7 @@
 #include "qe_hooklog.h"
 #include "qe_jcache.h"
 #include "qe_operand.h"
+#include "qe_par.h"
 #include "qe_time.h"
 
 struct qe_buf;
@@ -48,6 +58,8 @@ struct qe_extract {
 	int64_t stale_margin_us;	/* --stale-margin */
 	struct qe_archive_limits lim;	/* --max-notebook, --max-archive-* */
 	struct qe_hooklog hooks;	/* -t: the capture hook's log */
+	int jobs;			/* -j: notebooks read at once (qe_par.h); 1 */
+	struct qe_par *par;		/* the workers, while qe_extract_operands runs */
 	void (*emit)(struct qe_buf *records);
 	int problems;			/* out: things reported */
 };

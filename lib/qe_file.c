@@ -9,35 +9,72 @@
 
 #include "qe.h"
 
+/*
+ * One read(2) straight into b's spare room (no chunk copied). When b is
+ * full, a one-byte probe: a file of exactly its stat() size ends there
+ * without growing b. Returns read's result.
+ */
+static ssize_t
+read_some(int fd, struct qe_buf *b)
+{
+	ssize_t n;
+	char probe;
+
+	if (b->cap - b->len > 1) {
+		if ((n = read(fd, b->data + b->len, b->cap - b->len - 1)) > 0) {
+			b->len += (size_t)n;
+			b->data[b->len] = '\0';
+		}
+		return n;
+	}
+	if ((n = read(fd, &probe, 1)) == 1)
+		qe_buf_add(b, &probe, 1);	/* grows b */
+	return n;
+}
+
+/* fd to its end into b; 0, or -1 with errno (EFBIG past limit bytes from start). */
+static int
+read_to_end(int fd, size_t limit, struct qe_buf *b, size_t start)
+{
+	ssize_t n;
+
+	while ((n = read_some(fd, b)) != 0) {
+		if (n < 0 && errno != EINTR)
+			return -1;
+		if (b->len - start > limit) {
+			errno = EFBIG;
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int
 qe_file_read(const char *path, size_t limit, struct qe_buf *b)
 {
-	char chunk[65536];
 	struct stat sb;
 	size_t start = b->len;
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), saved;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), saved, r, reg;
 
 	if (fd < 0)
 		return -1;
-	/* one exact allocation for a regular file: no doubling, no copies */
-	if (b->cap == 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
-	    (uintmax_t)sb.st_size <= limit) {
+	reg = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
+	if (reg && (uintmax_t)sb.st_size > limit) {
+		close(fd);	/* too big already: not read at all */
+		errno = EFBIG;
+		return -1;
+	}
+	/* room for the whole regular file (/proc's say size 0, and grow), one exact allocation when b is new */
+	if (reg && b->cap == 0) {
 		b->cap = (size_t)sb.st_size + 1;
 		b->data = qe_xmalloc(b->cap);
-	}
-	qe_buf_add(b, "", 0);
-	while ((n = read(fd, chunk, sizeof chunk)) > 0) {
-		if (b->len - start + (size_t)n > limit) {
-			n = -1;
-			errno = EFBIG;
-			break;
-		}
-		qe_buf_add(b, chunk, (size_t)n);
-	}
+	} else
+		qe_buf_grow(b, reg ? (size_t)sb.st_size : 65536);
+	b->data[b->len] = '\0';
+	r = read_to_end(fd, limit, b, start);
 	saved = errno;
 	close(fd);
-	if (n < 0) {
+	if (r < 0) {
 		b->len = start;
 		b->data[start] = '\0';
 		errno = saved;

@@ -4,8 +4,16 @@
  * Invariants: the bytes are read as they are (no decoding); the buffer is
  * NUL-terminated so text can be used as a C string, and `len` counts the
  * bytes without that NUL. A file that grows past `limit` while being read
- * is refused (EFBIG) rather than cut. Files whose size stat() does not
- * know (/proc, pipes) are read to end of file.
+ * is refused (EFBIG) rather than cut, and a regular file already larger
+ * is not read at all. Files whose size stat() does not know (/proc, pipes)
+ * are read to end of file.
+ *
+ * One copy: a regular file is read with read(2) straight into a buffer of
+ * its fstat() size (one allocation when the buffer is new, a one-byte probe
+ * for its end), never through an intermediate chunk. (mmap was not used:
+ * the reader wants a NUL-terminated buffer it owns and may free, and for
+ * notebooks that are read once the page-cache copy costs about what the
+ * faults of a fresh mapping do.)
  */
 #ifndef QE_FILE_H
 #define QE_FILE_H

@@ -1,0 +1,180 @@
+#!/usr/bin/env bats
+# qe-cache-extract -j N: notebooks read by N worker processes, with stdout,
+# stderr and the exit status of -j 1 (tests/jobs-same.sh compares the three
+# runs -j 1, -j 2, -j 8; `make jobs-check` runs whole suites through it).
+
+load helper
+
+cache() { shared "$1/.jupyter_cache"; }
+
+setup() {
+	T="$BATS_TEST_TMPDIR"
+	export QE_REAL_EXTRACT
+	QE_REAL_EXTRACT=$(command -v qe-cache-extract)
+}
+
+# same EXPECTED_STATUS RECORDS ERRLINES ARGS...: -j 1, 2 and 8 agree, and
+# the -j 1 run gives that status, that many records and message lines.
+same() {
+	local st=$1 n=$2 e=$3 rc=0
+	shift 3
+	"$TESTS_DIR/jobs-same.sh" "$@" < /dev/null > "$T/out" 2> "$T/err" || rc=$?
+	[ "$rc" -ne 99 ] || fail "$(cat "$T/err")"
+	assert_equal "$rc" "$st"
+	assert_equal "$(wc -l < "$T/out")" "$n"
+	assert_equal "$(wc -l < "$T/err")" "$e"
+}
+
+@test "-j 1, 2 and 8: the same stdout, stderr and status on every shared cache, archive and notebook folder" {
+	S=$(shared .)
+	same 0 31 0 "$(cache jupyter-cache/base)"
+	same 0 44 0 --all "$(cache jupyter-cache/head-incremental)"
+	same 0 63 0 "$(cache jupyter-cache-timed/base)" "$(cache jupyter-cache-timed/head)"
+	same 0 32 0 --since 2026-11-29T14:32:10Z "$(cache jupyter-cache/head-incremental)"
+	same 0 32 0 --baseline "$S/archives/base-artifact.zip" "$(cache jupyter-cache/head-incremental)"
+	same 0 56 0 "$(fixture verdicts/aa1)" "$(fixture verdicts/aa2)"
+	same 0 126 0 "$S"/archives/base-artifact.zip "$S"/archives/head-artifact.zip \
+	    "$S"/archives/base.tar.gz "$S"/archives/head.zip
+	same 0 126 0 "$S"/archives/base-workspace.tar.gz "$S"/archives/head-workspace.tar.gz \
+	    "$S"/archives/base.zip "$S"/archives/head.tar.gz
+	same 0 69 0 "$S/nbclient/base" "$S/nbclient/head"
+	same 0 32 0 "$S/papermill/papermill-2.6.0" "$S/papermill/papermill-main-83512185"
+	same 0 73 0 "$S/notebooks/base" "$S/mystnb-build/head"
+	same 0 14 0 "$(fixture hostile/span-10000-years.ipynb)" "$(fixture qe-cache-extract/timestamps.ipynb)"
+	# a root, a notebook named on its own beside folders, one missing
+	same 2 43 1 -r "$S/nbclient" "$S/nbclient/base/lectures/intro.ipynb" "$S/nbclient/head" /nonexistent.ipynb
+}
+
+@test "-j 1, 2 and 8: hook logs join the same runs; unmatched runs are reported the same" {
+	same 0 41 0 -t "$(fixture hook/cache/hook.log)" "$(fixture hook/cache/.jupyter_cache)"
+	same 0 41 0 -t "$(fixture hook/parallel/hook.log)" "$(fixture hook/parallel/.jupyter_cache)"
+	same 0 26 0 -t "$(fixture verdicts/head/hook.log)" "$(fixture verdicts/head/.jupyter_cache)"
+	# another book's log: its 8 runs match nothing, said after the records
+	same 0 26 8 -t "$(fixture hook/cache/hook.log)" "$(fixture verdicts/head/.jupyter_cache)"
+	run -0 grep -c "matches no notebook$" "$T/err"
+	assert_output 8
+}
+
+# The notebook file nf.ipynb holds the three cells the killed kernel of
+# verdicts/head's newly_fails was sent: its run matches the file too.
+make_nf() {
+	/usr/bin/python3 - "$T/nf.ipynb" <<-'PY'
+	import json, sys
+	src = ["import time", "time.sleep(0.1)",
+	       "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\ntime.sleep(30)  # past the timeout"]
+	cells = [{"cell_type": "code", "id": "c%d" % i, "execution_count": i + 1, "metadata": {},
+	          "outputs": [], "source": s} for i, s in enumerate(src)]
+	json.dump({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, open(sys.argv[1], "w"))
+	PY
+}
+
+@test "-j N: a run a worker matched is marked in operand order, before a later failed record looks for it" {
+	make_nf
+	V=$(fixture verdicts/head)
+	for j in 1 2 8; do
+		# the file first: its worker matched the run, so the failed record finds none
+		run -0 --separate-stderr qe-cache-extract -j "$j" -t "$V/hook.log" "$T/nf.ipynb" "$V/.jupyter_cache"
+		run -0 jq -c 'select(.kind == "notebook" and (.status == "failed" or .input == "ipynb")) | [.document, .timeout_cell.seq]' <<< "$output"
+		assert_output - <<-'EOF'
+		["nf",null]
+		["fails_both",null]
+		["newly_fails",null]
+		EOF
+		# the cache first: the run was not matched yet, the timeout cell is found
+		run -0 --separate-stderr qe-cache-extract -j "$j" -t "$V/hook.log" "$V/.jupyter_cache" "$T/nf.ipynb"
+		run -0 jq -c 'select(.kind == "notebook" and (.status == "failed" or .input == "ipynb")) | [.document, .timeout_cell.seq]' <<< "$output"
+		assert_output - <<-'EOF'
+		["fails_both",null]
+		["newly_fails",3]
+		["nf",null]
+		EOF
+	done
+}
+
+@test "-j 1, 2 and 8: bad notebooks, a FIFO and missing operands give the same messages in the same order" {
+	mkdir -p "$T/nb/sub"
+	cp "$(shared nbclient/base/lectures)"/*.ipynb "$T/nb/"
+	printf '{"cells": [' > "$T/nb/truncated.ipynb"
+	echo 'not json' > "$T/nb/sub/notanotebook.ipynb"
+	printf '{"cells":[],"metadata":{},"nbformat":4,"nbformat_minor":5,"x":"\xff"}' > "$T/nb/sub/latin1.ipynb"
+	mkfifo "$T/fifo.ipynb"
+	same 2 62 6 "$T/nb" "$(shared archives/head.zip)" "$T/nb/sub/latin1.ipynb" "$T/fifo.ipynb" /nonexistent
+	assert_equal "$(cat "$T/err")" "qe-cache-extract: $T/nb/sub/latin1.ipynb: not a notebook: invalid UTF-8 at byte 64
+qe-cache-extract: $T/nb/sub/notanotebook.ipynb:1: invalid JSON at column 1
+qe-cache-extract: $T/nb/truncated.ipynb:1: invalid JSON at column 11
+qe-cache-extract: $T/nb/sub/latin1.ipynb: not a notebook: invalid UTF-8 at byte 64
+qe-cache-extract: $T/fifo.ipynb: not a regular file
+qe-cache-extract: /nonexistent: No such file or directory"
+}
+
+@test "-j 0, a negative, a word or more than 1024 is a usage error (exit 2)" {
+	for v in 0 -1 abc 1025 '' 2x; do
+		run -2 --separate-stderr qe-cache-extract -j "$v" "$(cache jupyter-cache/base)"
+		assert_equal "${stderr%%$'\n'*}" "qe-cache-extract: -j: invalid value '$v'"
+		assert_equal "$output" ""
+	done
+	run -2 --separate-stderr qe-cache-extract --jobs 0 "$(cache jupyter-cache/base)"
+	assert_equal "${stderr%%$'\n'*}" "qe-cache-extract: -j: invalid value '0'"
+	run -0 qe-cache-extract --jobs 3 "$(cache jupyter-cache/base)"
+	assert_equal "$(wc -l <<< "$output")" 31
+}
+
+# big_cache DIR N: N cache records of one 2.7 MB notebook (symbolic links).
+big_cache() {
+	local dir=$1 n=$2 i hk
+	mkdir -p "$dir/executed"
+	/usr/bin/python3 - "$dir/big.ipynb" <<-'PY'
+	import json, sys
+	text = ["line %06d of a long printed table\n" % i for i in range(60000)]
+	cells = [{"cell_type": "code", "id": "c0", "execution_count": 1, "metadata": {},
+	          "outputs": [{"output_type": "stream", "name": "stdout", "text": text}],
+	          "source": "print(table)"}]
+	json.dump({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, open(sys.argv[1], "w"), indent=1)
+	PY
+	{
+		echo "CREATE TABLE nbcache (pk INTEGER PRIMARY KEY, hashkey VARCHAR(255) UNIQUE, uri VARCHAR(255), description VARCHAR(255), data JSON, created DATETIME, accessed DATETIME);"
+		echo "CREATE TABLE nbproject (pk INTEGER PRIMARY KEY, uri VARCHAR(255) UNIQUE, read_data JSON, assets JSON, exec_data JSON, created DATETIME, traceback TEXT);"
+		echo "BEGIN;"
+		for i in $(seq "$n"); do
+			hk=$(printf '%032x' "$i")
+			mkdir -p "$dir/executed/$hk"
+			ln -s ../../big.ipynb "$dir/executed/$hk/base.ipynb"
+			echo "INSERT INTO nbcache VALUES ($i, '$hk', '/book/lectures/nb$i.md', '', '{\"execution_seconds\": 2.0}', '2026-11-29 10:00:00.000000', '2026-11-29 10:00:00.000000');"
+		done
+		echo "COMMIT;"
+	} | sqlite3 "$dir/global.db"
+}
+
+@test "-j 2: at most 2 workers at once, memory bounded by them, not by the number of notebooks" {
+	[ -z "${QE_VALGRIND:-}${QE_SANITIZED:-}" ] || skip "peak RSS means nothing under valgrind or ASan"
+	big_cache "$T/c10" 10
+	big_cache "$T/c60" 60
+	(cd "$T/c60" && zip -q -r "$T/c60.zip" global.db executed)
+	local -A sum kids one
+	read -r sum1 kids1 one1 < <("$TESTS_DIR/treerss.py" qe-cache-extract -j 1 "$T/c60")
+	(( kids1 == 0 )) || fail "-j 1 forked $kids1 workers"
+	for c in c10 c60 c60.zip; do
+		read -r "sum[$c]" "kids[$c]" "one[$c]" < <("$TESTS_DIR/treerss.py" qe-cache-extract -j 2 "$T/$c")
+		echo "$c: -j 2: tree peak ${sum[$c]} KiB, ${kids[$c]} workers at most, largest process ${one[$c]} KiB (-j 1: $one1 KiB)"
+		(( kids[$c] <= 2 )) || fail "$c: ${kids[$c]} workers at once with -j 2"
+	done
+	# no process grows with the number of notebooks (the parent keeps records only)
+	(( one[c60] - one[c10] < 1024 )) || fail "60 notebooks: largest process $((one[c60] - one[c10])) KiB above 10"
+	(( one[c60.zip] - one[c10] < 6 * 1024 )) || fail "the archive: largest process $((one[c60.zip] - one[c10])) KiB above the folder"
+	# the parent and two workers, each at most a -j 1 run (shared pages counted in each)
+	(( sum[c60] < 3 * one1 )) || fail "tree peak ${sum[c60]} KiB for 3 processes of at most $one1 KiB"
+	(( sum[c60.zip] < 3 * one1 + 6 * 1024 )) || fail "archive: tree peak ${sum[c60.zip]} KiB"
+	run -0 bash -c 'qe-cache-extract -j 2 "$1" | wc -l' _ "$T/c60.zip"
+	assert_output 120
+}
+
+@test "-j defaults to the CPUs the process may use: on one CPU (taskset) no worker is forked" {
+	# (LeakSanitizer forks a tracer at exit: a child that is no worker)
+	[ -z "${QE_VALGRIND:-}${QE_SANITIZED:-}" ] || skip "valgrind and ASan builds have helper processes"
+	command -v taskset > /dev/null || skip "no taskset"
+	big_cache "$T/c" 6
+	read -r sum kids one < <(taskset -c 0 "$TESTS_DIR/treerss.py" qe-cache-extract "$T/c")
+	assert_equal "$kids" 0
+	run -0 bash -c 'taskset -c 0 qe-cache-extract "$1" | wc -l' _ "$T/c"
+	assert_output 12
+}
