@@ -311,3 +311,35 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 	run -2 --separate-stderr qe-history slowest -d "$T/db"
 	assert_equal "$stderr" "qe-history: $T/db: no main builds"
 }
+
+@test "qe-cell-diff --fences: a stable cell gets a tighter rule, a noisy one a looser rule, a cell without a fence today's" {
+	zcat "$H/reports/main-52.ndjson.gz" > "$T/base.ndjson"
+	# the pull request re-executes intro: slow-sleep (stable, fence x1.23)
+	# x1.3, imports (a first cell that swings, fence x2.09) x1.8, numpy-eig
+	# x2 with no fence (removed from the file below)
+	jq -c 'if .document == "intro" then (if .cache_key then .cache_key = "0123456789abcdef0123456789abcdef" else . end)
+		| (if .label == "slow-sleep" then .duration_s *= 1.3 elif .label == "imports" then .duration_s *= 1.8
+		   elif .label == "numpy-eig" then .duration_s *= 2 else . end) else . end' "$T/base.ndjson" > "$T/head.ndjson"
+	qe-history fences -d "$DB" -o "$T/all.ndjson"
+	grep -v '"label:numpy-eig"' "$T/all.ndjson" > "$T/fences.ndjson"
+	run -0 jq -c 'select(.document == "intro" and .level == "cell" and (.label == "slow-sleep" or .label == "imports")) | [.label, (.ratio * 100 | round), (.abs_s * 100 | round)]' "$T/fences.ndjson"
+	assert_output $'["imports",209,52]\n["slow-sleep",123,157]'
+	run -0 qe-cell-diff "$T/base.ndjson" "$T/head.ndjson"
+	run -0 jq -c 'select(.kind == "cell-diff" and .document == "intro" and .label != null) | [.label, .verdict]' <<< "$output"
+	assert_output '["imports","regression"]
+["params","unchanged"]
+["slow-sleep","unchanged"]
+["numpy-eig","regression"]
+["résumé-λ","unchanged"]'
+	run -0 qe-cell-diff --fences "$T/fences.ndjson" "$T/base.ndjson" "$T/head.ndjson"
+	run -0 jq -c 'select(.kind == "cell-diff" and .document == "intro" and .label != null) | [.label, .verdict]' <<< "$output"
+	assert_output '["imports","unchanged"]
+["params","unchanged"]
+["slow-sleep","regression"]
+["numpy-eig","regression"]
+["résumé-λ","unchanged"]'
+	# a fence that is not one is refused with its line; the others still apply
+	{ head -n 2 "$T/fences.ndjson"; echo '{"kind":"history-fence","level":"cell","document":"intro","label":"x","ratio":0.5,"abs_s":1}'; } > "$T/bad.ndjson"
+	run -2 --separate-stderr qe-cell-diff --fences "$T/bad.ndjson" "$T/base.ndjson" "$T/head.ndjson"
+	assert_equal "${stderr_lines[0]}" "qe-cell-diff: $T/bad.ndjson:3: not a cell fence: document, label or source_sha256, ratio >= 1 and abs_s >= 0 are needed"
+}
