@@ -241,6 +241,22 @@ new_key(const struct qe_hdocb *in, const struct qe_hcell *c)
 	return k.data;
 }
 
+/* The same cells, in the same order, with the same labels and digests? */
+static int
+unchanged(const struct qe_hdocb *b, const struct qe_hdocb *h)
+{
+	if (b->ncells != h->ncells)
+		return 0;
+	for (int j = 0; j < h->ncells; j++) {
+		const struct qe_hcell *x = &b->cells[j], *y = &h->cells[j];
+
+		if (memcmp(x->sha, y->sha, sizeof x->sha) != 0 || (x->label == NULL) != (y->label == NULL) ||
+		    (x->label && strcmp(x->label, y->label) != 0))
+			return 0;
+	}
+	return 1;
+}
+
 /* Give h's cells the keys of the cells of b they pair with (b may be NULL). */
 static void
 assign_keys(const struct qe_hdocb *b, struct qe_hdocb *h)
@@ -249,6 +265,11 @@ assign_keys(const struct qe_hdocb *b, struct qe_hdocb *h)
 	struct qe_pair *p = NULL;
 	int np = 0;
 
+	if (b != NULL && unchanged(b, h)) {	/* the common case: no edit */
+		for (int j = 0; j < h->ncells; j++)
+			h->cells[j].key = qe_xstrdup(b->cells[j].key);
+		return;
+	}
 	if (b != NULL && b->ncells > 0 && h->ncells > 0)
 		p = qe_align(b->ncells, h->ncells, 2, same, &arg, &np);
 	for (int i = 0; i < np; i++) {
@@ -261,8 +282,8 @@ assign_keys(const struct qe_hdocb *b, struct qe_hdocb *h)
 		y = &h->cells[p[i].h];
 		if (x->label && y->label && strcmp(x->label, y->label) != 0)
 			continue;	/* two different labels: two cells */
-		if (!taken(h->cells, h->ncells, x->key))
-			y->key = qe_xstrdup(x->key);
+		/* b's keys are unique and pairs are one to one: so are these */
+		y->key = qe_xstrdup(x->key);
 	}
 	free(p);
 	for (int j = 0; j < h->ncells; j++)

@@ -132,7 +132,8 @@ check_version(struct qe_hstore *s, int readonly)
 int
 qe_hstore_open(struct qe_hstore *s, const char *path, int readonly)
 {
-	int fl = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	int fl = (readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
+	    SQLITE_OPEN_NOMUTEX;	/* one thread */
 
 	memset(s, 0, sizeof *s);
 	s->path = path;
