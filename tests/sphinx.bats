@@ -278,3 +278,23 @@ $L/intro.md:15: WARNING: qe-telemetry: exec-time: unknown label 'no-such-cell' i
 	run -0 texts "$T/html/numba_demo.html"
 	assert_line "human njit-first-call: 0.30 s"
 }
+
+@test "end to end: real MyST-NB executes the book with the hook armed and the roles of the same build are filled (skipped without MyST-NB)" {
+	# MyST-NB and jupyter-cache are not Debian packages: this runs where they
+	# are importable, or with QE_JCACHE_SRC and QE_MYSTNB_SRC naming source
+	# checkouts (jupyter-cache 1.0.x, MyST-NB v0.17.2; see the script)
+	local args=()
+	if [ -n "${QE_JCACHE_SRC:-}" ] && [ -n "${QE_MYSTNB_SRC:-}" ]; then
+		args=("$QE_JCACHE_SRC" "$QE_MYSTNB_SRC")
+	elif ! /usr/bin/python3 -c 'import myst_nb, jupyter_cache' 2> /dev/null; then
+		skip "MyST-NB and jupyter-cache are not installed (set QE_JCACHE_SRC and QE_MYSTNB_SRC to checkouts)"
+	fi
+	run -0 bash "$TESTS_DIR/fixtures/sphinx/mystnb-e2e.sh" "${args[@]}"
+	assert_line "end to end: OK"
+	assert_line --regexp '^intro \| seconds slow-sleep \| 0\.[0-9]{2} s \| within$'
+	assert_line --regexp '^dynamics/markov \| human markov-simulate \| 0\.[0-9]{2} s \| within$'
+	refute_line --partial "| OFF"
+	assert_line --regexp '^\{"documents": 3, "ok": 2, "failed": 1, "executed": 3, "cached": 0, '
+	assert_line --regexp '^\{"documents": 3, "ok": 2, "failed": 1, "executed": 1, "cached": 2, '
+	assert_line --regexp 'source: stored report report.ndjson, hook timing">0\.[0-9]{2} s$'
+}

@@ -109,9 +109,12 @@ class _State:
         c = self.app.config
         if c.qe_exec_time_cache:
             return self._path(c.qe_exec_time_cache)
-        nb = getattr(c, "nb_execution_cache_path", "") or ""
+        # MyST-NB's own choice: the path it resolved at builder-inited, else
+        # its option (relative to the working folder, as MyST-NB opens it)
+        nbc = getattr(self.app.env, "mystnb_config", None)
+        nb = getattr(nbc, "execution_cache_path", "") or getattr(c, "nb_execution_cache_path", "") or ""
         if nb:
-            return self._path(nb)
+            return os.path.abspath(nb)
         return os.path.join(os.path.dirname(os.path.abspath(self.app.outdir)), ".jupyter_cache")
 
     def _log(self):
