@@ -163,6 +163,19 @@ $L/intro.md:15: WARNING: qe-telemetry: exec-time: unknown label 'no-such-cell' i
 	assert_line "human njit-first-call: 0.30 s"
 }
 
+@test "exec-time: the tools are found in \$QE_TELEMETRY_BIN (the action's before step exports it) before PATH; without them, a warning" {
+	local bin
+	bin=$(dirname "$(command -v qe-cache-extract)")
+	mkdir "$T/empty"
+	PATH=/usr/bin:/bin QE_TELEMETRY_BIN="$bin" run -0 --separate-stderr book html "${current[@]}"
+	run -0 texts "$T/html/numba_demo.html"
+	assert_line "human njit-first-call: 0.30 s"
+	PATH=/usr/bin:/bin QE_TELEMETRY_BIN="$T/empty" run -0 --separate-stderr book html2 "${current[@]}"
+	assert_equal "${stderr_lines[0]}" "WARNING: qe-telemetry: qe-cache-extract not found: this build's times are not used"
+	run -0 texts "$T/html2/numba_demo.html"
+	assert_line "human njit-first-call: (not measured)"
+}
+
 @test "exec-time: the printed forms and their rounding" {
 	run -0 /usr/bin/python3 - <<-'EOF'
 	from qe_telemetry.records import human, seconds, rounded, share

@@ -122,6 +122,15 @@ class _State:
         log = c.qe_exec_time_log if c.qe_exec_time_log is not None else os.environ.get("QE_TELEMETRY_LOG", "")
         return self._path(log) if log else ""
 
+    @staticmethod
+    def _tool(name):
+        """A program: a bare name is looked for in $QE_TELEMETRY_BIN (the
+        action's tools, exported by its before step), then on PATH."""
+        d = os.environ.get("QE_TELEMETRY_BIN", "")
+        if d and os.sep not in name and os.access(os.path.join(d, name), os.X_OK):
+            return os.path.join(d, name)
+        return shutil.which(name)
+
     def root(self):
         r = self.app.config.qe_exec_time_root
         return self._path(r) if r else self.app.srcdir
@@ -151,7 +160,7 @@ class _State:
         if not c.qe_exec_time_extract or not os.path.exists(os.path.join(cache, "global.db")):
             logger.info(f"qe-telemetry: no jupyter-cache at {cache}: this build's times are not used")
             return None
-        exe = shutil.which(c.qe_exec_time_extract)
+        exe = self._tool(c.qe_exec_time_extract)
         if exe is None:
             logger.warning(f"qe-telemetry: {c.qe_exec_time_extract} not found: this build's times are not used",
                            type="qe-telemetry", subtype="extract")
@@ -170,8 +179,9 @@ class _State:
         if out is None:
             return None
         book = records.Book().add_lines(out.splitlines(), c.qe_exec_time_extract)
-        if c.qe_exec_time_stamp and shutil.which(c.qe_exec_time_stamp):
-            desc = self._run([shutil.which(c.qe_exec_time_stamp), "-d", *c.qe_exec_time_stamp_args],
+        stamp = self._tool(c.qe_exec_time_stamp) if c.qe_exec_time_stamp else None
+        if stamp:
+            desc = self._run([stamp, "-d", *c.qe_exec_time_stamp_args],
                              c.qe_exec_time_stamp)
             if desc:
                 import json
