@@ -110,15 +110,18 @@ texts() {
 	# without the option the same build succeeds (first test)
 }
 
-@test "exec-time: without this build's data, the newest stored report (plain or gzip) gives the times; with neither, the placeholder and a warning" {
+@test "exec-time: without this build's data, the newest stored report (plain or gzip, files or a pattern) gives the times; with neither, the placeholder and a warning" {
 	# two weekly reports, stamped: the sequential build (older) and the parallel one (newer, gzip)
+	mkdir "$T/history"
 	qe-cache-extract -r /tmp/qe-hook-demo/lectures -t "$HOOKFIX/cache/hook.log" "$HOOKFIX/cache/.jupyter_cache" |
 		qe-stamp -r weekly-old -w "$T/repo" > "$T/old.ndjson"
 	qe-cache-extract -r /tmp/qe-hook-demo/lectures -t "$HOOKFIX/parallel/hook.log" "$HOOKFIX/parallel/.jupyter_cache" |
-		qe-stamp -r weekly-new -w "$T/repo" | gzip > "$T/new.ndjson.gz"
+		qe-stamp -r weekly-new -w "$T/repo" | gzip > "$T/history/new.ndjson.gz"
+	# the newer first in name order: the records' times decide, not the order of the files
+	gzip -c "$T/old.ndjson" > "$T/history/old.ndjson.gz"
 	# this build's cache holds only records older than the build (cache hits): not this build's
 	run -0 --separate-stderr book html -D qe_exec_time_cache="$CACHE" -D qe_exec_time_log="$LOG" \
-		-D qe_exec_time_report="$T/old.ndjson,$T/new.ndjson.gz" -D qe_exec_time_digits=6
+		-D qe_exec_time_report="$T/history/*.ndjson.gz" -D qe_exec_time_digits=6
 	# broken's failure has no creation time: qe-cache-extract counts it as this build's
 	L=$T/lectures
 	assert_equal "$stderr" "$L/broken.md:3: WARNING: qe-telemetry: exec-time: no measured time for 'broken-setup' in document 'broken': the document failed (this build: ValueError: deliberate failure for the fixture)
@@ -129,7 +132,7 @@ $L/intro.md:15: WARNING: qe-telemetry: exec-time: unknown label 'no-such-cell' i
 	assert_line --index 1 "seconds slow-sleep: 0.302006 s"
 	run -0 grep -o '<li><p>seconds slow-sleep: <abbr [^>]*>' "$T/html/intro.html"
 	assert_output --regexp "measured 2026-11-29 15:45 UTC on weekly-new \(.*\), commit ${COMMIT:0:12}; source: stored report new.ndjson.gz, hook timing\">\$"
-	gzip -dc "$T/new.ndjson.gz" > "$T/new.ndjson"
+	gzip -dc "$T/history/new.ndjson.gz" > "$T/new.ndjson"
 	run -0 /usr/bin/python3 "$TESTS_DIR/exec_time_check.py" "$T/html" "$T/new.ndjson"
 	refute_output --partial OFF
 	assert_line "intro | human intro | 1.71 s | within"
@@ -200,6 +203,35 @@ $L/intro.md:15: WARNING: qe-telemetry: exec-time: unknown label 'no-such-cell' i
 	3900 | 1 h 5 min | 3900.00 s | 1 h 5 min
 	7170 | 2 h | 7170.00 s | 2 h
 	68 % | < 1 % | 100 %
+	EOF
+}
+
+@test "stored reports: the newest record of a document wins, by the stamped build's time across builds, else by created (a failure counts as newest)" {
+	run -0 /usr/bin/python3 - <<-'EOF'
+	import json
+	from qe_telemetry.records import Book
+	def nb(status, created, started=None):
+	    r = {"kind": "notebook", "document": "intro", "current": True, "status": status, "created": created}
+	    if started:
+	        r["provenance"] = {"run": {"started_at": started, "stamped_at": started}}
+	    return json.dumps(r)
+	old_fail = nb("failed", None, "2026-11-01T00:00:00.000000Z")
+	new_ok = nb("ok", "2026-11-08T00:10:00.000000Z", "2026-11-08T00:00:00.000000Z")
+	for order in ((old_fail, new_ok), (new_ok, old_fail)):
+	    b = Book()
+	    for i, line in enumerate(order):
+	        b.add_lines([line], f"f{i}")
+	    print(b.get("intro").notebook["status"], b.get("intro").origin_file)
+	b = Book().add_lines([nb("ok", "2026-11-08T00:10:00.000000Z"), nb("failed", None)], "one")
+	print(b.get("intro").notebook["status"])
+	b = Book().add_lines([nb("ok", "2026-11-08T00:10:00.000000Z"), nb("ok", "2026-11-01T00:10:00.000000Z"), "{"], "one")
+	print(b.get("intro").notebook["created"], b.errors[0].split(": not JSON")[0])
+	EOF
+	assert_output - <<-'EOF'
+	ok f1
+	ok f0
+	failed
+	2026-11-08T00:10:00.000000Z one:3
 	EOF
 }
 

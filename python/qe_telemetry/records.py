@@ -3,9 +3,10 @@ forms a duration is printed in.
 
 Invariants:
   - A Book maps a document name to one Entry: the newest current notebook
-    record seen for it (by `created`, a failed record counting as newest, as
-    qe-cache-extract orders them) and the cell records that followed that
-    notebook record in the stream.  Nothing here runs a program or reads a
+    record seen for it (by the stamped build's time across builds, else by
+    `created`, a failed record counting as newest, as qe-cache-extract
+    orders them) and the cell records that followed that notebook record in
+    the stream.  Nothing here runs a program or reads a
     clock; the caller hands over lines and file names.
   - The printed forms round as documented in README.md ("The {exec-time}
     role"): human() is within 0.005 s below 10 s, 0.05 s below 60 s, 0.5 s
@@ -41,9 +42,24 @@ class Entry:
         return self.notebook.get("provenance")
 
 
+def _build_time(rec):
+    """When the build that made a stamped record ran (qe-stamp's
+    run.started_at, else run.stamped_at), or None."""
+    prov = rec.get("provenance")
+    run = prov.get("run") if isinstance(prov, dict) else None
+    if not isinstance(run, dict):
+        return None
+    return run.get("started_at") or run.get("stamped_at")
+
+
 def _newer(a, b):
-    """True when notebook record a replaces b (newest `created`; a failed
-    record, which has none, is newer than any)."""
+    """True when notebook record a replaces b: the later build when both are
+    stamped by different builds (a failure in an old report must not hide
+    a newer success), else the newest `created`, a failed record (which
+    has none) counting as newer than any, as qe-cache-extract orders them."""
+    ba, bb = _build_time(a), _build_time(b)
+    if ba and bb and ba != bb:
+        return ba > bb
     ca, cb = a.get("created"), b.get("created")
     if ca is None:
         return True

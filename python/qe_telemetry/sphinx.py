@@ -26,6 +26,8 @@ warning names the document and the target, and becomes an error only with
 qe_exec_time_strict.
 """
 import datetime
+import glob
+import json
 import os
 import shutil
 import subprocess
@@ -184,7 +186,6 @@ class _State:
             desc = self._run([stamp, "-d", *c.qe_exec_time_stamp_args],
                              c.qe_exec_time_stamp)
             if desc:
-                import json
                 try:
                     d = json.loads(desc)
                     d.pop("kind", None)
@@ -199,8 +200,12 @@ class _State:
         if isinstance(names, str):
             names = [names] if names else []
         book = records.Book()
+        paths = []
         for n in names:
-            path = self._path(n)
+            # a pattern (a folder of gzip reports, one per build) names every match
+            p = self._path(n)
+            paths += sorted(glob.glob(p)) if glob.has_magic(p) else [p]
+        for path in paths:
             try:
                 book.add_file(path)
             except FileNotFoundError:
