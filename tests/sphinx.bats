@@ -104,6 +104,14 @@ texts() {
 	assert_regex "$stderr" "qe_exec_time_format: 'minutes' is not one of human, rounded, seconds"
 }
 
+@test "exec-time: builders other than HTML (here the text builder; LaTeX takes the same path) get the time alone, no explanation inline" {
+	run -0 --separate-stderr /usr/bin/python3 -m sphinx -q -b text -d "$T/dt" "${current[@]}" "$T/lectures" "$T/text"
+	run -0 grep -F 'human slow-sleep:' "$T/text/intro.txt"
+	assert_output "* human slow-sleep: 0.30 s"
+	run -0 grep -F 'human no-such-cell:' "$T/text/intro.txt"
+	assert_output "* human no-such-cell: (not measured)"
+}
+
 @test "exec-time: qe_exec_time_strict turns a missing time into a build error naming the document and the label" {
 	run -2 --separate-stderr book html "${current[@]}" -D qe_exec_time_strict=1
 	assert_regex "$stderr" "/lectures/broken.md:3: qe-telemetry: exec-time: no measured time for 'broken-setup' in document 'broken': the document failed"

@@ -330,10 +330,15 @@ class _State:
                 if app.config.qe_exec_time_strict:
                     raise ExtensionError(f"{node.source or node['docname']}:{node.line}: {msg}")
                 logger.warning(msg, location=(node["docname"], node.line), type="qe-telemetry", subtype="exec-time")
-                new = nodes.abbreviation(node["target"], app.config.qe_exec_time_placeholder,
-                                         explanation=tip, classes=["qe-exec-time", "qe-exec-time-missing"])
+                text, classes = app.config.qe_exec_time_placeholder, ["qe-exec-time", "qe-exec-time-missing"]
             else:
-                new = nodes.abbreviation(node["target"], text, explanation=tip, classes=["qe-exec-time"])
+                classes = ["qe-exec-time"]
+            # HTML shows the tooltip; LaTeX and text writers would print an
+            # abbreviation's explanation inline, so they get the text alone
+            if app.builder.format == "html":
+                new = nodes.abbreviation(node["target"], text, explanation=tip, classes=classes)
+            else:
+                new = nodes.inline(node["target"], text, classes=classes)
             node.replace_self(new)
 
     def on_build_finished(self, app, exception):
