@@ -165,13 +165,22 @@ $L/intro.md:15: WARNING: qe-telemetry: exec-time: unknown label 'no-such-cell' i
 	assert_output 21
 }
 
-@test "exec-time: a rebuild without -E reads the pages with roles again, so new data reaches them" {
-	run -0 --separate-stderr book html -D qe_exec_time_cache=/nonexistent
+@test "exec-time: a rebuild without -E reads the pages with roles again, so new data reaches them (not with qe_exec_time_reread = False)" {
+	# the same configuration both times; only the data changes
+	mkdir "$T/c" "$T/c2"
+	run -0 --separate-stderr book html -D qe_exec_time_cache="$T/c" -D qe_exec_time_log="$LOG" -D qe_exec_time_since=2026-11-29T00:00:00Z
 	run -0 texts "$T/html/numba_demo.html"
 	assert_line "human njit-first-call: (not measured)"
-	run -0 --separate-stderr book html "${current[@]}"
+	cp -r "$CACHE/." "$T/c"
+	run -0 --separate-stderr book html -D qe_exec_time_cache="$T/c" -D qe_exec_time_log="$LOG" -D qe_exec_time_since=2026-11-29T00:00:00Z
 	run -0 texts "$T/html/numba_demo.html"
 	assert_line "human njit-first-call: 0.30 s"
+	# qe_exec_time_reread = False: an unchanged page keeps what it showed
+	run -0 --separate-stderr book html2 -D qe_exec_time_cache="$T/c2" -D qe_exec_time_log="$LOG" -D qe_exec_time_since=2026-11-29T00:00:00Z -D qe_exec_time_reread=0
+	cp -r "$CACHE/." "$T/c2"
+	run -0 --separate-stderr book html2 -D qe_exec_time_cache="$T/c2" -D qe_exec_time_log="$LOG" -D qe_exec_time_since=2026-11-29T00:00:00Z -D qe_exec_time_reread=0
+	run -0 texts "$T/html2/numba_demo.html"
+	assert_line "human njit-first-call: (not measured)"
 }
 
 @test "exec-time: the tools are found in \$QE_TELEMETRY_BIN (the action's before step exports it) before PATH; without them, a warning" {

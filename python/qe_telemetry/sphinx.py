@@ -360,7 +360,11 @@ class _State:
 
 
 def _outdated(app, env, added, changed, removed):
-    """Documents that show times are read again: the times may have changed."""
+    """Documents that show times are read again: the times may have changed
+    (qe_exec_time_reread = False: not; with nb_execution_mode "force" a
+    re-read executes the notebook again)."""
+    if not app.config.qe_exec_time_reread:
+        return []
     return sorted(getattr(env, "qe_exec_time_docs", set()) - set(added) - set(changed) - set(removed))
 
 
@@ -375,20 +379,23 @@ def _merge(app, env, docnames, other):
 
 
 def setup(app):
+    # where the data is changes no document (rebuild ""): pages with roles
+    # are read again anyway (_outdated); the forms change them all ("env")
     add = app.add_config_value
     add("qe_exec_time_format", "human", "env", [str])
     add("qe_exec_time_digits", 2, "env", [int])
     add("qe_exec_time_placeholder", "(not measured)", "env", [str])
     add("qe_exec_time_strict", False, "env", [bool])
-    add("qe_exec_time_report", [], "env", [str, list])
-    add("qe_exec_time_cache", "", "env", [str])
-    add("qe_exec_time_log", None, "env", [str])
+    add("qe_exec_time_report", [], "", [str, list])
+    add("qe_exec_time_cache", "", "", [str])
+    add("qe_exec_time_log", None, "", [str])
     add("qe_exec_time_root", "", "env", [str])
-    add("qe_exec_time_since", None, "env", [str])
-    add("qe_exec_time_extract", "qe-cache-extract", "env", [str])
-    add("qe_exec_time_stamp", "qe-stamp", "env", [str])
-    add("qe_exec_time_stamp_args", [], "env", [list])
-    add("qe_exec_time_timeout", 600, "env", [int])
+    add("qe_exec_time_since", None, "", [str])
+    add("qe_exec_time_extract", "qe-cache-extract", "", [str])
+    add("qe_exec_time_stamp", "qe-stamp", "", [str])
+    add("qe_exec_time_stamp_args", [], "", [list])
+    add("qe_exec_time_timeout", 600, "", [int])
+    add("qe_exec_time_reread", True, "env", [bool])
     add("qe_exec_status_file", "execution_status.json", "", [str])
     state = _State(app)
     app.add_node(exec_time)
