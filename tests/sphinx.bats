@@ -310,6 +310,11 @@ $L/intro.md:15: WARNING: qe-telemetry: exec-time: unknown label 'no-such-cell' i
 	assert_line --index 0 --regexp '^usage: qe-exec-status '
 	run -2 --separate-stderr qe-exec-status --no-such-option
 	assert_regex "$stderr" "qe-exec-status: error: unrecognized arguments: --no-such-option"
+	# a failed write is said and is status 2, as in every tool
+	for a in --version -h "$T/report.ndjson.gz"; do
+		run -2 --separate-stderr bash -c 'qe-exec-status "$1" > /dev/full' _ "$a"
+		assert_equal "$stderr" "qe-exec-status: stdout: No space left on device"
+	done
 }
 
 @test "the Python package: its version is QE_VERSION, its words are the schema's, and make install puts it where PYTHONPATH can name it" {

@@ -83,16 +83,34 @@ def dumps(doc):
     return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
 
 
+def _emit(prog, text):
+    """Write text to standard output unbuffered: 0, or 2 with
+    'prog: stdout: reason' (a full disk, a closed pipe)."""
+    data = text.encode("utf-8")
+    try:
+        fd = sys.stdout.fileno()
+        while data:
+            data = data[os.write(fd, data):]
+    except OSError as e:
+        print(f"{prog}: stdout: {e.strerror}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def main(argv=None):
     """qe-exec-status [-o file] [--started time] [--finished time] [report ...]"""
     prog = "qe-exec-status"
-    p = argparse.ArgumentParser(prog=prog, description="One execution status document (JSON) from qe-cache-extract / qe-stamp records.")
+    p = argparse.ArgumentParser(prog=prog, add_help=False,
+                                description="One execution status document (JSON) from qe-cache-extract / qe-stamp records.")
+    p.add_argument("-h", "--help", action="store_true", help="show this help and exit")
     p.add_argument("-o", "--output", metavar="file", help="write here (default: standard output)")
     p.add_argument("--started", metavar="time", help="when the build started (RFC 3339)")
     p.add_argument("--finished", metavar="time", help="when the build finished (RFC 3339)")
-    p.add_argument("--version", action="version", version=f"{prog} {__version__}")
+    p.add_argument("--version", action="store_true", help="show the version and exit")
     p.add_argument("files", nargs="*", metavar="report", help="NDJSON records, plain or gzip ('-' or none: standard input)")
     a = p.parse_args(argv)
+    if a.help or a.version:
+        return _emit(prog, p.format_help() if a.help else f"{prog} {__version__}\n")
     book = Book()
     rc = 0
     names = a.files or ["-"]
@@ -117,10 +135,10 @@ def main(argv=None):
                 fh.write(out)
             os.replace(tmp, a.output)
         else:
-            sys.stdout.write(out)
-            sys.stdout.flush()
+            if _emit(prog, out):
+                return 2
     except OSError as e:
-        print(f"{prog}: {a.output or 'stdout'}: {e.strerror}", file=sys.stderr)
+        print(f"{prog}: {a.output}: {e.strerror}", file=sys.stderr)
         return 2
     return rc
 
