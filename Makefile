@@ -3,6 +3,9 @@ PREFIX   = /usr/local
 BINDIR   = $(PREFIX)/bin
 MANDIR   = $(PREFIX)/share/man
 DATADIR  = $(PREFIX)/share/qe-telemetry
+# The Python package qe_telemetry (the Sphinx extension): put this folder on
+# the build's PYTHONPATH (README.md, "Measured times in the lecture text").
+PYTHONDIR = $(DATADIR)/python
 PKG_CONFIG = pkg-config
 
 CC       = cc
@@ -61,7 +64,7 @@ unit: $(UNIT)
 	@for u in $(UNIT); do printf '%s: ' $$u; ./$$u $$u.test || exit 1; done
 
 check: all $(UNIT)
-	PATH="$(CURDIR):$(CURDIR)/hook:$$PATH" bats tests
+	PATH="$(CURDIR):$(CURDIR)/hook:$(CURDIR)/python:$$PATH" bats tests
 	mandoc -T lint -W warning man/*.[17]
 
 # AddressSanitizer + UBSan build of everything, then the whole suite.
@@ -127,6 +130,9 @@ install: all
 	install -m 644 schema/*.json $(DESTDIR)$(DATADIR)/schema
 	install -m 755 hook/qe-hook $(DESTDIR)$(BINDIR)
 	install -m 644 hook/qe_telemetry_startup.py $(DESTDIR)$(DATADIR)
+	mkdir -p $(DESTDIR)$(PYTHONDIR)/qe_telemetry
+	install -m 644 python/qe_telemetry/*.py $(DESTDIR)$(PYTHONDIR)/qe_telemetry
+	install -m 755 python/qe-exec-status $(DESTDIR)$(BINDIR)
 
 clean:
 	rm -f $(TOOLS) cmd/*.o lib/*.o lib/libqe.a tests/unit/*.o $(UNIT)

@@ -4,7 +4,8 @@
 # global.db taken before the build, else the job's start time), stamp them
 # with provenance, and write the report into the build folder (the weekly
 # build's build-cache artifact carries it to the next pull request as its
-# baseline) and into the artifact folder.  A pull request's artifact also
+# baseline) and into the artifact folder, each with the execution status
+# document made from it (execution_status.json, qe-exec-status).  A pull request's artifact also
 # gets pr.json (number, head SHA, run), for the workflow_run commenter.
 #
 # A cancelled build (build-outcome: cancelled) is no report: its cache is
@@ -57,6 +58,24 @@ packages() {
 		stamp+=(-p "$QE_STATE/pip-list.json")
 	elif [ ! -s "$QE_STATE/conda-list.json" ]; then
 		notice "no package list from '$QE_PYTHON -m pip list': versions not recorded"
+	fi
+}
+
+# status_file: the execution status document of the report (qe-exec-status,
+# a Python 3 script shipped with the action: standard library only) into the
+# artifact and beside the report in the build folder
+status_file() {
+	local py args=()
+	if ! py=$(command -v python3 2> /dev/null); then
+		notice "no python3 on PATH: no execution_status.json"
+		return 0
+	fi
+	[ ! -s "$QE_STATE/start" ] || args+=(--started "$(cat "$QE_STATE/start")")
+	args+=(--finished "$(date -u +%Y-%m-%dT%H:%M:%S.%6NZ)")
+	if "$py" "$GITHUB_ACTION_PATH/python/qe-exec-status" "${args[@]}" -o "$QE_ARTIFACT/execution_status.json" "$report"; then
+		cp "$QE_ARTIFACT/execution_status.json" "$build/qe-telemetry/execution_status.json"
+	else
+		warn "qe-exec-status reported trouble (see above)"
 	fi
 }
 
@@ -116,6 +135,7 @@ fi
 mkdir -p "$build/qe-telemetry"
 cp "$report" "$build/qe-telemetry/report.ndjson"
 cp "$report" "$QE_ARTIFACT/report.ndjson"
+status_file
 [ ! -s "$QE_STATE/cells.log" ] || gzip -c "$QE_STATE/cells.log" > "$QE_ARTIFACT/cells.log.gz"
 printf '%s\n' "${QE_BUILD_OUTCOME:-}" > "$QE_STATE/build-outcome"
 [ -z "${QE_PR:-}" ] || pr_json > "$QE_ARTIFACT/pr.json"

@@ -52,6 +52,7 @@ glibc_own() {
 	qe-cache-extract
 	qe-cell-diff
 	qe-comment
+	qe-exec-status
 	qe-history
 	qe-hook
 	qe-stamp
@@ -60,11 +61,13 @@ glibc_own() {
 	qe-cache-extract.1
 	qe-cell-diff.1
 	qe-comment.1
+	qe-exec-status.1
 	qe-history.1
 	qe-hook.1
 	qe-stamp.1
 
 	$B/share/qe-telemetry:
+	python
 	qe_telemetry_startup.py
 	schema
 	EOF

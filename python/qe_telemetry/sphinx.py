@@ -1,0 +1,417 @@
+"""Sphinx extension: measured execution times in the text, and the build's
+execution status file.
+
+    extensions = [..., "qe_telemetry.sphinx"]
+
+Roles (MyST: {exec-time}`slow-sleep`; reST: :exec-time:`slow-sleep`):
+  exec-time          the default form (qe_exec_time_format: human, seconds
+                     or rounded)
+  exec-time-s        seconds, qe_exec_time_digits decimals
+  exec-time-rounded  a round figure
+  exec-time-share    a cell's share of its lecture's cell time
+Targets: `label` (a cell of this document, else a document of that name),
+`doc#label`, `doc` (the whole lecture: jupyter-cache's execution_seconds).
+
+Where numbers come from, per role: this build's records (qe-cache-extract
+run once at env-updated over the jupyter-cache and the capture hook's log,
+marking records made since the build started), when the document was
+executed in this build and the cell timed; else the newest record of the
+stored report(s) (qe_exec_time_report); else the placeholder and a warning.
+At build-finished the status document is written (qe_telemetry.status).
+
+Invariants: per-application state lives in one _State captured by the
+handlers (no module globals); roles only leave a pending node, resolved at
+doctree-resolved once every document has been read (and executed); a
+warning names the document and the target, and becomes an error only with
+qe_exec_time_strict.
+"""
+import datetime
+import glob
+import json
+import os
+import shutil
+import subprocess
+
+from docutils import nodes
+from sphinx.errors import ExtensionError
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxRole
+
+from . import __version__, records, status
+
+logger = logging.getLogger(__name__)
+
+FORMS = {"exec-time": None, "exec-time-s": "seconds", "exec-time-rounded": "rounded",
+         "exec-time-share": "share"}
+
+
+class exec_time(nodes.Inline, nodes.TextElement):
+    """Pending {exec-time}: target, form, docname; replaced at doctree-resolved."""
+
+
+class ExecTimeRole(SphinxRole):
+    def __init__(self, form):
+        self.form = form
+
+    def run(self):
+        node = exec_time(self.rawtext, target=self.text.strip(), form=self.form,
+                         docname=self.env.docname)
+        self.set_source_info(node)
+        if not hasattr(self.env, "qe_exec_time_docs"):
+            self.env.qe_exec_time_docs = set()
+        self.env.qe_exec_time_docs.add(self.env.docname)
+        return [node], []
+
+
+def _utc(ts):
+    """'2026-11-29T15:45:39.955330Z' -> '2026-11-29 15:45 UTC' (as given if odd)."""
+    if isinstance(ts, str) and len(ts) >= 16 and ts[10] == "T":
+        return ts[:10] + " " + ts[11:16] + " UTC"
+    return ts
+
+
+def _now():
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def where(prov):
+    """'ubuntu-latest (AMD EPYC, 4 CPUs), commit 1a2b3c4d5e6f' from a
+    qe-stamp provenance object; '' without one."""
+    if not isinstance(prov, dict):
+        return ""
+    runner, hw, src = prov.get("runner") or {}, prov.get("hardware") or {}, prov.get("source") or {}
+    parts = [p for p in (hw.get("cpu_model"),
+                         f"{hw['logical_cpus']} CPUs" if hw.get("logical_cpus") else None) if p]
+    text = runner.get("class") or runner.get("distro") or ""
+    if parts:
+        text = f"{text} ({', '.join(parts)})" if text else ", ".join(parts)
+    text = f"on {text}" if text else ""
+    if src.get("commit"):
+        text += f"{', ' if text else ''}commit {src['commit'][:12]}"
+    return text
+
+
+class _State:
+    """What one Sphinx application knows about times."""
+
+    def __init__(self, app):
+        self.app = app
+        self.started = _now()
+        self.current = None      # records.Book of this build, or None
+        self.reports = None      # records.Book of the stored report(s)
+        self.provenance = None   # qe-stamp -d of this build, or None
+        self.inputs = []
+        self.loaded = False
+
+    # -- configuration -------------------------------------------------
+    def _path(self, p):
+        return p if os.path.isabs(p) else os.path.join(self.app.confdir, p)
+
+    def _cache(self):
+        c = self.app.config
+        if c.qe_exec_time_cache:
+            return self._path(c.qe_exec_time_cache)
+        # MyST-NB's own choice: the path it resolved at builder-inited, else
+        # its option (relative to the working folder, as MyST-NB opens it)
+        nbc = getattr(self.app.env, "mystnb_config", None)
+        nb = getattr(nbc, "execution_cache_path", "") or getattr(c, "nb_execution_cache_path", "") or ""
+        if nb:
+            return os.path.abspath(nb)
+        return os.path.join(os.path.dirname(os.path.abspath(self.app.outdir)), ".jupyter_cache")
+
+    def _log(self):
+        c = self.app.config
+        log = c.qe_exec_time_log if c.qe_exec_time_log is not None else os.environ.get("QE_TELEMETRY_LOG", "")
+        return self._path(log) if log else ""
+
+    @staticmethod
+    def _tool(name):
+        """A program: a bare name is looked for in $QE_TELEMETRY_BIN (the
+        action's tools, exported by its before step), then on PATH."""
+        d = os.environ.get("QE_TELEMETRY_BIN", "")
+        if d and os.sep not in name and os.access(os.path.join(d, name), os.X_OK):
+            return os.path.join(d, name)
+        return shutil.which(name)
+
+    def root(self):
+        r = self.app.config.qe_exec_time_root
+        return self._path(r) if r else self.app.srcdir
+
+    # -- loading -------------------------------------------------------
+    def load(self):
+        if self.loaded:
+            return
+        self.loaded = True
+        self.current = self._extract()
+        self.reports = self._read_reports()
+
+    def _run(self, argv, what):
+        try:
+            p = subprocess.run(argv, capture_output=True, text=True, encoding="utf-8",
+                               errors="replace", timeout=self.app.config.qe_exec_time_timeout)
+        except (OSError, subprocess.SubprocessError) as e:
+            logger.warning(f"qe-telemetry: {what}: {e}", type="qe-telemetry", subtype="extract")
+            return None
+        for line in p.stderr.splitlines():
+            logger.warning(f"qe-telemetry: {line}", type="qe-telemetry", subtype="extract")
+        return p.stdout
+
+    def _extract(self):
+        c = self.app.config
+        cache = self._cache()
+        if not c.qe_exec_time_extract or not os.path.exists(os.path.join(cache, "global.db")):
+            logger.info(f"qe-telemetry: no jupyter-cache at {cache}: this build's times are not used")
+            return None
+        exe = self._tool(c.qe_exec_time_extract)
+        if exe is None:
+            logger.warning(f"qe-telemetry: {c.qe_exec_time_extract} not found: this build's times are not used",
+                           type="qe-telemetry", subtype="extract")
+            return None
+        argv = [exe, "-r", self.root()]
+        since = c.qe_exec_time_since if c.qe_exec_time_since is not None else self.started
+        if since:
+            argv += ["-s", since]
+        log = self._log()
+        if log and os.path.exists(log):
+            argv += ["-t", log]
+            self.inputs.append(log)
+        argv.append(cache)
+        self.inputs.append(cache)
+        out = self._run(argv, c.qe_exec_time_extract)
+        if out is None:
+            return None
+        book = records.Book().add_lines(out.splitlines(), c.qe_exec_time_extract)
+        stamp = self._tool(c.qe_exec_time_stamp) if c.qe_exec_time_stamp else None
+        if stamp:
+            desc = self._run([stamp, "-d", *c.qe_exec_time_stamp_args],
+                             c.qe_exec_time_stamp)
+            if desc:
+                try:
+                    d = json.loads(desc)
+                    d.pop("kind", None)
+                    d.pop("schema_version", None)
+                    self.provenance = d
+                except ValueError:
+                    pass
+        return book
+
+    def _read_reports(self):
+        names = self.app.config.qe_exec_time_report
+        if isinstance(names, str):
+            names = [names] if names else []
+        book = records.Book()
+        paths = []
+        for n in names:
+            # a pattern (a folder of gzip reports, one per build) names every match
+            p = self._path(n)
+            paths += sorted(glob.glob(p)) if glob.has_magic(p) else [p]
+        for path in paths:
+            try:
+                book.add_file(path)
+            except FileNotFoundError:
+                logger.info(f"qe-telemetry: no stored report at {path}")
+            except (OSError, EOFError, UnicodeError) as e:
+                logger.warning(f"qe-telemetry: {path}: {e}", type="qe-telemetry", subtype="report")
+        for e in book.errors:
+            logger.warning(f"qe-telemetry: {e}", type="qe-telemetry", subtype="report")
+        return book
+
+    # -- resolving -----------------------------------------------------
+    def document_of(self, docname):
+        """The records' name of a Sphinx document (relative to the root)."""
+        rel = os.path.relpath(os.path.join(self.app.srcdir, docname), self.root())
+        return rel.replace(os.sep, "/")
+
+    def sources(self):
+        """(name, Book, provenance) in the order they are asked."""
+        out = []
+        if self.current:
+            out.append(("this build", self.current, self.provenance))
+        if self.reports:
+            out.append(("stored report", self.reports, None))
+        return out
+
+    def resolve(self, node):
+        """(text, tooltip) for a pending node, or (None, reason)."""
+        target, form = node["target"], node["form"] or self.app.config.qe_exec_time_format
+        here = self.document_of(node["docname"])
+        srcs = self.sources()
+        if self.current:
+            # a cached (inherited) record of this build: its notebook time is
+            # an earlier build's measurement, used after the stored report
+            srcs.append(("cache (an earlier build)", self.current, self.provenance))
+        if "#" in target:
+            doc, label = target.split("#", 1)
+            doc = doc.strip("/") or here
+        elif any(b.get(here) and b.get(here).cell(target) for _, b, _ in srcs):
+            doc, label = here, target
+        elif any(b.get(target.strip("/")) for _, b, _ in srcs):
+            doc, label = target.strip("/"), None
+        else:
+            doc, label = here, target
+        return self._value(srcs, doc, label, form)
+
+    def _value(self, srcs, doc, label, form):
+        known = untimed = False
+        failed = None
+        for name, book, prov in srcs:
+            e = book.get(doc)
+            if e is None:
+                continue
+            nb = e.notebook
+            if nb.get("status") == "failed" and failed is None:
+                failed = f"{name}: {nb.get('error') or 'failed'}"
+            if label is not None:
+                cell = e.cell(label)
+                known = known or cell is not None
+            inherited = nb.get("origin") == "inherited"
+            if name == "this build" and inherited or name.startswith("cache") and not inherited:
+                continue
+            prov = prov if prov is not None else e.provenance
+            if name == "stored report":
+                name = f"stored report {os.path.basename(e.origin_file)}"
+            if label is None:
+                d = nb.get("execution_seconds")
+                if d is None or form == "share":
+                    continue
+                what = f"whole execution of {doc} (kernel start-up included)"
+                return self._text(d, form, None), self._tip(what, nb.get("created"), prov, name)
+            if cell is None:
+                continue
+            d = cell.get("duration_s")
+            if d is None:
+                untimed = True
+                continue
+            total = nb.get("cells_seconds") or nb.get("execution_seconds")
+            if form == "share" and not total:
+                continue
+            what = f"cell {label} of {doc}"
+            if form == "share":
+                what = f"{records.seconds(d)} of the {records.seconds(total)} of timed cells of {doc}, cell {label}"
+            src = f"{name}, {cell.get('timing_source')} timing"
+            return self._text(d, form, total), self._tip(what, cell.get("start"), prov, src)
+        if failed is not None:
+            what = f"'{label}' in document '{doc}'" if label is not None else f"document '{doc}'"
+            return None, f"no measured time for {what}: the document failed ({failed})"
+        if label is None:
+            return None, f"no measured time for document '{doc}' (not executed in this build, not in a stored report)"
+        if not known and any(b.get(doc) for _, b, _ in srcs):
+            return None, f"unknown label '{label}' in document '{doc}'"
+        if untimed:
+            return None, f"cell '{label}' of document '{doc}' has no timing (the capture hook was not armed?)"
+        return None, f"no measured time for '{label}' in document '{doc}' (not executed in this build, not in a stored report)"
+
+    def _text(self, d, form, total):
+        if form == "share":
+            return records.share(d, total)
+        if form == "seconds":
+            return records.seconds(d, self.app.config.qe_exec_time_digits)
+        if form == "rounded":
+            return records.rounded(d)
+        return records.human(d)
+
+    @staticmethod
+    def _tip(what, when, prov, source):
+        text = f"{what}: measured {_utc(when) or 'at an unknown time'}"
+        w = where(prov)
+        return f"{text}{' ' + w if w else ''}; source: {source}"
+
+    # -- events ----------------------------------------------------------
+    def on_env_updated(self, app, env):
+        self.load()
+        return []
+
+    def on_doctree_resolved(self, app, doctree, docname):
+        self.load()
+        for node in list(doctree.findall(exec_time) if hasattr(doctree, "findall") else doctree.traverse(exec_time)):
+            text, tip = self.resolve(node)
+            if text is None:
+                msg = f"qe-telemetry: exec-time: {tip}"
+                if app.config.qe_exec_time_strict:
+                    raise ExtensionError(f"{node.source or node['docname']}:{node.line}: {msg}")
+                logger.warning(msg, location=(node["docname"], node.line), type="qe-telemetry", subtype="exec-time")
+                text, classes = app.config.qe_exec_time_placeholder, ["qe-exec-time", "qe-exec-time-missing"]
+            else:
+                classes = ["qe-exec-time"]
+            # HTML shows the tooltip; LaTeX and text writers would print an
+            # abbreviation's explanation inline, so they get the text alone
+            if app.builder.format == "html":
+                new = nodes.abbreviation(node["target"], text, explanation=tip, classes=classes)
+            else:
+                new = nodes.inline(node["target"], text, classes=classes)
+            node.replace_self(new)
+
+    def on_build_finished(self, app, exception):
+        name = app.config.qe_exec_status_file
+        if not name:
+            return
+        self.load()
+        path = name if os.path.isabs(name) else os.path.join(app.outdir, name)
+        gen = f"qe_telemetry.sphinx {__version__}"
+        doc = status.document(self.current or records.Book(), gen, self.inputs,
+                              provenance=self.provenance, started=self.started, finished=_now())
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path + ".tmp", "w", encoding="utf-8") as f:
+                f.write(status.dumps(doc))
+            os.replace(path + ".tmp", path)
+        except OSError as e:
+            logger.warning(f"qe-telemetry: {path}: {e.strerror}", type="qe-telemetry", subtype="status")
+
+
+def _outdated(app, env, added, changed, removed):
+    """Documents that show times are read again: the times may have changed
+    (qe_exec_time_reread = False: not; with nb_execution_mode "force" a
+    re-read executes the notebook again)."""
+    if not app.config.qe_exec_time_reread:
+        return []
+    return sorted(getattr(env, "qe_exec_time_docs", set()) - set(added) - set(changed) - set(removed))
+
+
+def _purge(app, env, docname):
+    getattr(env, "qe_exec_time_docs", set()).discard(docname)
+
+
+def _merge(app, env, docnames, other):
+    if not hasattr(env, "qe_exec_time_docs"):
+        env.qe_exec_time_docs = set()
+    env.qe_exec_time_docs |= getattr(other, "qe_exec_time_docs", set()) & set(docnames)
+
+
+def setup(app):
+    # where the data is changes no document (rebuild ""): pages with roles
+    # are read again anyway (_outdated); the forms change them all ("env")
+    add = app.add_config_value
+    add("qe_exec_time_format", "human", "env", [str])
+    add("qe_exec_time_digits", 2, "env", [int])
+    add("qe_exec_time_placeholder", "(not measured)", "env", [str])
+    add("qe_exec_time_strict", False, "env", [bool])
+    add("qe_exec_time_report", [], "", [str, list])
+    add("qe_exec_time_cache", "", "", [str])
+    add("qe_exec_time_log", None, "", [str])
+    add("qe_exec_time_root", "", "env", [str])
+    add("qe_exec_time_since", None, "", [str])
+    add("qe_exec_time_extract", "qe-cache-extract", "", [str])
+    add("qe_exec_time_stamp", "qe-stamp", "", [str])
+    add("qe_exec_time_stamp_args", [], "", [list])
+    add("qe_exec_time_timeout", 600, "", [int])
+    add("qe_exec_time_reread", True, "env", [bool])
+    add("qe_exec_status_file", "execution_status.json", "", [str])
+    state = _State(app)
+    app.add_node(exec_time)
+    for name, form in FORMS.items():
+        app.add_role(name, ExecTimeRole(form))
+    app.connect("config-inited", _check_config)
+    app.connect("env-updated", state.on_env_updated)
+    app.connect("doctree-resolved", state.on_doctree_resolved)
+    app.connect("build-finished", state.on_build_finished)
+    app.connect("env-get-outdated", _outdated)
+    app.connect("env-purge-doc", _purge)
+    app.connect("env-merge-info", _merge)
+    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
+
+
+def _check_config(app, config):
+    if config.qe_exec_time_format not in records.FORMS:
+        raise ExtensionError(f"qe_exec_time_format: '{config.qe_exec_time_format}' is not one of "
+                             f"{', '.join(sorted(records.FORMS))}")

@@ -1,0 +1,367 @@
+#!/usr/bin/env bats
+# The Sphinx extension qe_telemetry.sphinx ({exec-time} roles, the execution
+# status file) and qe-exec-status, with Debian's python3-sphinx and
+# python3-myst-parser building the small MyST book in
+# tests/fixtures/sphinx/book/lectures.  The "current build" is the real cache
+# and capture-hook log of tests/fixtures/hook/cache (kernels run by nbclient
+# with the hook armed), named in -D options as a lecture repository names
+# them in conf.py (MyST-NB and jupyter-cache are not Debian packages; the
+# end-to-end MyST-NB run is tests/fixtures/sphinx/mystnb-e2e.sh).
+
+load helper
+
+HOOKFIX="$TESTS_DIR/fixtures/hook"
+CACHE="$HOOKFIX/cache/.jupyter_cache"
+LOG="$HOOKFIX/cache/hook.log"
+export PYTHONPATH="$TESTS_DIR/../python"
+export PYTHONDONTWRITEBYTECODE=1
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	cp -r "$TESTS_DIR/fixtures/sphinx/book/lectures" "$T/lectures"
+	# a git workspace whose commit the provenance names
+	git -C "$T" init -q repo
+	git -C "$T/repo" -c user.name=t -c user.email=t@e commit -q --allow-empty -m one
+	COMMIT=$(git -C "$T/repo" rev-parse HEAD)
+}
+
+# book OUT [-D name=value ...]: build the test book into $T/OUT (html);
+# stdout and stderr as sphinx-build leaves them
+book() {
+	local out=$1
+	shift
+	/usr/bin/python3 -m sphinx -q -b html -d "$T/$out.doctrees" \
+		-D qe_exec_time_stamp_args=-r,test-runner,-w,"$T/repo" "$@" "$T/lectures" "$T/$out"
+}
+
+# the records qe-cache-extract --timings reports for the fixture's cells
+records() {
+	qe-cache-extract -r /tmp/qe-hook-demo/lectures --timings "$LOG" "$@" "$CACHE"
+}
+
+current=(-D qe_exec_time_cache="$CACHE" -D qe_exec_time_log="$LOG" -D qe_exec_time_since=2026-11-29T00:00:00Z)
+
+@test "exec-time: every role shows the duration qe-cache-extract --timings reports, within the documented rounding; unknown labels and failed documents warn and show the placeholder" {
+	run -0 --separate-stderr book html "${current[@]}"
+	assert_output ""
+	L=$T/lectures
+	assert_equal "$stderr" "$L/broken.md:3: WARNING: qe-telemetry: exec-time: no measured time for 'broken-setup' in document 'broken': the document failed (this build: ValueError: deliberate failure for the fixture)
+$L/broken.md:4: WARNING: qe-telemetry: exec-time: no measured time for document 'broken': the document failed (this build: ValueError: deliberate failure for the fixture)
+$L/intro.md:15: WARNING: qe-telemetry: exec-time: unknown label 'no-such-cell' in document 'intro'"
+	records > "$T/records.ndjson"
+	run -0 /usr/bin/python3 "$TESTS_DIR/exec_time_check.py" "$T/html" "$T/records.ndjson"
+	assert_output - <<-'EOF'
+	broken | human broken-setup | (not measured) | placeholder
+	broken | human broken | (not measured) | placeholder
+	dynamics/markov | human markov-simulate | 0.21 s | within
+	dynamics/markov | human markov-setup | 0.07 s | within
+	dynamics/markov | human dynamics/markov | 1.41 s | within
+	dynamics/markov | share markov-simulate | 74 % | within
+	intro | human slow-sleep | 0.30 s | within
+	intro | seconds slow-sleep | 0.30 s | within
+	intro | rounded slow-sleep | 0.3 s | within
+	intro | share slow-sleep | 68 % | within
+	intro | human résumé-λ | < 0.01 s | within
+	intro | human numpy-eig | 0.07 s | within
+	intro | human intro | 2.12 s | within
+	intro | human dynamics/markov#markov-simulate | 0.21 s | within
+	intro | human numba_demo#njit-first-call | 0.30 s | within
+	intro | human numba_demo#njit-second-call | < 0.01 s | within
+	intro | human no-such-cell | (not measured) | placeholder
+	numba_demo | human njit-first-call | 0.30 s | within
+	numba_demo | rounded numba-import | 0.5 s | within
+	EOF
+	# the prose form renders inline, the same values
+	run -0 grep -o 'Compiling costs <abbr class="qe-exec-time" title="[^"]*">0.30 s</abbr>; the second call takes <abbr class="qe-exec-time" title="[^"]*">&lt; 0.01 s</abbr>' "$T/html/numba_demo.html"
+}
+
+@test "exec-time: the tooltip says what, when, where (runner class, CPU, commit) and which source" {
+	run -0 --separate-stderr book html "${current[@]}" -D qe_exec_time_digits=6
+	run -0 grep -o '<li><p>seconds slow-sleep: <abbr class="qe-exec-time" title="[^"]*">[^<]*</abbr>' "$T/html/intro.html"
+	# 0.301888 s is the fixture's hook duration of slow-sleep (tests/fixtures/hook/README.md)
+	assert_output --regexp "^<li><p>seconds slow-sleep: <abbr class=\"qe-exec-time\" title=\"cell slow-sleep of intro: measured 2026-11-29 15:45 UTC on test-runner \([^\"]*[0-9]+ CPUs\), commit ${COMMIT:0:12}; source: this build, hook timing\">0.301888 s</abbr>\$"
+	run -0 grep -o '<li><p>human intro: <abbr [^>]*>' "$T/html/intro.html"
+	assert_output --regexp "title=\"whole execution of intro \(kernel start-up included\): measured 2026-11-29 15:45 UTC on test-runner .*; source: this build\">\$"
+	run -0 grep -o '<li><p>share slow-sleep: <abbr [^>]*>' "$T/html/intro.html"
+	assert_output --regexp "title=\"0.30 s of the 0.44 s of timed cells of intro, cell slow-sleep: measured"
+}
+
+# texts PAGE: the "KEY: TEXT" of every list item of a built page
+texts() {
+	sed -n 's|.*<li><p>\([^:<]*\): <abbr [^>]*>\([^<]*\)</abbr>.*|\1: \2|p' "$1"
+}
+
+@test "exec-time: qe_exec_time_format sets the form of {exec-time}; a bad form is a configuration error" {
+	run -0 --separate-stderr book html "${current[@]}" -D qe_exec_time_format=seconds -D qe_exec_time_digits=3
+	run -0 texts "$T/html/dynamics/markov.html"
+	assert_output - <<-'EOF'
+	human markov-simulate: 0.209 s
+	human markov-setup: 0.071 s
+	human dynamics/markov: 1.406 s
+	share markov-simulate: 74 %
+	EOF
+	run -2 --separate-stderr book html2 "${current[@]}" -D qe_exec_time_format=minutes
+	assert_regex "$stderr" "qe_exec_time_format: 'minutes' is not one of human, rounded, seconds"
+}
+
+@test "exec-time: builders other than HTML (here the text builder; LaTeX takes the same path) get the time alone, no explanation inline" {
+	run -0 --separate-stderr /usr/bin/python3 -m sphinx -q -b text -d "$T/dt" "${current[@]}" "$T/lectures" "$T/text"
+	run -0 grep -F 'human slow-sleep:' "$T/text/intro.txt"
+	assert_output "* human slow-sleep: 0.30 s"
+	run -0 grep -F 'human no-such-cell:' "$T/text/intro.txt"
+	assert_output "* human no-such-cell: (not measured)"
+}
+
+@test "exec-time: qe_exec_time_strict turns a missing time into a build error naming the document and the label" {
+	run -2 --separate-stderr book html "${current[@]}" -D qe_exec_time_strict=1
+	assert_regex "$stderr" "/lectures/broken.md:3: qe-telemetry: exec-time: no measured time for 'broken-setup' in document 'broken': the document failed"
+	# without the option the same build succeeds (first test)
+}
+
+@test "exec-time: without this build's data, the newest stored report (plain or gzip, files or a pattern) gives the times; with neither, the placeholder and a warning" {
+	# two weekly reports, stamped: the sequential build (older) and the parallel one (newer, gzip)
+	mkdir "$T/history"
+	qe-cache-extract -r /tmp/qe-hook-demo/lectures -t "$HOOKFIX/cache/hook.log" "$HOOKFIX/cache/.jupyter_cache" |
+		qe-stamp -r weekly-old -w "$T/repo" > "$T/old.ndjson"
+	qe-cache-extract -r /tmp/qe-hook-demo/lectures -t "$HOOKFIX/parallel/hook.log" "$HOOKFIX/parallel/.jupyter_cache" |
+		qe-stamp -r weekly-new -w "$T/repo" | gzip > "$T/history/new.ndjson.gz"
+	# the newer first in name order: the records' times decide, not the order of the files
+	gzip -c "$T/old.ndjson" > "$T/history/old.ndjson.gz"
+	# this build's cache holds only records older than the build (cache hits): not this build's
+	run -0 --separate-stderr book html -D qe_exec_time_cache="$CACHE" -D qe_exec_time_log="$LOG" \
+		-D qe_exec_time_report="$T/history/*.ndjson.gz" -D qe_exec_time_digits=6
+	# broken's failure has no creation time: qe-cache-extract counts it as this build's
+	L=$T/lectures
+	assert_equal "$stderr" "$L/broken.md:3: WARNING: qe-telemetry: exec-time: no measured time for 'broken-setup' in document 'broken': the document failed (this build: ValueError: deliberate failure for the fixture)
+$L/broken.md:4: WARNING: qe-telemetry: exec-time: no measured time for document 'broken': the document failed (this build: ValueError: deliberate failure for the fixture)
+$L/intro.md:15: WARNING: qe-telemetry: exec-time: unknown label 'no-such-cell' in document 'intro'"
+	run -0 texts "$T/html/intro.html"
+	# the parallel build's hook durations (tests/fixtures/hook/README.md): slow-sleep 0.302006 s
+	assert_line --index 1 "seconds slow-sleep: 0.302006 s"
+	run -0 grep -o '<li><p>seconds slow-sleep: <abbr [^>]*>' "$T/html/intro.html"
+	assert_output --regexp "measured 2026-11-29 15:45 UTC on weekly-new \(.*\), commit ${COMMIT:0:12}; source: stored report new.ndjson.gz, hook timing\">\$"
+	gzip -dc "$T/history/new.ndjson.gz" > "$T/new.ndjson"
+	run -0 /usr/bin/python3 "$TESTS_DIR/exec_time_check.py" "$T/html" "$T/new.ndjson"
+	refute_output --partial OFF
+	assert_line "intro | human intro | 1.71 s | within"
+	assert_line "numba_demo | human njit-first-call | 0.61 s | within"
+	# the older report alone gives its own values
+	run -0 --separate-stderr book html-old -D qe_exec_time_cache=/nonexistent -D qe_exec_time_report="$T/old.ndjson" -D qe_exec_time_digits=6
+	run -0 texts "$T/html-old/intro.html"
+	assert_line --index 1 "seconds slow-sleep: 0.301888 s"
+	# neither: placeholders, one warning per role naming document and label
+	run -0 --separate-stderr book html-none -D qe_exec_time_cache=/nonexistent -D qe_exec_time_log=
+	run -0 texts "$T/html-none/dynamics/markov.html"
+	assert_output - <<-'EOF'
+	human markov-simulate: (not measured)
+	human markov-setup: (not measured)
+	human dynamics/markov: (not measured)
+	share markov-simulate: (not measured)
+	EOF
+	assert_regex "$stderr" "dynamics/markov.md:3: WARNING: qe-telemetry: exec-time: no measured time for 'markov-simulate' in document 'dynamics/markov' \(not executed in this build, not in a stored report\)"
+	# with no data at all a bare name cannot be told a label from a document
+	assert_regex "$stderr" "dynamics/markov.md:5: WARNING: qe-telemetry: exec-time: no measured time for 'dynamics/markov' in document 'dynamics/markov' \(not executed in this build, not in a stored report\)"
+	run -0 grep -c 'WARNING: qe-telemetry: exec-time: no measured time for .* in document .* (not executed in this build, not in a stored report)$' <<< "$stderr"
+	assert_output 21
+}
+
+@test "exec-time: a rebuild without -E reads the pages with roles again, so new data reaches them (not with qe_exec_time_reread = False)" {
+	# the same configuration both times; only the data changes
+	mkdir "$T/c" "$T/c2"
+	run -0 --separate-stderr book html -D qe_exec_time_cache="$T/c" -D qe_exec_time_log="$LOG" -D qe_exec_time_since=2026-11-29T00:00:00Z
+	run -0 texts "$T/html/numba_demo.html"
+	assert_line "human njit-first-call: (not measured)"
+	cp -r "$CACHE/." "$T/c"
+	run -0 --separate-stderr book html -D qe_exec_time_cache="$T/c" -D qe_exec_time_log="$LOG" -D qe_exec_time_since=2026-11-29T00:00:00Z
+	run -0 texts "$T/html/numba_demo.html"
+	assert_line "human njit-first-call: 0.30 s"
+	# qe_exec_time_reread = False: an unchanged page keeps what it showed
+	run -0 --separate-stderr book html2 -D qe_exec_time_cache="$T/c2" -D qe_exec_time_log="$LOG" -D qe_exec_time_since=2026-11-29T00:00:00Z -D qe_exec_time_reread=0
+	cp -r "$CACHE/." "$T/c2"
+	run -0 --separate-stderr book html2 -D qe_exec_time_cache="$T/c2" -D qe_exec_time_log="$LOG" -D qe_exec_time_since=2026-11-29T00:00:00Z -D qe_exec_time_reread=0
+	run -0 texts "$T/html2/numba_demo.html"
+	assert_line "human njit-first-call: (not measured)"
+}
+
+@test "exec-time: the tools are found in \$QE_TELEMETRY_BIN (the action's before step exports it) before PATH; without them, a warning" {
+	local bin
+	bin=$(dirname "$(command -v qe-cache-extract)")
+	mkdir "$T/empty"
+	PATH=/usr/bin:/bin QE_TELEMETRY_BIN="$bin" run -0 --separate-stderr book html "${current[@]}"
+	run -0 texts "$T/html/numba_demo.html"
+	assert_line "human njit-first-call: 0.30 s"
+	PATH=/usr/bin:/bin QE_TELEMETRY_BIN="$T/empty" run -0 --separate-stderr book html2 "${current[@]}"
+	assert_equal "${stderr_lines[0]}" "WARNING: qe-telemetry: qe-cache-extract not found: this build's times are not used"
+	run -0 texts "$T/html2/numba_demo.html"
+	assert_line "human njit-first-call: (not measured)"
+}
+
+@test "exec-time: the printed forms and their rounding" {
+	run -0 /usr/bin/python3 - <<-'EOF'
+	from qe_telemetry.records import human, seconds, rounded, share
+	for d in (0, 0.004, 0.005, 0.0951, 0.301888, 9.994, 9.996, 12.34, 59.94, 59.96, 130.4, 3599.4, 3599.6, 3900, 7170):
+	    print(d, human(d), seconds(d), rounded(d), sep=" | ")
+	print(share(0.301888, 0.443425), share(0.001, 1), share(1, 1), sep=" | ")
+	EOF
+	assert_output - <<-'EOF'
+	0 | < 0.01 s | 0.00 s | < 0.1 s
+	0.004 | < 0.01 s | 0.00 s | < 0.1 s
+	0.005 | 0.01 s | 0.01 s | < 0.1 s
+	0.0951 | 0.10 s | 0.10 s | 0.1 s
+	0.301888 | 0.30 s | 0.30 s | 0.3 s
+	9.994 | 9.99 s | 9.99 s | 10 s
+	9.996 | 10.0 s | 10.00 s | 10 s
+	12.34 | 12.3 s | 12.34 s | 12 s
+	59.94 | 59.9 s | 59.94 s | 1 min
+	59.96 | 1 min | 59.96 s | 1 min
+	130.4 | 2 min 10 s | 130.40 s | 2 min
+	3599.4 | 59 min 59 s | 3599.40 s | 1 h
+	3599.6 | 1 h | 3599.60 s | 1 h
+	3900 | 1 h 5 min | 3900.00 s | 1 h 5 min
+	7170 | 2 h | 7170.00 s | 2 h
+	68 % | < 1 % | 100 %
+	EOF
+}
+
+@test "stored reports: the newest record of a document wins, by the stamped build's time across builds, else by created (a failure counts as newest)" {
+	run -0 /usr/bin/python3 - <<-'EOF'
+	import json
+	from qe_telemetry.records import Book
+	def nb(status, created, started=None):
+	    r = {"kind": "notebook", "document": "intro", "current": True, "status": status, "created": created}
+	    if started:
+	        r["provenance"] = {"run": {"started_at": started, "stamped_at": started}}
+	    return json.dumps(r)
+	old_fail = nb("failed", None, "2026-11-01T00:00:00.000000Z")
+	new_ok = nb("ok", "2026-11-08T00:10:00.000000Z", "2026-11-08T00:00:00.000000Z")
+	for order in ((old_fail, new_ok), (new_ok, old_fail)):
+	    b = Book()
+	    for i, line in enumerate(order):
+	        b.add_lines([line], f"f{i}")
+	    print(b.get("intro").notebook["status"], b.get("intro").origin_file)
+	b = Book().add_lines([nb("ok", "2026-11-08T00:10:00.000000Z"), nb("failed", None)], "one")
+	print(b.get("intro").notebook["status"])
+	b = Book().add_lines([nb("ok", "2026-11-08T00:10:00.000000Z"), nb("ok", "2026-11-01T00:10:00.000000Z"), "{"], "one")
+	print(b.get("intro").notebook["created"], b.errors[0].split(": not JSON")[0])
+	EOF
+	assert_output - <<-'EOF'
+	ok f1
+	ok f0
+	failed
+	2026-11-08T00:10:00.000000Z one:3
+	EOF
+}
+
+@test "execution status file: written at build-finished, valid against schema/execution-status.json, and it matches the cache" {
+	run -0 --separate-stderr book html -D qe_exec_time_cache="$CACHE" -D qe_exec_time_log="$LOG" -D qe_exec_time_since=2026-11-29T15:45:45Z
+	S=$T/html/execution_status.json
+	run -0 /usr/bin/python3 "$TESTS_DIR/validate_doc.py" execution-status.json "$S"
+	records -s 2026-11-29T15:45:45Z > "$T/records.ndjson"
+	# per document: exactly what the records of the cache + hook log say
+	jq -c 'select(.kind == "notebook") | {document, status, error, execution: ({executed: "executed", inherited: "cached"}[.origin]),
+		runtime_s: .execution_seconds, cells: .code_cells, cells_timed: .timed_cells, cells_seconds, created, cache_key}' "$T/records.ndjson" > "$T/want"
+	jq -c '.documents[]' "$S" > "$T/got"
+	run -0 diff "$T/want" "$T/got"
+	run -0 jq -c '.totals' "$S"
+	assert_output '{"documents":9,"ok":8,"failed":1,"executed":6,"cached":3,"runtime_s":13.866251,"cells_timed":29}'
+	run -0 jq -s '[.[] | select(.kind == "notebook") | .execution_seconds // 0] | add | . - 13.866251 | fabs < 1e-6' "$T/records.ndjson"
+	assert_output true
+	run -0 jq -c '.documents[] | select(.status == "failed") | [.document, .error, .execution]' "$S"
+	assert_output '["broken","ValueError: deliberate failure for the fixture","executed"]'
+	run -0 jq -r '[.build.generator, .build.provenance.runner.class, .build.provenance.source.commit, (.build.inputs | map(sub(".*/fixtures/"; "")) | join(","))] | join(" ")' "$S"
+	assert_output "qe_telemetry.sphinx 0.1.0 test-runner $COMMIT hook/cache/hook.log,hook/cache/.jupyter_cache"
+	# a build with no cache still writes one (no documents), valid; qe_exec_status_file= turns it off
+	run -0 --separate-stderr book html-none -D qe_exec_time_cache=/nonexistent
+	run -0 /usr/bin/python3 "$TESTS_DIR/validate_doc.py" execution-status.json "$T/html-none/execution_status.json"
+	run -0 jq -c '[.totals.documents, .build.inputs]' "$T/html-none/execution_status.json"
+	assert_output '[0,[]]'
+	run -0 --separate-stderr book html-off "${current[@]}" -D qe_exec_status_file=
+	[ ! -e "$T/html-off/execution_status.json" ]
+	# the schema refuses what is not a status
+	jq '.documents[0].status = "cached"' "$S" > "$T/bad.json"
+	run -1 /usr/bin/python3 "$TESTS_DIR/validate_doc.py" execution-status.json "$T/bad.json"
+	assert_output --partial "documents/0/status: 'cached' is not one of ['ok', 'failed']"
+}
+
+@test "qe-exec-status: the same document from a stamped report, without Sphinx; bad lines are file:line and status 2" {
+	records -s 2026-11-29T15:45:45Z | qe-stamp -r weekly -w "$T/repo" > "$T/report.ndjson"
+	run -0 --separate-stderr qe-exec-status --started 2026-11-29T15:45:37.000000Z -o "$T/s.json" "$T/report.ndjson"
+	assert_output ""
+	assert_equal "$stderr" ""
+	run -0 /usr/bin/python3 "$TESTS_DIR/validate_doc.py" execution-status.json "$T/s.json"
+	run -0 --separate-stderr book html -D qe_exec_time_cache="$CACHE" -D qe_exec_time_log="$LOG" -D qe_exec_time_since=2026-11-29T15:45:45Z
+	run -0 diff <(jq -c '.documents, .totals' "$T/s.json") <(jq -c '.documents, .totals' "$T/html/execution_status.json")
+	run -0 jq -c '[.build.generator, .build.started, .build.finished, .build.provenance.runner.class, .build.provenance.source.commit == "'"$COMMIT"'"]' "$T/s.json"
+	assert_output '["qe-exec-status 0.1.0","2026-11-29T15:45:37.000000Z",null,"weekly",true]'
+	# gzip and standard input read the same
+	gzip -c "$T/report.ndjson" > "$T/report.ndjson.gz"
+	run -0 diff <(qe-exec-status "$T/report.ndjson.gz" | jq -c .documents) <(qe-exec-status < "$T/report.ndjson" | jq -c .documents)
+	printf '{"kind":"notebook"\n' >> "$T/report.ndjson"
+	n=$(wc -l < "$T/report.ndjson")
+	run -2 --separate-stderr qe-exec-status "$T/report.ndjson"
+	assert_regex "$stderr" "^qe-exec-status: $T/report.ndjson:$n: not JSON: "
+	run -0 jq -c .totals.documents <<< "$output"
+	assert_output 9
+	run -2 --separate-stderr qe-exec-status "$T/missing.ndjson"
+	assert_equal "$stderr" "qe-exec-status: $T/missing.ndjson: No such file or directory"
+	run -0 qe-exec-status --version
+	assert_output "qe-exec-status 0.1.0"
+	run -0 qe-exec-status -h
+	assert_line --index 0 --regexp '^usage: qe-exec-status '
+	run -2 --separate-stderr qe-exec-status --no-such-option
+	assert_regex "$stderr" "qe-exec-status: error: unrecognized arguments: --no-such-option"
+	# a failed write is said and is status 2, as in every tool
+	for a in --version -h "$T/report.ndjson.gz"; do
+		run -2 --separate-stderr bash -c 'qe-exec-status "$1" > /dev/full' _ "$a"
+		assert_equal "$stderr" "qe-exec-status: stdout: No space left on device"
+	done
+}
+
+@test "the Python package: its version is QE_VERSION, its words are the schema's, and make install puts it where PYTHONPATH can name it" {
+	run -0 /usr/bin/python3 -c 'import qe_telemetry; print(qe_telemetry.__version__)'
+	assert_output "$(sed -n 's/^#define QE_VERSION "\(.*\)"/\1/p' "$TESTS_DIR/../lib/qe.h")"
+	run -0 /usr/bin/python3 - "$TESTS_DIR/../schema/execution-status.json" <<-'EOF'
+	import json, sys
+	from qe_telemetry import status
+	s = json.load(open(sys.argv[1]))["properties"]["documents"]["items"]["properties"]
+	assert tuple(s["status"]["enum"]) == status.STATUSES, s["status"]["enum"]
+	assert tuple(e for e in s["execution"]["enum"] if e) == status.EXECUTIONS, s["execution"]["enum"]
+	print("same")
+	EOF
+	assert_output same
+	make -s -C "$TESTS_DIR/.." install DESTDIR="$T/root" PREFIX=/usr > /dev/null
+	run -0 ls "$T/root/usr/share/qe-telemetry/python/qe_telemetry"
+	assert_output - <<-'EOF'
+	__init__.py
+	records.py
+	sphinx.py
+	status.py
+	EOF
+	run -0 env -u PYTHONPATH "$T/root/usr/bin/qe-exec-status" --version
+	assert_output "qe-exec-status 0.1.0"
+	[ -f "$T/root/usr/share/man/man1/qe-exec-status.1" ]
+	# the installed extension builds the book
+	PYTHONPATH="$T/root/usr/share/qe-telemetry/python" run -0 --separate-stderr book html "${current[@]}"
+	run -0 texts "$T/html/numba_demo.html"
+	assert_line "human njit-first-call: 0.30 s"
+}
+
+@test "end to end: real MyST-NB executes the book with the hook armed and the roles of the same build are filled (skipped without MyST-NB)" {
+	# MyST-NB and jupyter-cache are not Debian packages: this runs where they
+	# are importable, or with QE_JCACHE_SRC and QE_MYSTNB_SRC naming source
+	# checkouts (jupyter-cache 1.0.x, MyST-NB v0.17.2; see the script)
+	local args=()
+	if [ -n "${QE_JCACHE_SRC:-}" ] && [ -n "${QE_MYSTNB_SRC:-}" ]; then
+		args=("$QE_JCACHE_SRC" "$QE_MYSTNB_SRC")
+	elif ! /usr/bin/python3 -c 'import myst_nb, jupyter_cache' 2> /dev/null; then
+		skip "MyST-NB and jupyter-cache are not installed (set QE_JCACHE_SRC and QE_MYSTNB_SRC to checkouts)"
+	fi
+	run -0 bash "$TESTS_DIR/fixtures/sphinx/mystnb-e2e.sh" "${args[@]}"
+	assert_line "end to end: OK"
+	assert_line --regexp '^intro \| seconds slow-sleep \| 0\.[0-9]{2} s \| within$'
+	assert_line --regexp '^dynamics/markov \| human markov-simulate \| 0\.[0-9]{2} s \| within$'
+	refute_line --partial "| OFF"
+	assert_line --regexp '^\{"documents": 3, "ok": 2, "failed": 1, "executed": 3, "cached": 0, '
+	assert_line --regexp '^\{"documents": 3, "ok": 2, "failed": 1, "executed": 1, "cached": 2, '
+	assert_line --regexp 'source: stored report report.ndjson, hook timing">0\.[0-9]{2} s$'
+}
