@@ -28,6 +28,14 @@ def _qe_telemetry_install():
         return
     if ip is None:
         return
+    # Armed twice (the profile's startup file and qe-replicate's exec_files):
+    # the first copy records, the second registers nothing.
+    try:
+        if any(getattr(f, "__qualname__", "").startswith("_qe_telemetry_install.")
+               for f in ip.events.callbacks.get("pre_run_cell", ())):
+            return
+    except BaseException:
+        return
 
     import hashlib
     import json

@@ -287,7 +287,7 @@ static void
 judge_measure(const struct qe_diff_opts *o, double scale, struct qe_nb_diff *nb, double *bv, double *hv)
 {
 	const struct qe_side *bs = &nb->doc->s[QE_BASE], *hs = &nb->doc->s[QE_HEAD];
-	struct qe_rule exec = { o->nb.ratio, o->exec_abs, o->nb.alpha };
+	struct qe_rule exec = { o->nb.ratio, o->exec_abs, o->nb.alpha, 0, 0 };
 	int nbv = 0, nhv = 0;
 
 	if (one_source(bs) && one_source(hs) && qe_timing_sources_comparable(bs->tsrc, hs->tsrc)) {

@@ -28,7 +28,7 @@
 #include "qe_vocab.h"
 
 struct qe_diff_opts {
-	struct qe_rule cell;	/* -r, -a, --alpha */
+	struct qe_rule cell;	/* -r, -a, --alpha, --rep-ratio, --rep-abs */
 	struct qe_rule nb;	/* --nb-ratio, --nb-abs, --alpha */
 	double exec_abs;	/* --exec-abs: the floor for execution_seconds */
 	double factor_min_s;	/* cells shorter than this swing most */
@@ -38,7 +38,7 @@ struct qe_diff_opts {
 };
 
 /* The defaults: see qe-cell-diff(1), THRESHOLDS, for the evidence. */
-#define QE_DIFF_OPTS_DEFAULT { { 1.5, 0.5, 0.05 }, { 1.5, 1.0, 0.05 }, 3.5, 0.05, 3, 0, NULL }
+#define QE_DIFF_OPTS_DEFAULT { { 1.5, 0.5, 0.05, 1.2, 0.05 }, { 1.5, 1.0, 0.05, 0, 0 }, 3.5, 0.05, 3, 0, NULL }
 
 struct qe_runner_factor {
 	double factor;	/* median head/base of the steady cells; NAN when too few */

@@ -202,7 +202,8 @@ static const struct field {
 	{ "execution_seconds", T_NUM, K_NOTEBOOK },
 	{ "first_line", T_STR, K_CELL }, { "input", T_STR, K_NOTEBOOK }, { "label", T_STR, K_CELL },
 	{ "origin", T_STR, K_NOTEBOOK | K_CELL }, { "output_sha256", T_STR, K_CELL },
-	{ "provenance", T_OBJ, K_NOTEBOOK | K_CELL }, { "status", T_STR, K_NOTEBOOK | K_CELL },
+	{ "provenance", T_OBJ, K_NOTEBOOK | K_CELL }, { "result_sha256", T_STR, K_CELL },
+	{ "status", T_STR, K_NOTEBOOK | K_CELL },
 	{ "timeout_cell", T_OBJ, K_NOTEBOOK }, { "timing_note", T_STR, K_CELL },
 	{ "timing_source", T_STR, K_CELL },
 };
@@ -380,7 +381,11 @@ cell_first(struct qe_reader *r, struct qe_side *sd, struct qe_cell *c, const cJS
 	int t = qe_vocab_lookup(&qe_timing_sources, ts);
 	uint8_t o[16];
 
-	if (digest16(qe_json_str(rec, "output_sha256"), o) == 0)
+	/* qe-replicate's result digest (streams merged, volatile text
+	 * normalised) when there is one: a print split in two stream outputs
+	 * must not read as a changed output */
+	if (digest16(qe_json_str(rec, "result_sha256"), o) == 0 ||
+	    digest16(qe_json_str(rec, "output_sha256"), o) == 0)
 		memcpy(&c->out, o, 8);
 	/* bad_field() let only null or a known status through */
 	c->status = (int8_t)qe_vocab_lookup(&qe_cell_statuses, qe_json_str(rec, "status"));
@@ -437,6 +442,26 @@ read_cell(struct qe_reader *r, struct qe_doc *d, const cJSON *rec, const char *f
 	return 0;
 }
 
+/*
+ * A qe-replicate record names the version it ran: 1 when it belongs to the
+ * other side (skipped), 0 when to this one or it names none, -1 (reported)
+ * for a word that is not a version.
+ */
+static int
+other_version(const struct qe_reader *r, const cJSON *rec, const char *file, long line)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, "version");
+	int w;
+
+	if (v == NULL || cJSON_IsNull(v))
+		return 0;
+	if ((w = qe_vocab_lookup(&qe_versions, cJSON_GetStringValue(v))) < 0) {
+		warnx("%s:%ld: 'version' is not base or head", file, line);
+		return -1;
+	}
+	return w != (r->side == QE_BASE ? QE_VER_BASE : QE_VER_HEAD);
+}
+
 int
 qe_reader_record(cJSON *rec, const char *file, long line, void *ctx)
 {
@@ -457,6 +482,8 @@ qe_reader_record(cJSON *rec, const char *file, long line, void *ctx)
 		return -1;
 	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(rec, "current")))
 		return 0;
+	if ((s = other_version(r, rec, file, line)) != 0)
+		return s < 0 ? -1 : 0;
 	if ((s = record_document(r, rec, kind, file, line, &name)) != 0)
 		return s < 0 ? -1 : 0;
 	/* before doc_get(): a rejected record must not leave its document behind */

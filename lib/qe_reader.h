@@ -52,7 +52,7 @@ struct qe_cell {
 	struct qe_samples *more;
 	uint8_t key[16];	/* alignment key (default: source digest) */
 	uint8_t src[16];	/* first 16 bytes of source_sha256 */
-	uint64_t out;		/* first 8 bytes of output_sha256, 0 when none */
+	uint64_t out;		/* first 8 bytes of result_sha256, else of output_sha256; 0 when none */
 	int32_t index;
 	uint32_t label, first_line;	/* texts: qe_reader_text(), 0 for none */
 	uint32_t error;		/* the cell's "error" text, 0 for none */

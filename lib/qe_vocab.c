@@ -26,11 +26,12 @@ TABLE(qe_timing_notes, "timing note", "skipped", "not-executed", "stale", "no-ti
 TABLE(qe_origins, "origin", "executed", "inherited");
 TABLE(qe_answers, "answer", "regressed", "improved", "same", "inconclusive");
 TABLE(qe_verdict_rules, "verdict rule", "cells", "sum");
+TABLE(qe_versions, "version", "base", "head");
 
 const struct qe_vocab *const qe_vocabularies[] = {
 	&qe_verdicts, &qe_verdict_words, &qe_flags, &qe_cell_statuses, &qe_nb_statuses,
 	&qe_timing_sources, &qe_timing_methods, &qe_timing_notes, &qe_origins, &qe_answers,
-	&qe_verdict_rules, NULL
+	&qe_verdict_rules, &qe_versions, NULL
 };
 
 int

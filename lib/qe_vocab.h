@@ -91,6 +91,10 @@ extern const struct qe_vocab qe_answers;
 enum qe_verdict_rule { QE_R_CELLS, QE_R_SUM, QE_NVERDICT_RULES };
 extern const struct qe_vocab qe_verdict_rules;
 
+/* Which version a qe-replicate record ran (schema/common.json version). */
+enum qe_version { QE_VER_BASE, QE_VER_HEAD, QE_NVERSIONS };
+extern const struct qe_vocab qe_versions;
+
 /* Every table above, NULL-terminated, for the check against schema/. */
 extern const struct qe_vocab *const qe_vocabularies[];
 

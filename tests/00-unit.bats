@@ -39,6 +39,7 @@ load helper
 	assert_line "origin: $(words '."$defs".origin.enum' "$S/common.json")"
 	assert_line "answer: $(words '."$defs".test.oneOf[1].properties.answer.enum' "$S/diff.json")"
 	assert_line "verdict rule: $(words '."$defs"."notebook-diff".properties.verdict_rule.enum' "$S/diff.json")"
+	assert_line "version: $(words '."$defs".version.enum' "$S/common.json")"
 }
 
 @test "the code stays readable: no function of cmd/ or lib/ over 80 lines, no fuzz target includes a tool's main" {
