@@ -53,6 +53,7 @@ glibc_own() {
 	qe-cell-diff
 	qe-comment
 	qe-hook
+	qe-replicate
 	qe-stamp
 
 	$B/share/man/man1:
@@ -60,6 +61,7 @@ glibc_own() {
 	qe-cell-diff.1
 	qe-comment.1
 	qe-hook.1
+	qe-replicate.1
 	qe-stamp.1
 
 	$B/share/qe-telemetry:
