@@ -171,6 +171,31 @@ qe_diff_runner_factor(const struct qe_diff_opts *o, const struct qe_reader *r,
 }
 
 /*
+ * The warm samples (qe-replicate --warm) by the same rule, beside the
+ * as-used verdict; slower as used but faster warm is flagged
+ * compile-time-regression.
+ */
+static void
+judge_warm(const struct qe_diff_opts *o, const struct cellpair *p, double scale, struct qe_cell_diff *c)
+{
+	const struct qe_samples *bw = p->b ? p->b->warm : NULL, *hw = p->h ? p->h->warm : NULL;
+	double *bv, *hv;
+
+	qe_judgement_init(&c->warm, bw || hw ? QE_V_NOTIMING : -1);
+	if (!bw || !hw)
+		return;
+	bv = qe_xmalloc(sizeof *bv * (size_t)bw->n);
+	hv = qe_xmalloc(sizeof *hv * (size_t)hw->n);
+	memcpy(bv, bw->v, sizeof *bv * (size_t)bw->n);
+	memcpy(hv, hw->v, sizeof *hv * (size_t)hw->n);
+	qe_judge(&c->warm, bv, bw->n, hv, hw->n, &o->cell, scale);
+	free(bv);
+	free(hv);
+	if (c->j.verdict == QE_V_REGRESSION && c->warm.verdict == QE_V_IMPROVEMENT)
+		c->flags |= QE_FLAG(QE_F_COMPILE);
+}
+
+/*
  * Judge one pair of cells into *c (notcomp: the fingerprints differ; doc:
  * the changed-on-main and ignored flags its notebook gives every cell).
  */
@@ -207,6 +232,7 @@ judge_cell(const struct qe_diff_opts *o, double scale, const struct cellpair *p,
 		qe_judge(&c->j, bv, nbv, hv, nhv, &o->cell, scale);
 	free(bv);
 	free(hv);
+	judge_warm(o, p, scale, c);
 }
 
 /* A judged cell's share in its notebook's counts and flags. */
@@ -225,7 +251,7 @@ count_cell(struct qe_nb_diff *nb, const struct qe_cell_diff *c)
 	if ((!(c->flags & F_IGNORED) || (nb->flags & F_IGNORED)) &&
 	    (v == QE_V_REGRESSION || v == QE_V_IMPROVEMENT))
 		nb->rule_cells[v == QE_V_REGRESSION ? 0 : 1]++;
-	nb->flags |= c->flags & (F_OUTPUT | F_STATUS);
+	nb->flags |= c->flags & (F_OUTPUT | F_STATUS | QE_FLAG(QE_F_COMPILE));
 	if (v == QE_V_NEW || v == QE_V_REMOVED || (c->flags & F_SOURCE))
 		nb->flags |= F_SOURCE;
 }

@@ -60,6 +60,7 @@ struct qe_cell_diff {
 	unsigned flags;			/* QE_FLAG() bits */
 	const char *reason;		/* or NULL */
 	struct qe_judgement j;
+	struct qe_judgement warm;	/* warm samples judged; verdict -1 when no side has any */
 };
 
 /*

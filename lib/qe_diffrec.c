@@ -51,6 +51,22 @@ jw_test(struct qe_buf *b, const struct qe_judgement *j)
 	qe_buf_addc(b, '}');
 }
 
+/* "warm": the warm judgement, only when a side had warm samples. */
+static void
+jw_warm(struct qe_buf *b, const struct qe_judgement *w, int both)
+{
+	if (w->verdict < 0)
+		return;
+	qe_jw_key(b, "warm");
+	qe_buf_adds(b, "{\"base_s\":");
+	qe_jw_num(b, w->b, 6);
+	qe_jw_key(b, "head_s"), qe_jw_num(b, w->h, 6);
+	qe_jw_key(b, "ratio"), qe_jw_num(b, both && w->b > 0 ? w->h / w->b : NAN, 4);
+	qe_jw_key(b, "verdict"), qe_jw_str(b, qe_vocab_name(&qe_verdicts, w->verdict));
+	jw_test(b, w);
+	qe_buf_addc(b, '}');
+}
+
 /* A cell-diff line into the writer's buffer (a qe_cell_diff_fn). */
 static void
 write_cell(void *arg, const struct qe_nb_diff *nb, const struct qe_cell_diff *c)
@@ -91,6 +107,7 @@ write_cell(void *arg, const struct qe_nb_diff *nb, const struct qe_cell_diff *c)
 	qe_jw_key(b, "n_base"), qe_jw_num(b, j->nb, 0);
 	qe_jw_key(b, "n_head"), qe_jw_num(b, j->nh, 0);
 	jw_test(b, j);
+	jw_warm(b, &c->warm, bc && hc);
 	qe_buf_adds(b, "}\n");
 }
 

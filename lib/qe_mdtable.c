@@ -93,6 +93,8 @@ add_notes(struct qe_buf *b, const struct qe_dcell *c, const struct qe_dnb *n)
 
 	if (n)
 		note(b, &sep, n->whole ? "whole notebook" : "lecture total");
+	if (fl & QE_FLAG(QE_F_COMPILE))
+		note(b, &sep, "compile-time regression: faster warm");
 	if (fl & QE_FLAG(QE_F_SOURCE))
 		note(b, &sep, "source changed");
 	if (fl & QE_FLAG(QE_F_UPSTREAM))

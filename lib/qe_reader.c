@@ -100,18 +100,24 @@ hash16(const char *s, uint8_t out[16])
 }
 
 static void
-samples_add(struct qe_cell *c, double v)
+samples_push(struct qe_samples **s, double v)
 {
-	if (c->more == NULL || c->more->n == c->more->cap) {
-		int cap = c->more ? c->more->cap * 2 : 4;
-		struct qe_samples *m = qe_xrealloc(c->more, sizeof *m + (size_t)cap * sizeof(double));
+	if (*s == NULL || (*s)->n == (*s)->cap) {
+		int cap = *s ? (*s)->cap * 2 : 4;
+		struct qe_samples *m = qe_xrealloc(*s, sizeof *m + (size_t)cap * sizeof(double));
 
-		if (c->more == NULL)
+		if (*s == NULL)
 			m->n = 0;
 		m->cap = cap;
-		c->more = m;
+		*s = m;
 	}
-	c->more->v[c->more->n++] = v;
+	(*s)->v[(*s)->n++] = v;
+}
+
+static void
+samples_add(struct qe_cell *c, double v)
+{
+	samples_push(&c->more, v);
 }
 
 /* What a notebook or cell record says of its side as a whole. */
@@ -205,7 +211,7 @@ static const struct field {
 	{ "provenance", T_OBJ, K_NOTEBOOK | K_CELL }, { "result_sha256", T_STR, K_CELL },
 	{ "status", T_STR, K_NOTEBOOK | K_CELL },
 	{ "timeout_cell", T_OBJ, K_NOTEBOOK }, { "timing_note", T_STR, K_CELL },
-	{ "timing_source", T_STR, K_CELL },
+	{ "timing_source", T_STR, K_CELL }, { "warm_s", T_NUM, K_CELL },
 };
 static const char *const type_names[] = { "a string", "a number", "true or false", "an object" };
 
@@ -418,6 +424,8 @@ read_cell(struct qe_reader *r, struct qe_doc *d, const cJSON *rec, const char *f
 		return -1;
 	c = side_cell(sd, i);
 	side_common(r, sd, rec);
+	if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(rec, "warm_s")))
+		samples_push(&c->warm, cJSON_GetObjectItemCaseSensitive(rec, "warm_s")->valuedouble);
 	if (c->present) {
 		/* a replicate run of the same cell */
 		if (memcmp(c->src, src, 16) != 0) {
@@ -589,7 +597,7 @@ static void
 side_free(struct qe_side *sd)
 {
 	for (int k = 0; k < sd->ncells; k++)
-		free(sd->cells[k].more);
+		free(sd->cells[k].more), free(sd->cells[k].warm);
 	free(sd->cells);
 	free(sd->slot);
 	free(sd->cache_key);

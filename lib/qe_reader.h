@@ -50,6 +50,7 @@ struct qe_samples {		/* second and later replicate durations */
 struct qe_cell {
 	double dur;		/* first sample, NAN when null */
 	struct qe_samples *more;
+	struct qe_samples *warm;	/* warm_s of every replicate (qe-replicate --warm), or NULL */
 	uint8_t key[16];	/* alignment key (default: source digest) */
 	uint8_t src[16];	/* first 16 bytes of source_sha256 */
 	uint64_t out;		/* first 8 bytes of result_sha256, else of output_sha256; 0 when none */

@@ -159,3 +159,28 @@ diff_of() {
 	run -0 recs C 'select(.kind == "notebook") | .path'
 	assert_line --index 0 --regexp "/base/\.jupyter_cache/executed/[0-9a-f]{32}/base\.ipynb\"\$"
 }
+
+@test "qe-replicate --warm: a JIT-like conversion is slower as used, faster warm: a compile-time regression" {
+	# the definition cells are not run again (re-running @jit would compile again)
+	run -0 recs J 'select(.kind == "cell" and .version == "head" and .replicate == 1) | [.label, .warm_note]'
+	assert_line --index 3 '["jit-def","definition"]'
+	assert_line --index 5 '["f-def","definition"]'
+	assert_line --index 6 '["calls",null]'
+	# compile_s = cold - warm: about the 1 s compile
+	run -0 recs J 'select(.kind == "cell" and .version == "head" and .label == "calls") | .compile_s >= 0.9 and .compile_s <= 2'
+	assert_equal "$(echo "$output" | sort -u)" true
+	run -0 --separate-stderr diff_of J
+	assert_equal "$stderr" ""
+	run -0 jq -c 'select(.kind == "cell-diff" and .label == "calls") | [.verdict, .test.answer, .warm.verdict, .warm.test.answer, .flags, .ratio > 2, .warm.ratio < 0.5]' <<< "$output"
+	assert_output '["regression","regressed","improvement","improved",["upstream-changed","compile-time-regression"],true,true]'
+	diff_of J > "$BATS_TEST_TMPDIR/d.ndjson"
+	validate "$BATS_TEST_TMPDIR/d.ndjson"
+	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_line --regexp '^\| 🔴 slower \| lecture \| calls \| .* \| compile-time regression: faster warm, earlier cell changed, p = 0\.0286, 4 \+ 4 runs \|$'
+}
+
+@test "qe-cell-diff: a record naming another version is rejected" {
+	printf '%s\n' '{"kind":"notebook","schema_version":1,"document":"d","input":"ipynb","status":"ok","code_cells":0,"timed_cells":0,"execution_seconds":1,"created":null,"version":"middle"}' > "$BATS_TEST_TMPDIR/v.ndjson"
+	run -2 --separate-stderr qe-cell-diff "$BATS_TEST_TMPDIR/v.ndjson" "$BATS_TEST_TMPDIR/v.ndjson"
+	assert_equal "${stderr_lines[0]}" "qe-cell-diff: $BATS_TEST_TMPDIR/v.ndjson:1: 'version' is not base or head"
+}
