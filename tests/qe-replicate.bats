@@ -10,7 +10,7 @@
 #   J  plain vs jit, K=4, --warm: as used 0.2 s vs 1.02 s; warm 0.2 vs 0.02 s
 #   S  plain vs slow, K=5: "calls" 0.2 -> 0.6 s; "result" prints 4 vs 5
 #   AA plain vs plain, K=4
-#   F  plain vs fail, K=1, and plain vs hang with -t 4, K=1
+#   F  plain vs fail, K=1, and plain vs hang (60 s) with -t 15, K=1
 #   C  -d dynamics/markov from the shared base and head caches, K=1
 load helper
 
@@ -35,7 +35,7 @@ setup_file() {
 		rep -k 5 -n lecture plain.ipynb slow.ipynb > "$w/S.ndjson" 2> "$w/S.err"; echo $? > "$w/S.status"
 		rep -k 4 plain.ipynb plain.ipynb > "$w/AA.ndjson" 2> "$w/AA.err"; echo $? > "$w/AA.status"
 		rep -k 1 -n lecture plain.ipynb fail.ipynb > "$w/F1.ndjson" 2> "$w/F1.err"; echo $? > "$w/F1.status"
-		rep -k 1 -t 4 -n lecture plain.ipynb hang.ipynb > "$w/F2.ndjson" 2> "$w/F2.err"; echo $? > "$w/F2.status"
+		rep -k 1 -t 15 -n lecture plain.ipynb hang.ipynb > "$w/F2.ndjson" 2> "$w/F2.err"; echo $? > "$w/F2.status"
 		rep -k 1 -d dynamics/markov -C "$w/lec/dynamics" "$w/base" "$w/head" > "$w/C.ndjson" 2> "$w/C.err"
 		echo $? > "$w/C.status"
 	)
@@ -61,7 +61,7 @@ diff_of() {
 	run -2 --separate-stderr rep -k 0 a b
 	assert_equal "$stderr" "qe-replicate: option '-k': '0' is not a number of at least 1"
 	run -2 --separate-stderr rep "$BATS_FILE_TMPDIR/lec/plain.ipynb"
-	assert_line --index 0 "usage: qe-replicate [-h] [--version] [-k runs] [-t seconds] [--warm] [-n name]"
+	assert_equal "${stderr_lines[0]}" "qe-replicate: usage: qe-replicate [-h] [--version] [-k runs] [-t seconds] [--warm] [-n name]"
 	run -2 --separate-stderr rep "$BATS_FILE_TMPDIR/lec/plain.ipynb" "$BATS_FILE_TMPDIR/none.ipynb"
 	assert_equal "$stderr" "qe-replicate: $BATS_FILE_TMPDIR/none.ipynb: not a notebook file"
 	assert_output ""
@@ -147,7 +147,7 @@ diff_of() {
 		"qe-replicate: lecture: head run 1 (run 2) failed: ValueError: no convergence"
 	run -0 recs F2 'select(.kind == "notebook") | [.version, .status, .error, .execution_seconds < 30]'
 	assert_line --index 0 '["base","ok",null,true]'
-	assert_line --index 1 '["head","failed","timeout: the run took longer than 4 s",true]'
+	assert_line --index 1 '["head","failed","timeout: the run took longer than 15 s",true]'
 	run -0 jq -c 'select(.kind == "notebook-diff") | .verdict' <<< "$(diff_of F1)"
 	assert_output '"newly-failed"'
 }
@@ -163,9 +163,10 @@ diff_of() {
 @test "qe-replicate --warm: a JIT-like conversion is slower as used, faster warm: a compile-time regression" {
 	# the definition cells are not run again (re-running @jit would compile again)
 	run -0 recs J 'select(.kind == "cell" and .version == "head" and .replicate == 1) | [.label, .warm_note]'
-	assert_line --index 3 '["jit-def","definition"]'
-	assert_line --index 5 '["f-def","definition"]'
-	assert_line --index 6 '["calls",null]'
+	assert_line --index 2 '["jit-def","definition"]'
+	assert_line --index 3 '["params",null]'
+	assert_line --index 4 '["f-def","definition"]'
+	assert_line --index 5 '["calls",null]'
 	# compile_s = cold - warm: about the 1 s compile
 	run -0 recs J 'select(.kind == "cell" and .version == "head" and .label == "calls") | .compile_s >= 0.9 and .compile_s <= 2'
 	assert_equal "$(echo "$output" | sort -u)" true
