@@ -5,7 +5,9 @@
 # the environment variable QE_TELEMETRY_LOG names a file, every executed cell
 # appends two NDJSON lines to it (schema/hook-log.json): a "start" line,
 # written before the cell runs, and an "end" line with its duration (monotonic
-# clock) and outcome.  Each line is one os.write() on an O_APPEND descriptor,
+# clock), outcome and memory: the resident set after the cell
+# (/proc/self/statm) and how far the process's peak resident set grew during
+# it (getrusage ru_maxrss; it grows only past the kernel's earlier peak).  Each line is one os.write() on an O_APPEND descriptor,
 # so kernels running in parallel never interleave within a line.  Without the
 # variable nothing is registered at all.
 #
@@ -41,6 +43,17 @@ def _qe_telemetry_install():
     import json
     import re
     import time
+    try:
+        import resource
+        rusage = resource.getrusage
+        rself = resource.RUSAGE_SELF
+        page = os.sysconf("SC_PAGE_SIZE")
+    except (ImportError, ValueError, OSError):
+        rusage = None
+    try:
+        statm = os.open("/proc/self/statm", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        statm = -1
 
     kernel_start_ns = time.time_ns()
     try:
@@ -66,8 +79,26 @@ def _qe_telemetry_install():
     wall_ns = time.time_ns
     mono_ns = time.monotonic_ns
     getcwd = os.getcwd
-    pending = []  # stack of (info, start_us, body, extra, mono_ns): nested run_cell calls nest
+    pending = []  # stack of (info, start_us, body, extra, mono_ns, peak): nested run_cell calls nest
     seq = [0]
+
+    def peak_kib():
+        try:
+            return rusage(rself).ru_maxrss if rusage else -1  # KiB on Linux
+        except BaseException:
+            return -1
+
+    def memory(peak0):
+        # ',"rss_bytes":N,"peak_growth_bytes":N', null where unknown
+        rss = "null"
+        try:
+            if statm >= 0:
+                rss = "%d" % (int(os.pread(statm, 128, 0).split()[1]) * page)
+        except BaseException:
+            rss = "null"
+        peak1 = peak_kib()
+        grew = "%d" % ((peak1 - peak0) * 1024) if peak0 >= 0 and peak1 >= peak0 else "null"
+        return ',"rss_bytes":%s,"peak_growth_bytes":%s' % (rss, grew)
 
     def pre_run_cell(info):
         try:
@@ -90,7 +121,7 @@ def _qe_telemetry_install():
             body = ',"cwd":%s,"seq":%d,"source_sha256":"%s","start":"%s"' % (
                 cwd, seq[0], digest, stamp(start_us))
             write(fd, (head_start + body + extra).encode("utf-8", "surrogatepass"))
-            pending.append((info, start_us, body, extra, mono_ns()))
+            pending.append((info, start_us, body, extra, mono_ns(), peak_kib()))
         except BaseException:
             pass
 
@@ -102,7 +133,7 @@ def _qe_telemetry_install():
             info = getattr(result, "info", None)
             if result is not None and info is not pending[-1][0]:
                 return  # e.g. an empty cell: post_run_cell without pre_run_cell
-            _, start_us, body, extra, t0 = pending.pop()
+            _, start_us, body, extra, t0, peak0 = pending.pop()
             dur_us = (t - t0 + 500) // 1000
             ok, err = False, "null"
             if result is not None:
@@ -112,7 +143,7 @@ def _qe_telemetry_install():
                     err = dumps(type(exc).__name__)
             write(fd, (head_end + body + ',"end":"%s","duration_s":%r,"success":%s,"error":%s' % (
                 stamp(start_us + dur_us), dur_us / 1e6, "true" if ok else "false", err)
-                + extra).encode("utf-8", "surrogatepass"))
+                + memory(peak0) + extra).encode("utf-8", "surrogatepass"))
         except BaseException:
             pass
 
@@ -122,6 +153,8 @@ def _qe_telemetry_install():
     except BaseException:
         try:
             os.close(fd)
+            if statm >= 0:
+                os.close(statm)
         except OSError:
             pass
 

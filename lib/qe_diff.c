@@ -170,6 +170,37 @@ qe_diff_runner_factor(const struct qe_diff_opts *o, const struct qe_reader *r,
 	return rf;
 }
 
+/* The median of samples s, NAN when none. */
+static double
+samples_median(const struct qe_samples *s)
+{
+	double *v, m;
+
+	if (s == NULL || s->n == 0)
+		return NAN;
+	v = qe_xmalloc(sizeof *v * (size_t)s->n);
+	memcpy(v, s->v, sizeof *v * (size_t)s->n);
+	m = qe_median(v, s->n);
+	free(v);
+	return m;
+}
+
+/*
+ * Peak memory growth (the hook's peak_growth_bytes): flagged memory-growth
+ * when head's median is at least mem_abs bytes and mem_ratio times above
+ * base's.
+ */
+static void
+judge_memory(const struct qe_diff_opts *o, const struct cellpair *p, struct qe_cell_diff *c)
+{
+	c->mem_b = samples_median(p->b ? p->b->mem : NULL);
+	c->mem_h = samples_median(p->h ? p->h->mem : NULL);
+	c->has_mem = !isnan(c->mem_b) || !isnan(c->mem_h);
+	if (p->b && p->h && !isnan(c->mem_b) && !isnan(c->mem_h) &&
+	    c->mem_h - c->mem_b >= o->mem_abs && c->mem_h >= c->mem_b * o->mem_ratio)
+		c->flags |= QE_FLAG(QE_F_MEMORY);
+}
+
 /*
  * The warm samples (qe-replicate --warm) by the same rule, beside the
  * as-used verdict; slower as used but faster warm is flagged
@@ -233,6 +264,7 @@ judge_cell(const struct qe_diff_opts *o, double scale, const struct cellpair *p,
 	free(bv);
 	free(hv);
 	judge_warm(o, p, scale, c);
+	judge_memory(o, p, c);
 }
 
 /* A judged cell's share in its notebook's counts and flags. */
@@ -251,7 +283,7 @@ count_cell(struct qe_nb_diff *nb, const struct qe_cell_diff *c)
 	if ((!(c->flags & F_IGNORED) || (nb->flags & F_IGNORED)) &&
 	    (v == QE_V_REGRESSION || v == QE_V_IMPROVEMENT))
 		nb->rule_cells[v == QE_V_REGRESSION ? 0 : 1]++;
-	nb->flags |= c->flags & (F_OUTPUT | F_STATUS | QE_FLAG(QE_F_COMPILE));
+	nb->flags |= c->flags & (F_OUTPUT | F_STATUS | QE_FLAG(QE_F_COMPILE) | QE_FLAG(QE_F_MEMORY));
 	if (v == QE_V_NEW || v == QE_V_REMOVED || (c->flags & F_SOURCE))
 		nb->flags |= F_SOURCE;
 }

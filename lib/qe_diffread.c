@@ -72,6 +72,8 @@ add_cell(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
 	}
 	c->n_b = qe_diffread_count(rec, "n_base");
 	c->n_h = qe_diffread_count(rec, "n_head");
+	c->mem_b = qe_json_num(rec, "peak_growth_base_bytes");
+	c->mem_h = qe_json_num(rec, "peak_growth_head_bytes");
 	c->seq = d->seq++;
 }
 

@@ -42,6 +42,7 @@ struct qe_dcell {
 	int has_test;		/* a replicate test object was present */
 	double p;
 	long n_b, n_h;		/* replicate runs */
+	double mem_b, mem_h;	/* peak_growth_{base,head}_bytes, NAN when absent or null */
 	long seq;		/* order of reading, among cells and notebooks */
 };
 

@@ -107,6 +107,10 @@ write_cell(void *arg, const struct qe_nb_diff *nb, const struct qe_cell_diff *c)
 	qe_jw_key(b, "n_base"), qe_jw_num(b, j->nb, 0);
 	qe_jw_key(b, "n_head"), qe_jw_num(b, j->nh, 0);
 	jw_test(b, j);
+	if (c->has_mem) {
+		qe_jw_key(b, "peak_growth_base_bytes"), qe_jw_num(b, c->mem_b, 0);
+		qe_jw_key(b, "peak_growth_head_bytes"), qe_jw_num(b, c->mem_h, 0);
+	}
 	jw_warm(b, &c->warm, bc && hc);
 	qe_buf_adds(b, "}\n");
 }

@@ -50,6 +50,16 @@ well_formed(const cJSON *rec, int isend, struct qe_time *start, struct qe_time *
 	    isfinite(dur->valuedouble) && dur->valuedouble >= 0));
 }
 
+/* A memory field of an end line: bytes, or -1 when absent, null or not a count. */
+static int64_t
+mem_bytes(const cJSON *rec, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, key);
+
+	return cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble < 9e15 ?
+	    (int64_t)v->valuedouble : -1;
+}
+
 static int
 hook_line(cJSON *rec, const char *file, long line, void *ctx)
 {
@@ -84,6 +94,8 @@ hook_line(cJSON *rec, const char *file, long line, void *ctx)
 		c->end = end;
 		c->us = llround(cJSON_GetObjectItemCaseSensitive(rec, "duration_s")->valuedouble * 1e6);
 		c->success = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec, "success"));
+		c->rss = mem_bytes(rec, "rss_bytes");
+		c->peak_growth = mem_bytes(rec, "peak_growth_bytes");
 		c->has_end = 1;
 	}
 	return 0;

@@ -29,6 +29,7 @@ struct qe_hook_cell {
 	char digest[QE_SHA256_HEX];	/* SHA-256 of the normalised source */
 	struct qe_time start, end;
 	int64_t us;			/* duration_s, in microseconds */
+	int64_t rss, peak_growth;	/* rss_bytes, peak_growth_bytes; -1 when absent or null */
 	int has_start, has_end, success;
 };
 

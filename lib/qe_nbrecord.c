@@ -315,6 +315,11 @@ cell_record(struct qe_nbctx *nb, const struct qe_nb_code *code, int index,
 	qe_json_check(cJSON_AddStringToObject(o, "status", qe_vocab_name(&qe_cell_statuses, status)));
 	cell_error(o, code, errout, t);
 	cell_timing(o, &tm, note, status, w, t);
+	if (hk != NULL && hk->has_end && (hk->rss >= 0 || hk->peak_growth >= 0)) {
+		/* only from a hook that measures memory: older logs add nothing */
+		qe_json_add_num_or_null(o, "rss_bytes", hk->rss >= 0, (double)hk->rss);
+		qe_json_add_num_or_null(o, "peak_growth_bytes", hk->peak_growth >= 0, (double)hk->peak_growth);
+	}
 	return o;
 }
 

@@ -212,6 +212,7 @@ static const struct field {
 	{ "status", T_STR, K_NOTEBOOK | K_CELL },
 	{ "timeout_cell", T_OBJ, K_NOTEBOOK }, { "timing_note", T_STR, K_CELL },
 	{ "timing_source", T_STR, K_CELL }, { "warm_s", T_NUM, K_CELL },
+	{ "peak_growth_bytes", T_NUM, K_CELL },
 };
 static const char *const type_names[] = { "a string", "a number", "true or false", "an object" };
 
@@ -426,6 +427,8 @@ read_cell(struct qe_reader *r, struct qe_doc *d, const cJSON *rec, const char *f
 	side_common(r, sd, rec);
 	if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(rec, "warm_s")))
 		samples_push(&c->warm, cJSON_GetObjectItemCaseSensitive(rec, "warm_s")->valuedouble);
+	if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(rec, "peak_growth_bytes")))
+		samples_push(&c->mem, cJSON_GetObjectItemCaseSensitive(rec, "peak_growth_bytes")->valuedouble);
 	if (c->present) {
 		/* a replicate run of the same cell */
 		if (memcmp(c->src, src, 16) != 0) {
@@ -597,7 +600,7 @@ static void
 side_free(struct qe_side *sd)
 {
 	for (int k = 0; k < sd->ncells; k++)
-		free(sd->cells[k].more), free(sd->cells[k].warm);
+		free(sd->cells[k].more), free(sd->cells[k].warm), free(sd->cells[k].mem);
 	free(sd->cells);
 	free(sd->slot);
 	free(sd->cache_key);

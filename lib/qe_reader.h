@@ -51,6 +51,7 @@ struct qe_cell {
 	double dur;		/* first sample, NAN when null */
 	struct qe_samples *more;
 	struct qe_samples *warm;	/* warm_s of every replicate (qe-replicate --warm), or NULL */
+	struct qe_samples *mem;		/* peak_growth_bytes of every replicate, or NULL */
 	uint8_t key[16];	/* alignment key (default: source digest) */
 	uint8_t src[16];	/* first 16 bytes of source_sha256 */
 	uint64_t out;		/* first 8 bytes of result_sha256, else of output_sha256; 0 when none */

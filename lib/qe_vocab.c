@@ -14,7 +14,8 @@ TABLE(qe_verdict_words, "verdict word", "slower", "faster", "unchanged", "unclea
     "new", "removed", "no timing", "not comparable", "not re-executed", "still failing",
     "newly failing");
 TABLE(qe_flags, "flag", "source-changed", "upstream-changed", "output-changed",
-    "status-changed", "not-comparable", "changed-on-main", "ignored", "compile-time-regression");
+    "status-changed", "not-comparable", "changed-on-main", "ignored", "compile-time-regression",
+    "memory-growth");
 TABLE(qe_cell_statuses, "cell status", "ok", "error", "skipped", "not-run");
 TABLE(qe_nb_statuses, "notebook status", "ok", "failed");
 TABLE(qe_timing_sources, "timing source", "hook", "nbclient", "jupyterlab", "papermill",

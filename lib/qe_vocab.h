@@ -45,7 +45,7 @@ int qe_verdict_is_timed(int v);
 /* Flags of diff records: bit (1 << QE_F_x) in a flag set. */
 enum qe_flag {
 	QE_F_SOURCE, QE_F_UPSTREAM, QE_F_OUTPUT, QE_F_STATUS, QE_F_NOTCOMP, QE_F_MAIN,
-	QE_F_IGNORED, QE_F_COMPILE, QE_NFLAGS
+	QE_F_IGNORED, QE_F_COMPILE, QE_F_MEMORY, QE_NFLAGS
 };
 #define QE_FLAG(f) (1u << (f))
 extern const struct qe_vocab qe_flags;

@@ -2,13 +2,14 @@
 # qe-hook and the IPython startup hook (hook/qe_telemetry_startup.py), with
 # real kernels: Debian's /usr/bin/python3, python3-nbclient, python3-ipykernel.
 #
-# The kernel runs happen once, in setup_file (11 kernel starts), in a
+# The kernel runs happen once, in setup_file (12 kernel starts), in a
 # temporary IPYTHONDIR armed with `qe-hook arm`; the tests then read their
 # logs and executed notebooks:
 #   A  armed, QE_TELEMETRY_LOG set, record_timing on:  intro broken errors_allowed probe
 #   P  armed, log set, record_timing on, two kernels at once:  dynamics/markov stale_timing
 #   H  armed, log set, record_timing off:    intro errors_allowed
 #   N  not armed (empty IPYTHONDIR), record_timing off:  intro errors_allowed
+#   O  armed, log set: the overhead notebook (tests/hook/overhead.py)
 #   U  armed, QE_TELEMETRY_LOG unset:         probe
 # Tolerances (also in qe-hook(1) CAVEATS):
 #   sleep(S) cell:  S <= duration_s <= S + 0.1 s (sleep never returns early;
@@ -30,6 +31,7 @@ setup_file() {
 	chmod -R u+w "$w/lectures"
 	L="$w/lectures"
 	"$PY" "$TESTS_DIR/hook/probe.py" "$L/probe.ipynb"
+	"$PY" "$TESTS_DIR/hook/overhead.py" "$w/overhead.ipynb"
 	IPYTHONDIR="$w/ipython" qe-hook arm
 	(
 		export IPYTHONDIR="$w/ipython"
@@ -41,6 +43,7 @@ setup_file() {
 			"$L/intro.ipynb" "$L/errors_allowed.ipynb" &&
 		IPYTHONDIR="$w/plain" "$PY" "$HOOKTOOL" run "$w/N" \
 			"$L/intro.ipynb" "$L/errors_allowed.ipynb" &&
+		QE_TELEMETRY_LOG="$w/o.log" "$PY" "$HOOKTOOL" run "$w/O" "$w/overhead.ipynb" &&
 		unset QE_TELEMETRY_LOG && "$PY" "$HOOKTOOL" run "$w/U" "$L/probe.ipynb"
 	) > "$w/runs.out" 2> "$w/runs.err"
 	echo $? > "$w/runs.status"
@@ -305,4 +308,22 @@ sys.exit(norm(sys.argv[1]) != norm(sys.argv[2]))' "$BATS_FILE_TMPDIR/H/$stem.ipy
 			fi
 		done < "$(fixture hook/$d/runs.tsv)"
 	done
+}
+
+@test "hook: every end line carries the memory after the cell and the peak's growth during it" {
+	run -0 jq -r 'select(.event == "end") | [(.rss_bytes | type), (.peak_growth_bytes | type), (.rss_bytes > 10000000), (.peak_growth_bytes >= 0)] | join(" ")' \
+		"$BATS_FILE_TMPDIR/a.log"
+	assert_equal "${#lines[@]}" 13
+	assert_equal "$(printf '%s\n' "${lines[@]}" | sort -u)" "number number true true"
+	run -0 jq -s 'map(select(.event == "start") | has("rss_bytes") or has("peak_growth_bytes")) | [length, any]' -c "$BATS_FILE_TMPDIR/a.log"
+	assert_output '[13,false]'
+}
+
+@test "hook: its cost per cell, memory readings included, is below 1% of a 10 ms cell" {
+	local us
+	us=$(jq -r '.cells[0].outputs[0].text | if type == "array" then add else . end' "$BATS_FILE_TMPDIR/O/overhead.ipynb")
+	echo "# hook: $us us a cell" >&3
+	awk -v u="$us" 'BEGIN { exit !(u > 0 && u < 100) }' || fail "the hook costs $us us a cell"
+	# the 2000 calls logged like cells, with their memory
+	assert_equal "$(jq -c 'select(.event == "end" and .rss_bytes > 0)' "$BATS_FILE_TMPDIR/o.log" | wc -l)" 2001
 }

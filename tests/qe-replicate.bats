@@ -3,14 +3,15 @@
 # /usr/bin/python3, python3-nbclient, python3-ipykernel), then qe-cell-diff's
 # replicate mode on its records.
 #
-# The kernel runs happen once, in setup_file (24 kernel starts, about a
-# minute), on the notebooks of tests/replicate/make.py; the tests read the
+# The kernel runs happen once, in setup_file (26 kernel starts, about two
+# minutes), on the notebooks of tests/replicate/make.py; the tests read the
 # records. Every designed effect is at least 3x, far beyond the 2x a loaded
 # machine adds:
 #   J  plain vs jit, K=4, --warm: as used 0.2 s vs 1.02 s; warm 0.2 vs 0.02 s
 #   S  plain vs slow, K=5: "calls" 0.2 -> 0.6 s; "result" prints 4 vs 5
 #   AA plain vs plain, K=4
 #   F  plain vs fail, K=1, and plain vs hang (60 s) with -t 15, K=1
+#   M  mem0 vs mem, K=1: "alloc" 8 kB vs 300 MiB
 #   C  -d dynamics/markov from the shared base and head caches, K=1
 load helper
 
@@ -36,12 +37,13 @@ setup_file() {
 		rep -k 4 plain.ipynb plain.ipynb > "$w/AA.ndjson" 2> "$w/AA.err"; echo $? > "$w/AA.status"
 		rep -k 1 -n lecture plain.ipynb fail.ipynb > "$w/F1.ndjson" 2> "$w/F1.err"; echo $? > "$w/F1.status"
 		rep -k 1 -t 15 -n lecture plain.ipynb hang.ipynb > "$w/F2.ndjson" 2> "$w/F2.err"; echo $? > "$w/F2.status"
+		rep -k 1 -n lecture mem0.ipynb mem.ipynb > "$w/M.ndjson" 2> "$w/M.err"; echo $? > "$w/M.status"
 		rep -k 1 -d dynamics/markov -C "$w/lec/dynamics" "$w/base" "$w/head" > "$w/C.ndjson" 2> "$w/C.err"
 		echo $? > "$w/C.status"
 	)
 }
 
-# recs RUN FILTER: jq -c over a run's records
+# recs RUN FILTER [JQ OPTIONS]: jq -c over a run's records
 recs() {
 	jq -c "${@:2}" "$BATS_FILE_TMPDIR/$1.ndjson"
 }
@@ -184,4 +186,24 @@ diff_of() {
 	printf '%s\n' '{"kind":"notebook","schema_version":1,"document":"d","input":"ipynb","status":"ok","code_cells":0,"timed_cells":0,"execution_seconds":1,"created":null,"version":"middle"}' > "$BATS_TEST_TMPDIR/v.ndjson"
 	run -2 --separate-stderr qe-cell-diff "$BATS_TEST_TMPDIR/v.ndjson" "$BATS_TEST_TMPDIR/v.ndjson"
 	assert_equal "${stderr_lines[0]}" "qe-cell-diff: $BATS_TEST_TMPDIR/v.ndjson:1: 'version' is not base or head"
+}
+
+@test "memory: a cell that allocates 300 MiB grows the peak by that much (within 10%), flagged with what it needs" {
+	validate "$BATS_FILE_TMPDIR/M.ndjson"
+	run -0 recs M 'select(.kind == "cell" and .label == "alloc") | [.version, .peak_growth_bytes >= 0.9 * 314572800 and .peak_growth_bytes <= 1.1 * 314572800, .rss_bytes > 314572800]'
+	assert_output $'["base",false,false]\n["head",true,true]'
+	run -0 recs M 'select(.kind == "cell" and .label == "after") | .peak_growth_bytes'
+	assert_output $'0\n0'
+	diff_of M > "$BATS_TEST_TMPDIR/d.ndjson"
+	validate "$BATS_TEST_TMPDIR/d.ndjson"
+	run -0 jq -c 'select(.kind == "cell-diff" and .label == "alloc") | [.flags, .peak_growth_head_bytes - .peak_growth_base_bytes > 0.9 * 314572800]' "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_output '[["source-changed","memory-growth"],true]'
+	run -0 jq -c 'select(.kind == "notebook-diff") | .flags' "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_output '["source-changed","memory-growth"]'
+	# the comment says what it needs: +315 MB, give or take 10%
+	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_line --regexp '^\| lecture \| alloc \| 🔴 slower \| .* \| needs \+(29[0-9]|3[0-4][0-9]).MB, source changed \|$'
+	# --mem-abs above the growth: no flag
+	run -0 jq -c 'select(.kind == "cell-diff" and .label == "alloc") | .flags' <(qe-cell-diff --mem-abs 400e6 "$BATS_FILE_TMPDIR/M.ndjson" "$BATS_FILE_TMPDIR/M.ndjson")
+	assert_output '["source-changed"]'
 }

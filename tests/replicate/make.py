@@ -13,7 +13,8 @@ of a loaded 2-core machine (2x):
                "result" prints 5, a different output
   fail.ipynb   "calls" raises ValueError
   hang.ipynb   "calls" sleeps 60 s (the per-run timeout stops it)
-  mem.ipynb    "alloc" allocates and touches 300 MB, kept alive
+  mem0.ipynb   "alloc" allocates 8 kB
+  mem.ipynb    "alloc" allocates and touches 300 MiB (314572800 bytes), kept alive
 Cells carry metadata.name labels; every notebook has the same first two
 cells, so the cells align by source."""
 import sys
@@ -50,8 +51,10 @@ NOTEBOOKS = {
     "slow": HEAD + [*f_def(0.15, extra=1), CALLS, RESULT],
     "fail": HEAD + [*f_def(0.05), ("calls", "raise ValueError('no convergence')"), RESULT],
     "hang": HEAD + [*f_def(0.05), ("calls", "time.sleep(60)"), RESULT],
-    "mem": HEAD + [("alloc", "import numpy as np\nblock = np.ones(300 * 1024 * 1024 // 8)"),
-                   ("after", "print(block.nbytes)")],
+    "mem0": HEAD + [("numpy", "import numpy as np"), ("alloc", "block = np.ones(1024)"),
+                    ("after", "print(type(block).__name__)")],
+    "mem": HEAD + [("numpy", "import numpy as np"), ("alloc", "block = np.ones(300 * 1024 * 1024 // 8)"),
+                   ("after", "print(type(block).__name__)")],
 }
 
 out = sys.argv[1]
