@@ -4,6 +4,7 @@
 
 #include "qe.h"
 #include "qe_diffrec.h"
+#include "qe_kenv.h"
 #include "qe_jw.h"
 
 struct writer {
@@ -219,6 +220,8 @@ write_notebook(const struct qe_nb_diff *nb)
 	qe_json_add_str_or_null(o, "fingerprint_head", hs->fp);
 	add_counts(o, "cells", nb->cells, 1);
 	add_test(o, j);
+	if (bs->kenv || hs->kenv)	/* only when a hook measured what a kernel ran with */
+		qe_kenv_changes(bs->kenv, hs->kenv, qe_json_check(cJSON_AddArrayToObject(o, "kernel_changes")));
 	qe_emit(o);
 	cJSON_Delete(o);
 }
@@ -229,7 +232,10 @@ add_flag_counts(cJSON *o, const char *key, const long *c)
 	cJSON *x = qe_json_check(cJSON_AddObjectToObject(o, key));
 
 	for (int f = 0; f < QE_NFLAGS; f++)
-		add_number(x, qe_vocab_name(&qe_flags, f), (double)c[f]);
+		/* the flags of replicate runs and hook memory only when set, so
+		 * that a build's summary keeps its fields */
+		if (c[f] > 0 || (f != QE_F_COMPILE && f != QE_F_MEMORY))
+			add_number(x, qe_vocab_name(&qe_flags, f), (double)c[f]);
 }
 
 /* fingerprints_base, fingerprints_head, differing_facts and machines. */

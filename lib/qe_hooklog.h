@@ -35,6 +35,7 @@ struct qe_hook_cell {
 
 struct qe_hook_run {
 	char *id, *cwd;			/* cwd may be NULL */
+	struct cJSON *env;		/* the last "env" line's object (what the kernel ran with), or NULL */
 	struct qe_hook_cell *c;
 	size_t n;
 	int used;			/* matched to a notebook */

@@ -207,6 +207,7 @@ static const struct field {
 	{ "current", T_BOOL, K_NOTEBOOK | K_CELL }, { "error", T_STR, K_NOTEBOOK | K_CELL },
 	{ "execution_seconds", T_NUM, K_NOTEBOOK },
 	{ "first_line", T_STR, K_CELL }, { "input", T_STR, K_NOTEBOOK }, { "label", T_STR, K_CELL },
+	{ "kernel_env", T_OBJ, K_NOTEBOOK },
 	{ "origin", T_STR, K_NOTEBOOK | K_CELL }, { "output_sha256", T_STR, K_CELL },
 	{ "provenance", T_OBJ, K_NOTEBOOK | K_CELL }, { "result_sha256", T_STR, K_CELL },
 	{ "status", T_STR, K_NOTEBOOK | K_CELL },
@@ -328,6 +329,8 @@ read_notebook(struct qe_reader *r, struct qe_side *sd, const cJSON *rec)
 	int failed = st && qe_vocab_lookup(&qe_nb_statuses, st) == QE_NB_FAILED;
 
 	sd->nb_records++;
+	if (sd->kenv == NULL && cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(rec, "kernel_env")))
+		sd->kenv = qe_json_check(cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(rec, "kernel_env"), 1));
 	if (sd->nexec == sd->capexec) {
 		sd->capexec = sd->capexec ? sd->capexec * 2 : 1;
 		sd->exec_s = qe_xrealloc(sd->exec_s, (size_t)sd->capexec * sizeof(double));
@@ -609,6 +612,7 @@ side_free(struct qe_side *sd)
 	free(sd->timeout_digest);
 	free(sd->exec_s);
 	free(sd->cells_s);
+	cJSON_Delete(sd->kenv);
 }
 
 void

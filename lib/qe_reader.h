@@ -76,6 +76,7 @@ struct qe_side {
 	long timeout_seq;	/* its "timeout_cell" seq, 0 for none */
 	char *timeout_digest;	/* ... and source_sha256, or NULL */
 	const char *fp;		/* interned provenance fingerprint, or NULL */
+	cJSON *kenv;		/* the first notebook record's kernel_env (owned), or NULL */
 	double *exec_s, *cells_s;	/* per notebook record, NAN when null */
 	int nexec, capexec;
 	struct qe_cell *cells;	/* in arrival order; absent ones not present */

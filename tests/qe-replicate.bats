@@ -3,7 +3,7 @@
 # /usr/bin/python3, python3-nbclient, python3-ipykernel), then qe-cell-diff's
 # replicate mode on its records.
 #
-# The kernel runs happen once, in setup_file (26 kernel starts, about two
+# The kernel runs happen once, in setup_file (28 kernel starts, about two
 # minutes), on the notebooks of tests/replicate/make.py; the tests read the
 # records. Every designed effect is at least 3x, far beyond the 2x a loaded
 # machine adds:
@@ -12,6 +12,7 @@
 #   AA plain vs plain, K=4
 #   F  plain vs fail, K=1, and plain vs hang (60 s) with -t 15, K=1
 #   M  mem0 vs mem, K=1: "alloc" 8 kB vs 300 MiB
+#   P  jaxlec/base vs jaxlec/head, K=1: a stand-in JAX on a GPU vs on the CPU
 #   C  -d dynamics/markov from the shared base and head caches, K=1
 load helper
 
@@ -38,6 +39,7 @@ setup_file() {
 		rep -k 1 -n lecture plain.ipynb fail.ipynb > "$w/F1.ndjson" 2> "$w/F1.err"; echo $? > "$w/F1.status"
 		rep -k 1 -t 15 -n lecture plain.ipynb hang.ipynb > "$w/F2.ndjson" 2> "$w/F2.err"; echo $? > "$w/F2.status"
 		rep -k 1 -n lecture mem0.ipynb mem.ipynb > "$w/M.ndjson" 2> "$w/M.err"; echo $? > "$w/M.status"
+		rep -k 1 jaxlec/base/lecture.ipynb jaxlec/head/lecture.ipynb > "$w/P.ndjson" 2> "$w/P.err"; echo $? > "$w/P.status"
 		rep -k 1 -d dynamics/markov -C "$w/lec/dynamics" "$w/base" "$w/head" > "$w/C.ndjson" 2> "$w/C.err"
 		echo $? > "$w/C.status"
 	)
@@ -206,4 +208,26 @@ diff_of() {
 	# --mem-abs above the growth: no flag
 	run -0 jq -c 'select(.kind == "cell-diff" and .label == "alloc") | .flags' <(qe-cell-diff --mem-abs 400e6 "$BATS_FILE_TMPDIR/M.ndjson" "$BATS_FILE_TMPDIR/M.ndjson")
 	assert_output '["source-changed"]'
+}
+
+@test "provenance: what each kernel ran with, measured inside it, and the change named first in the comment" {
+	validate "$BATS_FILE_TMPDIR/P.ndjson"
+	assert_equal "$(cat "$BATS_FILE_TMPDIR/P.status")" 0
+	run -0 recs P 'select(.kind == "notebook") | [.version, .kernel_env.jax, .kernel_env.modules]'
+	assert_line --index 0 '["base",{"backend":"gpu","devices":["cuda(id=0)"],"x64":false},{"jax":"0.4.30"}]'
+	assert_line --index 1 '["head",{"backend":"cpu","devices":["TFRT_CPU_0"],"x64":false},{"jax":"0.4.30"}]'
+	# the hook imported nothing: numpy is installed, the notebook never imports it
+	run -0 recs P 'select(.kind == "notebook") | .kernel_env.modules | has("numpy")'
+	assert_output $'false\nfalse'
+	"$PY" -c 'import numpy' || fail "numpy is not installed: the check above proves nothing"
+	diff_of P > "$BATS_TEST_TMPDIR/d.ndjson"
+	validate "$BATS_TEST_TMPDIR/d.ndjson"
+	run -0 jq -c 'select(.kind == "notebook-diff") | .kernel_changes' "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_output '["jax backend gpu -> cpu","jax devices cuda(id=0) -> TFRT_CPU_0"]'
+	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_line --index 4 '> - **What the kernel ran with changed** (a likely cause): lecture: `jax backend gpu -> cpu`, `jax devices cuda(id=0) -> TFRT_CPU_0`.'
+	assert_line --index 3 '> [!WARNING]'
+	# an A/A pair names no change (the field is there, empty)
+	run -0 jq -c 'select(.kind == "notebook-diff") | .kernel_changes' <(diff_of AA)
+	assert_output '[]'
 }

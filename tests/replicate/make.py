@@ -65,3 +65,39 @@ for stem, cells in NOTEBOOKS.items():
     nbformat.write(nb, f"{out}/{stem}.ipynb")
 with open(f"{out}/data.txt", "w") as fh:
     fh.write("data from the lecture's folder\n")
+
+# A stand-in for JAX in each version's lecture folder (the kernel imports it
+# from its working folder): the same release, but base computes on a GPU and
+# head silently fell back to the CPU; its backend is set up by the first
+# computation, as JAX's is. The notebook lists which key modules the kernel
+# holds at its end: the hook must not have imported any.
+FAKE_JAX = {
+    "__init__.py": "__version__ = '0.4.30'\n"
+                   "from . import _src\n"
+                   "class _Config:\n    jax_enable_x64 = False\n"
+                   "config = _Config()\n"
+                   "class _Device:\n    def __init__(self, name):\n        self.name = name\n"
+                   "    def __str__(self):\n        return self.name\n"
+                   "def default_backend():\n    return BACKEND\n"
+                   "def devices():\n    return [_Device(DEVICE)]\n"
+                   "def compute(x):\n    _src.xla_bridge._backends[BACKEND] = object()\n    return 2 * x\n",
+    "_src/__init__.py": "from . import xla_bridge\n",
+    "_src/xla_bridge.py": "_backends = {}\n",
+}
+for version, backend, device in (("base", "gpu", "cuda(id=0)"), ("head", "cpu", "TFRT_CPU_0")):
+    import os
+    d = f"{out}/jaxlec/{version}"
+    os.makedirs(f"{d}/jax/_src", exist_ok=True)
+    for name, text in FAKE_JAX.items():
+        if name == "__init__.py":
+            text = f"BACKEND = {backend!r}\nDEVICE = {device!r}\n" + text
+        with open(f"{d}/jax/{name}", "w") as fh:
+            fh.write(text)
+    nb = nbformat.v4.new_notebook()
+    nb.metadata = {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}}
+    nb.cells = [nbformat.v4.new_code_cell(src, id=name, metadata={"name": name}) for name, src in (
+        ("import", "import jax"),
+        ("compute", "y = jax.compute(21)"),
+        ("held", "import sys\nprint(sorted(m for m in ('numpy', 'scipy', 'numba', 'torch', 'pandas') if m in sys.modules))"),
+    )]
+    nbformat.write(nb, f"{d}/lecture.ipynb")
