@@ -168,7 +168,9 @@ field() {
 		run -0 --separate-stderr "$PY" "$HOOKTOOL" validate "$BATS_FILE_TMPDIR/$f.log"
 		assert_output ""
 	done
-	assert_equal "$(wc -l < "$BATS_FILE_TMPDIR/a.log")" 26
+	# 13 cells (start and end) and one env line per kernel (4): what it ran with
+	assert_equal "$(wc -l < "$BATS_FILE_TMPDIR/a.log")" 30
+	assert_equal "$(grep -c '"event":"env"' "$BATS_FILE_TMPDIR/a.log")" 4
 }
 
 @test "hook: intro: six cells logged in order, the empty cell not, slow-sleep 0.3 s" {
@@ -251,7 +253,7 @@ sys.exit(norm(sys.argv[1]) != norm(sys.argv[2]))' "$BATS_FILE_TMPDIR/H/$stem.ipy
 		run -0 grep -c -F "\"pid\":$(cat "$BATS_FILE_TMPDIR/H/$stem.pid")," "$BATS_FILE_TMPDIR/h.log"
 		run -1 grep -c '"execution"' "$BATS_FILE_TMPDIR/N/$stem.ipynb"
 	done
-	assert_equal "$(wc -l < "$BATS_FILE_TMPDIR/h.log")" 18
+	assert_equal "$(wc -l < "$BATS_FILE_TMPDIR/h.log")" 20
 }
 
 @test "hook: two kernels in parallel write one log whose lines are attributable per run" {
@@ -326,4 +328,17 @@ sys.exit(norm(sys.argv[1]) != norm(sys.argv[2]))' "$BATS_FILE_TMPDIR/H/$stem.ipy
 	awk -v u="$us" 'BEGIN { exit !(u > 0 && u < 100) }' || fail "the hook costs $us us a cell"
 	# the 2000 calls logged like cells, with their memory
 	assert_equal "$(jq -c 'select(.event == "end" and .rss_bytes > 0)' "$BATS_FILE_TMPDIR/o.log" | wc -l)" 2001
+}
+
+@test "hook: an env line says what the kernel ran with: the key modules it imported, never one it did not" {
+	local pid
+	pid=$(cat "$BATS_FILE_TMPDIR/A/intro.pid")
+	run -0 jq -c --argjson p "$pid" 'select(.pid == $p and .event == "env") | [.seq, (.env.modules | keys), .env.threads.cpus > 0, has("cwd")]' "$BATS_FILE_TMPDIR/a.log"
+	assert_output '[1,["numpy"],true,false]'
+	pid=$(cat "$BATS_FILE_TMPDIR/A/probe.pid")
+	run -0 jq -c --argjson p "$pid" 'select(.pid == $p and .event == "env") | [.seq, .env.modules]' "$BATS_FILE_TMPDIR/a.log"
+	assert_output '[1,{}]'
+	# qe-cache-extract carries it into the notebook record
+	run -0 --separate-stderr qe-cache-extract -t "$BATS_FILE_TMPDIR/a.log" "$BATS_FILE_TMPDIR/A/intro.ipynb"
+	assert_line --index 0 --regexp '"kernel_env":\{"modules":\{"numpy":"[0-9][^"]*"\},"threads":\{.*"cpus":[0-9]+\}\}\}$'
 }
