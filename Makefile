@@ -128,7 +128,7 @@ install: all
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1
 	install -m 644 man/*.7 $(DESTDIR)$(MANDIR)/man7
 	install -m 644 schema/*.json $(DESTDIR)$(DATADIR)/schema
-	install -m 755 hook/qe-hook $(DESTDIR)$(BINDIR)
+	install -m 755 hook/qe-hook hook/qe-replicate $(DESTDIR)$(BINDIR)
 	install -m 644 hook/qe_telemetry_startup.py $(DESTDIR)$(DATADIR)
 	mkdir -p $(DESTDIR)$(PYTHONDIR)/qe_telemetry
 	install -m 644 python/qe_telemetry/*.py $(DESTDIR)$(PYTHONDIR)/qe_telemetry

@@ -18,8 +18,10 @@
 #include "qe_prscope.h"
 #include "qe_reader.h"
 
-enum { OPT_NB_RATIO = QE_OPT_FIRST, OPT_NB_ABS, OPT_EXEC_ABS, OPT_ALPHA, OPT_CHANGED, OPT_IGNORE_FILE,
-	OPT_FENCES };
+enum {
+	OPT_NB_RATIO = QE_OPT_FIRST, OPT_NB_ABS, OPT_EXEC_ABS, OPT_ALPHA, OPT_CHANGED, OPT_IGNORE_FILE,
+	OPT_FENCES, OPT_REP_RATIO, OPT_REP_ABS, OPT_MEM_ABS, OPT_MEM_RATIO
+};
 
 static const struct option longopts[] = {
 	{ "abs",           required_argument, NULL, 'a' },
@@ -35,9 +37,13 @@ static const struct option longopts[] = {
 	{ "ignore",        required_argument, NULL, 'i' },
 	{ "ignore-file",   required_argument, NULL, OPT_IGNORE_FILE },
 	{ "key",           required_argument, NULL, 'k' },
+	{ "mem-abs",       required_argument, NULL, OPT_MEM_ABS },
+	{ "mem-ratio",     required_argument, NULL, OPT_MEM_RATIO },
 	{ "nb-abs",        required_argument, NULL, OPT_NB_ABS },
 	{ "nb-ratio",      required_argument, NULL, OPT_NB_RATIO },
 	{ "ratio",         required_argument, NULL, 'r' },
+	{ "rep-abs",       required_argument, NULL, OPT_REP_ABS },
+	{ "rep-ratio",     required_argument, NULL, OPT_REP_RATIO },
 	QE_LONGOPTS_COMMON,
 	{ NULL, 0, NULL, 0 }
 };
@@ -46,7 +52,8 @@ static const char usage[] =
     "usage: qe-cell-diff [-Aeh] [--version] [-a seconds] [-d expr] [-f expr] [-i doc[#label]]\n"
     "                    [-k expr] [-r ratio] [--alpha p] [--changed file] [--exec-abs seconds]\n"
     "                    [--fences file] [--ignore-file file] [--nb-abs seconds]\n"
-    "                    [--nb-ratio ratio]\n"
+    "                    [--nb-ratio ratio] [--mem-abs bytes] [--mem-ratio ratio]\n"
+    "                    [--rep-abs seconds] [--rep-ratio ratio]\n"
     "                    [--max-line bytes] base head\n";
 
 /* The user's jq expressions, by option letter. */
@@ -86,6 +93,10 @@ option(int ch, const char *arg, void *ctx)
 	case OPT_NB_ABS: return qe_opt_number("--nb-abs", arg, 0, 0, INFINITY, &o->nb.abs);
 	case OPT_NB_RATIO: return qe_opt_number("--nb-ratio", arg, 1, 0, INFINITY, &o->nb.ratio);
 	case OPT_FENCES: c->fences = arg; return 0;
+	case OPT_MEM_ABS: return qe_opt_number("--mem-abs", arg, 0, 0, INFINITY, &o->mem_abs);
+	case OPT_MEM_RATIO: return qe_opt_number("--mem-ratio", arg, 1, 0, INFINITY, &o->mem_ratio);
+	case OPT_REP_ABS: return qe_opt_number("--rep-abs", arg, 0, 0, INFINITY, &o->cell.rep_abs);
+	case OPT_REP_RATIO: return qe_opt_number("--rep-ratio", arg, 1, 0, INFINITY, &o->cell.rep_ratio);
 	case OPT_ALPHA:
 		if (qe_opt_number("--alpha", arg, 0, 1, nextafter(1, 0), &o->cell.alpha) < 0)
 			return -1;

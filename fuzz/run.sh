@@ -34,7 +34,9 @@ seed() {	# seed TARGET: the fixture files that exercise it
 				[ "$b" = "$h" ] && continue
 				i=$((i + 1)); { head -40 "$b"; printf '\036'; head -40 "$h"; } > "$d/$i"
 			done
-		done ;;
+		done	# and qe-replicate's stream as both operands (its replicate mode)
+		r=tests/fixtures/qe-cell-diff/replicate-warm.ndjson
+		{ cat "$r"; printf '\036'; cat "$r"; } > "$d/replicate" ;;
 	comment) cp tests/fixtures/qe-comment/*.ndjson tests/fixtures/qe-comment/report/*.ndjson "$d/" ;;
 	stamp) cp tests/fixtures/qe-stamp/*.ndjson tests/fixtures/qe-stamp/*.json tests/fixtures/qe-stamp/gpus-*.csv \
 		tests/fixtures/qe-stamp/quantecon-container /etc/os-release "$d/" 2>/dev/null

@@ -5,7 +5,14 @@
 # the environment variable QE_TELEMETRY_LOG names a file, every executed cell
 # appends two NDJSON lines to it (schema/hook-log.json): a "start" line,
 # written before the cell runs, and an "end" line with its duration (monotonic
-# clock) and outcome.  Each line is one os.write() on an O_APPEND descriptor,
+# clock), outcome and memory: the resident set after the cell
+# (/proc/self/statm) and how far the process's peak resident set grew during
+# it (getrusage ru_maxrss; it grows only past the kernel's earlier peak).
+# After a cell that imported something (sys.modules grew), and when what it
+# reads changed, an "env" line says what the kernel runs with: the versions
+# of key modules the notebook imported (never importing one), JAX's x64 flag,
+# backend and devices once JAX has set them up, numba's threading layer and
+# the thread counts in effect.  Each line is one os.write() on an O_APPEND descriptor,
 # so kernels running in parallel never interleave within a line.  Without the
 # variable nothing is registered at all.
 #
@@ -28,11 +35,31 @@ def _qe_telemetry_install():
         return
     if ip is None:
         return
+    # Armed twice (the profile's startup file and qe-replicate's exec_files):
+    # the first copy records, the second registers nothing.
+    try:
+        if any(getattr(f, "__qualname__", "").startswith("_qe_telemetry_install.")
+               for f in ip.events.callbacks.get("pre_run_cell", ())):
+            return
+    except BaseException:
+        return
 
     import hashlib
     import json
     import re
+    import sys
     import time
+    try:
+        import resource
+        rusage = resource.getrusage
+        rself = resource.RUSAGE_SELF
+        page = os.sysconf("SC_PAGE_SIZE")
+    except (ImportError, ValueError, OSError):
+        rusage = None
+    try:
+        statm = os.open("/proc/self/statm", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        statm = -1
 
     kernel_start_ns = time.time_ns()
     try:
@@ -58,8 +85,95 @@ def _qe_telemetry_install():
     wall_ns = time.time_ns
     mono_ns = time.monotonic_ns
     getcwd = os.getcwd
-    pending = []  # stack of (info, start_us, body, extra, mono_ns): nested run_cell calls nest
+    pending = []  # stack of (info, start_us, body, extra, mono_ns, peak): nested run_cell calls nest
     seq = [0]
+
+    modules = sys.modules
+    env_seen = [len(modules), None, False]  # sys.modules size, last env written, JAX backend pending
+    key_modules = ("numpy", "scipy", "numba", "llvmlite", "jax", "jaxlib", "torch", "tensorflow",
+                   "cupy", "pandas", "matplotlib", "quantecon", "sympy", "statsmodels", "networkx")
+    thread_vars = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "NUMBA_NUM_THREADS",
+                   "XLA_FLAGS")
+
+    def jax_facts(jax):
+        out = {}
+        try:
+            out["x64"] = bool(jax.config.jax_enable_x64)
+        except BaseException:
+            pass
+        try:
+            # only a backend JAX has already set up: asking would start one
+            if getattr(modules.get("jax._src.xla_bridge"), "_backends", None):
+                out["backend"] = str(jax.default_backend())
+                out["devices"] = sorted(str(d) for d in jax.devices())
+        except BaseException:
+            pass
+        return out
+
+    def numba_facts(numba):
+        out = {}
+        try:
+            out["threading_layer"] = str(numba.threading_layer())
+        except BaseException:
+            pass  # none until a parallel region ran
+        try:
+            out["num_threads"] = int(numba.config.NUMBA_NUM_THREADS)
+        except BaseException:
+            pass
+        return out
+
+    def kernel_env():
+        mods = {}
+        for name in key_modules:
+            m = modules.get(name)
+            v = getattr(m, "__version__", None) if m is not None else None
+            if isinstance(v, str):
+                mods[name] = v
+        env = {"modules": mods}
+        if "jax" in modules:
+            env["jax"] = jax_facts(modules["jax"])
+        if "numba" in modules:
+            env["numba"] = numba_facts(modules["numba"])
+        threads = {k: os.environ[k] for k in thread_vars if k in os.environ}
+        try:
+            threads["cpus"] = len(os.sched_getaffinity(0))
+        except BaseException:
+            pass
+        env["threads"] = threads
+        return env
+
+    def env_line(seq_now):
+        n = len(modules)
+        if n == env_seen[0] and env_seen[1] is not None and not env_seen[2]:
+            return
+        env_seen[0] = n
+        facts = kernel_env()
+        # JAX sets its backend up at the first computation, maybe importing
+        # nothing new: look again after each cell until it has one
+        env_seen[2] = "jax" in facts and "backend" not in facts["jax"]
+        env = dumps(facts, sort_keys=True)
+        if env != env_seen[1]:
+            env_seen[1] = env
+            write(fd, ('{"qe_hook":1,"event":"env","run":"%d-%d","pid":%d,"kernel_start":"%s","seq":%d,"env":%s}\n' % (
+                pid, kernel_start_us, pid, stamp(kernel_start_us), seq_now, env)).encode("utf-8", "surrogatepass"))
+
+    def peak_kib():
+        try:
+            return rusage(rself).ru_maxrss if rusage else -1  # KiB on Linux
+        except BaseException:
+            return -1
+
+    def memory(peak0):
+        # ',"rss_bytes":N,"peak_growth_bytes":N', null where unknown
+        rss = "null"
+        try:
+            if statm >= 0:
+                rss = "%d" % (int(os.pread(statm, 128, 0).split()[1]) * page)
+        except BaseException:
+            rss = "null"
+        peak1 = peak_kib()
+        grew = "%d" % ((peak1 - peak0) * 1024) if peak0 >= 0 and peak1 >= peak0 else "null"
+        return ',"rss_bytes":%s,"peak_growth_bytes":%s' % (rss, grew)
 
     def pre_run_cell(info):
         try:
@@ -82,7 +196,7 @@ def _qe_telemetry_install():
             body = ',"cwd":%s,"seq":%d,"source_sha256":"%s","start":"%s"' % (
                 cwd, seq[0], digest, stamp(start_us))
             write(fd, (head_start + body + extra).encode("utf-8", "surrogatepass"))
-            pending.append((info, start_us, body, extra, mono_ns()))
+            pending.append((info, start_us, body, extra, mono_ns(), peak_kib()))
         except BaseException:
             pass
 
@@ -94,7 +208,7 @@ def _qe_telemetry_install():
             info = getattr(result, "info", None)
             if result is not None and info is not pending[-1][0]:
                 return  # e.g. an empty cell: post_run_cell without pre_run_cell
-            _, start_us, body, extra, t0 = pending.pop()
+            _, start_us, body, extra, t0, peak0 = pending.pop()
             dur_us = (t - t0 + 500) // 1000
             ok, err = False, "null"
             if result is not None:
@@ -104,7 +218,9 @@ def _qe_telemetry_install():
                     err = dumps(type(exc).__name__)
             write(fd, (head_end + body + ',"end":"%s","duration_s":%r,"success":%s,"error":%s' % (
                 stamp(start_us + dur_us), dur_us / 1e6, "true" if ok else "false", err)
-                + extra).encode("utf-8", "surrogatepass"))
+                + memory(peak0) + extra).encode("utf-8", "surrogatepass"))
+            if not pending:
+                env_line(seq[0])
         except BaseException:
             pass
 
@@ -114,6 +230,8 @@ def _qe_telemetry_install():
     except BaseException:
         try:
             os.close(fd)
+            if statm >= 0:
+                os.close(statm)
         except OSError:
             pass
 

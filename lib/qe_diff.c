@@ -171,13 +171,69 @@ qe_diff_runner_factor(const struct qe_diff_opts *o, const struct qe_reader *r,
 	return rf;
 }
 
+/* The median of samples s, NAN when none. */
+static double
+samples_median(const struct qe_samples *s)
+{
+	double *v, m;
+
+	if (s == NULL || s->n == 0)
+		return NAN;
+	v = qe_xmalloc(sizeof *v * (size_t)s->n);
+	memcpy(v, s->v, sizeof *v * (size_t)s->n);
+	m = qe_median(v, s->n);
+	free(v);
+	return m;
+}
+
+/*
+ * Peak memory growth (the hook's peak_growth_bytes): flagged memory-growth
+ * when head's median is at least mem_abs bytes and mem_ratio times above
+ * base's.
+ */
+static void
+judge_memory(const struct qe_diff_opts *o, const struct cellpair *p, struct qe_cell_diff *c)
+{
+	c->mem_b = samples_median(p->b ? p->b->mem : NULL);
+	c->mem_h = samples_median(p->h ? p->h->mem : NULL);
+	c->has_mem = !isnan(c->mem_b) || !isnan(c->mem_h);
+	if (p->b && p->h && !isnan(c->mem_b) && !isnan(c->mem_h) &&
+	    c->mem_h - c->mem_b >= o->mem_abs && c->mem_h >= c->mem_b * o->mem_ratio)
+		c->flags |= QE_FLAG(QE_F_MEMORY);
+}
+
+/*
+ * The warm samples (qe-replicate --warm) by the cell's rule, beside the
+ * as-used verdict; slower as used but faster warm is flagged
+ * compile-time-regression.
+ */
+static void
+judge_warm(const struct qe_rule *rule, const struct cellpair *p, double scale, struct qe_cell_diff *c)
+{
+	const struct qe_samples *bw = p->b ? p->b->warm : NULL, *hw = p->h ? p->h->warm : NULL;
+	double *bv, *hv;
+
+	qe_judgement_init(&c->warm, bw || hw ? QE_V_NOTIMING : -1);
+	if (!bw || !hw)
+		return;
+	bv = qe_xmalloc(sizeof *bv * (size_t)bw->n);
+	hv = qe_xmalloc(sizeof *hv * (size_t)hw->n);
+	memcpy(bv, bw->v, sizeof *bv * (size_t)bw->n);
+	memcpy(hv, hw->v, sizeof *hv * (size_t)hw->n);
+	qe_judge(&c->warm, bv, bw->n, hv, hw->n, rule, scale);
+	free(bv);
+	free(hv);
+	if (c->j.verdict == QE_V_REGRESSION && c->warm.verdict == QE_V_IMPROVEMENT)
+		c->flags |= QE_FLAG(QE_F_COMPILE);
+}
+
 /*
  * Judge one pair of cells into *c (notcomp: the fingerprints differ; doc:
  * the changed-on-main and ignored flags its notebook gives every cell).
  */
 static void
-judge_cell(const struct qe_rule *rule, double scale, const struct cellpair *p, int notcomp,
-    unsigned doc, struct qe_cell_diff *c)
+judge_cell(const struct qe_diff_opts *o, const struct qe_rule *rule, double scale,
+    const struct cellpair *p, int notcomp, unsigned doc, struct qe_cell_diff *c)
 {
 	double *bv = NULL, *hv = NULL;
 	int nbv = qe_cell_samples(p->b, &bv), nhv = qe_cell_samples(p->h, &hv);
@@ -208,6 +264,8 @@ judge_cell(const struct qe_rule *rule, double scale, const struct cellpair *p, i
 		qe_judge(&c->j, bv, nbv, hv, nhv, rule, scale);
 	free(bv);
 	free(hv);
+	judge_warm(rule, p, scale, c);
+	judge_memory(o, p, c);
 }
 
 /* A judged cell's share in its notebook's counts and flags. */
@@ -226,7 +284,7 @@ count_cell(struct qe_nb_diff *nb, const struct qe_cell_diff *c)
 	if ((!(c->flags & F_IGNORED) || (nb->flags & F_IGNORED)) &&
 	    (v == QE_V_REGRESSION || v == QE_V_IMPROVEMENT))
 		nb->rule_cells[v == QE_V_REGRESSION ? 0 : 1]++;
-	nb->flags |= c->flags & (F_OUTPUT | F_STATUS);
+	nb->flags |= c->flags & (F_OUTPUT | F_STATUS | QE_FLAG(QE_F_COMPILE) | QE_FLAG(QE_F_MEMORY));
 	if (v == QE_V_NEW || v == QE_V_REMOVED || (c->flags & F_SOURCE))
 		nb->flags |= F_SOURCE;
 }
@@ -257,7 +315,7 @@ judge_cells(const struct qe_diff_opts *o, const struct qe_reader *r, double scal
 		/* --fences: the rule main's history learned for BASE's cell */
 		rule = qe_fences_rule(o->fences, &o->cell, nb->doc->name,
 		    cp[i].b ? qe_reader_text(r, cp[i].b->label) : NULL, cp[i].b ? cp[i].b->src : NULL);
-		judge_cell(&rule, scale, &cp[i], nb->notcomp, doc, &c);
+		judge_cell(o, &rule, scale, &cp[i], nb->notcomp, doc, &c);
 		count_cell(nb, &c);
 		if (fn)
 			fn(arg, nb, &c);
@@ -292,7 +350,7 @@ static void
 judge_measure(const struct qe_diff_opts *o, double scale, struct qe_nb_diff *nb, double *bv, double *hv)
 {
 	const struct qe_side *bs = &nb->doc->s[QE_BASE], *hs = &nb->doc->s[QE_HEAD];
-	struct qe_rule exec = { o->nb.ratio, o->exec_abs, o->nb.alpha };
+	struct qe_rule exec = { o->nb.ratio, o->exec_abs, o->nb.alpha, 0, 0 };
 	int nbv = 0, nhv = 0;
 
 	if (one_source(bs) && one_source(hs) && qe_timing_sources_comparable(bs->tsrc, hs->tsrc)) {

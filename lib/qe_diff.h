@@ -30,18 +30,20 @@ struct qe_fences;
 #include "qe_vocab.h"
 
 struct qe_diff_opts {
-	struct qe_rule cell;	/* -r, -a, --alpha */
+	struct qe_rule cell;	/* -r, -a, --alpha, --rep-ratio, --rep-abs */
 	struct qe_rule nb;	/* --nb-ratio, --nb-abs, --alpha */
 	double exec_abs;	/* --exec-abs: the floor for execution_seconds */
 	double factor_min_s;	/* cells shorter than this swing most */
 	int factor_min_cells;	/* cells the runner factor needs */
 	int adjust;		/* -A: judge after removing the runner factor */
+	double mem_abs, mem_ratio;	/* --mem-abs bytes, --mem-ratio: memory-growth */
 	const struct qe_prscope *scope;	/* --changed, -i: NULL for none */
 	const struct qe_fences *fences;	/* --fences: per-cell rules, NULL for none */
 };
 
 /* The defaults: see qe-cell-diff(1), THRESHOLDS, for the evidence. */
-#define QE_DIFF_OPTS_DEFAULT { { 1.5, 0.5, 0.05 }, { 1.5, 1.0, 0.05 }, 3.5, 0.05, 3, 0, NULL, NULL }
+#define QE_DIFF_OPTS_DEFAULT { { 1.5, 0.5, 0.05, 1.2, 0.05 }, { 1.5, 1.0, 0.05, 0, 0 }, 3.5, 0.05, 3, 0, \
+	268435456, 1.5, NULL, NULL }
 
 struct qe_runner_factor {
 	double factor;	/* median head/base of the steady cells; NAN when too few */
@@ -63,6 +65,9 @@ struct qe_cell_diff {
 	unsigned flags;			/* QE_FLAG() bits */
 	const char *reason;		/* or NULL */
 	struct qe_judgement j;
+	struct qe_judgement warm;	/* warm samples judged; verdict -1 when no side has any */
+	double mem_b, mem_h;		/* median peak growth in bytes, NAN when none */
+	int has_mem;			/* a side had peak growth samples */
 };
 
 /*

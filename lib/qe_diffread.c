@@ -72,6 +72,8 @@ add_cell(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
 	}
 	c->n_b = qe_diffread_count(rec, "n_base");
 	c->n_h = qe_diffread_count(rec, "n_head");
+	c->mem_b = qe_json_num(rec, "peak_growth_base_bytes");
+	c->mem_h = qe_json_num(rec, "peak_growth_head_bytes");
 	c->seq = d->seq++;
 }
 
@@ -98,6 +100,8 @@ add_nb(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
 	n->head_s = qe_json_num(rec, "head_s");
 	n->ratio = qe_json_num(rec, "ratio");
 	n->delta = qe_json_num(rec, "delta_s");
+	n->kernel_changes = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(rec, "kernel_changes")) > 0 ?
+	    qe_json_check(cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(rec, "kernel_changes"), 1)) : NULL;
 	n->seq = d->seq++;
 }
 
@@ -148,6 +152,7 @@ qe_diffset_free(struct qe_diffset *d)
 		free(d->nbs[i].doc);
 		free(d->nbs[i].reason);
 		free(d->nbs[i].error);
+		cJSON_Delete(d->nbs[i].kernel_changes);
 	}
 	free(d->cells);
 	free(d->nbs);

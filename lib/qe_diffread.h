@@ -42,6 +42,7 @@ struct qe_dcell {
 	int has_test;		/* a replicate test object was present */
 	double p;
 	long n_b, n_h;		/* replicate runs */
+	double mem_b, mem_h;	/* peak_growth_{base,head}_bytes, NAN when absent or null */
 	long seq;		/* order of reading, among cells and notebooks */
 };
 
@@ -56,6 +57,7 @@ struct qe_dnb {
 	int whole;		/* measure is execution_seconds */
 	int executed;		/* re-executed in head: not cached, inherited or removed */
 	double base_s, head_s, ratio, delta;
+	cJSON *kernel_changes;	/* its "kernel_changes" array when not empty (owned), or NULL */
 	long seq;
 	/* filled by qe_review_build() from the sorted cells */
 	long c0, nc;		/* first cell in the cell array, and how many */

@@ -4,6 +4,7 @@
 
 #include "qe.h"
 #include "qe_diffrec.h"
+#include "qe_kenv.h"
 #include "qe_jw.h"
 
 struct writer {
@@ -51,6 +52,22 @@ jw_test(struct qe_buf *b, const struct qe_judgement *j)
 	qe_buf_addc(b, '}');
 }
 
+/* "warm": the warm judgement, only when a side had warm samples. */
+static void
+jw_warm(struct qe_buf *b, const struct qe_judgement *w, int both)
+{
+	if (w->verdict < 0)
+		return;
+	qe_jw_key(b, "warm");
+	qe_buf_adds(b, "{\"base_s\":");
+	qe_jw_num(b, w->b, 6);
+	qe_jw_key(b, "head_s"), qe_jw_num(b, w->h, 6);
+	qe_jw_key(b, "ratio"), qe_jw_num(b, both && w->b > 0 ? w->h / w->b : NAN, 4);
+	qe_jw_key(b, "verdict"), qe_jw_str(b, qe_vocab_name(&qe_verdicts, w->verdict));
+	jw_test(b, w);
+	qe_buf_addc(b, '}');
+}
+
 /* A cell-diff line into the writer's buffer (a qe_cell_diff_fn). */
 static void
 write_cell(void *arg, const struct qe_nb_diff *nb, const struct qe_cell_diff *c)
@@ -91,6 +108,11 @@ write_cell(void *arg, const struct qe_nb_diff *nb, const struct qe_cell_diff *c)
 	qe_jw_key(b, "n_base"), qe_jw_num(b, j->nb, 0);
 	qe_jw_key(b, "n_head"), qe_jw_num(b, j->nh, 0);
 	jw_test(b, j);
+	if (c->has_mem) {
+		qe_jw_key(b, "peak_growth_base_bytes"), qe_jw_num(b, c->mem_b, 0);
+		qe_jw_key(b, "peak_growth_head_bytes"), qe_jw_num(b, c->mem_h, 0);
+	}
+	jw_warm(b, &c->warm, bc && hc);
 	qe_buf_adds(b, "}\n");
 }
 
@@ -198,6 +220,8 @@ write_notebook(const struct qe_nb_diff *nb)
 	qe_json_add_str_or_null(o, "fingerprint_head", hs->fp);
 	add_counts(o, "cells", nb->cells, 1);
 	add_test(o, j);
+	if (bs->kenv || hs->kenv)	/* only when a hook measured what a kernel ran with */
+		qe_kenv_changes(bs->kenv, hs->kenv, qe_json_check(cJSON_AddArrayToObject(o, "kernel_changes")));
 	qe_emit(o);
 	cJSON_Delete(o);
 }
@@ -208,7 +232,10 @@ add_flag_counts(cJSON *o, const char *key, const long *c)
 	cJSON *x = qe_json_check(cJSON_AddObjectToObject(o, key));
 
 	for (int f = 0; f < QE_NFLAGS; f++)
-		add_number(x, qe_vocab_name(&qe_flags, f), (double)c[f]);
+		/* the flags of replicate runs and hook memory only when set, so
+		 * that a build's summary keeps its fields */
+		if (c[f] > 0 || (f != QE_F_COMPILE && f != QE_F_MEMORY))
+			add_number(x, qe_vocab_name(&qe_flags, f), (double)c[f]);
 }
 
 /* fingerprints_base, fingerprints_head, differing_facts and machines. */

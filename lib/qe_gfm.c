@@ -291,6 +291,24 @@ qe_gfm_delta(struct qe_buf *b, double d)
 }
 
 void
+qe_gfm_bytes_delta(struct qe_buf *b, double d)
+{
+	double a = fabs(d);
+	const char *sign = d > 500 ? "+" : d < -500 ? "-" : "";
+
+	if (isnan(d))
+		qe_buf_adds(b, QE_GFM_NONE);
+	else if (!(a <= 1e18))
+		qe_buf_adds(b, QE_GFM_OUT_OF_RANGE);
+	else if (a < 999500)
+		qe_gfm_addf(b, "%s%.0f\xc2\xa0kB", sign, a / 1e3);
+	else if (a < 9.995e8)
+		qe_gfm_addf(b, "%s%.0f\xc2\xa0MB", sign, a / 1e6);
+	else
+		qe_gfm_addf(b, "%s%.1f\xc2\xa0GB", sign, a / 1e9);
+}
+
+void
 qe_gfm_ratio(struct qe_buf *b, double r)
 {
 	if (isnan(r))

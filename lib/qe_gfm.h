@@ -94,6 +94,11 @@ void qe_gfm_dur(struct qe_buf *b, double s);
  * beyond QE_GFM_MAX_S either way: "out of range". */
 void qe_gfm_delta(struct qe_buf *b, double d);
 
+/* A signed change of memory in decimal units: "+315 MB", "+2.1 GB",
+ * "-40 kB", "0 kB"; NaN: em dash; beyond 1e18 bytes either way: "out of
+ * range". */
+void qe_gfm_bytes_delta(struct qe_buf *b, double d);
+
 /* A ratio: "×1.25", "×120", "×<0.01"; NaN: em dash; negative or beyond
  * QE_GFM_MAX_RATIO: "out of range". */
 void qe_gfm_ratio(struct qe_buf *b, double r);

@@ -26,8 +26,11 @@ run_for(struct qe_hooklog *log, const char *id, const char *cwd)
 	struct qe_hook_run *r;
 
 	for (size_t i = log->n; i-- > 0;)
-		if (strcmp(log->runs[i].id, id) == 0)
+		if (strcmp(log->runs[i].id, id) == 0) {
+			if (log->runs[i].cwd == NULL && cwd != NULL)	/* first seen in an env line */
+				log->runs[i].cwd = qe_xstrdup(cwd);
 			return &log->runs[i];
+		}
 	log->runs = qe_xrealloc(log->runs, (log->n + 1) * sizeof *log->runs);
 	r = memset(&log->runs[log->n++], 0, sizeof *log->runs);
 	r->id = qe_xstrdup(id);
@@ -50,6 +53,34 @@ well_formed(const cJSON *rec, int isend, struct qe_time *start, struct qe_time *
 	    isfinite(dur->valuedouble) && dur->valuedouble >= 0));
 }
 
+/* A memory field of an end line: bytes, or -1 when absent, null or not a count. */
+static int64_t
+mem_bytes(const cJSON *rec, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, key);
+
+	return cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble < 9e15 ?
+	    (int64_t)v->valuedouble : -1;
+}
+
+/* An "env" line: what the kernel runs with; the run keeps the last one. */
+static int
+env_line(struct qe_hooklog *log, const cJSON *rec, const char *file, long line)
+{
+	const char *id = qe_json_str(rec, "run");
+	const cJSON *env = cJSON_GetObjectItemCaseSensitive(rec, "env");
+	struct qe_hook_run *r;
+
+	if (id == NULL || !cJSON_IsObject(env)) {
+		warnx("%s:%ld: hook env record with a missing or bad 'run' or 'env'", file, line);
+		return -1;
+	}
+	r = run_for(log, id, NULL);
+	cJSON_Delete(r->env);
+	r->env = qe_json_check(cJSON_Duplicate(env, 1));
+	return 0;
+}
+
 static int
 hook_line(cJSON *rec, const char *file, long line, void *ctx)
 {
@@ -60,11 +91,13 @@ hook_line(cJSON *rec, const char *file, long line, void *ctx)
 	struct qe_hook_cell *c;
 	int isend;
 
-	if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(rec, "qe_hook")) ||
-	    ev == NULL || (strcmp(ev, "start") != 0 && strcmp(ev, "end") != 0)) {
+	if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(rec, "qe_hook")) || ev == NULL ||
+	    (strcmp(ev, "start") != 0 && strcmp(ev, "end") != 0 && strcmp(ev, "env") != 0)) {
 		warnx("%s:%ld: not a qe hook record", file, line);
 		return -1;
 	}
+	if (strcmp(ev, "env") == 0)
+		return env_line(log, rec, file, line);
 	isend = strcmp(ev, "end") == 0;
 	if (!well_formed(rec, isend, &start, &end)) {
 		warnx("%s:%ld: hook record with a missing or bad 'run', 'seq', 'source_sha256', 'start', 'end' or 'duration_s'",
@@ -84,6 +117,8 @@ hook_line(cJSON *rec, const char *file, long line, void *ctx)
 		c->end = end;
 		c->us = llround(cJSON_GetObjectItemCaseSensitive(rec, "duration_s")->valuedouble * 1e6);
 		c->success = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec, "success"));
+		c->rss = mem_bytes(rec, "rss_bytes");
+		c->peak_growth = mem_bytes(rec, "peak_growth_bytes");
 		c->has_end = 1;
 	}
 	return 0;
@@ -230,6 +265,7 @@ qe_hooklog_free(struct qe_hooklog *log)
 		free(log->runs[i].id);
 		free(log->runs[i].cwd);
 		free(log->runs[i].c);
+		cJSON_Delete(log->runs[i].env);
 	}
 	free(log->runs);
 	log->runs = NULL;

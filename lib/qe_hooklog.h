@@ -29,11 +29,13 @@ struct qe_hook_cell {
 	char digest[QE_SHA256_HEX];	/* SHA-256 of the normalised source */
 	struct qe_time start, end;
 	int64_t us;			/* duration_s, in microseconds */
+	int64_t rss, peak_growth;	/* rss_bytes, peak_growth_bytes; -1 when absent or null */
 	int has_start, has_end, success;
 };
 
 struct qe_hook_run {
 	char *id, *cwd;			/* cwd may be NULL */
+	struct cJSON *env;		/* the last "env" line's object (what the kernel ran with), or NULL */
 	struct qe_hook_cell *c;
 	size_t n;
 	int used;			/* matched to a notebook */

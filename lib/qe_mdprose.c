@@ -327,6 +327,40 @@ warn_runner(struct qe_buf *w, const struct qe_diffset *d, double rf)
 		qe_buf_adds(w, "; verdicts are not adjusted for it (`qe-cell-diff -A`).\n");
 }
 
+/*
+ * "What the kernel ran with changed": the hook's kernel_env differs
+ * (qe-cell-diff kernel_changes), the likely cause of a timing change, so
+ * it comes first: "`jax backend gpu -> cpu`" per lecture.
+ */
+static void
+warn_kernel(struct qe_buf *w, const struct qe_diffset *d)
+{
+	long k = 0, total = 0;
+
+	for (size_t i = 0; i < d->nnbs; i++)
+		total += d->nbs[i].kernel_changes != NULL;
+	for (size_t i = 0; i < d->nnbs && k < 5; i++) {
+		const cJSON *e;
+		int m = 0;
+
+		if (d->nbs[i].kernel_changes == NULL)
+			continue;
+		qe_buf_adds(w, k++ ? "; " : "> - **What the kernel ran with changed** (a likely cause): ");
+		qe_mdtable_doc(w, d->nbs[i].doc);
+		cJSON_ArrayForEach(e, d->nbs[i].kernel_changes) {
+			if (!cJSON_IsString(e) || m == 8)
+				continue;
+			qe_buf_adds(w, m++ ? ", " : ": ");
+			qe_gfm_code(w, e->valuestring, CAP_FACT, 0);
+		}
+		and_more(w, cJSON_GetArraySize(d->nbs[i].kernel_changes), m);
+	}
+	if (k == 0)
+		return;
+	and_more(w, total, k);
+	qe_buf_adds(w, ".\n");
+}
+
 /* The [!WARNING] items. */
 static void
 warnings(struct qe_buf *w, const struct qe_review *r, int input_trouble)
@@ -334,6 +368,7 @@ warnings(struct qe_buf *w, const struct qe_review *r, int input_trouble)
 	const struct qe_diffset *d = r->set;
 	double rf = qe_diffsum_num(d, "runner_factor");
 
+	warn_kernel(w, d);
 	if (qe_diffsum_machines_differ(d))
 		warn_machines(w, d);
 	warn_environment(w, d);

@@ -93,6 +93,12 @@ add_notes(struct qe_buf *b, const struct qe_dcell *c, const struct qe_dnb *n)
 
 	if (n)
 		note(b, &sep, n->whole ? "whole notebook" : "lecture total");
+	if (fl & QE_FLAG(QE_F_COMPILE))
+		note(b, &sep, "compile-time regression: faster warm");
+	if (c && (fl & QE_FLAG(QE_F_MEMORY))) {
+		note(b, &sep, "needs ");
+		qe_gfm_bytes_delta(b, c->mem_h - c->mem_b);
+	}
 	if (fl & QE_FLAG(QE_F_SOURCE))
 		note(b, &sep, "source changed");
 	if (fl & QE_FLAG(QE_F_UPSTREAM))

@@ -16,6 +16,7 @@ struct tally {
 	struct qe_time last_end;
 	int have_last_end;
 	char *failure;			/* first untolerated error, "ename: evalue" */
+	const struct cJSON *kernel_env;	/* the matched hook run's env, borrowed; or NULL */
 };
 
 /* Everything the notebook record says. */
@@ -152,6 +153,8 @@ notebook_record(const struct qe_nbctx *nb, const struct summary *s, struct qe_bu
 	qe_json_add_str_or_null(rec, "language_version", s->language_version);
 	if (s->timeout_cell)
 		add_timeout_cell(rec, nb, s->error);
+	if (t->kernel_env != NULL)	/* only from a hook that reports it */
+		cJSON_AddItemToObject(rec, "kernel_env", qe_json_check(cJSON_Duplicate(t->kernel_env, 1)));
 	append_record(out, rec);
 }
 
@@ -313,6 +316,11 @@ cell_record(struct qe_nbctx *nb, const struct qe_nb_code *code, int index,
 	qe_json_check(cJSON_AddStringToObject(o, "status", qe_vocab_name(&qe_cell_statuses, status)));
 	cell_error(o, code, errout, t);
 	cell_timing(o, &tm, note, status, w, t);
+	if (hk != NULL && hk->has_end && (hk->rss >= 0 || hk->peak_growth >= 0)) {
+		/* only from a hook that measures memory: older logs add nothing */
+		qe_json_add_num_or_null(o, "rss_bytes", hk->rss >= 0, (double)hk->rss);
+		qe_json_add_num_or_null(o, "peak_growth_bytes", hk->peak_growth >= 0, (double)hk->peak_growth);
+	}
 	return o;
 }
 
@@ -322,7 +330,7 @@ cell_record(struct qe_nbctx *nb, const struct qe_nb_code *code, int index,
  */
 static void
 join_hooks(struct qe_nbctx *nb, const struct qe_nb_codes *codes, const struct qe_window *w,
-    const struct qe_hook_cell **hk, int *ambiguous)
+    const struct qe_hook_cell **hk, int *ambiguous, struct tally *t)
 {
 	const char **dg = qe_xcalloc(codes->n, sizeof *dg);
 	size_t *pos = qe_xcalloc(codes->n, sizeof *pos), n = 0;
@@ -338,6 +346,7 @@ join_hooks(struct qe_nbctx *nb, const struct qe_nb_codes *codes, const struct qe
 	want.n = n;
 	if ((run = qe_hooklog_match(nb->hooks, &want, ambiguous)) != NULL) {
 		run->used = 1;
+		t->kernel_env = run->env;
 		for (size_t k = 0; k < run->n; k++)
 			hk[pos[k]] = &run->c[k];
 	} else if (*ambiguous)
@@ -362,7 +371,7 @@ cell_records(struct qe_nbctx *nb, const struct qe_nb_doc *nd, struct tally *t, c
 	qe_nb_codes_read(cells, (const char (*)[QE_SHA256_HEX])nd->odig, &codes);
 	hk = qe_xcalloc(codes.n, sizeof *hk);
 	if (nb->hooks != NULL && nb->hooks->n > 0)
-		join_hooks(nb, &codes, &w, hk, &ambiguous);
+		join_hooks(nb, &codes, &w, hk, &ambiguous, t);
 	*recs = qe_xcalloc(codes.n, sizeof **recs);
 	/* timing on markdown/raw cells is ignored */
 	for (size_t i = 0; i < codes.n; i++)

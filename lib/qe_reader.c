@@ -17,9 +17,11 @@
 struct rec {
 	const cJSON *tree;	/* the record's tree (for -k), NULL when read from the line */
 	const char *cache_key, *status, *input, *error, *origin, *source, *output, *label,
-	    *first_line, *tsrc, *tnote, *tc_digest;
-	double index, dur, exec_s, cells_s, tc_seq;	/* NAN when absent, null or not a number */
+	    *first_line, *tsrc, *tnote, *tc_digest, *result;
+	/* NAN when absent, null or not a number */
+	double index, dur, exec_s, cells_s, tc_seq, warm_s, peak_growth;
 	const cJSON *prov;	/* "provenance", or NULL */
+	const cJSON *kenv;	/* "kernel_env" when an object, or NULL */
 };
 
 static uint32_t
@@ -114,18 +116,24 @@ hash16(const char *s, uint8_t out[16])
 }
 
 static void
-samples_add(struct qe_cell *c, double v)
+samples_push(struct qe_samples **s, double v)
 {
-	if (c->more == NULL || c->more->n == c->more->cap) {
-		int cap = c->more ? c->more->cap * 2 : 4;
-		struct qe_samples *m = qe_xrealloc(c->more, sizeof *m + (size_t)cap * sizeof(double));
+	if (*s == NULL || (*s)->n == (*s)->cap) {
+		int cap = *s ? (*s)->cap * 2 : 4;
+		struct qe_samples *m = qe_xrealloc(*s, sizeof *m + (size_t)cap * sizeof(double));
 
-		if (c->more == NULL)
+		if (*s == NULL)
 			m->n = 0;
 		m->cap = cap;
-		c->more = m;
+		*s = m;
 	}
-	c->more->v[c->more->n++] = v;
+	(*s)->v[(*s)->n++] = v;
+}
+
+static void
+samples_add(struct qe_cell *c, double v)
+{
+	samples_push(&c->more, v);
 }
 
 /* What a notebook or cell record says of its side as a whole. */
@@ -225,13 +233,17 @@ static const struct field {
 	{ "execution_seconds", T_NUM, K_NOTEBOOK, 1 + QE_RK_EXEC_S },
 	{ "first_line", T_STR, K_CELL, 1 + QE_RK_FIRST_LINE },
 	{ "input", T_STR, K_NOTEBOOK, 1 + QE_RK_INPUT }, { "label", T_STR, K_CELL, 1 + QE_RK_LABEL },
+	{ "kernel_env", T_OBJ, K_NOTEBOOK, 1 + QE_RK_KENV },
 	{ "origin", T_STR, K_NOTEBOOK | K_CELL, 1 + QE_RK_ORIGIN },
 	{ "output_sha256", T_STR, K_CELL, 1 + QE_RK_OUTPUT },
 	{ "provenance", T_OBJ, K_NOTEBOOK | K_CELL, 1 + QE_RK_PROVENANCE },
+	{ "result_sha256", T_STR, K_CELL, 1 + QE_RK_RESULT },
 	{ "status", T_STR, K_NOTEBOOK | K_CELL, 1 + QE_RK_STATUS },
 	{ "timeout_cell", T_OBJ, K_NOTEBOOK, 1 + QE_RK_TIMEOUT },
 	{ "timing_note", T_STR, K_CELL, 1 + QE_RK_TNOTE },
 	{ "timing_source", T_STR, K_CELL, 1 + QE_RK_TSRC },
+	{ "warm_s", T_NUM, K_CELL, 1 + QE_RK_WARM_S },
+	{ "peak_growth_bytes", T_NUM, K_CELL, 1 + QE_RK_PEAK_GROWTH },
 };
 static const char *const type_names[] = { "a string", "a number", "true or false", "an object" };
 
@@ -345,6 +357,8 @@ read_notebook(struct qe_reader *r, struct qe_side *sd, const struct rec *rec)
 	int failed = st && qe_vocab_lookup(&qe_nb_statuses, st) == QE_NB_FAILED;
 
 	sd->nb_records++;
+	if (sd->kenv == NULL && rec->kenv != NULL)
+		sd->kenv = qe_json_check(cJSON_Duplicate(rec->kenv, 1));
 	if (sd->nexec == sd->capexec) {
 		sd->capexec = sd->capexec ? sd->capexec * 2 : 1;
 		sd->exec_s = qe_xrealloc(sd->exec_s, (size_t)sd->capexec * sizeof(double));
@@ -404,7 +418,11 @@ cell_first(struct qe_reader *r, struct qe_side *sd, struct qe_cell *c, const str
 	int t = qe_vocab_lookup(&qe_timing_sources, ts);
 	uint8_t o[16];
 
-	if (digest16(rec->output, o) == 0)
+	/* qe-replicate's result digest (streams merged, volatile text
+	 * normalised) when there is one: a print split in two stream outputs
+	 * must not read as a changed output */
+	if (digest16(rec->result, o) == 0 ||
+	    digest16(rec->output, o) == 0)
 		memcpy(&c->out, o, 8);
 	/* bad_field() let only null or a known status through */
 	c->status = (int8_t)qe_vocab_lookup(&qe_cell_statuses, rec->status);
@@ -436,6 +454,10 @@ read_cell(struct qe_reader *r, struct qe_doc *d, const struct rec *rec, const ch
 		return -1;
 	c = side_cell(sd, i);
 	side_common(r, sd, rec);
+	if (!isnan(rec->warm_s))
+		samples_push(&c->warm, rec->warm_s);
+	if (!isnan(rec->peak_growth))
+		samples_push(&c->mem, rec->peak_growth);
 	if (c->present) {
 		/* a replicate run of the same cell */
 		if (memcmp(c->src, src, 16) != 0) {
@@ -473,6 +495,9 @@ rec_of_tree(const cJSON *t, struct rec *f)
 	const cJSON *tc = cJSON_GetObjectItemCaseSensitive(t, "timeout_cell");
 	const cJSON *dur = cJSON_GetObjectItemCaseSensitive(t, "duration_s");
 	const cJSON *idx = cJSON_GetObjectItemCaseSensitive(t, "index");
+	const cJSON *warm = cJSON_GetObjectItemCaseSensitive(t, "warm_s");
+	const cJSON *peak = cJSON_GetObjectItemCaseSensitive(t, "peak_growth_bytes");
+	const cJSON *kenv = cJSON_GetObjectItemCaseSensitive(t, "kernel_env");
 
 	*f = (struct rec){ .tree = t, .cache_key = qe_json_str(t, "cache_key"),
 	    .status = qe_json_str(t, "status"), .input = qe_json_str(t, "input"),
@@ -485,11 +510,35 @@ rec_of_tree(const cJSON *t, struct rec *f)
 	    .dur = cJSON_IsNumber(dur) ? dur->valuedouble : NAN,
 	    .exec_s = num_or_nan(cJSON_GetObjectItemCaseSensitive(t, "execution_seconds")),
 	    .cells_s = num_or_nan(cJSON_GetObjectItemCaseSensitive(t, "cells_seconds")),
+	    .result = qe_json_str(t, "result_sha256"),
+	    .warm_s = cJSON_IsNumber(warm) ? warm->valuedouble : NAN,
+	    .peak_growth = cJSON_IsNumber(peak) ? peak->valuedouble : NAN,
+	    .kenv = cJSON_IsObject(kenv) ? kenv : NULL,
 	    .prov = cJSON_GetObjectItemCaseSensitive(t, "provenance") };
 }
 
 static int take(struct qe_reader *r, const struct rec *f, int iscell, char *name, const char *file,
     long line);
+
+/*
+ * A qe-replicate record names the version it ran: 1 when it belongs to the
+ * other side (skipped), 0 when to this one or it names none, -1 (reported)
+ * for a word that is not a version.
+ */
+static int
+other_version(const struct qe_reader *r, const cJSON *rec, const char *file, long line)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, "version");
+	int w;
+
+	if (v == NULL || cJSON_IsNull(v))
+		return 0;
+	if ((w = qe_vocab_lookup(&qe_versions, cJSON_GetStringValue(v))) < 0) {
+		warnx("%s:%ld: 'version' is not base or head", file, line);
+		return -1;
+	}
+	return w != (r->side == QE_BASE ? QE_VER_BASE : QE_VER_HEAD);
+}
 
 int
 qe_reader_record(cJSON *rec, const char *file, long line, void *ctx)
@@ -511,6 +560,8 @@ qe_reader_record(cJSON *rec, const char *file, long line, void *ctx)
 		return -1;
 	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(rec, "current")))
 		return 0;
+	if ((s = other_version(r, rec, file, line)) != 0)
+		return s < 0 ? -1 : 0;
 	if ((s = record_document(r, rec, kind, file, line, &name)) != 0)
 		return s < 0 ? -1 : 0;
 	/* before doc_get(): a rejected record must not leave its document behind */
@@ -590,7 +641,21 @@ rec_of_line(const struct qe_recline *l, struct rec *f)
 	    .tc_digest = qe_json_str(l->tc, "source_sha256"), .tc_seq = qe_json_num(l->tc, "seq"),
 	    .index = line_num(l, QE_RK_INDEX), .dur = line_num(l, QE_RK_DURATION),
 	    .exec_s = line_num(l, QE_RK_EXEC_S), .cells_s = line_num(l, QE_RK_CELLS_S),
-	    .prov = l->prov };
+	    .result = l->str[QE_RK_RESULT], .warm_s = line_num(l, QE_RK_WARM_S),
+	    .peak_growth = line_num(l, QE_RK_PEAK_GROWTH), .kenv = l->kenv, .prov = l->prov };
+}
+
+/* other_version()'s rule over a line's "version": 1, 0, or -1 where it would say something. */
+static int
+line_other_version(const struct qe_reader *r, const struct qe_recline *l)
+{
+	int w;
+
+	if (l->type[QE_RK_VERSION] == 0 || l->type[QE_RK_VERSION] == QE_JS_NULL)
+		return 0;
+	if ((w = qe_vocab_lookup(&qe_versions, l->str[QE_RK_VERSION])) < 0)
+		return -1;
+	return w != (r->side == QE_BASE ? QE_VER_BASE : QE_VER_HEAD);
 }
 
 int
@@ -600,7 +665,7 @@ qe_reader_line(const char *s, size_t n, const char *file, long line, void *ctx)
 	struct qe_recline l;
 	struct rec f;
 	const char *kind;
-	int iscell;
+	int iscell, v;
 
 	/* every path that would say something is left to qe_reader_record(), which says it */
 	if (qe_recscan_line(&r->scan, s, n, &l) != 0 || (kind = l.str[QE_RK_KIND]) == NULL)
@@ -612,6 +677,8 @@ qe_reader_line(const char *s, size_t n, const char *file, long line, void *ctx)
 		return QE_LINE_TREE;
 	if (l.type[QE_RK_CURRENT] == QE_JS_FALSE)
 		return 0;
+	if ((v = line_other_version(r, &l)) != 0)
+		return v < 0 ? QE_LINE_TREE : 0;
 	if (l.str[QE_RK_DOCUMENT] == NULL || (iscell && line_bad_cell(&l)))
 		return QE_LINE_TREE;
 	rec_of_line(&l, &f);
@@ -709,7 +776,7 @@ static void
 side_free(struct qe_side *sd)
 {
 	for (int k = 0; k < sd->ncells; k++)
-		free(sd->cells[k].more);
+		free(sd->cells[k].more), free(sd->cells[k].warm), free(sd->cells[k].mem);
 	free(sd->cells);
 	free(sd->slot);
 	free(sd->cache_key);
@@ -718,6 +785,7 @@ side_free(struct qe_side *sd)
 	free(sd->timeout_digest);
 	free(sd->exec_s);
 	free(sd->cells_s);
+	cJSON_Delete(sd->kenv);
 }
 
 void

@@ -54,9 +54,11 @@ struct qe_samples {		/* second and later replicate durations */
 struct qe_cell {
 	double dur;		/* first sample, NAN when null */
 	struct qe_samples *more;
+	struct qe_samples *warm;	/* warm_s of every replicate (qe-replicate --warm), or NULL */
+	struct qe_samples *mem;		/* peak_growth_bytes of every replicate, or NULL */
 	uint8_t key[16];	/* alignment key (default: source digest) */
 	uint8_t src[16];	/* first 16 bytes of source_sha256 */
-	uint64_t out;		/* first 8 bytes of output_sha256, 0 when none */
+	uint64_t out;		/* first 8 bytes of result_sha256, else of output_sha256; 0 when none */
 	int32_t index;
 	uint32_t label, first_line;	/* texts: qe_reader_text(), 0 for none */
 	uint32_t error;		/* the cell's "error" text, 0 for none */
@@ -78,6 +80,7 @@ struct qe_side {
 	long timeout_seq;	/* its "timeout_cell" seq, 0 for none */
 	char *timeout_digest;	/* ... and source_sha256, or NULL */
 	const char *fp;		/* interned provenance fingerprint, or NULL */
+	cJSON *kenv;		/* the first notebook record's kernel_env (owned), or NULL */
 	double *exec_s, *cells_s;	/* per notebook record, NAN when null */
 	int nexec, capexec;
 	struct qe_cell *cells;	/* in arrival order; absent ones not present */

@@ -16,25 +16,26 @@ qe_recscan_key(const char *k, size_t n)
 		return K("index") ? QE_RK_INDEX : K("error") ? QE_RK_ERROR : K("input") ? QE_RK_INPUT :
 		    K("label") ? QE_RK_LABEL : -1;
 	case 6:
-		return K("origin") ? QE_RK_ORIGIN : K("status") ? QE_RK_STATUS : -1;
+		return K("origin") ? QE_RK_ORIGIN : K("status") ? QE_RK_STATUS : K("warm_s") ? QE_RK_WARM_S : -1;
 	case 7:
-		return K("current") ? QE_RK_CURRENT : -1;
+		return K("current") ? QE_RK_CURRENT : K("version") ? QE_RK_VERSION : -1;
 	case 8:
 		return K("document") ? QE_RK_DOCUMENT : -1;
 	case 9:
 		return K("cache_key") ? QE_RK_CACHE_KEY : -1;
 	case 10:
 		return K("duration_s") ? QE_RK_DURATION : K("first_line") ? QE_RK_FIRST_LINE :
-		    K("provenance") ? QE_RK_PROVENANCE : -1;
+		    K("provenance") ? QE_RK_PROVENANCE : K("kernel_env") ? QE_RK_KENV : -1;
 	case 11:
 		return K("timing_note") ? QE_RK_TNOTE : -1;
 	case 12:
 		return K("timeout_cell") ? QE_RK_TIMEOUT : -1;
 	case 13:
 		return K("source_sha256") ? QE_RK_SOURCE : K("cells_seconds") ? QE_RK_CELLS_S :
-		    K("output_sha256") ? QE_RK_OUTPUT : K("timing_source") ? QE_RK_TSRC : -1;
+		    K("output_sha256") ? QE_RK_OUTPUT : K("timing_source") ? QE_RK_TSRC :
+		    K("result_sha256") ? QE_RK_RESULT : -1;
 	case 17:
-		return K("execution_seconds") ? QE_RK_EXEC_S : -1;
+		return K("execution_seconds") ? QE_RK_EXEC_S : K("peak_growth_bytes") ? QE_RK_PEAK_GROWTH : -1;
 	default:
 		return -1;
 	}
@@ -121,6 +122,8 @@ member(struct qe_recscan *sc, int id, struct qe_recline *l)
 		return qe_js_num(s, &l->num[id]) < 0 ? -1 : 0;
 	if (id == QE_RK_TIMEOUT && t == QE_JS_OBJ)
 		return (l->tc = sc->own[1] = tree(s)) ? 0 : -1;
+	if (id == QE_RK_KENV && t == QE_JS_OBJ)
+		return (l->kenv = sc->own[2] = tree(s)) ? 0 : -1;
 	return qe_js_skip(s) < 0 ? -1 : 0;
 }
 
@@ -132,9 +135,10 @@ qe_recscan_line(struct qe_recscan *sc, const char *s, size_t n, struct qe_reclin
 	int r, id;
 
 	memset(l, 0, sizeof *l);
-	cJSON_Delete(sc->own[0]);
-	cJSON_Delete(sc->own[1]);
-	sc->own[0] = sc->own[1] = NULL;
+	for (size_t i = 0; i < sizeof sc->own / sizeof *sc->own; i++) {
+		cJSON_Delete(sc->own[i]);
+		sc->own[i] = NULL;
+	}
 	qe_buf_reset(&sc->text);
 	qe_js_init(&sc->s, s, n);
 	if (qe_js_enter(&sc->s, QE_JS_OBJ) < 0)
@@ -161,7 +165,7 @@ qe_recscan_free(struct qe_recscan *sc)
 	qe_buf_free(&sc->text);
 	qe_buf_free(&sc->psuffix);
 	cJSON_Delete(sc->ptree);
-	cJSON_Delete(sc->own[0]);
-	cJSON_Delete(sc->own[1]);
+	for (size_t i = 0; i < sizeof sc->own / sizeof *sc->own; i++)
+		cJSON_Delete(sc->own[i]);
 	memset(sc, 0, sizeof *sc);
 }

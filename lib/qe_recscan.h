@@ -11,8 +11,8 @@
  *    known member only once; anything else returns QE_LINE_TREE and the
  *    caller goes cJSON's way, which gives the diagnostic or the tree.
  *  - a member's value is given as its JSON type and, for strings and
- *    numbers, its value as cJSON reads it; "provenance" and
- *    "timeout_cell" as trees when they are objects. Everything given
+ *    numbers, its value as cJSON reads it; "provenance", "timeout_cell"
+ *    and "kernel_env" as trees when they are objects. Everything given
  *    borrows from the struct qe_recscan until its next line.
  *  - struct qe_recscan is the caller's (zero-initialised); it owns the
  *    decoded strings, the trees and the previous line's provenance
@@ -32,13 +32,15 @@
 enum { QE_RK_KIND, QE_RK_DOCUMENT, QE_RK_INDEX, QE_RK_SOURCE, QE_RK_DURATION, QE_RK_CACHE_KEY,
 	QE_RK_CELLS_S, QE_RK_CURRENT, QE_RK_ERROR, QE_RK_EXEC_S, QE_RK_FIRST_LINE, QE_RK_INPUT,
 	QE_RK_LABEL, QE_RK_ORIGIN, QE_RK_OUTPUT, QE_RK_PROVENANCE, QE_RK_STATUS, QE_RK_TIMEOUT,
-	QE_RK_TNOTE, QE_RK_TSRC, QE_RK_N };
+	QE_RK_TNOTE, QE_RK_TSRC, QE_RK_KENV, QE_RK_RESULT, QE_RK_WARM_S, QE_RK_PEAK_GROWTH,
+	QE_RK_VERSION, QE_RK_N };
 
 struct qe_recline {
 	signed char type[QE_RK_N];	/* QE_JS_* of the member, 0 when absent */
 	const char *str[QE_RK_N];	/* a string member, decoded, else NULL */
 	double num[QE_RK_N];		/* a number member */
-	const cJSON *prov, *tc;		/* "provenance", "timeout_cell" when objects, else NULL */
+	const cJSON *prov, *tc, *kenv;	/* "provenance", "timeout_cell", "kernel_env" when objects,
+					 * else NULL */
 	int reused;			/* prov is the previous line's tree, known by its bytes */
 };
 
@@ -48,7 +50,7 @@ struct qe_recscan {
 	size_t off[QE_RK_N];
 	struct qe_buf psuffix;		/* the last provenance that ended its line, to that end */
 	cJSON *ptree;			/* its tree */
-	cJSON *own[2];			/* this line's own provenance and timeout_cell trees */
+	cJSON *own[3];			/* this line's own provenance, timeout_cell and kernel_env trees */
 };
 
 /* The member id of a key, or -1. */

@@ -30,8 +30,8 @@ void
 qe_judge(struct qe_judgement *j, double *bv, int nb, double *hv, int nh,
     const struct qe_rule *rule, double scale)
 {
-	double h;
-	int up, down;
+	double h, ratio = rule->ratio, abs = rule->abs;
+	int up, down, reps = nb >= 2 && nh >= 2;
 
 	j->nb = nb;
 	j->nh = nh;
@@ -44,9 +44,11 @@ qe_judge(struct qe_judgement *j, double *bv, int nb, double *hv, int nh,
 	h = j->h / scale;	/* judged after removing the runner factor */
 	j->delta = h - j->b;
 	j->ratio = j->b > 0 ? h / j->b : h > 0 ? INFINITY : 1;
-	up = h >= j->b * rule->ratio && j->delta >= rule->abs;
-	down = j->b >= h * rule->ratio && -j->delta >= rule->abs;
-	if (nb >= 2 && nh >= 2) {
+	if (reps && rule->rep_ratio > 0)
+		ratio = rule->rep_ratio, abs = rule->rep_abs;
+	up = h >= j->b * ratio && j->delta >= abs;
+	down = j->b >= h * ratio && -j->delta >= abs;
+	if (reps) {
 		j->p = qe_mann_whitney(hv, nh, bv, nb);
 		replicate_rule(j, up, down, rule->alpha);
 		return;

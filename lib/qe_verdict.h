@@ -6,8 +6,10 @@
  *  - a change is a regression (improvement) only when head is at least
  *    `ratio` times base AND at least `abs` seconds slower (base at least
  *    ratio times head AND abs seconds faster); anything else is unchanged.
- *  - with at least two samples on both sides the Mann-Whitney test decides
- *    as well: a change past the thresholds needs p < alpha, otherwise it is
+ *  - with at least two samples on both sides the replicate rule applies:
+ *    the thresholds are rep_ratio and rep_abs (when rep_ratio is 0, ratio
+ *    and abs as at n=1), and the Mann-Whitney test decides as well: a
+ *    change past the thresholds needs p < alpha, otherwise it is
  *    inconclusive, and the answer is set. With fewer, the medians decide
  *    alone and there is no answer.
  *  - the caller owns the sample arrays; qe_judge() sorts both and divides
@@ -21,6 +23,8 @@ struct qe_rule {
 	double ratio;	/* >= 1 */
 	double abs;	/* seconds, >= 0 */
 	double alpha;	/* the test's level, 0 < alpha < 1 */
+	double rep_ratio;	/* replicates: >= 1, or 0 for ratio and abs */
+	double rep_abs;		/* replicates: seconds, >= 0 */
 };
 
 struct qe_judgement {

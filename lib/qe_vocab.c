@@ -14,7 +14,8 @@ TABLE(qe_verdict_words, "verdict word", "slower", "faster", "unchanged", "unclea
     "new", "removed", "no timing", "not comparable", "not re-executed", "still failing",
     "newly failing");
 TABLE(qe_flags, "flag", "source-changed", "upstream-changed", "output-changed",
-    "status-changed", "not-comparable", "changed-on-main", "ignored");
+    "status-changed", "not-comparable", "changed-on-main", "ignored", "compile-time-regression",
+    "memory-growth");
 TABLE(qe_cell_statuses, "cell status", "ok", "error", "skipped", "not-run");
 TABLE(qe_nb_statuses, "notebook status", "ok", "failed");
 TABLE(qe_timing_sources, "timing source", "hook", "nbclient", "jupyterlab", "papermill",
@@ -32,12 +33,13 @@ TABLE(qe_add_results, "add result", "added", "present");
 TABLE(qe_prov_whats, "provenance change", "package", "runner-class", "env-file", "fingerprint");
 TABLE(qe_compare_bys, "compare by", "package", "fingerprint", "env-file");
 TABLE(qe_moves, "moved", "slower", "faster", "same", "unknown");
+TABLE(qe_versions, "version", "base", "head");
 
 const struct qe_vocab *const qe_vocabularies[] = {
 	&qe_verdicts, &qe_verdict_words, &qe_flags, &qe_cell_statuses, &qe_nb_statuses,
 	&qe_timing_sources, &qe_timing_methods, &qe_timing_notes, &qe_origins, &qe_answers,
 	&qe_verdict_rules, &qe_series_words, &qe_levels, &qe_add_results, &qe_prov_whats,
-	&qe_compare_bys, &qe_moves, NULL
+	&qe_compare_bys, &qe_moves, &qe_versions, NULL
 };
 
 int

@@ -45,7 +45,7 @@ int qe_verdict_is_timed(int v);
 /* Flags of diff records: bit (1 << QE_F_x) in a flag set. */
 enum qe_flag {
 	QE_F_SOURCE, QE_F_UPSTREAM, QE_F_OUTPUT, QE_F_STATUS, QE_F_NOTCOMP, QE_F_MAIN,
-	QE_F_IGNORED, QE_NFLAGS
+	QE_F_IGNORED, QE_F_COMPILE, QE_F_MEMORY, QE_NFLAGS
 };
 #define QE_FLAG(f) (1u << (f))
 extern const struct qe_vocab qe_flags;
@@ -106,6 +106,10 @@ enum qe_compare_by { QE_BY_PACKAGE, QE_BY_FINGERPRINT, QE_BY_ENVFILE, QE_NCOMPAR
 extern const struct qe_vocab qe_compare_bys;
 enum qe_moved { QE_MV_SLOWER, QE_MV_FASTER, QE_MV_SAME, QE_MV_UNKNOWN, QE_NMOVED };
 extern const struct qe_vocab qe_moves;
+
+/* Which version a qe-replicate record ran (schema/common.json version). */
+enum qe_version { QE_VER_BASE, QE_VER_HEAD, QE_NVERSIONS };
+extern const struct qe_vocab qe_versions;
 
 /* Every table above, NULL-terminated, for the check against schema/. */
 extern const struct qe_vocab *const qe_vocabularies[];

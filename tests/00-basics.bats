@@ -41,7 +41,7 @@ tools() {
 }
 
 @test "every tool and the hook have a man page that mandoc accepts" {
-	for t in $(tools) qe-hook; do
+	for t in $(tools) qe-hook qe-replicate; do
 		[ -f "$TESTS_DIR/../man/$t.1" ] || fail "no man page for $t"
 		run -0 mandoc -T lint -W warning "$TESTS_DIR/../man/$t.1"
 		assert_output ""
@@ -56,7 +56,7 @@ tools() {
 
 @test "make install puts tools, man pages, schemas and the hook under DESTDIR" {
 	make -s -C "$TESTS_DIR/.." install DESTDIR="$BATS_TEST_TMPDIR/root" PREFIX=/usr >/dev/null
-	for t in $(tools) qe-hook; do
+	for t in $(tools) qe-hook qe-replicate; do
 		[ -x "$BATS_TEST_TMPDIR/root/usr/bin/$t" ] || fail "$t not installed"
 		[ -f "$BATS_TEST_TMPDIR/root/usr/share/man/man1/$t.1" ] || fail "$t.1 not installed"
 	done

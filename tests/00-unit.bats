@@ -45,6 +45,7 @@ load helper
 	assert_line "provenance change: $(words '."$defs".provenance_change.properties.what.enum' "$S/history.json")"
 	assert_line "compare by: $(words '."$defs".compare.properties.by.enum' "$S/history.json")"
 	assert_line "moved: $(words '."$defs".compare.properties.moved.enum' "$S/history.json")"
+	assert_line "version: $(words '."$defs".version.enum' "$S/common.json")"
 }
 
 @test "the code stays readable: no function of cmd/ or lib/ over 80 lines, no fuzz target includes a tool's main" {

@@ -55,6 +55,7 @@ glibc_own() {
 	qe-exec-status
 	qe-history
 	qe-hook
+	qe-replicate
 	qe-stamp
 
 	$B/share/man/man1:
@@ -64,6 +65,7 @@ glibc_own() {
 	qe-exec-status.1
 	qe-history.1
 	qe-hook.1
+	qe-replicate.1
 	qe-stamp.1
 
 	$B/share/qe-telemetry:

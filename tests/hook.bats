@@ -2,13 +2,14 @@
 # qe-hook and the IPython startup hook (hook/qe_telemetry_startup.py), with
 # real kernels: Debian's /usr/bin/python3, python3-nbclient, python3-ipykernel.
 #
-# The kernel runs happen once, in setup_file (11 kernel starts), in a
+# The kernel runs happen once, in setup_file (12 kernel starts), in a
 # temporary IPYTHONDIR armed with `qe-hook arm`; the tests then read their
 # logs and executed notebooks:
 #   A  armed, QE_TELEMETRY_LOG set, record_timing on:  intro broken errors_allowed probe
 #   P  armed, log set, record_timing on, two kernels at once:  dynamics/markov stale_timing
 #   H  armed, log set, record_timing off:    intro errors_allowed
 #   N  not armed (empty IPYTHONDIR), record_timing off:  intro errors_allowed
+#   O  armed, log set: the overhead notebook (tests/hook/overhead.py)
 #   U  armed, QE_TELEMETRY_LOG unset:         probe
 # Tolerances (also in qe-hook(1) CAVEATS):
 #   sleep(S) cell:  S <= duration_s <= S + 0.1 s (sleep never returns early;
@@ -30,6 +31,7 @@ setup_file() {
 	chmod -R u+w "$w/lectures"
 	L="$w/lectures"
 	"$PY" "$TESTS_DIR/hook/probe.py" "$L/probe.ipynb"
+	"$PY" "$TESTS_DIR/hook/overhead.py" "$w/overhead.ipynb"
 	IPYTHONDIR="$w/ipython" qe-hook arm
 	(
 		export IPYTHONDIR="$w/ipython"
@@ -41,6 +43,7 @@ setup_file() {
 			"$L/intro.ipynb" "$L/errors_allowed.ipynb" &&
 		IPYTHONDIR="$w/plain" "$PY" "$HOOKTOOL" run "$w/N" \
 			"$L/intro.ipynb" "$L/errors_allowed.ipynb" &&
+		QE_TELEMETRY_LOG="$w/o.log" "$PY" "$HOOKTOOL" run "$w/O" "$w/overhead.ipynb" &&
 		unset QE_TELEMETRY_LOG && "$PY" "$HOOKTOOL" run "$w/U" "$L/probe.ipynb"
 	) > "$w/runs.out" 2> "$w/runs.err"
 	echo $? > "$w/runs.status"
@@ -165,7 +168,9 @@ field() {
 		run -0 --separate-stderr "$PY" "$HOOKTOOL" validate "$BATS_FILE_TMPDIR/$f.log"
 		assert_output ""
 	done
-	assert_equal "$(wc -l < "$BATS_FILE_TMPDIR/a.log")" 26
+	# 13 cells (start and end) and one env line per kernel (4): what it ran with
+	assert_equal "$(wc -l < "$BATS_FILE_TMPDIR/a.log")" 30
+	assert_equal "$(grep -c '"event":"env"' "$BATS_FILE_TMPDIR/a.log")" 4
 }
 
 @test "hook: intro: six cells logged in order, the empty cell not, slow-sleep 0.3 s" {
@@ -248,7 +253,7 @@ sys.exit(norm(sys.argv[1]) != norm(sys.argv[2]))' "$BATS_FILE_TMPDIR/H/$stem.ipy
 		run -0 grep -c -F "\"pid\":$(cat "$BATS_FILE_TMPDIR/H/$stem.pid")," "$BATS_FILE_TMPDIR/h.log"
 		run -1 grep -c '"execution"' "$BATS_FILE_TMPDIR/N/$stem.ipynb"
 	done
-	assert_equal "$(wc -l < "$BATS_FILE_TMPDIR/h.log")" 18
+	assert_equal "$(wc -l < "$BATS_FILE_TMPDIR/h.log")" 20
 }
 
 @test "hook: two kernels in parallel write one log whose lines are attributable per run" {
@@ -305,4 +310,35 @@ sys.exit(norm(sys.argv[1]) != norm(sys.argv[2]))' "$BATS_FILE_TMPDIR/H/$stem.ipy
 			fi
 		done < "$(fixture hook/$d/runs.tsv)"
 	done
+}
+
+@test "hook: every end line carries the memory after the cell and the peak's growth during it" {
+	run -0 jq -r 'select(.event == "end") | [(.rss_bytes | type), (.peak_growth_bytes | type), (.rss_bytes > 10000000), (.peak_growth_bytes >= 0)] | join(" ")' \
+		"$BATS_FILE_TMPDIR/a.log"
+	assert_equal "${#lines[@]}" 13
+	assert_equal "$(printf '%s\n' "${lines[@]}" | sort -u)" "number number true true"
+	run -0 jq -s 'map(select(.event == "start") | has("rss_bytes") or has("peak_growth_bytes")) | [length, any]' -c "$BATS_FILE_TMPDIR/a.log"
+	assert_output '[13,false]'
+}
+
+@test "hook: its cost per cell, memory readings included, is below 1% of a 10 ms cell" {
+	local us
+	us=$(jq -r '.cells[0].outputs[0].text | if type == "array" then add else . end' "$BATS_FILE_TMPDIR/O/overhead.ipynb")
+	echo "# hook: $us us a cell" >&3
+	awk -v u="$us" 'BEGIN { exit !(u > 0 && u < 100) }' || fail "the hook costs $us us a cell"
+	# the 2000 calls logged like cells, with their memory
+	assert_equal "$(jq -c 'select(.event == "end" and .rss_bytes > 0)' "$BATS_FILE_TMPDIR/o.log" | wc -l)" 2001
+}
+
+@test "hook: an env line says what the kernel ran with: the key modules it imported, never one it did not" {
+	local pid
+	pid=$(cat "$BATS_FILE_TMPDIR/A/intro.pid")
+	run -0 jq -c --argjson p "$pid" 'select(.pid == $p and .event == "env") | [.seq, (.env.modules | keys), .env.threads.cpus > 0, has("cwd")]' "$BATS_FILE_TMPDIR/a.log"
+	assert_output '[1,["numpy"],true,false]'
+	pid=$(cat "$BATS_FILE_TMPDIR/A/probe.pid")
+	run -0 jq -c --argjson p "$pid" 'select(.pid == $p and .event == "env") | [.seq, .env.modules]' "$BATS_FILE_TMPDIR/a.log"
+	assert_output '[1,{}]'
+	# qe-cache-extract carries it into the notebook record
+	run -0 --separate-stderr qe-cache-extract -t "$BATS_FILE_TMPDIR/a.log" "$BATS_FILE_TMPDIR/A/intro.ipynb"
+	assert_line --index 0 --regexp '"kernel_env":\{"modules":\{"numpy":"[0-9][^"]*"\},"threads":\{.*"cpus":[0-9]+\}\}\}$'
 }

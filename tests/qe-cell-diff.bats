@@ -660,3 +660,50 @@ PY
 	run -0 jq -r 'select(.kind == "cell-diff" and .label == "first") | .label' <<< "$out"
 	assert_output "$(printf "first\nfirst")"
 }
+
+@test "pull reader: qe-replicate's fields (version, warm_s, peak_growth_bytes, result_sha256, kernel_env) read as cJSON's trees read them" {
+	# replicate-warm.ndjson: qe-replicate -k 2 --warm mem0.ipynb mem.ipynb (tests/replicate/make.py)
+	python3 - replicate-warm.ndjson "$T/r" <<'PY'
+import sys
+src, dst = sys.argv[1], sys.argv[2]
+out = []
+for n, l in enumerate(open(src).read().splitlines(), 1):
+    if n == 2: l = l.replace('"version":"base"', '"version":"middle"', 1)
+    if n == 8: l = l.replace('"version":"head"', '"version":3', 1)
+    if n == 3: l = l.replace('"warm_s":', '"warm_s":"x","w":', 1)
+    if n == 7: l = l.replace('"kernel_env":{', '"kernel_env":[],"k":{', 1)
+    if n == 5: l = l.replace('"peak_growth_bytes":', '"peak_growth_bytes":"big","p":', 1)
+    if n == 10: l = l.replace('"result_sha256":', '"result_sha256":7,"r":', 1)
+    if n == 9: l = l.replace('"warm_s":', '"warm_s":1e0,"warm_s":', 1)       # repeated: cJSON reads the first
+    if n == 14: l = l.replace('"version":"head"', '"version":null', 1)        # read by both sides
+    if n == 13: l = l.replace('"kernel_env":{', '"kernel_env":null,"k":{', 1)
+    if n == 19: l = l.replace('"kernel_env":', '"kernel_\\u0065nv":', 1)   # an escaped key
+    if n == 21: l = l.replace('"warm_s":', '"warm_s":2.5e-1,"w":', 1)
+    out.append(l)
+open(dst, 'w').write('\n'.join(out) + '\n')
+PY
+	for f in replicate-warm.ndjson "$T/r"; do
+		run --separate-stderr qe-cell-diff "$f" "$f"
+		local out="$output" err="$stderr" st="$status"
+		run --separate-stderr qe-cell-diff -f true "$f" "$f"
+		assert_equal "$status" "$st"
+		assert_equal "$output" "$out"
+		assert_equal "$stderr" "$err"
+	done
+	assert_equal "$status" 2
+	assert_equal "${#stderr_lines[@]}" 14
+	for i in 0 7; do
+		assert_equal "${stderr_lines[i]}" "qe-cell-diff: $T/r:2: 'version' is not base or head"
+		assert_equal "${stderr_lines[i + 1]}" "qe-cell-diff: $T/r:3: cell record with an invalid 'warm_s' (not a number)"
+		assert_equal "${stderr_lines[i + 2]}" "qe-cell-diff: $T/r:5: cell record with an invalid 'peak_growth_bytes' (not a number)"
+		assert_equal "${stderr_lines[i + 3]}" "qe-cell-diff: $T/r:7: notebook record with an invalid 'kernel_env' (not an object)"
+		assert_equal "${stderr_lines[i + 4]}" "qe-cell-diff: $T/r:8: 'version' is not base or head"
+		assert_equal "${stderr_lines[i + 5]}" "qe-cell-diff: $T/r:10: cell record with an invalid 'result_sha256' (not a string)"
+		assert_equal "${stderr_lines[i + 6]}" "qe-cell-diff: 6 lines rejected"
+	done
+	# the stream as it was: warm verdicts beside as-used, the 300 MiB cell flagged
+	run -0 qe-cell-diff replicate-warm.ndjson replicate-warm.ndjson
+	run -0 jq -c 'select(.kind == "cell-diff") | [.label, .warm.verdict, .flags]' <<< "$output"
+	assert_line --index 1 '["data","unchanged",[]]'
+	assert_line --index 3 '["alloc","inconclusive",["source-changed","memory-growth"]]'
+}

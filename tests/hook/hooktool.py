@@ -118,10 +118,14 @@ def cmd_cells(log, outdir, stem):
 
 def cmd_validate(log):
     import jsonschema
-    here = pathlib.Path(__file__).resolve().parent.parent.parent / "schema" / "hook-log.json"
-    schema = json.loads(here.read_text(encoding="utf-8"))
+    folder = pathlib.Path(__file__).resolve().parent.parent.parent / "schema"
+    store = {}
+    for f in folder.glob("*.json"):
+        s = json.loads(f.read_text(encoding="utf-8"))
+        store[s["$id"]] = s
+    schema = store["https://qe-telemetry.example/schema/1/hook-log.json"]
     jsonschema.Draft202012Validator.check_schema(schema)
-    v = jsonschema.Draft202012Validator(schema)
+    v = jsonschema.Draft202012Validator(schema, resolver=jsonschema.RefResolver.from_schema(schema, store=store))
     bad = n = 0
     with open(log, encoding="utf-8") as fh:
         for i, line in enumerate(fh, 1):

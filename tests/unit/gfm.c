@@ -100,6 +100,13 @@ delta(const char *in, size_t n, struct qe_buf *out)
 }
 
 static void
+bytes_delta(const char *in, size_t n, struct qe_buf *out)
+{
+	(void)n;
+	each(in, out, qe_gfm_bytes_delta);
+}
+
+static void
 ratio(const char *in, size_t n, struct qe_buf *out)
 {
 	(void)n;
@@ -172,6 +179,7 @@ static const struct unit_fn fns[] = {
 	{ "count", count },
 	{ "dur", dur },
 	{ "delta", delta },
+	{ "bytes-delta", bytes_delta },
 	{ "ratio", ratio },
 	{ "pct", pct },
 	{ "secs", secs },

@@ -2,6 +2,7 @@
  * Unit driver for lib/qe_recscan.c: record lines read with the pull reader.
  * The input's lines are read in order by one struct qe_recscan.
  */
+#include <math.h>
 #include <string.h>
 
 #include "harness.h"
@@ -40,8 +41,42 @@ lines(const char *in, size_t n, struct qe_buf *out)
 	qe_recscan_free(&sc);
 }
 
+/*
+ * Per line: "tree", or qe-replicate's members: version, warm_s,
+ * peak_growth_bytes, result_sha256 and kernel_env's "modules" as JSON ("-"
+ * for an absent string or tree, nan for an absent number).
+ */
+static void
+replicate(const char *in, size_t n, struct qe_buf *out)
+{
+	struct qe_recscan sc = { 0 };
+	struct qe_recline l;
+	const char *p = in, *end = in + n;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end;
+		char *mods;
+
+		if (out->len)
+			qe_buf_addc(out, ' ');
+		if (qe_recscan_line(&sc, p, (size_t)(e - p), &l) != 0)
+			qe_buf_adds(out, "tree");
+		else {
+			mods = l.kenv ? cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(l.kenv, "modules")) : NULL;
+			qe_buf_addf(out, "%s/%g/%g/%s/%s", l.str[QE_RK_VERSION] ? l.str[QE_RK_VERSION] : "-",
+			    l.type[QE_RK_WARM_S] == QE_JS_NUM ? l.num[QE_RK_WARM_S] : NAN,
+			    l.type[QE_RK_PEAK_GROWTH] == QE_JS_NUM ? l.num[QE_RK_PEAK_GROWTH] : NAN,
+			    l.str[QE_RK_RESULT] ? l.str[QE_RK_RESULT] : "-", mods ? mods : "-");
+			cJSON_free(mods);
+		}
+		p = e + (nl != NULL);
+	}
+	qe_recscan_free(&sc);
+}
+
 static const struct unit_fn fns[] = {
 	{ "lines", lines },
+	{ "replicate", replicate },
 	{ NULL, NULL }
 };
 

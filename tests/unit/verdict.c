@@ -7,26 +7,31 @@
 #include "qe_verdict.h"
 
 /*
- * "ratio abs alpha scale | base samples | head samples": the verdict, the
+ * "ratio abs alpha scale [rep_ratio rep_abs] | base samples | head samples":
+ * the verdict, the
  * answer (- without a test), and the medians, ratio and p (%.6g).
  */
 static void
 judge(const char *in, size_t n, struct qe_buf *out)
 {
 	const char *b1 = strchr(in, '|'), *b2 = b1 ? strchr(b1 + 1, '|') : NULL;
-	double r[4], bv[32], hv[32];
+	double r[6], bv[32], hv[32], rep[2] = { 0, 0 };
 	struct qe_rule rule;
 	struct qe_judgement j;
 	int nb, nh;
 
 	(void)n;
-	if (b2 == NULL || unit_numbers(in, r, 4) != 4) {
+	int k = unit_numbers(in, r, 6);
+
+	if (b2 == NULL || (k != 4 && k != 6)) {
 		qe_buf_adds(out, "bad case");
 		return;
 	}
+	if (k == 6)
+		rep[0] = r[4], rep[1] = r[5];
 	nb = unit_numbers(b1 + 1, bv, 32);
 	nh = unit_numbers(b2 + 1, hv, 32);
-	rule = (struct qe_rule){ r[0], r[1], r[2] };
+	rule = (struct qe_rule){ r[0], r[1], r[2], rep[0], rep[1] };
 	qe_judgement_init(&j, -1);
 	qe_judge(&j, bv, nb, hv, nh, &rule, r[3]);
 	qe_buf_addf(out, "%s %s b=%.6g h=%.6g ratio=%.6g p=%.6g", qe_vocab_name(&qe_verdicts, j.verdict),

@@ -1,0 +1,233 @@
+#!/usr/bin/env bats
+# qe-replicate: as-used replicate runs with real kernels (Debian's
+# /usr/bin/python3, python3-nbclient, python3-ipykernel), then qe-cell-diff's
+# replicate mode on its records.
+#
+# The kernel runs happen once, in setup_file (28 kernel starts, about two
+# minutes), on the notebooks of tests/replicate/make.py; the tests read the
+# records. Every designed effect is at least 3x, far beyond the 2x a loaded
+# machine adds:
+#   J  plain vs jit, K=4, --warm: as used 0.2 s vs 1.02 s; warm 0.2 vs 0.02 s
+#   S  plain vs slow, K=5: "calls" 0.2 -> 0.6 s; "result" prints 4 vs 5
+#   AA plain vs plain, K=4
+#   F  plain vs fail, K=1, and plain vs hang (60 s) with -t 15, K=1
+#   M  mem0 vs mem, K=1: "alloc" 8 kB vs 300 MiB
+#   P  jaxlec/base vs jaxlec/head, K=1: a stand-in JAX on a GPU vs on the CPU
+#   C  -d dynamics/markov from the shared base and head caches, K=1
+load helper
+
+PY=/usr/bin/python3
+command -v qe-replicate >/dev/null 2>&1 || PATH="$TESTS_DIR/../hook:$PATH"
+
+# rep ARGS...: qe-replicate run by the Python that has nbclient
+rep() {
+	"$PY" "$(command -v qe-replicate)" "$@"
+}
+
+setup_file() {
+	local w="$BATS_FILE_TMPDIR"
+	mkdir -p "$w/lec/dynamics"
+	"$PY" "$TESTS_DIR/replicate/make.py" "$w/lec"
+	cp -R "$(shared jupyter-cache/base)" "$w/base" && cp -R "$(shared jupyter-cache/head)" "$w/head"
+	chmod -R u+w "$w/base" "$w/head"
+	export IPYTHONDIR="$w/ipython"
+	(
+		cd "$w/lec" &&
+		rep -k 4 --warm -n lecture plain.ipynb jit.ipynb > "$w/J.ndjson" 2> "$w/J.err"; echo $? > "$w/J.status"
+		rep -k 5 -n lecture plain.ipynb slow.ipynb > "$w/S.ndjson" 2> "$w/S.err"; echo $? > "$w/S.status"
+		rep -k 4 plain.ipynb plain.ipynb > "$w/AA.ndjson" 2> "$w/AA.err"; echo $? > "$w/AA.status"
+		rep -k 1 -n lecture plain.ipynb fail.ipynb > "$w/F1.ndjson" 2> "$w/F1.err"; echo $? > "$w/F1.status"
+		rep -k 1 -t 15 -n lecture plain.ipynb hang.ipynb > "$w/F2.ndjson" 2> "$w/F2.err"; echo $? > "$w/F2.status"
+		rep -k 1 -n lecture mem0.ipynb mem.ipynb > "$w/M.ndjson" 2> "$w/M.err"; echo $? > "$w/M.status"
+		rep -k 1 jaxlec/base/lecture.ipynb jaxlec/head/lecture.ipynb > "$w/P.ndjson" 2> "$w/P.err"; echo $? > "$w/P.status"
+		rep -k 1 -d dynamics/markov -C "$w/lec/dynamics" "$w/base" "$w/head" > "$w/C.ndjson" 2> "$w/C.err"
+		echo $? > "$w/C.status"
+	)
+}
+
+# recs RUN FILTER [JQ OPTIONS]: jq -c over a run's records
+recs() {
+	jq -c "${@:2}" "$BATS_FILE_TMPDIR/$1.ndjson"
+}
+
+# diff RUN: qe-cell-diff of a run's stream against itself (base side, head side)
+diff_of() {
+	qe-cell-diff "$BATS_FILE_TMPDIR/$1.ndjson" "$BATS_FILE_TMPDIR/$1.ndjson"
+}
+
+@test "qe-replicate: -h, --version, usage errors exit 2" {
+	run -0 --separate-stderr rep -h
+	assert_line --index 0 "usage: qe-replicate [-h] [--version] [-k runs] [-t seconds] [--warm] [-n name]"
+	run -0 --separate-stderr rep --version
+	assert_output "qe-replicate 0.1.0"
+	run -2 --separate-stderr rep --bogus a b
+	assert_equal "${stderr_lines[0]}" "qe-replicate: unknown option '--bogus'"
+	run -2 --separate-stderr rep -k 0 a b
+	assert_equal "$stderr" "qe-replicate: option '-k': '0' is not a number of at least 1"
+	run -2 --separate-stderr rep "$BATS_FILE_TMPDIR/lec/plain.ipynb"
+	assert_equal "${stderr_lines[0]}" "qe-replicate: usage: qe-replicate [-h] [--version] [-k runs] [-t seconds] [--warm] [-n name]"
+	run -2 --separate-stderr rep "$BATS_FILE_TMPDIR/lec/plain.ipynb" "$BATS_FILE_TMPDIR/none.ipynb"
+	assert_equal "$stderr" "qe-replicate: $BATS_FILE_TMPDIR/none.ipynb: not a notebook file"
+	assert_output ""
+}
+
+@test "qe-replicate -d: a document the cache lacks, a folder that is not here" {
+	local w="$BATS_FILE_TMPDIR"
+	run -2 --separate-stderr rep -d nosuch "$w/base" "$w/head"
+	assert_equal "$stderr" "qe-replicate: $w/base: no record of document 'nosuch'"
+	run -2 --separate-stderr rep -d dynamics/markov "$w/base" "$w/head"
+	assert_equal "$stderr" "qe-replicate: base: the lecture's folder /tmp/lecture-demo/lectures/dynamics does not exist here (use -C)"
+	run -2 --separate-stderr rep -d intro "$w/lec" "$w/head"
+	assert_equal "$stderr" "qe-replicate: $w/lec: no jupyter-cache here (no global.db)"
+}
+
+@test "qe-replicate: every run's records validate, in balanced order, cwd the lecture's folder" {
+	local r
+	for r in J S AA F1 F2 C; do
+		validate "$BATS_FILE_TMPDIR/$r.ndjson"
+	done
+	assert_equal "$(cat "$BATS_FILE_TMPDIR"/{J,S,AA,F1,F2,C}.status | tr '\n' ' ')" "0 0 0 0 0 0 "
+	# ABBA BAAB: each pair alternates which version runs first
+	run -0 recs S 'select(.kind == "notebook") | "\(.run_order) \(.version) \(.replicate)"' -r
+	assert_equal "$(echo "$output" | tr '\n' ',')" \
+		"1 base 1,2 head 1,3 head 2,4 base 2,5 head 3,6 base 3,7 base 4,8 head 4,9 base 5,10 head 5,"
+	# every cell record names its run; the data cell read data.txt from the lecture's folder
+	run -0 recs S 'select(.kind == "cell" and .label == "data") | [.version, .replicate, .run_order, .status, .timing_source]'
+	assert_equal "${#lines[@]}" 10
+	assert_line --index 0 '["base",1,1,"ok","hook"]'
+	assert_equal "$(recs S 'select(.kind == "cell") | .document' | sort -u)" '"lecture"'
+	assert_equal "$(cat "$BATS_FILE_TMPDIR/S.err")" ""
+}
+
+@test "qe-replicate: durations come from the hook in each fresh kernel" {
+	# the slow calls cell: 4 x 0.15 s, never less, at most 2x on a loaded machine
+	run -0 recs S 'select(.kind == "cell" and .label == "calls" and .version == "head") | .duration_s'
+	assert_equal "${#lines[@]}" 5
+	local d
+	for d in "${lines[@]}"; do
+		awk -v d="$d" 'BEGIN { exit !(d >= 0.6 && d <= 1.2) }' || fail "head calls took $d s"
+	done
+	# each run is its own kernel: five different execution windows, counts from 1
+	assert_equal "$(recs S 'select(.kind == "cell" and .label == "imports") | .execution_count' | sort -u)" 1
+	assert_equal "$(recs S 'select(.kind == "notebook") | .created' | sort -u | wc -l)" 10
+}
+
+@test "qe-cell-diff: 3x slower in steady state is regressed with p < 0.05 at K=5" {
+	run -0 --separate-stderr diff_of S
+	assert_equal "$stderr" ""
+	run -0 jq -c 'select(.kind == "cell-diff" and .label == "calls") | [.verdict, .test.answer, .test.n_base, .test.n_head, .test.p < 0.05, .ratio > 2]' <<< "$output"
+	assert_output '["regression","regressed",5,5,true,true]'
+}
+
+@test "qe-cell-diff: an A/A pair is same or inconclusive, never regressed" {
+	run -0 --separate-stderr diff_of AA
+	assert_equal "$stderr" ""
+	run -0 jq -r 'select(.kind == "cell-diff") | "\(.label) \(.test.answer) \(.test.n_base) \(.flags | join(","))"' <<< "$output"
+	assert_equal "${#lines[@]}" 6
+	refute_output --partial regressed
+	refute_output --partial improved
+	refute_output --partial output-changed
+	assert_line --index 4 --regexp '^calls (same|inconclusive) 4 $'
+	run -0 jq -r 'select(.kind == "notebook-diff") | .verdict' <<< "$(diff_of AA)"
+	assert_output --regexp '^(unchanged|inconclusive)$'
+}
+
+@test "qe-cell-diff: different outputs are flagged, on the cell and its notebook" {
+	run -0 --separate-stderr diff_of S
+	run -0 jq -c 'select(.kind == "cell-diff" and .label == "result") | [.verdict, .flags]' <<< "$output"
+	assert_output '["unchanged",["upstream-changed","output-changed"]]'
+	run -0 jq -c 'select(.kind == "notebook-diff") | .flags' <<< "$(diff_of S)"
+	assert_output '["source-changed","output-changed"]'
+	# the digests: one per version, the same in every run of it
+	assert_equal "$(recs S 'select(.label == "result") | [.version, .result_sha256] | @text' | sort -u | wc -l)" 2
+}
+
+@test "qe-replicate: a failing run is recorded as failed and the others still run" {
+	run -0 recs F1 'select(.kind == "notebook") | [.version, .status, .error]'
+	assert_line --index 0 '["base","ok",null]'
+	assert_line --index 1 '["head","failed","ValueError: no convergence"]'
+	assert_equal "$(recs F1 'select(.kind == "cell" and .version == "base") | .index' | wc -l)" 6
+	assert_equal "$(cat "$BATS_FILE_TMPDIR/F1.err")" \
+		"qe-replicate: lecture: head run 1 (run 2) failed: ValueError: no convergence"
+	run -0 recs F2 'select(.kind == "notebook") | [.version, .status, .error, .execution_seconds < 30]'
+	assert_line --index 0 '["base","ok",null,true]'
+	assert_line --index 1 '["head","failed","timeout: the run took longer than 15 s",true]'
+	run -0 jq -c 'select(.kind == "notebook-diff") | .verdict' <<< "$(diff_of F1)"
+	assert_output '"newly-failed"'
+}
+
+@test "qe-replicate -d: one document's executed notebook from each of two caches" {
+	run -0 recs C 'select(.kind == "notebook") | [.document, .version, .status, .code_cells, .timed_cells]'
+	assert_line --index 0 '["dynamics/markov","base","ok",3,3]'
+	assert_line --index 1 '["dynamics/markov","head","ok",4,4]'
+	run -0 recs C 'select(.kind == "notebook") | .path'
+	assert_line --index 0 --regexp "/base/\.jupyter_cache/executed/[0-9a-f]{32}/base\.ipynb\"\$"
+}
+
+@test "qe-replicate --warm: a JIT-like conversion is slower as used, faster warm: a compile-time regression" {
+	# the definition cells are not run again (re-running @jit would compile again)
+	run -0 recs J 'select(.kind == "cell" and .version == "head" and .replicate == 1) | [.label, .warm_note]'
+	assert_line --index 2 '["jit-def","definition"]'
+	assert_line --index 3 '["params",null]'
+	assert_line --index 4 '["f-def","definition"]'
+	assert_line --index 5 '["calls",null]'
+	# compile_s = cold - warm: about the 1 s compile
+	run -0 recs J 'select(.kind == "cell" and .version == "head" and .label == "calls") | .compile_s >= 0.9 and .compile_s <= 2'
+	assert_equal "$(echo "$output" | sort -u)" true
+	run -0 --separate-stderr diff_of J
+	assert_equal "$stderr" ""
+	run -0 jq -c 'select(.kind == "cell-diff" and .label == "calls") | [.verdict, .test.answer, .warm.verdict, .warm.test.answer, .flags, .ratio > 2, .warm.ratio < 0.5]' <<< "$output"
+	assert_output '["regression","regressed","improvement","improved",["upstream-changed","compile-time-regression"],true,true]'
+	diff_of J > "$BATS_TEST_TMPDIR/d.ndjson"
+	validate "$BATS_TEST_TMPDIR/d.ndjson"
+	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_line --regexp '^\| 🔴 slower \| lecture \| calls \| .* \| compile-time regression: faster warm, earlier cell changed, p = 0\.0286, 4 \+ 4 runs \|$'
+}
+
+@test "qe-cell-diff: a record naming another version is rejected" {
+	printf '%s\n' '{"kind":"notebook","schema_version":1,"document":"d","input":"ipynb","status":"ok","code_cells":0,"timed_cells":0,"execution_seconds":1,"created":null,"version":"middle"}' > "$BATS_TEST_TMPDIR/v.ndjson"
+	run -2 --separate-stderr qe-cell-diff "$BATS_TEST_TMPDIR/v.ndjson" "$BATS_TEST_TMPDIR/v.ndjson"
+	assert_equal "${stderr_lines[0]}" "qe-cell-diff: $BATS_TEST_TMPDIR/v.ndjson:1: 'version' is not base or head"
+}
+
+@test "memory: a cell that allocates 300 MiB grows the peak by that much (within 10%), flagged with what it needs" {
+	validate "$BATS_FILE_TMPDIR/M.ndjson"
+	run -0 recs M 'select(.kind == "cell" and .label == "alloc") | [.version, .peak_growth_bytes >= 0.9 * 314572800 and .peak_growth_bytes <= 1.1 * 314572800, .rss_bytes > 314572800]'
+	assert_output $'["base",false,false]\n["head",true,true]'
+	run -0 recs M 'select(.kind == "cell" and .label == "after") | .peak_growth_bytes'
+	assert_output $'0\n0'
+	diff_of M > "$BATS_TEST_TMPDIR/d.ndjson"
+	validate "$BATS_TEST_TMPDIR/d.ndjson"
+	run -0 jq -c 'select(.kind == "cell-diff" and .label == "alloc") | [.flags, .peak_growth_head_bytes - .peak_growth_base_bytes > 0.9 * 314572800]' "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_output '[["source-changed","memory-growth"],true]'
+	run -0 jq -c 'select(.kind == "notebook-diff") | .flags' "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_output '["source-changed","memory-growth"]'
+	# the comment says what it needs: +315 MB, give or take 10%
+	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_line --regexp '^\| lecture \| alloc \| 🔴 slower \| .* \| needs \+(29[0-9]|3[0-4][0-9]).MB, source changed \|$'
+	# --mem-abs above the growth: no flag
+	run -0 jq -c 'select(.kind == "cell-diff" and .label == "alloc") | .flags' <(qe-cell-diff --mem-abs 400e6 "$BATS_FILE_TMPDIR/M.ndjson" "$BATS_FILE_TMPDIR/M.ndjson")
+	assert_output '["source-changed"]'
+}
+
+@test "provenance: what each kernel ran with, measured inside it, and the change named first in the comment" {
+	validate "$BATS_FILE_TMPDIR/P.ndjson"
+	assert_equal "$(cat "$BATS_FILE_TMPDIR/P.status")" 0
+	run -0 recs P 'select(.kind == "notebook") | [.version, .kernel_env.jax, .kernel_env.modules]'
+	assert_line --index 0 '["base",{"backend":"gpu","devices":["cuda(id=0)"],"x64":false},{"jax":"0.4.30"}]'
+	assert_line --index 1 '["head",{"backend":"cpu","devices":["TFRT_CPU_0"],"x64":false},{"jax":"0.4.30"}]'
+	# the hook imported nothing: numpy is installed, the notebook never imports it
+	run -0 recs P 'select(.kind == "notebook") | .kernel_env.modules | has("numpy")'
+	assert_output $'false\nfalse'
+	"$PY" -c 'import numpy' || fail "numpy is not installed: the check above proves nothing"
+	diff_of P > "$BATS_TEST_TMPDIR/d.ndjson"
+	validate "$BATS_TEST_TMPDIR/d.ndjson"
+	run -0 jq -c 'select(.kind == "notebook-diff") | .kernel_changes' "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_output '["jax backend gpu -> cpu","jax devices cuda(id=0) -> TFRT_CPU_0"]'
+	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_line --index 4 '> - **What the kernel ran with changed** (a likely cause): lecture: `jax backend gpu -> cpu`, `jax devices cuda(id=0) -> TFRT_CPU_0`.'
+	assert_line --index 3 '> [!WARNING]'
+	# an A/A pair names no change (the field is there, empty)
+	run -0 jq -c 'select(.kind == "notebook-diff") | .kernel_changes' <(diff_of AA)
+	assert_output '[]'
+}

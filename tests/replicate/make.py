@@ -1,0 +1,103 @@
+#!/usr/bin/python3
+"""Write the notebooks of tests/qe-replicate.bats into the folder given.
+
+Each is built to show one behaviour, with effects far larger than the noise
+of a loaded 2-core machine (2x):
+  plain.ipynb  the lecture as it was: f() costs 50 ms a call, four calls
+               (0.2 s) in the cell "calls"; "result" prints 4; a cell
+               "data" reads data.txt from the lecture's own folder
+  jit.ipynb    a JIT-like conversion: @jit compiles on the first call
+               (1.0 s, a sleep standing for the compiler), then 5 ms a call:
+               as used 1.02 s, warm 0.02 s
+  slow.ipynb   truly 3x slower in steady state: 150 ms a call (0.6 s), and
+               "result" prints 5, a different output
+  fail.ipynb   "calls" raises ValueError
+  hang.ipynb   "calls" sleeps 60 s (the per-run timeout stops it)
+  mem0.ipynb   "alloc" allocates 8 kB
+  mem.ipynb    "alloc" allocates and touches 300 MiB (314572800 bytes), kept alive
+Cells carry metadata.name labels; every notebook has the same first two
+cells, so the cells align by source."""
+import sys
+
+import nbformat
+
+HEAD = [
+    ("imports", "import time\nimport pathlib"),
+    ("data", "print(pathlib.Path('data.txt').read_text().strip())"),
+]
+JIT_DEF = ("jit-def", "def jit(fn):\n"
+           "    compiled = []\n"
+           "    def call(*args):\n"
+           "        if not compiled:\n"
+           "            time.sleep(1.0)  # the compiler\n"
+           "            compiled.append(fn)\n"
+           "        return fn(*args)\n"
+           "    return call")
+
+
+def f_def(seconds, deco="", extra=0):
+    return [("params", f"extra = {extra}"), ("f-def", f"{deco}def f():\n    time.sleep({seconds})\n    return 1")]
+
+
+CALLS = ("calls", "r = [f() for _ in range(4)]")
+
+
+RESULT = ("result", "print(sum(r) + extra)")
+
+
+NOTEBOOKS = {
+    "plain": HEAD + [*f_def(0.05), CALLS, RESULT],
+    "jit": HEAD + [JIT_DEF, *f_def(0.005, "@jit\n"), CALLS, RESULT],
+    "slow": HEAD + [*f_def(0.15, extra=1), CALLS, RESULT],
+    "fail": HEAD + [*f_def(0.05), ("calls", "raise ValueError('no convergence')"), RESULT],
+    "hang": HEAD + [*f_def(0.05), ("calls", "time.sleep(60)"), RESULT],
+    "mem0": HEAD + [("numpy", "import numpy as np"), ("alloc", "block = np.ones(1024)"),
+                    ("after", "print(type(block).__name__)")],
+    "mem": HEAD + [("numpy", "import numpy as np"), ("alloc", "block = np.ones(300 * 1024 * 1024 // 8)"),
+                   ("after", "print(type(block).__name__)")],
+}
+
+out = sys.argv[1]
+for stem, cells in NOTEBOOKS.items():
+    nb = nbformat.v4.new_notebook()
+    nb.metadata = {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}}
+    nb.cells = [nbformat.v4.new_code_cell(src, id=name, metadata={"name": name}) for name, src in cells]
+    nbformat.write(nb, f"{out}/{stem}.ipynb")
+with open(f"{out}/data.txt", "w") as fh:
+    fh.write("data from the lecture's folder\n")
+
+# A stand-in for JAX in each version's lecture folder (the kernel imports it
+# from its working folder): the same release, but base computes on a GPU and
+# head silently fell back to the CPU; its backend is set up by the first
+# computation, as JAX's is. The notebook lists which key modules the kernel
+# holds at its end: the hook must not have imported any.
+FAKE_JAX = {
+    "__init__.py": "__version__ = '0.4.30'\n"
+                   "from . import _src\n"
+                   "class _Config:\n    jax_enable_x64 = False\n"
+                   "config = _Config()\n"
+                   "class _Device:\n    def __init__(self, name):\n        self.name = name\n"
+                   "    def __str__(self):\n        return self.name\n"
+                   "def default_backend():\n    return BACKEND\n"
+                   "def devices():\n    return [_Device(DEVICE)]\n"
+                   "def compute(x):\n    _src.xla_bridge._backends[BACKEND] = object()\n    return 2 * x\n",
+    "_src/__init__.py": "from . import xla_bridge\n",
+    "_src/xla_bridge.py": "_backends = {}\n",
+}
+for version, backend, device in (("base", "gpu", "cuda(id=0)"), ("head", "cpu", "TFRT_CPU_0")):
+    import os
+    d = f"{out}/jaxlec/{version}"
+    os.makedirs(f"{d}/jax/_src", exist_ok=True)
+    for name, text in FAKE_JAX.items():
+        if name == "__init__.py":
+            text = f"BACKEND = {backend!r}\nDEVICE = {device!r}\n" + text
+        with open(f"{d}/jax/{name}", "w") as fh:
+            fh.write(text)
+    nb = nbformat.v4.new_notebook()
+    nb.metadata = {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}}
+    nb.cells = [nbformat.v4.new_code_cell(src, id=name, metadata={"name": name}) for name, src in (
+        ("import", "import jax"),
+        ("compute", "y = jax.compute(21)"),
+        ("held", "import sys\nprint(sorted(m for m in ('numpy', 'scipy', 'numba', 'torch', 'pandas') if m in sys.modules))"),
+    )]
+    nbformat.write(nb, f"{d}/lecture.ipynb")
