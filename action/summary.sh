@@ -128,6 +128,9 @@ if $is_pr && [ -s "$QE_STATE/baseline.ndjson" ]; then
 	output regression "$regression"
 	output changed "$changed"
 
+	# the replicate step adds at most 12000 bytes of its own
+	limit=64000
+	case ${QE_REPLICATES:-0} in 0 | '') ;; *) limit=52000 ;; esac
 	why=
 	if [ "$QE_COMMENT" != true ]; then
 		why="the comment input is false"
@@ -140,7 +143,7 @@ if $is_pr && [ -s "$QE_STATE/baseline.ndjson" ]; then
 	fi
 	if [ -n "$why" ]; then
 		notice "no comment from this job ($why): the job summary and the '$artifact' artifact carry it"
-	elif "$QE_BIN/qe-comment" -l 64000 "${marker[@]}" "$diff" > "$QE_STATE/comment.md" ||
+	elif "$QE_BIN/qe-comment" -l "$limit" "${marker[@]}" "$diff" > "$QE_STATE/comment.md" ||
 	    [ -s "$QE_STATE/comment.md" ]; then
 		output comment "$QE_STATE/comment.md"
 		output pr "$QE_PR"

@@ -8,8 +8,9 @@
 # One writer per push: a pull request from this repository (not opened by
 # Dependabot) got its comment from its own job, so nothing is done here; a
 # fork's or Dependabot's gets it from here.  Only pr.json's first two
-# members, in the exact form report.sh writes them, and diff.ndjson are
-# read; the number must belong to a pull request whose head is the
+# members, in the exact form report.sh writes them, diff.ndjson and (when
+# the run made replicate runs) replicate-diff.ndjson are read; the number
+# must belong to a pull request whose head is the
 # triggering run's head SHA (the comment step asks the API; the SHA comes
 # from the event, not the artifact), and the comment is rendered here by
 # qe-comment, which escapes every string, with the marker built from the
@@ -71,12 +72,22 @@ fi
 
 comment=$QE_STATE/comment.md
 mkdir -p "$QE_STATE"
-if ! "$QE_BIN/qe-comment" -l 64000 -S "$QE_RUN_HEAD_SHA" -N "$QE_RUN_NUMBER" -I "${QE_RUN_ID:-}" \
+# the run's replicate verdicts (input replicates), when it made any: at most
+# 12000 bytes of their own after the screen's
+limit=64000
+regular_file replicate-diff.ndjson && limit=52000
+if ! "$QE_BIN/qe-comment" -l "$limit" -S "$QE_RUN_HEAD_SHA" -N "$QE_RUN_NUMBER" -I "${QE_RUN_ID:-}" \
     -u "${GITHUB_SERVER_URL:-https://github.com}/$repo" "$dir/diff.ndjson" > "$comment"; then
 	warn "qe-comment reported trouble with the artifact's records (see above)"
 fi
 if [ ! -s "$comment" ]; then
 	exit 0
+fi
+if [ "$limit" != 64000 ]; then
+	printf '\n' >> "$comment"
+	"$QE_BIN/qe-comment" -s -l 12000 -n 10 -t "Replicate runs on the pull request's runner, as used and warm" \
+	    "$dir/replicate-diff.ndjson" >> "$comment" ||
+	    warn "qe-comment reported trouble with the artifact's replicate records (see above)"
 fi
 "$QE_BIN/qe-comment" -s -S "$QE_RUN_HEAD_SHA" -N "$QE_RUN_NUMBER" -I "${QE_RUN_ID:-}" \
     "$dir/diff.ndjson" >> "${GITHUB_STEP_SUMMARY:-/dev/null}" 2> /dev/null || true

@@ -38,6 +38,7 @@ setup_file() {
 		ln -s "$(command -v "$t")" "$W/seed/bin/$t"
 	done
 	ln -s "$REPO/hook/qe-hook" "$W/seed/bin/qe-hook"
+	ln -s "$REPO/hook/qe-replicate" "$W/seed/bin/qe-replicate"
 	cp "$REPO/hook/qe_telemetry_startup.py" "$W/seed/share/qe-telemetry/"
 
 	# the weekly build on main: a fresh checkout, a full build
@@ -835,6 +836,76 @@ intro#slow-sleep"
 }
 
 LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.yml .github/workflows/ci.yml .github/workflows/release.yml)
+
+@test "replicates: the flagged lecture's base and head run again, 2 fresh kernels each, cold and warm; the verdicts in the comment and summary" {
+	pr_job rep 44 30 QuantEcon/lecture-demo 0.6
+	run -0 --separate-stderr act after --with replicates=2 --with replicate-budget=10m
+	assert_output --partial "::notice::qe-telemetry: replicates: 1 of 1 flagged lectures replicated (2 runs of each version)"
+	refute_output --partial '::warning::'
+	local art="$JOB/state/artifacts/qe-telemetry-report"
+	# the stream: intro's base (the baseline's record) and head (this build's), balanced order
+	run -0 jq -r 'select(.kind == "notebook") | [.document, .version, .replicate, .run_order, .status] | @tsv' "$art/replicate.ndjson"
+	assert_output - <<-'EOF'
+	intro	base	1	1	ok
+	intro	head	1	2	ok
+	intro	head	2	3	ok
+	intro	base	2	4	ok
+	EOF
+	validate "$art/replicate.ndjson" "$art/replicate-diff.ndjson"
+	# head's sleep cell: 0.6 s every run, cold and warm; base's has no sleep of 0.6 s
+	run -0 jq -r 'select(.kind == "cell" and .label == "slow-sleep") | [.version, .duration_s >= 0.6, .warm_s >= 0.6] | @tsv' "$art/replicate.ndjson"
+	assert_output - <<-'EOF'
+	base	false	false
+	head	true	true
+	head	true	true
+	base	false	false
+	EOF
+	# 2 + 2 runs cannot reach p < 0.05: the three-state verdict says inconclusive, cold and warm
+	run -0 jq -c 'select(.kind == "cell-diff" and .label == "slow-sleep") | [.test.answer, .warm.test.answer, .test.n_base, .test.n_head]' "$art/replicate-diff.ndjson"
+	assert_output '["inconclusive","inconclusive",2,2]'
+	# the comment: the screen, then the replicate section
+	run -0 jq -r '.[0].body' "$GH_STATE/comments.json"
+	assert_line "### Replicate runs: 2 fresh runs of each version on this runner, as used and warm"
+	assert_line --regexp '^\| 🟡 unclear \| intro \| slow-sleep \| .* \| earlier cell changed, p = 0\.333, 2 \+ 2 runs \|$'
+	run -0 grep -c '^#* Replicate runs: 2 fresh runs of each version' "$JOB/state/summary.md"
+	assert_output 1
+	run -0 conclusion
+	assert_output success
+}
+
+@test "replicates: a budget too small and a failing run are warnings and notes; the screen's comment still goes out, the job green" {
+	pr_job repb 45 31 QuantEcon/lecture-demo 0.6
+	cp -a "$JOB" "$W/jobs/repb-before-after"
+	run -0 --separate-stderr act after --with replicates=3 --with replicate-budget=30s
+	assert_output --partial "::warning::qe-telemetry: replicates: the budget (30s) cannot hold a lecture: it needs about "
+	assert_output --partial "::notice::qe-telemetry: replicates: 0 of 1 flagged lectures replicated (3 runs of each version)"
+	run -0 jq -r '.[0].body' "$GH_STATE/comments.json"
+	assert_line --partial "No lecture was replicated."
+	assert_line --regexp '^- `intro`: not replicated, it needs about [0-9]+ s and [0-9]+ s of the budget \(30s\) is left$'
+	[ ! -s "$JOB/state/artifacts/qe-telemetry-report/replicate.ndjson" ]
+	run -0 conclusion
+	assert_output success
+
+	# qe-replicate stops (a Python without nbclient stands in): warned, noted
+	JOB="$W/jobs/repb"; rm -rf "$JOB"; cp -a "$W/jobs/repb-before-after" "$JOB"
+	export RUNNER_TEMP="$JOB/temp" HOME="$JOB/home" GITHUB_EVENT_PATH="$JOB/event.json"
+	printf '#!/bin/sh\ncase $1 in *qe-replicate) echo "qe-replicate: this Python lacks nbclient" >&2; exit 2 ;; esac\nexec /usr/bin/python3 "$@"\n' > "$BATS_TEST_TMPDIR/py"
+	chmod +x "$BATS_TEST_TMPDIR/py"
+	: > "$GH_LOG"; rm -f "$GH_STATE/comments.json"
+	run -0 --separate-stderr act after --with replicates=2 --with python="$BATS_TEST_TMPDIR/py"
+	assert_output --partial "::warning::qe-telemetry: replicates: qe-replicate stopped with status 2 for a lecture (see its messages above); its runs are left out"
+	assert_equal "$stderr" "qe-replicate: this Python lacks nbclient"
+	run -0 jq -r '.[0].body' "$GH_STATE/comments.json"
+	assert_line '- `intro`: not replicated, qe-replicate stopped with status 2 (see the job log)'
+	assert_line --partial "slow-sleep"
+	run -0 conclusion
+	assert_output success
+	# bad inputs: warned, no replicate runs
+	run -0 --separate-stderr act after --with replicates=many
+	assert_output --partial "::warning::qe-telemetry: input replicates: expected a number of runs from 0 to 100, got 'many': no replicate runs"
+	run -0 --separate-stderr act after --with replicates=2 --with replicate-budget=soon
+	assert_output --partial "::warning::qe-telemetry: input replicate-budget: expected seconds, or minutes or hours (90s, 20m, 1h), got 'soon': no replicate runs"
+}
 
 @test "lint: shellcheck on the action's scripts and the test helpers" {
 	command -v shellcheck > /dev/null || skip "shellcheck is not installed (Debian package shellcheck)"
