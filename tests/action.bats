@@ -470,6 +470,7 @@ step_env() {
 	skipped qe-telemetry - arm the hook, snapshot the baseline
 	skipped qe-telemetry - extract, stamp, write the report
 	skipped qe-telemetry - diff against the baseline, job summary
+	skipped qe-telemetry - replicate runs of the flagged lectures
 	skipped qe-telemetry - upload the report artifact
 	skipped qe-telemetry - warn about a failed upload
 	skipped qe-telemetry - check the artifact of the pull-request run
