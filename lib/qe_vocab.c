@@ -26,11 +26,18 @@ TABLE(qe_timing_notes, "timing note", "skipped", "not-executed", "stale", "no-ti
 TABLE(qe_origins, "origin", "executed", "inherited");
 TABLE(qe_answers, "answer", "regressed", "improved", "same", "inconclusive");
 TABLE(qe_verdict_rules, "verdict rule", "cells", "sum");
+TABLE(qe_series_words, "series", "main", "pull-request", "branch");
+TABLE(qe_levels, "level", "build", "lecture", "cell");
+TABLE(qe_add_results, "add result", "added", "present");
+TABLE(qe_prov_whats, "provenance change", "package", "runner-class", "env-file", "fingerprint");
+TABLE(qe_compare_bys, "compare by", "package", "fingerprint", "env-file");
+TABLE(qe_moves, "moved", "slower", "faster", "same", "unknown");
 
 const struct qe_vocab *const qe_vocabularies[] = {
 	&qe_verdicts, &qe_verdict_words, &qe_flags, &qe_cell_statuses, &qe_nb_statuses,
 	&qe_timing_sources, &qe_timing_methods, &qe_timing_notes, &qe_origins, &qe_answers,
-	&qe_verdict_rules, NULL
+	&qe_verdict_rules, &qe_series_words, &qe_levels, &qe_add_results, &qe_prov_whats,
+	&qe_compare_bys, &qe_moves, NULL
 };
 
 int

@@ -91,6 +91,22 @@ extern const struct qe_vocab qe_answers;
 enum qe_verdict_rule { QE_R_CELLS, QE_R_SUM, QE_NVERDICT_RULES };
 extern const struct qe_vocab qe_verdict_rules;
 
+/* qe-history (schema/history.json): a build's series, a row's level, what
+ * add did with a report, what differs in provenance at a change, compare's
+ * --by and its answer. */
+enum qe_series { QE_SER_MAIN, QE_SER_PR, QE_SER_BRANCH, QE_NSERIES };
+extern const struct qe_vocab qe_series_words;
+enum qe_level { QE_LV_BUILD, QE_LV_LECTURE, QE_LV_CELL, QE_NLEVELS };
+extern const struct qe_vocab qe_levels;
+enum qe_add_result { QE_ADD_ADDED, QE_ADD_PRESENT, QE_NADD_RESULTS };
+extern const struct qe_vocab qe_add_results;
+enum qe_prov_what { QE_PW_PACKAGE, QE_PW_RUNNER, QE_PW_ENVFILE, QE_PW_FINGERPRINT, QE_NPROV_WHATS };
+extern const struct qe_vocab qe_prov_whats;
+enum qe_compare_by { QE_BY_PACKAGE, QE_BY_FINGERPRINT, QE_BY_ENVFILE, QE_NCOMPARE_BYS };
+extern const struct qe_vocab qe_compare_bys;
+enum qe_moved { QE_MV_SLOWER, QE_MV_FASTER, QE_MV_SAME, QE_MV_UNKNOWN, QE_NMOVED };
+extern const struct qe_vocab qe_moves;
+
 /* Every table above, NULL-terminated, for the check against schema/. */
 extern const struct qe_vocab *const qe_vocabularies[];
 

@@ -25,7 +25,7 @@ load helper
 	assert_equal "${stderr_lines[1]}" "  expected 'wrong'"
 }
 
-@test "the vocabulary is the schema's: verdicts, flags, statuses, timing sources, methods, notes, origins, answers, verdict rules" {
+@test "the vocabulary is the schema's: verdicts, flags, statuses, timing sources, methods, notes, origins, answers, verdict rules, history words" {
 	S="$TESTS_DIR/../schema"
 	words() { jq -r "$1 | map(select(. != null)) | join(\" \")" "$2"; }
 	run -0 "$TESTS_DIR/unit/vocab" --dump
@@ -39,6 +39,12 @@ load helper
 	assert_line "origin: $(words '."$defs".origin.enum' "$S/common.json")"
 	assert_line "answer: $(words '."$defs".test.oneOf[1].properties.answer.enum' "$S/diff.json")"
 	assert_line "verdict rule: $(words '."$defs"."notebook-diff".properties.verdict_rule.enum' "$S/diff.json")"
+	assert_line "series: $(words '."$defs".series.enum' "$S/history.json")"
+	assert_line "level: $(words '."$defs".level.enum' "$S/history.json")"
+	assert_line "add result: $(words '."$defs".add.properties.result.enum' "$S/history.json")"
+	assert_line "provenance change: $(words '."$defs".provenance_change.properties.what.enum' "$S/history.json")"
+	assert_line "compare by: $(words '."$defs".compare.properties.by.enum' "$S/history.json")"
+	assert_line "moved: $(words '."$defs".compare.properties.moved.enum' "$S/history.json")"
 }
 
 @test "the code stays readable: no function of cmd/ or lib/ over 80 lines, no fuzz target includes a tool's main" {

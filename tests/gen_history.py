@@ -1,0 +1,243 @@
+#!/usr/bin/python3
+"""Generate a year of stamped build reports for qe-history from real records.
+
+    gen_history.py [--seed S] [--builds N] [--lectures L] [--cells C]
+                   [--scale X] [--prs P] [--plain] BASE.ndjson HEAD.ndjson OUTDIR
+
+BASE and HEAD are real qe-cache-extract output of the two timed fixture
+caches (../shared/fixtures/jupyter-cache-timed/{base,head}); every notebook
+and cell record written is one of theirs (fields, labels, digests, first
+lines, statuses, timing sources) with new durations and a provenance object
+appended as qe-stamp appends it. OUTDIR gets main-NN.ndjson.gz (N weekly
+main builds, NN from 01; --plain: .ndjson) and pr-NN.ndjson.gz (pull-request
+builds, between main builds), and truth.json (what was injected).
+
+The history (builds numbered from 1):
+  - durations: the template's, times --scale (default 10), then the noise of
+    data-formats.md section 13: cells of 0.05 s and more x exp(N(0, 0.065))
+    + N(0, 0.01 s) (A/A ratio p99 about 1.24); shorter cells x exp(N(0,
+    0.21)) (ratios up to 2); execution_seconds = cell sum + start-up U(1.2,
+    1.5) s, + U(2.5, 3) s stalls in 3 % of notebooks.
+  - steps: the cell "slow-sleep" of intro x3 from build 30 on; every cell of
+    numba_demo x1.2 from build 40 on, with numba 0.60.0 -> 0.61.0 (and the
+    environment file's digest) changed in the provenance at build 40; every
+    duration x0.8 from build 45 on, where the runner class changes.
+  - spikes (one build only, not steps): build 15 the cell "numpy-eig" x4;
+    build 22 every cell of errors_allowed x1.8.
+  - edits: from build 25 on, dynamics/markov is HEAD's (a cell inserted,
+    "markov-simulate" edited, same label); intro's unlabelled cell (index 5)
+    gets a new source digest (edited) from build 27 on; intro's "params" is
+    HEAD's (edited) from build 27 on. Durations follow the cell, so the
+    inserted cell is a real step in the lecture's sum at build 25.
+  - lectures added and removed: "intro_extra" (a copy of intro under
+    another name, its digests unchanged) from build 20 on; stale_timing
+    until build 35 (gone from build 36).
+  - --lectures L > 7: more copies of the templates (lectures/gen/NNN), for
+    the benchmark; --cells C: each copy repeats its template's cells to C
+    cells (digests made distinct).
+  - pull-request builds (--prs, default 8): event pull_request, every
+    duration x5 (they must never reach main's series).
+"""
+import argparse
+import copy
+import gzip
+import hashlib
+import json
+import math
+import os
+import random
+
+REPO = "QuantEcon/lecture-demo"
+START = 1764568800  # 2025-12-01T06:00:00Z
+WEEK = 7 * 86400
+
+
+def rfc3339(t):
+    import time
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + ".000000Z"
+
+
+def load(path):
+    docs, order = {}, []
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            r = json.loads(line)
+            r.pop("provenance", None)
+            d = r["document"]
+            if r["kind"] == "notebook":
+                docs[d] = {"nb": r, "cells": []}
+                order.append(d)
+            elif r["kind"] == "cell":
+                docs[d]["cells"].append(r)
+    return docs, order
+
+
+def sha(s):
+    return hashlib.sha256(s.encode()).hexdigest()
+
+
+def provenance(b, pr, truth):
+    upgraded = b >= truth["upgrade_build"] and not pr
+    runs_on = b >= truth["runner_build"] and not pr
+    rclass = truth["runner_after"] if runs_on else truth["runner_before"]
+    numba = truth["numba_after"] if upgraded else truth["numba_before"]
+    pkgs = {"ipykernel": "6.29.5", "jupyter-book": "1.0.3", "numba": numba,
+            "numpy": "2.0.2", "scipy": "1.14.1"}
+    facts = {"runner_class": rclass, "cpu_model": "AMD EPYC 7763 64-Core Processor",
+             "packages": {k: ".".join(v.split(".")[:2]) for k, v in sorted(pkgs.items())}}
+    envfile = truth["env_after"] if upgraded else truth["env_before"]
+    run_id = str(14000000000 + b * 1000 + (500 if pr else 0))
+    t = START + (b - 1) * WEEK + (3 * 86400 if pr else 0)
+    src = {"repository": REPO, "commit": hashlib.sha1(f"{'pr' if pr else 'main'}-{b}".encode()).hexdigest()}
+    if pr:
+        src.update({"event": "pull_request", "ref": f"refs/pull/{100 + b}/merge", "pr": 100 + b,
+                    "head_ref": f"fix-{b}", "base_ref": "main"})
+    else:
+        src.update({"event": "schedule" if b % 2 else "push", "ref": "refs/heads/main"})
+    p = {"tool": "qe-stamp 0.1.0", "source": src,
+         "run": {"workflow": "Build Cache", "run_id": run_id, "run_number": 200 + b + (1000 if pr else 0),
+                 "run_attempt": 1, "job": "cache", "build_id": f"{REPO}/{run_id}/1",
+                 "started_at": rfc3339(t), "stamped_at": rfc3339(t + 1800)},
+         "runner": {"os": "Linux", "distro": "ubuntu-24.04", "arch": "x86_64",
+                    "hosted": "self-hosted" if runs_on else "github-hosted", "class": rclass},
+         "hardware": {"cpu_model": facts["cpu_model"], "logical_cpus": 4, "memory_bytes": 16772739072},
+         "environment": {"files": [{"path": "environment.yml", "sha256": envfile}],
+                         "hash_files": sha("hf" + envfile), "packages": pkgs, "package_count": 312,
+                         "packages_sha256": sha(json.dumps(pkgs, sort_keys=True))},
+         "fingerprint": sha(json.dumps(facts, separators=(",", ":")))[:16],
+         "fingerprint_facts": facts}
+    p["descriptor_sha256"] = sha(json.dumps(p, sort_keys=True))
+    return p
+
+
+def noisy(rng, d):
+    if d >= 0.05:
+        return max(0.0005, d * math.exp(rng.gauss(0, 0.065)) + rng.gauss(0, 0.01))
+    return d * math.exp(rng.gauss(0, 0.21))
+
+
+def factor(b, pr, doc, label, truth):
+    f = 5.0 if pr else 1.0
+    if doc == "intro" and label == "slow-sleep" and b >= truth["cell_step_build"]:
+        f *= 3.0
+    if doc == "numba_demo" and b >= truth["upgrade_build"] and not pr:
+        f *= 1.2
+    if b >= truth["runner_build"] and not pr:
+        f *= 0.8
+    if b == 15 and doc == "intro" and label == "numpy-eig":
+        f *= 4.0
+    if b == 22 and doc == "errors_allowed":
+        f *= 1.8
+    return f
+
+
+def lectures(b, base, head, order, args):
+    """(document, template) for build b."""
+    out = []
+    for d in order:
+        if d == "stale_timing" and b >= 36:
+            continue
+        t = head[d] if d == "dynamics/markov" and b >= 25 else base[d]
+        if d == "intro" and b >= 27:
+            t = copy.deepcopy(base[d])
+            t["cells"][1] = copy.deepcopy(head[d]["cells"][1])
+            t["cells"][1]["duration_s"] = base[d]["cells"][1]["duration_s"]
+            t["cells"][5]["source_sha256"] = sha("intro cell 5, edited")
+        out.append((d, t))
+        if d == "intro" and b >= 20:
+            out.append(("intro_extra", t))
+    timed = [d for d in order if d not in ("broken", "stale_timing")]
+    for k in range(max(0, args.lectures - 8)):
+        out.append((f"lectures/gen/{k:03d}", base[timed[k % len(timed)]]))
+    return out
+
+
+def copy_cells(doc, tmpl, args):
+    cells = tmpl["cells"]
+    if not doc.startswith("lectures/gen/") or args.cells <= len(cells) or not cells:
+        return cells
+    out = []
+    for i in range(args.cells):
+        c = copy.deepcopy(cells[i % len(cells)])
+        c["index"] = i
+        if i >= len(cells):
+            c["source_sha256"] = sha(f"{c['source_sha256']}/{i}")
+            if c["label"] is not None:
+                c["label"] = f"{c['label']}-{i}"
+        out.append(c)
+    return out
+
+
+def build_records(rng, b, pr, base, head, order, args, truth):
+    prov = provenance(b, pr, truth)
+    lines = []
+    for doc, t in lectures(b, base, head, order, args):
+        nb = copy.deepcopy(t["nb"])
+        nb["document"] = doc
+        cells = []
+        for c in copy_cells(doc, t, args):
+            c = dict(c, document=doc)
+            if c["duration_s"] is not None:
+                d = c["duration_s"] * args.scale * factor(b, pr, doc, c["label"], truth)
+                c["duration_s"] = round(noisy(rng, d), 6)
+            cells.append(c)
+        if nb["status"] == "ok":
+            s = round(sum(c["duration_s"] for c in cells if c["duration_s"] is not None), 6)
+            nb["cells_seconds"] = s
+            ex = s + rng.uniform(1.2, 1.5) + (rng.uniform(2.5, 3.0) if rng.random() < 0.03 else 0)
+            nb["execution_seconds"] = round(ex, 6)
+            nb["overhead_seconds"] = round(ex - s, 6)
+            nb["code_cells"] = len(cells)
+            nb["timed_cells"] = sum(1 for c in cells if c["duration_s"] is not None)
+        for r in [nb] + cells:
+            r["provenance"] = prov
+            lines.append(json.dumps(r, ensure_ascii=False, separators=(",", ":")))
+    return "\n".join(lines) + "\n"
+
+
+def write(path, text, plain):
+    if plain:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    else:
+        with gzip.GzipFile(path, "wb", mtime=0) as fh:
+            fh.write(text.encode())
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seed", type=int, default=17)
+    ap.add_argument("--builds", type=int, default=52)
+    ap.add_argument("--lectures", type=int, default=8)
+    ap.add_argument("--cells", type=int, default=0)
+    ap.add_argument("--scale", type=float, default=10.0)
+    ap.add_argument("--prs", type=int, default=8)
+    ap.add_argument("--plain", action="store_true")
+    ap.add_argument("base")
+    ap.add_argument("head")
+    ap.add_argument("outdir")
+    args = ap.parse_args()
+    base, order = load(args.base)
+    head, _ = load(args.head)
+    truth = {"cell_step_build": 30, "upgrade_build": 40, "runner_build": 45,
+             "numba_before": "0.60.0", "numba_after": "0.61.0",
+             "env_before": sha("environment.yml 2025"), "env_after": sha("environment.yml 2026"),
+             "runner_before": "github-hosted/ubuntu-24.04/4cpu", "runner_after": "runs-on/cpu=4+ram=16"}
+    rng = random.Random(args.seed)
+    os.makedirs(args.outdir, exist_ok=True)
+    ext = ".ndjson" if args.plain else ".ndjson.gz"
+    pr_at = sorted(random.Random(args.seed + 1).sample(range(2, args.builds), min(args.prs, args.builds - 2)))
+    for b in range(1, args.builds + 1):
+        write(os.path.join(args.outdir, f"main-{b:02d}{ext}"),
+              build_records(rng, b, False, base, head, order, args, truth), args.plain)
+        if b in pr_at:
+            write(os.path.join(args.outdir, f"pr-{b:02d}{ext}"),
+                  build_records(rng, b, True, base, head, order, args, truth), args.plain)
+    truth["pr_builds"] = pr_at
+    with open(os.path.join(args.outdir, "truth.json"), "w") as fh:
+        json.dump(truth, fh, indent=1, sort_keys=True)
+        fh.write("\n")
+
+
+if __name__ == "__main__":
+    main()
