@@ -149,12 +149,12 @@ if ! git -C "$ws" archive --format=tar "$commit" -- reports 2> /dev/null | tar -
 fi
 find "$hist" -type f -name '*.ndjson.gz' -print0 | sort -z > "$QE_STATE/history.list"
 n=$(tr -cd '\0' < "$QE_STATE/history.list" | wc -c)
-if ! xargs -0 -r "$QE_BIN/qe-history" add -q -d "$db" < "$QE_STATE/history.list"; then
+if ! xargs -0 -r "$QE_BIN/qe-history" add -d "$db" < "$QE_STATE/history.list" > "$QE_STATE/history-add.ndjson"; then
 	warn "qe-history add reported trouble with the stored reports (see above); the history holds the reports it could read"
 fi
 [ -f "$db" ] || exit 0
 output db "$db"
 output reports "$n"
-if "$QE_BIN/qe-history" fences -d "$db" > "$QE_STATE/fences.ndjson" && [ -s "$QE_STATE/fences.ndjson" ]; then
+if "$QE_BIN/qe-history" fences -d "$db" -o "$QE_STATE/fences.ndjson" > /dev/null && [ -s "$QE_STATE/fences.ndjson" ]; then
 	output fences "$QE_STATE/fences.ndjson"
 fi
