@@ -415,14 +415,14 @@ chart_step(struct qe_buf *b, const struct frame *f, const cJSON *c, int nth)
 	y1 = fy(f, qe_json_num(c, "after_median_s"));
 	right = x > CW / 2.0;
 	qe_buf_addf(b, "<line x1='%.1f' y1='%d' x2='%.1f' y2='%d' stroke='#cf222e' stroke-width='1.5' "
-	    "stroke-dasharray='4 3'/>", x, MT - 4, x, CH - MB);
+	    "stroke-dasharray='4 3'/>", x, MT, x, CH - MB);
 	if (isfinite(y0) && isfinite(y1))
 		qe_buf_addf(b, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='#cf222e' stroke-opacity='.5'/>"
 		    "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='#cf222e' stroke-opacity='.5'/>",
 		    fmax(ML, x - 60), y0, x, y0, x, y1, fmin(CW - MR, x + 60), y1);
-	qe_buf_addf(b, "<text x='%.1f' y='%d' font-size='11' font-weight='600' fill='#cf222e' "
-	    "text-anchor='%s' style='fill:#cf222e'>", right ? x - 3 : x + 3, MT - 6 + 12 * nth,
-	    right ? "end" : "start");
+	qe_buf_addf(b, "<text x='%.1f' y='%d' font-size='11' font-weight='600' text-anchor='%s' "
+	    "stroke='#fff' stroke-width='3' paint-order='stroke' style='fill:#cf222e'>",
+	    right ? x - 4 : x + 4, MT + 8 + 13 * nth, right ? "end" : "start");
 	add_ratio(b, r);
 	qe_buf_adds(b, " at ");
 	add_commit(b, c, "commit", "build");
