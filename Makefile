@@ -28,6 +28,7 @@ BASE_LIBS = $(CJSON_LIBS) $(CRYPTO_LIBS) $(Z_LIBS) -lm
 # Per-tool link lists: each tool links only what it uses.
 qe-cache-extract_LIBS = $(ARCHIVE_LIBS) $(SQLITE_LIBS)
 qe-cell-diff_LIBS     = $(JQ_LIBS)
+qe-history_LIBS       = $(SQLITE_LIBS)
 ALL_LIBS = $(ARCHIVE_LIBS) $(SQLITE_LIBS) $(JQ_LIBS) $(BASE_LIBS)
 
 # Unit drivers of lib/ modules: tests/unit/MODULE.c runs tests/unit/MODULE.test.

@@ -85,3 +85,38 @@ qe_sha256_file(const char *path, char out[QE_SHA256_HEX], unsigned char raw[32])
 			raw[i] = d[i];
 	return 0;
 }
+
+void
+qe_sha256_begin(struct qe_sha256 *s)
+{
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+
+	if (ctx == NULL || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL))
+		qe_oom();
+	s->ctx = ctx;
+}
+
+void
+qe_sha256_add(struct qe_sha256 *s, const void *p, size_t n)
+{
+	if (!EVP_DigestUpdate((EVP_MD_CTX *)s->ctx, p, n))
+		qe_oom();
+}
+
+void
+qe_sha256_end(struct qe_sha256 *s, char out[QE_SHA256_HEX])
+{
+	unsigned char d[32];
+	unsigned int dl = 0;
+
+	EVP_DigestFinal_ex((EVP_MD_CTX *)s->ctx, d, &dl);
+	qe_sha256_abort(s);
+	qe_hex(d, 32, out);
+}
+
+void
+qe_sha256_abort(struct qe_sha256 *s)
+{
+	EVP_MD_CTX_free((EVP_MD_CTX *)s->ctx);
+	s->ctx = NULL;
+}

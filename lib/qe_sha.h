@@ -22,6 +22,19 @@ void qe_sha256_hex(const void *p, size_t n, char out[QE_SHA256_HEX]);
  */
 int qe_sha256_file(const char *path, char out[QE_SHA256_HEX], unsigned char raw[32]);
 
+/*
+ * SHA-256 of bytes that arrive in pieces: begin, add each piece, end (which
+ * writes the hex digest and releases the context). A context that is begun
+ * must be ended, or released with qe_sha256_abort.
+ */
+struct qe_sha256 {
+	void *ctx;	/* OpenSSL's EVP_MD_CTX */
+};
+void qe_sha256_begin(struct qe_sha256 *s);
+void qe_sha256_add(struct qe_sha256 *s, const void *p, size_t n);
+void qe_sha256_end(struct qe_sha256 *s, char out[QE_SHA256_HEX]);
+void qe_sha256_abort(struct qe_sha256 *s);
+
 /* raw[0..n) as 2n lowercase hex digits and a NUL in out. */
 void qe_hex(const unsigned char *raw, size_t n, char *out);
 

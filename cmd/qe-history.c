@@ -1,0 +1,222 @@
+/*
+ * qe-history - keep every build's stamped report in an SQLite database and
+ * read trends, step changes, noise fences, environment comparisons and cost
+ * from it. The store is lib/qe_hstore.c and lib/qe_hadd.c, reading it back
+ * lib/qe_hload.c, the queries lib/qe_h*.c (qe_hquery.h), the rows
+ * lib/qe_hout.c.
+ */
+#include <err.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qe.h"
+#include "qe_hadd.h"
+#include "qe_hbuild.h"
+#include "qe_hquery.h"
+#include "qe_hstore.h"
+
+enum { O_FORMAT = QE_OPT_FIRST, O_PENALTY, O_BY, O_PRICES, O_MAIN_REF };
+
+static const struct option longopts[] = {
+	{ "by",       required_argument, NULL, O_BY },
+	{ "format",   required_argument, NULL, O_FORMAT },
+	{ "help",     no_argument,       NULL, 'h' },
+	{ "main-ref", required_argument, NULL, O_MAIN_REF },
+	{ "penalty",  required_argument, NULL, O_PENALTY },
+	{ "prices",   required_argument, NULL, O_PRICES },
+	QE_LONGOPTS_COMMON,
+	{ NULL, 0, NULL, 0 }
+};
+
+static const char usage[] =
+    "usage: qe-history add [-d db] [--main-ref ref] report ...\n"
+    "       qe-history slowest [-d db] [-n count] [--format ndjson|md]\n"
+    "       qe-history series [-d db] [--format ndjson|md] document [cell]\n"
+    "       qe-history changes [-d db] [-m builds] [--penalty k] [--format ndjson|md]\n"
+    "       qe-history fences [-d db] [-k builds] [-o file] [--format ndjson|md]\n"
+    "       qe-history compare [-d db] --by package|fingerprint|env-file [--format ndjson|md]\n"
+    "       qe-history cost [-d db] [--prices file] [--format ndjson|md]\n"
+    "       qe-history report [-d db] -o dir\n"
+    "       qe-history -h | --help | --version\n";
+
+/* Options, and which subcommands take them (bits of the table below). */
+enum { S_ADD, S_SLOWEST, S_SERIES, S_CHANGES, S_FENCES, S_COMPARE, S_COST, S_REPORT, S_N };
+static const char *const subs[S_N] = {
+	"add", "slowest", "series", "changes", "fences", "compare", "cost", "report"
+};
+#define ALL ((1u << S_N) - 1)
+#define B(s) (1u << (s))
+#define QUERIES (B(S_SLOWEST) | B(S_SERIES) | B(S_CHANGES) | B(S_FENCES) | B(S_COMPARE) | B(S_COST))
+
+static const struct {
+	int ch;
+	const char *name;
+	unsigned subs;
+} takes[] = {
+	{ 'd', "-d", ALL }, { O_FORMAT, "--format", QUERIES }, { 'n', "-n", B(S_SLOWEST) },
+	{ 'm', "-m", B(S_CHANGES) }, { O_PENALTY, "--penalty", B(S_CHANGES) },
+	{ 'k', "-k", B(S_FENCES) }, { 'o', "-o", B(S_FENCES) | B(S_REPORT) },
+	{ O_BY, "--by", B(S_COMPARE) }, { O_PRICES, "--prices", B(S_COST) },
+	{ O_MAIN_REF, "--main-ref", B(S_ADD) },
+};
+
+struct cli {
+	struct qe_hq q;
+	const char *db, *main_ref;
+	unsigned given;		/* bit i: takes[i] was given */
+};
+
+static int
+option(int ch, const char *arg, void *ctx)
+{
+	struct cli *c = ctx;
+
+	for (size_t i = 0; i < sizeof takes / sizeof takes[0]; i++)
+		if (takes[i].ch == ch)
+			c->given |= 1u << i;
+	switch (ch) {
+	case 'd': c->db = arg; return 0;
+	case 'n': return qe_opt_count("-n", arg, 1, 100000, &c->q.top);
+	case 'm': return qe_opt_count("-m", arg, 1, 1000, &c->q.minseg);
+	case 'k': return qe_opt_count("-k", arg, 2, 100000, &c->q.k);
+	case 'o': c->q.out = arg; return 0;
+	case O_PENALTY: return qe_opt_number("--penalty", arg, 0, 1, 1e6, &c->q.penalty);
+	case O_PRICES: c->q.prices = arg; return 0;
+	case O_MAIN_REF: c->main_ref = arg; return 0;
+	case O_FORMAT:
+		if (strcmp(arg, "md") == 0 || strcmp(arg, "ndjson") == 0) {
+			c->q.md = strcmp(arg, "md") == 0;
+			return 0;
+		}
+		warnx("--format: invalid value '%s' (ndjson or md)", arg);
+		return -1;
+	case O_BY:
+		if ((c->q.by = qe_vocab_lookup(&qe_compare_bys, arg)) == QE_BY_PACKAGE || c->q.by < 0) {
+			c->q.by = QE_BY_PACKAGE;
+			c->q.package = arg;
+		}
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* Was option ch given? */
+static int
+given(const struct cli *c, int ch)
+{
+	for (size_t i = 0; i < sizeof takes / sizeof takes[0]; i++)
+		if (takes[i].ch == ch)
+			return (c->given & (1u << i)) != 0;
+	return 0;
+}
+
+/* Every option given applies to subcommand s? Else a usage error. */
+static int
+options_fit(const struct cli *c, int s)
+{
+	for (size_t i = 0; i < sizeof takes / sizeof takes[0]; i++)
+		if ((c->given & (1u << i)) && !(takes[i].subs & B(s))) {
+			warnx("%s: not an option of %s", takes[i].name, subs[s]);
+			return 0;
+		}
+	return 1;
+}
+
+static int
+add(struct cli *c, int argc, char **argv)
+{
+	struct qe_hstore s;
+	int status = QE_EXIT_OK;
+
+	if (argc == 0) {
+		warnx("add: no report named (- for standard input)");
+		return -1;
+	}
+	if (qe_hstore_open(&s, c->db, 0) < 0)
+		return QE_EXIT_TROUBLE;
+	for (int i = 0; i < argc; i++)
+		if (qe_hadd(&s, argv[i], c->main_ref) != QE_EXIT_OK)
+			status = QE_EXIT_TROUBLE;
+	qe_hstore_close(&s);
+	return status;
+}
+
+/* Operands a query takes: [min, max]. */
+static const int operands[S_N][2] = {
+	[S_SLOWEST] = { 0, 0 }, [S_SERIES] = { 1, 2 }, [S_CHANGES] = { 0, 0 },
+	[S_FENCES] = { 0, 0 }, [S_COMPARE] = { 0, 0 }, [S_COST] = { 0, 0 },
+};
+
+static int (*const queries[S_N])(const struct qe_hq *) = {
+	[S_SLOWEST] = qe_hq_slowest, [S_SERIES] = qe_hq_series, [S_CHANGES] = qe_hq_changes,
+	[S_FENCES] = qe_hq_fences, [S_COMPARE] = qe_hq_compare, [S_COST] = qe_hq_cost,
+};
+
+static int
+query(struct cli *c, int s, int argc, char **argv)
+{
+	struct qe_hstore st;
+	int status;
+
+	if (argc < operands[s][0] || argc > operands[s][1]) {
+		warnx("%s: %s", subs[s], argc < operands[s][0] ? "a document to follow is missing" :
+		    "too many operands");
+		return -1;
+	}
+	if (s == S_COMPARE && !given(c, O_BY)) {
+		warnx("compare: --by is required");
+		return -1;
+	}
+	c->q.doc = argc > 0 ? argv[0] : NULL;
+	c->q.cell = argc > 1 ? argv[1] : NULL;
+	if (qe_hstore_open(&st, c->db, 1) < 0)
+		return QE_EXIT_TROUBLE;
+	c->q.db = st.db;
+	c->q.path = c->db;
+	status = queries[s](&c->q);
+	qe_hstore_close(&st);
+	return status;
+}
+
+static int
+run(struct cli *c, int s, int argc, char **argv)
+{
+	if (!options_fit(c, s))
+		return -1;
+	if (s == S_ADD)
+		return add(c, argc, argv);
+	if (s == S_REPORT) {
+		warnx("report: not yet: the HTML report is not in this build of qe-history");
+		return -1;
+	}
+	return query(c, s, argc, argv);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct cli c = { .q = { .top = QE_HQ_TOP, .minseg = QE_HQ_MINSEG,
+	    .penalty = QE_HQ_PENALTY, .k = QE_HQ_FENCE_K }, .db = QE_HSTORE_DEFAULT,
+	    .main_ref = QE_HBUILD_MAIN_REF };
+	const struct qe_cli cli = { "d:hk:m:n:o:", longopts, usage, option, &c };
+	int status, s;
+
+	if ((status = qe_cli_parse(&cli, &argc, &argv)) != QE_CLI_GO)
+		return status;
+	if (argc == 0) {
+		warnx("no subcommand");
+		return qe_cli_usage_error(&cli);
+	}
+	for (s = 0; s < S_N && strcmp(argv[0], subs[s]) != 0; s++)
+		continue;
+	if (s == S_N) {
+		warnx("%s: no such subcommand", argv[0]);
+		return qe_cli_usage_error(&cli);
+	}
+	if ((status = run(&c, s, argc - 1, argv + 1)) < 0)
+		return qe_cli_usage_error(&cli);
+	return qe_finish(status);
+}

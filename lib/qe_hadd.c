@@ -1,0 +1,341 @@
+/* Adding one stamped report as one build, in one transaction (qe_hadd.h). */
+#include <err.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qe.h"
+#include "qe_hadd.h"
+#include "qe_hbuild.h"
+
+/* The state of one report's ingest. */
+struct add {
+	struct qe_hstore *s;
+	const char *file, *main_ref;
+	struct qe_hbuild b;
+	struct qe_sha256 sha;
+	int started;		/* the first record named the build */
+	int present;		/* the build was stored before: read, compare, write nothing */
+	int failed;		/* said why; the transaction is rolled back */
+	int in_tx;
+	sqlite3_int64 id;	/* the build's row */
+	char *stored_sha;	/* present: its stored content digest */
+	char *first_id;		/* the first record's run.build_id, else NULL */
+	char *doc;		/* the document of the last record, and its row */
+	sqlite3_int64 doc_id;
+	long nbs, cells;
+};
+
+/* Say "prog: file:line: what" and fail the report. */
+static int
+fail(struct add *a, long line, const char *what)
+{
+	if (line > 0)
+		warnx("%s:%ld: not added: %s", a->file, line, what);
+	else
+		warnx("%s: not added: %s", a->file, what);
+	a->failed = 1;
+	return 0;
+}
+
+static int
+sqlfail(struct add *a, long line)
+{
+	char msg[512];
+
+	snprintf(msg, sizeof msg, "database: %s", sqlite3_errmsg(a->s->db));
+	return fail(a, line, msg);
+}
+
+static void
+bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static void
+bind_num(sqlite3_stmt *st, int i, double v)
+{
+	if (isnan(v))
+		sqlite3_bind_null(st, i);
+	else
+		sqlite3_bind_double(st, i, v);
+}
+
+/* Run a bound statement that returns no row; 0 or -1. */
+static int
+step_done(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* The build's row if it is stored (its digest into a->stored_sha): 1, 0, or -1. */
+static int
+find_build(struct add *a)
+{
+	sqlite3_stmt *st = a->s->find_build;
+	int rc;
+
+	bind_text(st, 1, a->b.build);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		a->id = sqlite3_column_int64(st, 0);
+		a->stored_sha = qe_xstrdup((const char *)sqlite3_column_text(st, 1));
+	}
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* The first record: name the build, find it or open its transaction. */
+static int
+start(struct add *a, const cJSON *prov, long line)
+{
+	const char *why;
+	char *text;
+	sqlite3_stmt *st = a->s->ins_build;
+	int rc;
+
+	a->started = 1;
+	if (qe_hbuild_from(&a->b, prov, a->main_ref, &why) < 0)
+		return fail(a, line, why);
+	if ((why = qe_json_str(cJSON_GetObjectItemCaseSensitive(prov, "run"), "build_id")) != NULL)
+		a->first_id = qe_xstrdup(why);
+	if ((rc = find_build(a)) != 0) {
+		a->present = rc > 0;
+		return rc < 0 ? sqlfail(a, line) : 0;
+	}
+	if (sqlite3_exec(a->s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return sqlfail(a, line);
+	a->in_tx = 1;
+	text = qe_json_print(prov);
+	bind_text(st, 1, a->b.build);
+	bind_text(st, 2, qe_vocab_name(&qe_series_words, a->b.series));
+	bind_text(st, 3, a->b.commit);
+	bind_text(st, 4, a->b.started_at);
+	sqlite3_bind_int64(st, 5, a->b.run_number);
+	bind_text(st, 6, a->b.runner_class);
+	bind_text(st, 7, a->b.fingerprint);
+	bind_text(st, 8, text);
+	bind_text(st, 9, a->file);
+	free(text);
+	if (step_done(st) < 0)
+		return sqlfail(a, line);
+	a->id = sqlite3_last_insert_rowid(a->s->db);
+	return 0;
+}
+
+/* The same qe-stamp run as the first record? */
+static int
+same_build(const struct add *a, const cJSON *prov)
+{
+	const char *d = qe_json_str(prov, "descriptor_sha256");
+	const char *fp = qe_json_str(prov, "fingerprint");
+	const char *id = qe_json_str(cJSON_GetObjectItemCaseSensitive(prov, "run"), "build_id");
+	const char *c = qe_json_str(cJSON_GetObjectItemCaseSensitive(prov, "source"), "commit");
+
+	if (!cJSON_IsObject(prov))
+		return 0;
+	if ((d == NULL) != (a->b.descriptor == NULL) || (d && strcmp(d, a->b.descriptor) != 0))
+		return 0;
+	if ((fp == NULL) != (a->b.fingerprint == NULL) || (fp && strcmp(fp, a->b.fingerprint) != 0))
+		return 0;
+	if ((id == NULL) != (a->first_id == NULL) || (id && strcmp(id, a->first_id) != 0))
+		return 0;
+	return (c == NULL) == (a->b.commit == NULL) && (c == NULL || strcmp(c, a->b.commit) == 0);
+}
+
+/* The row of document `name`, made when new; -1 on a database error. */
+static sqlite3_int64
+doc_id(struct add *a, const char *name)
+{
+	sqlite3_stmt *st = a->s->find_doc;
+	sqlite3_int64 id = -1;
+
+	if (a->doc && strcmp(a->doc, name) == 0)
+		return a->doc_id;
+	bind_text(st, 1, name);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (id < 0) {
+		bind_text(a->s->ins_doc, 1, name);
+		if (step_done(a->s->ins_doc) < 0)
+			return -1;
+		id = sqlite3_last_insert_rowid(a->s->db);
+	}
+	free(a->doc);
+	a->doc = qe_xstrdup(name);
+	a->doc_id = id;
+	return id;
+}
+
+/* Not this build's measurement: an older record or one inherited. */
+static int
+not_ours(const cJSON *rec)
+{
+	const char *o = qe_json_str(rec, "origin");
+
+	return cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(rec, "current")) ||
+	    (o && strcmp(o, "inherited") == 0);
+}
+
+static int
+add_notebook(struct add *a, const cJSON *rec, sqlite3_int64 doc, long line)
+{
+	sqlite3_stmt *st = a->s->ins_nb;
+	const cJSON *cc = cJSON_GetObjectItemCaseSensitive(rec, "code_cells");
+
+	sqlite3_bind_int64(st, 1, doc);
+	sqlite3_bind_int64(st, 2, a->id);
+	bind_text(st, 3, qe_json_str(rec, "status") ? qe_json_str(rec, "status") : "ok");
+	bind_num(st, 4, qe_json_num(rec, "execution_seconds"));
+	bind_num(st, 5, qe_json_num(rec, "cells_seconds"));
+	if (cJSON_IsNumber(cc))
+		sqlite3_bind_int64(st, 6, (sqlite3_int64)cc->valuedouble);
+	if (step_done(st) < 0)
+		return sqlite3_errcode(a->s->db) == SQLITE_CONSTRAINT ?
+		    fail(a, line, "a document appears twice in one report") : sqlfail(a, line);
+	a->nbs++;
+	return 0;
+}
+
+static int
+add_cell(struct add *a, const cJSON *rec, sqlite3_int64 doc, long line)
+{
+	sqlite3_stmt *st = a->s->ins_cell;
+	const char *src = qe_json_str(rec, "source_sha256");
+	const cJSON *ix = cJSON_GetObjectItemCaseSensitive(rec, "index");
+	unsigned char raw[32];
+
+	if (src == NULL || strlen(src) != 64 || qe_unhex(src, 32, raw) < 0 || !cJSON_IsNumber(ix) ||
+	    ix->valuedouble < 0 || ix->valuedouble != (double)(long)ix->valuedouble)
+		return fail(a, line, "a cell record without index or source_sha256");
+	sqlite3_bind_int64(st, 1, doc);
+	sqlite3_bind_int64(st, 2, a->id);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)ix->valuedouble);
+	bind_text(st, 4, qe_json_str(rec, "label"));
+	sqlite3_bind_blob(st, 5, raw, 32, SQLITE_TRANSIENT);
+	bind_text(st, 6, qe_json_str(rec, "first_line"));
+	bind_text(st, 7, qe_json_str(rec, "status") ? qe_json_str(rec, "status") : "ok");
+	bind_num(st, 8, qe_json_num(rec, "duration_s"));
+	if (step_done(st) < 0)
+		return sqlite3_errcode(a->s->db) == SQLITE_CONSTRAINT ?
+		    fail(a, line, "a cell appears twice in one report") : sqlfail(a, line);
+	a->cells++;
+	return 0;
+}
+
+/* One record of the report (qe_raw_record_fn). */
+static int
+record(cJSON *rec, const char *raw, size_t n, const char *file, long line, void *ctx)
+{
+	struct add *a = ctx;
+	const cJSON *prov = cJSON_GetObjectItemCaseSensitive(rec, "provenance");
+	const char *kind = qe_json_str(rec, "kind"), *docname = qe_json_str(rec, "document");
+	int nb = kind && strcmp(kind, "notebook") == 0, cell = kind && strcmp(kind, "cell") == 0;
+	sqlite3_int64 doc;
+
+	(void)file;
+	qe_sha256_add(&a->sha, raw, n);
+	qe_sha256_add(&a->sha, "\n", 1);
+	if (a->failed || !(nb || cell))
+		return 0;
+	if (!a->started) {
+		if (start(a, prov, line), a->failed)
+			return 0;
+	} else if (!same_build(a, prov))
+		return fail(a, line, "records of more than one qe-stamp run in one report: add each build's report on its own");
+	if (not_ours(rec))
+		return 0;
+	if (docname == NULL)
+		return fail(a, line, "a record without a document");
+	if (a->present) {	/* counted, not written */
+		*(nb ? &a->nbs : &a->cells) += 1;
+		return 0;
+	}
+	if ((doc = doc_id(a, docname)) < 0)
+		return sqlfail(a, line);
+	return nb ? add_notebook(a, rec, doc, line) : add_cell(a, rec, doc, line);
+}
+
+/* The history-add record of a report added or found present. */
+static void
+emit_add(const struct add *a, const char *digest)
+{
+	cJSON *r = qe_record_new("history-add");
+
+	cJSON_AddStringToObject(r, "file", a->file);
+	cJSON_AddStringToObject(r, "result", qe_vocab_name(&qe_add_results,
+	    a->present ? QE_ADD_PRESENT : QE_ADD_ADDED));
+	cJSON_AddStringToObject(r, "build", a->b.build);
+	cJSON_AddStringToObject(r, "series", qe_vocab_name(&qe_series_words, a->b.series));
+	qe_json_add_str_or_null(r, "commit", a->b.commit);
+	cJSON_AddStringToObject(r, "started_at", a->b.started_at);
+	cJSON_AddStringToObject(r, "content_sha256", digest);
+	cJSON_AddNumberToObject(r, "notebooks", (double)a->nbs);
+	cJSON_AddNumberToObject(r, "cells", (double)a->cells);
+	qe_json_check(r);
+	qe_emit(r);
+	cJSON_Delete(r);
+}
+
+/* After the last line: commit, or compare with the stored build. */
+static int
+finish(struct add *a, const char *digest)
+{
+	sqlite3_stmt *st = a->s->fin_build;
+	char msg[300];
+
+	if (!a->started)
+		return fail(a, 0, "no notebook or cell records: nothing to add");
+	if (a->present) {
+		if (strcmp(a->stored_sha, digest) != 0) {
+			snprintf(msg, sizeof msg, "build %s is already stored with other content"
+			    " (content_sha256 %.12s..., this report %.12s...): not replaced",
+			    a->b.build, a->stored_sha, digest);
+			return fail(a, 0, msg);
+		}
+		return 0;
+	}
+	bind_text(st, 1, digest);
+	sqlite3_bind_int64(st, 2, a->nbs);
+	sqlite3_bind_int64(st, 3, a->cells);
+	sqlite3_bind_int64(st, 4, a->id);
+	if (step_done(st) < 0 || sqlite3_exec(a->s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		return sqlfail(a, 0);
+	a->in_tx = 0;
+	return 0;
+}
+
+int
+qe_hadd(struct qe_hstore *s, const char *file, const char *main_ref)
+{
+	struct add a = { .s = s, .file = file, .main_ref = main_ref };
+	char *argv[] = { (char *)file, NULL }, digest[QE_SHA256_HEX];
+	int status;
+
+	qe_sha256_begin(&a.sha);
+	status = qe_each_record_raw(1, argv, record, &a);
+	qe_sha256_end(&a.sha, digest);
+	if (status != QE_EXIT_OK && !a.failed)
+		fail(&a, 0, "lines were rejected");
+	if (!a.failed)
+		finish(&a, digest);
+	if (a.in_tx)
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	if (!a.failed)
+		emit_add(&a, digest);
+	qe_hbuild_free(&a.b);
+	free(a.stored_sha);
+	free(a.first_id);
+	free(a.doc);
+	return a.failed ? QE_EXIT_TROUBLE : QE_EXIT_OK;
+}

@@ -1,0 +1,30 @@
+/*
+ * qe_hadd.h - adding one stamped report to qe-history's database as one
+ * build (qe-history add).
+ *
+ * Invariants:
+ *  - one transaction per report: a report that fails (a rejected line, a
+ *    refusal, a conflict, a kill) leaves the database exactly as it was.
+ *  - idempotent: a build already stored with the same content digest is
+ *    "present" and changes nothing; with another digest it is refused.
+ *  - the content digest is SHA-256 over the report's lines as read (after
+ *    gzip decompression), each followed by '\n'.
+ *  - every record of a report must carry the same provenance (one qe-stamp
+ *    run): a report mixing builds is refused. Records of other kinds are
+ *    ignored; notebooks and cells that are not current or were inherited
+ *    from a baseline cache (origin "inherited") are not this build's and
+ *    are left out.
+ */
+#ifndef QE_HADD_H
+#define QE_HADD_H
+
+#include "qe_hstore.h"
+
+/*
+ * Add the report `file` ("-" for standard input; plain or gzip NDJSON);
+ * main_ref names main's series. Prints its history-add record; returns
+ * QE_EXIT_OK, or QE_EXIT_TROUBLE after saying why the report was not added.
+ */
+int qe_hadd(struct qe_hstore *s, const char *file, const char *main_ref);
+
+#endif /* QE_HADD_H */

@@ -1,0 +1,321 @@
+/* Reading the history back: main's builds, documents and cell keys (qe_hload.h). */
+#include <err.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qe.h"
+#include "qe_align.h"
+#include "qe_hload.h"
+
+static int
+dberr(sqlite3 *db, const char *path)
+{
+	warnx("%s: %s", path, sqlite3_errmsg(db));
+	return -1;
+}
+
+static char *
+col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return s ? qe_xstrdup((const char *)s) : NULL;
+}
+
+static double
+col_num(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
+int
+qe_hbuilds_load(sqlite3 *db, const char *path, struct qe_hbuilds *bs)
+{
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	int rc;
+
+	memset(bs, 0, sizeof *bs);
+	if (sqlite3_prepare_v2(db, "SELECT id, build, commit_sha, started_at, runner_class,"
+	    " fingerprint, provenance FROM builds WHERE series = 'main'"
+	    " ORDER BY started_at, run_number, id", -1, &st, NULL) != SQLITE_OK)
+		return dberr(db, path);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct qe_hbuild_row *r;
+
+		bs->b = qe_grow(bs->b, (size_t)bs->n, &cap, sizeof *bs->b, 64);
+		r = &bs->b[bs->n++];
+		r->id = sqlite3_column_int64(st, 0);
+		r->build = col_dup(st, 1);
+		r->commit = col_dup(st, 2);
+		r->started_at = col_dup(st, 3);
+		r->runner_class = col_dup(st, 4);
+		r->fingerprint = col_dup(st, 5);
+		r->provenance = col_dup(st, 6);
+		if (r->id + 1 > bs->npos)
+			bs->npos = r->id + 1;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return dberr(db, path);
+	bs->pos = qe_xmalloc(((size_t)bs->npos + 1) * sizeof *bs->pos);
+	for (sqlite3_int64 i = 0; i <= bs->npos; i++)
+		bs->pos[i] = -1;
+	for (int i = 0; i < bs->n; i++)
+		bs->pos[bs->b[i].id] = i;
+	return 0;
+}
+
+void
+qe_hbuilds_free(struct qe_hbuilds *bs)
+{
+	for (int i = 0; i < bs->n; i++) {
+		struct qe_hbuild_row *r = &bs->b[i];
+
+		free(r->build);
+		free(r->commit);
+		free(r->started_at);
+		free(r->runner_class);
+		free(r->fingerprint);
+		free(r->provenance);
+	}
+	free(bs->b);
+	free(bs->pos);
+	memset(bs, 0, sizeof *bs);
+}
+
+static int
+build_pos(const struct qe_hbuilds *bs, sqlite3_int64 id)
+{
+	return id >= 0 && id < bs->npos ? bs->pos[id] : -1;
+}
+
+static void
+doc_free(struct qe_hdoc *d)
+{
+	for (int i = 0; i < d->n; i++) {
+		for (int j = 0; j < d->in[i].ncells; j++) {
+			free(d->in[i].cells[j].label);
+			free(d->in[i].cells[j].first_line);
+			free(d->in[i].cells[j].key);
+		}
+		free(d->in[i].cells);
+	}
+	free(d->in);
+	free(d->name);
+	memset(d, 0, sizeof *d);
+}
+
+/* The document's main notebooks: d->in, in position order; at[pos] = index. */
+static int
+load_notebooks(sqlite3 *db, const struct qe_hbuilds *bs, struct qe_hdoc *d, int *at)
+{
+	sqlite3_stmt *st;
+	int rc, n = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT build, status, execution_s, cells_s FROM notebooks"
+	    " WHERE doc = ?", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, d->id);
+	for (int i = 0; i < bs->n; i++)
+		at[i] = -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int p = build_pos(bs, sqlite3_column_int64(st, 0));
+
+		if (p >= 0) {
+			at[p] = 1;
+			n++;
+		}
+	}
+	d->in = qe_xcalloc((size_t)n + 1, sizeof *d->in);
+	for (int p = 0; p < bs->n; p++)
+		if (at[p] > 0) {
+			at[p] = d->n;
+			d->in[d->n++].pos = p;
+		}
+	sqlite3_reset(st);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int p = build_pos(bs, sqlite3_column_int64(st, 0));
+		struct qe_hdocb *in;
+		double ex = col_num(st, 2), cs = col_num(st, 3);
+
+		if (p < 0)
+			continue;
+		in = &d->in[at[p]];
+		in->ok = strcmp((const char *)sqlite3_column_text(st, 1), "ok") == 0;
+		in->lecture_s = isnan(cs) ? ex : cs;
+		in->exec_s = isnan(ex) ? cs : ex;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* One cell row into its build's list. */
+static void
+add_cell(sqlite3_stmt *st, struct qe_hdocb *in, size_t *cap)
+{
+	struct qe_hcell *c;
+	const void *blob = sqlite3_column_blob(st, 3);
+
+	in->cells = qe_grow(in->cells, (size_t)in->ncells, cap, sizeof *in->cells, 16);
+	c = &in->cells[in->ncells++];
+	memset(c, 0, sizeof *c);
+	c->idx = sqlite3_column_int(st, 1);
+	c->label = col_dup(st, 2);
+	if (blob && sqlite3_column_bytes(st, 3) == 32)
+		qe_hex(blob, 32, c->sha);
+	c->first_line = col_dup(st, 4);
+	c->status = qe_vocab_lookup(&qe_cell_statuses, (const char *)sqlite3_column_text(st, 5));
+	c->dur = col_num(st, 6);
+}
+
+static int
+load_cells(sqlite3 *db, const struct qe_hbuilds *bs, struct qe_hdoc *d, const int *at)
+{
+	sqlite3_stmt *st;
+	int rc, last = -1;
+	size_t cap = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT build, idx, label, source_sha256, first_line, status,"
+	    " duration_s FROM cells WHERE doc = ? ORDER BY build, idx", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, d->id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int p = build_pos(bs, sqlite3_column_int64(st, 0));
+
+		if (p < 0 || at[p] < 0)
+			continue;
+		if (at[p] != last) {
+			last = at[p];
+			cap = 0;
+		}
+		add_cell(st, &d->in[at[p]], &cap);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* The two builds' cells, for qe_align's callback. */
+struct pair_arg {
+	const struct qe_hdocb *b, *h;
+};
+
+static int
+same(void *arg, int level, int b, int h)
+{
+	const struct pair_arg *a = arg;
+	const struct qe_hcell *x = &a->b->cells[b], *y = &a->h->cells[h];
+
+	if (level == 0)
+		return x->label && y->label && strcmp(x->label, y->label) == 0;
+	return strcmp(x->sha, y->sha) == 0;
+}
+
+/* Is `key` taken by one of cells[0..n)? */
+static int
+taken(const struct qe_hcell *cells, int n, const char *key)
+{
+	for (int i = 0; i < n; i++)
+		if (cells[i].key && strcmp(cells[i].key, key) == 0)
+			return 1;
+	return 0;
+}
+
+/* A key for a cell with no predecessor, unique in its build. */
+static char *
+new_key(const struct qe_hdocb *in, const struct qe_hcell *c)
+{
+	struct qe_buf k = { 0 };
+	size_t len;
+
+	if (c->label)
+		qe_buf_addf(&k, "label:%s", c->label);
+	else
+		qe_buf_addf(&k, "sha256:%s", c->sha);
+	len = k.len;
+	for (int n = 2; taken(in->cells, in->ncells, k.data); n++) {
+		k.len = len;
+		qe_buf_addf(&k, "/%d", n);
+	}
+	return k.data;
+}
+
+/* Give h's cells the keys of the cells of b they pair with (b may be NULL). */
+static void
+assign_keys(const struct qe_hdocb *b, struct qe_hdocb *h)
+{
+	struct pair_arg arg = { b, h };
+	struct qe_pair *p = NULL;
+	int np = 0;
+
+	if (b != NULL && b->ncells > 0 && h->ncells > 0)
+		p = qe_align(b->ncells, h->ncells, 2, same, &arg, &np);
+	for (int i = 0; i < np; i++) {
+		const struct qe_hcell *x;
+		struct qe_hcell *y;
+
+		if (p[i].b < 0 || p[i].h < 0)
+			continue;
+		x = &b->cells[p[i].b];
+		y = &h->cells[p[i].h];
+		if (x->label && y->label && strcmp(x->label, y->label) != 0)
+			continue;	/* two different labels: two cells */
+		if (!taken(h->cells, h->ncells, x->key))
+			y->key = qe_xstrdup(x->key);
+	}
+	free(p);
+	for (int j = 0; j < h->ncells; j++)
+		if (h->cells[j].key == NULL)
+			h->cells[j].key = new_key(h, &h->cells[j]);
+}
+
+const struct qe_hcell *
+qe_hdoc_cell(const struct qe_hdocb *in, const char *key)
+{
+	for (int j = 0; j < in->ncells; j++)
+		if (strcmp(in->cells[j].key, key) == 0)
+			return &in->cells[j];
+	return NULL;
+}
+
+/* Load document d (id and name set) with its keys; 0 or -1. */
+static int
+load_doc(sqlite3 *db, const struct qe_hbuilds *bs, struct qe_hdoc *d, int *at)
+{
+	if (load_notebooks(db, bs, d, at) < 0 || load_cells(db, bs, d, at) < 0)
+		return -1;
+	for (int i = 0; i < d->n; i++)
+		assign_keys(i > 0 ? &d->in[i - 1] : NULL, &d->in[i]);
+	return 0;
+}
+
+int
+qe_hdocs_each(sqlite3 *db, const char *path, const struct qe_hbuilds *bs, const char *only,
+    qe_hdoc_fn fn, void *ctx)
+{
+	sqlite3_stmt *st;
+	int rc, *at = qe_xmalloc(((size_t)bs->n + 1) * sizeof *at), ret = 0;
+
+	if (sqlite3_prepare_v2(db, only ? "SELECT id, name FROM docs WHERE name = ?" :
+	    "SELECT id, name FROM docs ORDER BY name", -1, &st, NULL) != SQLITE_OK) {
+		free(at);
+		return dberr(db, path);
+	}
+	if (only)
+		sqlite3_bind_text(st, 1, only, -1, SQLITE_STATIC);
+	while (ret == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct qe_hdoc d = { .id = sqlite3_column_int64(st, 0), .name = col_dup(st, 1) };
+
+		if (load_doc(db, bs, &d, at) < 0)
+			ret = dberr(db, path);
+		else if (d.n > 0)
+			ret = fn(&d, ctx);
+		doc_free(&d);
+	}
+	if (ret == 0 && rc != SQLITE_DONE)
+		ret = dberr(db, path);
+	sqlite3_finalize(st);
+	free(at);
+	return ret;
+}

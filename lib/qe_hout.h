@@ -1,0 +1,42 @@
+/*
+ * qe_hout.h - qe-history's output: each row record as an NDJSON line, or,
+ * with --format md, all rows as one GitHub-flavoured Markdown table.
+ *
+ * Invariants:
+ *  - NDJSON rows are written as they come (nothing kept); Markdown rows are
+ *    kept until qe_hout_end, which writes the table (or "No rows.").
+ *  - every string from the database reaches Markdown through qe_gfm.
+ *  - qe_hout_row takes ownership of the record.
+ */
+#ifndef QE_HOUT_H
+#define QE_HOUT_H
+
+#include <cjson/cJSON.h>
+
+enum qe_hfmt {
+	QE_HF_TEXT,	/* a string, escaped */
+	QE_HF_CODE,	/* a string as a code span (documents, keys) */
+	QE_HF_DUR,	/* seconds: "12.3 s" */
+	QE_HF_RATIO,	/* "×1.25" */
+	QE_HF_PCT,	/* a fraction: "42%" */
+	QE_HF_NUM,	/* a number, 4 decimals at most */
+	QE_HF_SHORT,	/* a string, its first 12 characters (commits, digests) */
+	QE_HF_CHANGES	/* history-change's provenance_changes */
+};
+
+struct qe_hcol {
+	const char *key, *head;
+	enum qe_hfmt fmt;
+};
+
+struct qe_hout {
+	int md;
+	const struct qe_hcol *cols;	/* NULL-key-terminated */
+	cJSON *rows;
+};
+
+void qe_hout_begin(struct qe_hout *o, int md, const struct qe_hcol *cols);
+void qe_hout_row(struct qe_hout *o, cJSON *rec);
+void qe_hout_end(struct qe_hout *o);
+
+#endif /* QE_HOUT_H */

@@ -1,0 +1,56 @@
+/*
+ * qe_hquery.h - qe-history's queries over main's builds (qe-history(1)):
+ * slowest and series (qe_hseries.c), changes (qe_hchanges.c), fences
+ * (qe_hfences.c), compare (qe_hcompare.c) and cost (qe_hcost.c).
+ *
+ * Invariants:
+ *  - every query reads the database through qe_hload (main's builds, one
+ *    document at a time) except cost, which sums every series by SQL.
+ *  - rows go out through qe_hout as they are decided; the records are the
+ *    history-* kinds of schema/history.json.
+ *  - each returns QE_EXIT_OK, or QE_EXIT_TROUBLE after saying why.
+ */
+#ifndef QE_HQUERY_H
+#define QE_HQUERY_H
+
+#include <sqlite3.h>
+
+/* Defaults, documented in qe-history(1). */
+#define QE_HQ_TOP 20		/* slowest: rows per level */
+#define QE_HQ_MINSEG 3		/* changes: builds a segment has at least */
+#define QE_HQ_PENALTY 4.0	/* changes: penalty x noise^2 x log(n) per change */
+#define QE_HQ_CELL_FLOOR 0.1	/* changes: seconds a cell's step must move */
+#define QE_HQ_LECTURE_FLOOR 0.5	/* changes, compare: seconds for a lecture */
+#define QE_HQ_MIN_RATIO 1.1	/* changes: the smallest step, as a ratio */
+#define QE_HQ_NOISE_FLOOR 0.02	/* the least noise assumed (log scale) */
+#define QE_HQ_FENCE_K 20	/* fences: the last K builds */
+#define QE_HQ_FENCE_MIN 5	/* fences: builds a fence needs */
+#define QE_HQ_FENCE_Z 3.5	/* fences: ratio = exp(Z x noise) ... */
+#define QE_HQ_FENCE_LO 1.15	/* ... clamped to [LO, HI] */
+#define QE_HQ_FENCE_HI 4.0
+#define QE_HQ_FENCE_ABS 0.1	/* fences: the least absolute floor */
+#define QE_HQ_WINDOW 10		/* compare: builds on each side at most */
+
+struct qe_hq {
+	sqlite3 *db;
+	const char *path;	/* the database, for messages */
+	int md;			/* --format md */
+	long top;		/* slowest -n */
+	const char *doc, *cell;	/* series */
+	long minseg;		/* changes -m */
+	double penalty;		/* changes --penalty */
+	long k;			/* fences -k */
+	const char *out;	/* fences -o */
+	int by;			/* compare: QE_BY_* */
+	const char *package;	/* compare --by PACKAGE */
+	const char *prices;	/* cost --prices */
+};
+
+int qe_hq_slowest(const struct qe_hq *q);
+int qe_hq_series(const struct qe_hq *q);
+int qe_hq_changes(const struct qe_hq *q);
+int qe_hq_fences(const struct qe_hq *q);
+int qe_hq_compare(const struct qe_hq *q);
+int qe_hq_cost(const struct qe_hq *q);
+
+#endif /* QE_HQUERY_H */

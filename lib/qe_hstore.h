@@ -1,0 +1,47 @@
+/*
+ * qe_hstore.h - qe-history's SQLite database: its schema, its migrations,
+ * opening it and its prepared statements.
+ *
+ * Invariants:
+ *  - the schema's version is PRAGMA user_version (QE_HSTORE_VERSION); an
+ *    older database is migrated step by step inside one transaction when it
+ *    is opened for writing, a newer one is refused.
+ *  - the journal is WAL; a report is added in ONE transaction (qe_hadd.h).
+ *  - struct qe_hstore owns the connection and its prepared statements.
+ *
+ * Tables (version 1):
+ *   builds(id, build UNIQUE, series, commit_sha, started_at, run_number,
+ *          runner_class, fingerprint, content_sha256, provenance JSON,
+ *          file, notebooks, cells)
+ *   docs(id, name UNIQUE)
+ *   notebooks(doc, build, status, execution_s, cells_s, code_cells)
+ *   cells(doc, build, idx, label, source_sha256 (32 bytes), first_line,
+ *         status, duration_s)   PRIMARY KEY (doc, build, idx)
+ */
+#ifndef QE_HSTORE_H
+#define QE_HSTORE_H
+
+#include <sqlite3.h>
+
+#define QE_HSTORE_VERSION 1
+#define QE_HSTORE_DEFAULT "qe-history.db"
+
+struct qe_hstore {
+	sqlite3 *db;
+	const char *path;
+	sqlite3_stmt *ins_build, *find_build, *fin_build, *ins_doc, *find_doc,
+	    *ins_nb, *ins_cell;
+};
+
+/*
+ * Open `path`: for writing (creating and migrating it as needed) or, with
+ * readonly, an existing database of a version this program reads. Returns
+ * 0, or -1 after saying why ("prog: path: ...").
+ */
+int qe_hstore_open(struct qe_hstore *s, const char *path, int readonly);
+void qe_hstore_close(struct qe_hstore *s);
+
+/* Say "prog: path: what: sqlite's message"; returns -1. */
+int qe_hstore_err(const struct qe_hstore *s, const char *what);
+
+#endif /* QE_HSTORE_H */
