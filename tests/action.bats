@@ -902,7 +902,9 @@ data() {
 	local other="$BATS_TEST_TMPDIR/other"
 	git clone -q -b qe-telemetry-data "$BARE" "$other"
 	mkdir -p "$other/reports/2026/11"
-	printf 'other\n' | gzip -n > "$other/reports/2026/11/20261130T000000Z-99.1.ndjson.gz"
+	# (its report: build 41's, as another run)
+	sed 's/17000000041/17000000099/g' "$JOB/state/artifacts/qe-telemetry-report/report.ndjson" |
+		gzip -n > "$other/reports/2026/11/20261130T000000Z-99.1.ndjson.gz"
 	git -C "$other" add reports
 	git -C "$other" -c user.name=o -c user.email=o@example.org commit -q -m "the other build"
 	# git, as the action's steps find it: the first push of the data branch
@@ -927,6 +929,8 @@ data() {
 	assert_line --index 2 "reports/2026/11/20261130T000000Z-99.1.ndjson.gz"
 	assert_line --regexp '^reports/.*-17000000041\.1\.ndjson\.gz$'
 	assert_line --regexp '^reports/.*-17000000042\.1\.ndjson\.gz$'
+	run -0 grep -c '"result":"added"' "$JOB/temp/qe-telemetry/history-add.ndjson"
+	assert_output 3
 	run -0 git --git-dir="$BARE" log --format=%s qe-telemetry-data
 	assert_output - <<-EOF
 	qe-telemetry: report of run 17000000042.1 ($GITHUB_SHA)
