@@ -319,3 +319,76 @@ qe_hdocs_each(sqlite3 *db, const char *path, const struct qe_hbuilds *bs, const 
 	free(at);
 	return ret;
 }
+
+static size_t
+hash(const char *s)
+{
+	size_t h = 14695981039346656037u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211u;
+	return h;
+}
+
+/* The slot of key in the table (size a power of two): its entry or an empty one. */
+static int *
+slot(int *tab, size_t size, const struct qe_hkeyed *k, const char *key)
+{
+	size_t i = hash(key) & (size - 1);
+
+	while (tab[i] >= 0 && strcmp(k[tab[i]].key, key) != 0)
+		i = (i + 1) & (size - 1);
+	return &tab[i];
+}
+
+static void
+keyed_add(struct qe_hkeyed *k, int in, const struct qe_hcell *c, size_t cap)
+{
+	if (k->n == 0) {	/* a key is in a build at most once: cap = builds */
+		k->in = qe_xrealloc(k->in, cap * sizeof *k->in);
+		k->cell = qe_xrealloc(k->cell, cap * sizeof *k->cell);
+	}
+	k->in[k->n] = in;
+	k->cell[k->n++] = c;
+}
+
+int
+qe_hdoc_keys(const struct qe_hdoc *d, struct qe_hkeyed **out)
+{
+	size_t rows = 0, size = 16, cap = (size_t)d->n;
+	struct qe_hkeyed *k;
+	int *tab, n = 0;
+
+	for (int i = 0; i < d->n; i++)
+		rows += (size_t)d->in[i].ncells;
+	while (size < 2 * rows + 2)
+		size *= 2;
+	tab = qe_xmalloc(size * sizeof *tab);
+	for (size_t i = 0; i < size; i++)
+		tab[i] = -1;
+	k = qe_xcalloc(rows + 1, sizeof *k);
+	for (int i = 0; i < d->n; i++)
+		for (int j = 0; j < d->in[i].ncells; j++) {
+			const struct qe_hcell *c = &d->in[i].cells[j];
+			int *t = slot(tab, size, k, c->key);
+
+			if (*t < 0) {
+				*t = n;
+				k[n++].key = c->key;
+			}
+			keyed_add(&k[*t], i, c, cap);
+		}
+	free(tab);
+	*out = k;
+	return n;
+}
+
+void
+qe_hkeyed_free(struct qe_hkeyed *k, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(k[i].in);
+		free(k[i].cell);
+	}
+	free(k);
+}

@@ -74,6 +74,24 @@ typedef int (*qe_hdoc_fn)(const struct qe_hdoc *d, void *ctx);
 int qe_hdocs_each(sqlite3 *db, const char *path, const struct qe_hbuilds *bs, const char *only,
     qe_hdoc_fn fn, void *ctx);
 
+/*
+ * A cell's history in a document: the builds (indices into d->in, in
+ * order) that have it and the cell in each.
+ */
+struct qe_hkeyed {
+	const char *key;	/* the document's string */
+	int n;
+	int *in;		/* d->in[in[k]] ... */
+	const struct qe_hcell **cell;	/* ... has cell[k] */
+};
+
+/*
+ * Every cell key of d, in order of first appearance, with its history:
+ * *out (free with qe_hkeyed_free). Linear in the document's cell rows.
+ */
+int qe_hdoc_keys(const struct qe_hdoc *d, struct qe_hkeyed **out);
+void qe_hkeyed_free(struct qe_hkeyed *k, int n);
+
 /* The cell of d->in[i] with key `key`, or NULL. */
 const struct qe_hcell *qe_hdoc_cell(const struct qe_hdocb *in, const char *key);
 

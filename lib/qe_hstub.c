@@ -11,7 +11,6 @@ not_yet(const char *what)
 	return QE_EXIT_TROUBLE;
 }
 
-int qe_hq_changes(const struct qe_hq *q) { (void)q; return not_yet("changes"); }
 int qe_hq_fences(const struct qe_hq *q) { (void)q; return not_yet("fences"); }
 int qe_hq_compare(const struct qe_hq *q) { (void)q; return not_yet("compare"); }
 int qe_hq_cost(const struct qe_hq *q) { (void)q; return not_yet("cost"); }
