@@ -598,12 +598,15 @@ add_prov_changes(struct qe_buf *b, const cJSON *c)
 			qe_buf_adds(b, "<br>");
 		first = 0;
 		qe_html_text(b, qe_json_str(p, "what"), 20);
-		qe_buf_adds(b, " <code>");
-		qe_html_text(b, qe_json_str(p, "name") ? qe_json_str(p, "name") : "", 60);
-		qe_buf_adds(b, "</code> ");
-		qe_html_text(b, qe_json_str(p, "before") ? qe_json_str(p, "before") : "\u2014", 24);
+		if (qe_json_str(p, "name") != NULL) {
+			qe_buf_adds(b, " <code>");
+			qe_html_text(b, qe_json_str(p, "name"), 60);
+			qe_buf_adds(b, "</code>");
+		}
+		qe_buf_adds(b, " ");
+		qe_html_text(b, qe_json_str(p, "before") ? qe_json_str(p, "before") : "\u2014", 40);
 		qe_buf_adds(b, " \u2192 ");
-		qe_html_text(b, qe_json_str(p, "after") ? qe_json_str(p, "after") : "\u2014", 24);
+		qe_html_text(b, qe_json_str(p, "after") ? qe_json_str(p, "after") : "\u2014", 40);
 	}
 	if (first)
 		qe_buf_adds(b, "the code (no provenance change)");
