@@ -6,10 +6,12 @@
  * lib/qe_hout.c.
  */
 #include <err.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "qe.h"
 #include "qe_hadd.h"
@@ -161,6 +163,39 @@ static int (*const queries[S_N])(const struct qe_hq *) = {
 	[S_FENCES] = qe_hq_fences, [S_COMPARE] = qe_hq_compare, [S_COST] = qe_hq_cost,
 };
 
+/*
+ * fences -o FILE: the records into FILE.tmp, renamed to FILE once they are
+ * all written (a reader never sees half a file); nothing on stdout.
+ */
+static int
+to_file(struct cli *c)
+{
+	struct qe_buf tmp = { 0 };
+	int fd, saved = dup(STDOUT_FILENO), status;
+
+	qe_buf_addf(&tmp, "%s.tmp", c->q.out);
+	if (saved < 0 || (fd = open(tmp.data, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0) {
+		warn("%s", tmp.data);
+		qe_buf_free(&tmp);
+		return QE_EXIT_TROUBLE;
+	}
+	fflush(stdout);
+	dup2(fd, STDOUT_FILENO);
+	close(fd);
+	status = qe_hq_fences(&c->q);
+	qe_emit_flush();
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	if (status == QE_EXIT_OK && rename(tmp.data, c->q.out) < 0) {
+		warn("%s", c->q.out);
+		status = QE_EXIT_TROUBLE;
+	}
+	if (status != QE_EXIT_OK)
+		unlink(tmp.data);
+	qe_buf_free(&tmp);
+	return status;
+}
+
 static int
 query(struct cli *c, int s, int argc, char **argv)
 {
@@ -170,6 +205,10 @@ query(struct cli *c, int s, int argc, char **argv)
 	if (argc < operands[s][0] || argc > operands[s][1]) {
 		warnx("%s: %s", subs[s], argc < operands[s][0] ? "a document to follow is missing" :
 		    "too many operands");
+		return -1;
+	}
+	if (s == S_FENCES && c->q.out && c->q.md) {
+		warnx("fences: -o writes NDJSON: --format md does not go with it");
 		return -1;
 	}
 	if (s == S_COMPARE && !given(c, O_BY)) {
@@ -182,7 +221,10 @@ query(struct cli *c, int s, int argc, char **argv)
 		return QE_EXIT_TROUBLE;
 	c->q.db = st.db;
 	c->q.path = c->db;
-	status = queries[s](&c->q);
+	if (s == S_FENCES && c->q.out)
+		status = to_file(c);
+	else
+		status = queries[s](&c->q);
 	qe_hstore_close(&st);
 	return status;
 }
