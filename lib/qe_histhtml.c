@@ -24,8 +24,8 @@ static const char STYLE[] =
     "svg text{font-family:system-ui,'DejaVu Sans',sans-serif;fill:#1f2328}"
     "table{border-collapse:collapse;margin:6px 0 4px}"
     "th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:left;vertical-align:middle}"
-    "th{background:#f6f8fa}td.n{text-align:right;font-variant-numeric:tabular-nums}"
-    "code{font:12px ui-monospace,'DejaVu Sans Mono',monospace;background:#f6f8fa;padding:1px 4px;border-radius:4px}"
+    "th{background:#f6f8fa}td.n,td.d{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
+    "code{white-space:nowrap;font:12px ui-monospace,'DejaVu Sans Mono',monospace;background:#f6f8fa;padding:1px 4px;border-radius:4px}"
     ".slower{color:#cf222e;font-weight:600}.faster{color:#1a7f37;font-weight:600}"
     ".legend span{margin-right:16px}";
 
@@ -591,6 +591,7 @@ add_prov_changes(struct qe_buf *b, const cJSON *c)
 {
 	const cJSON *p, *list = cJSON_GetObjectItemCaseSensitive(c, "provenance_changes");
 	int first = 1;
+	size_t cut;
 
 	qe_buf_adds(b, "<td>");
 	cJSON_ArrayForEach(p, list) {
@@ -603,10 +604,12 @@ add_prov_changes(struct qe_buf *b, const cJSON *c)
 			qe_html_text(b, qe_json_str(p, "name"), 60);
 			qe_buf_adds(b, "</code>");
 		}
+		cut = str_eq(qe_json_str(p, "what"), "package") || str_eq(qe_json_str(p, "what"), "runner-class")
+		    ? 40 : 12;	/* digests: their first 12 */
 		qe_buf_adds(b, " ");
-		qe_html_text(b, qe_json_str(p, "before") ? qe_json_str(p, "before") : "\u2014", 40);
+		qe_html_text(b, qe_json_str(p, "before") ? qe_json_str(p, "before") : "\u2014", cut);
 		qe_buf_adds(b, " \u2192 ");
-		qe_html_text(b, qe_json_str(p, "after") ? qe_json_str(p, "after") : "\u2014", 40);
+		qe_html_text(b, qe_json_str(p, "after") ? qe_json_str(p, "after") : "\u2014", cut);
 	}
 	if (first)
 		qe_buf_adds(b, "the code (no provenance change)");
@@ -634,7 +637,7 @@ section_changes(struct qe_buf *b, const struct qe_histhtml *h)
 		td_text(b, qe_json_str(c, "document"), 80, 1);
 		cell = qe_json_str(c, "label") ? qe_json_str(c, "label") : qe_json_str(c, "cell");
 		td_text(b, cell, 40, 1);
-		qe_buf_adds(b, "<td>");
+		qe_buf_adds(b, "<td class=d>");
 		add_date(b, when(c, "started_at"));
 		qe_buf_adds(b, "</td><td><code>");
 		add_commit(b, c, "commit", "build");
@@ -689,7 +692,9 @@ compare_row(struct qe_buf *b, const cJSON *r)
 	td_secs(b, qe_json_num(r, "median_after_s"));
 	qe_buf_adds(b, "<td class=n>");
 	add_ratio(b, qe_json_num(r, "ratio"));
-	qe_buf_addf(b, " [%.2f, %.2f]</td>", qe_json_num(r, "ci_low"), qe_json_num(r, "ci_high"));
+	if (isfinite(qe_json_num(r, "ci_low")) && isfinite(qe_json_num(r, "ci_high")))
+		qe_buf_addf(b, " [%.2f, %.2f]", qe_json_num(r, "ci_low"), qe_json_num(r, "ci_high"));
+	qe_buf_adds(b, "</td>");
 	ci_plot(b, r);
 	qe_buf_addf(b, "<td class='%s'>", str_eq(moved, "slower") ? "slower" : str_eq(moved, "faster") ? "faster" : "");
 	qe_html_text(b, moved, 10);
@@ -717,30 +722,89 @@ section_compare(struct qe_buf *b, const struct qe_histhtml *h)
 }
 
 static void
+cost_row(struct qe_buf *b, const cJSON *r, const char *first, const char *second)
+{
+	double usd;
+
+	qe_buf_adds(b, qe_json_str(r, "month") ? "<tr>" : "<tr style='font-weight:600'>");
+	td_text(b, first, 10, 0);
+	td_text(b, second, 80, 1);
+	qe_buf_addf(b, "<td class=n>%.0f</td><td class=n>%.1f</td>", qe_json_num(r, "builds"),
+	    qe_json_num(r, "minutes"));
+	usd = qe_json_num(r, "usd_per_minute");
+	if (isfinite(usd))
+		qe_buf_addf(b, "<td class=n>%.3f</td>", usd);
+	else
+		qe_buf_adds(b, "<td class=n>\u2014</td>");
+	usd = qe_json_num(r, "cost_usd");
+	if (isfinite(usd))
+		qe_buf_addf(b, "<td class=n>%.2f</td></tr>\n", usd);
+	else
+		qe_buf_adds(b, "<td class=n>\u2014</td></tr>\n");
+}
+
+/* per lecture over every month and class: builds, minutes and cost summed */
+static cJSON *
+cost_by_lecture(const struct qe_histhtml *h)
+{
+	cJSON *out = qe_json_check(cJSON_CreateObject()), *o;
+	const cJSON *r;
+	const char *d;
+	double usd;
+
+	cJSON_ArrayForEach(r, h->cost) {
+		if ((d = qe_json_str(r, "document")) == NULL)
+			continue;
+		if ((o = cJSON_GetObjectItemCaseSensitive(out, d)) == NULL) {
+			o = qe_json_check(cJSON_CreateObject());
+			cJSON_AddNumberToObject(o, "builds", 0);
+			cJSON_AddNumberToObject(o, "minutes", 0);
+			cJSON_AddNumberToObject(o, "cost_usd", 0);
+			cJSON_AddItemToObject(out, d, o);
+		}
+		cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "builds"),
+		    qe_json_num(o, "builds") + qe_json_num(r, "builds"));
+		cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "minutes"),
+		    qe_json_num(o, "minutes") + qe_json_num(r, "minutes"));
+		usd = qe_json_num(r, "cost_usd");
+		if (!isfinite(usd))
+			cJSON_ReplaceItemInObjectCaseSensitive(o, "cost_usd", qe_json_check(cJSON_CreateNull()));
+		else if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(o, "cost_usd")))
+			cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "cost_usd"),
+			    qe_json_num(o, "cost_usd") + usd);
+	}
+	return out;
+}
+
+static void
 section_cost(struct qe_buf *b, const struct qe_histhtml *h)
 {
 	const cJSON *r;
-	double usd;
+	cJSON *by;
+	const char *month;
 
 	qe_buf_adds(b, "<h2 id='cost'>Runner cost</h2>\n");
 	if (cJSON_GetArraySize(h->cost) == 0) {
 		qe_buf_adds(b, "<p class='note'>No cost rows.</p>\n");
 		return;
 	}
-	qe_buf_adds(b, "<table><tr><th>Month</th><th>Runner class</th><th>Lecture</th><th>Builds</th>"
-	    "<th>Minutes</th><th>USD per minute</th><th>Cost (USD)</th></tr>\n");
+	qe_buf_adds(b, "<p class='note'>Execution minutes of main's builds times the price of their runner "
+	    "class (<code>qe-history cost</code>; per month, class and lecture there).</p>\n"
+	    "<table><tr><th>Month</th><th>Runner class</th><th>Builds</th><th>Minutes</th>"
+	    "<th>USD per minute</th><th>Cost (USD)</th></tr>\n");
 	cJSON_ArrayForEach(r, h->cost) {
-		qe_buf_adds(b, qe_json_str(r, "month") ? "<tr>" : "<tr style='font-weight:600'>");
-		td_text(b, qe_json_str(r, "month") ? qe_json_str(r, "month") : "total", 10, 0);
-		td_text(b, qe_json_str(r, "runner_class") ? qe_json_str(r, "runner_class") : "all", 60, 1);
-		td_text(b, qe_json_str(r, "document") ? qe_json_str(r, "document") : "all", 80, 1);
-		qe_buf_addf(b, "<td class=n>%.0f</td><td class=n>%.1f</td>", qe_json_num(r, "builds"),
-		    qe_json_num(r, "minutes"));
-		usd = qe_json_num(r, "usd_per_minute");
-		qe_buf_addf(b, isfinite(usd) ? "<td class=n>%.3f</td>" : "<td class=n>\u2014</td>", usd);
-		usd = qe_json_num(r, "cost_usd");
-		qe_buf_addf(b, isfinite(usd) ? "<td class=n>%.2f</td></tr>\n" : "<td class=n>\u2014</td></tr>\n", usd);
+		if (qe_json_str(r, "document") != NULL)
+			continue;
+		month = qe_json_str(r, "month");
+		cost_row(b, r, month ? month : "total",
+		    qe_json_str(r, "runner_class") ? qe_json_str(r, "runner_class") : "all");
 	}
+	qe_buf_adds(b, "</table>\n<table><tr><th>All months</th><th>Lecture</th><th>Builds</th><th>Minutes</th>"
+	    "<th>USD per minute</th><th>Cost (USD)</th></tr>\n");
+	by = cost_by_lecture(h);
+	cJSON_ArrayForEach(r, by)
+		cost_row(b, r, "", r->string);
+	cJSON_Delete(by);
 	qe_buf_adds(b, "</table>\n");
 }
 

@@ -54,7 +54,7 @@ charts() {
 	assert_output $'errors_allowed\nimages\nintro_extra'
 	# no script, no external resource, no event handler
 	run -1 grep -Eic '<script|javascript:|https?://[^"'"'"' ]*\.(js|css|png|svg|woff)| on[a-z]+=' "$PAGE"
-	run -0 grep -c "Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\"" "$PAGE"
+	run -0 grep -c "Content-Security-Policy' content=\"default-src 'none'; style-src 'unsafe-inline'\"" "$PAGE"
 }
 
 @test "report -o: each injected step is marked on its lecture's chart with its ratio and the first commit after it; the runner-class change on every chart" {
