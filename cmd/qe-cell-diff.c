@@ -13,11 +13,13 @@
 #include "qe.h"
 #include "qe_diff.h"
 #include "qe_diffrec.h"
+#include "qe_fences.h"
 #include "qe_jqx.h"
 #include "qe_prscope.h"
 #include "qe_reader.h"
 
-enum { OPT_NB_RATIO = QE_OPT_FIRST, OPT_NB_ABS, OPT_EXEC_ABS, OPT_ALPHA, OPT_CHANGED, OPT_IGNORE_FILE };
+enum { OPT_NB_RATIO = QE_OPT_FIRST, OPT_NB_ABS, OPT_EXEC_ABS, OPT_ALPHA, OPT_CHANGED, OPT_IGNORE_FILE,
+	OPT_FENCES };
 
 static const struct option longopts[] = {
 	{ "abs",           required_argument, NULL, 'a' },
@@ -27,6 +29,7 @@ static const struct option longopts[] = {
 	{ "document-key",  required_argument, NULL, 'd' },
 	{ "exit-code",     no_argument,       NULL, 'e' },
 	{ "exec-abs",      required_argument, NULL, OPT_EXEC_ABS },
+	{ "fences",        required_argument, NULL, OPT_FENCES },
 	{ "filter",        required_argument, NULL, 'f' },
 	{ "help",          no_argument,       NULL, 'h' },
 	{ "ignore",        required_argument, NULL, 'i' },
@@ -42,7 +45,8 @@ static const struct option longopts[] = {
 static const char usage[] =
     "usage: qe-cell-diff [-Aeh] [--version] [-a seconds] [-d expr] [-f expr] [-i doc[#label]]\n"
     "                    [-k expr] [-r ratio] [--alpha p] [--changed file] [--exec-abs seconds]\n"
-    "                    [--ignore-file file] [--nb-abs seconds] [--nb-ratio ratio]\n"
+    "                    [--fences file] [--ignore-file file] [--nb-abs seconds]\n"
+    "                    [--nb-ratio ratio]\n"
     "                    [--max-line bytes] base head\n";
 
 /* The user's jq expressions, by option letter. */
@@ -56,6 +60,7 @@ struct cli {
 	struct exprs x;
 	struct qe_prscope scope;	/* --changed, -i, --ignore-file */
 	int eflag;
+	const char *fences;	/* --fences FILE */
 };
 
 /* One option of the command line; -1 for a usage error. */
@@ -80,6 +85,7 @@ option(int ch, const char *arg, void *ctx)
 	case OPT_EXEC_ABS: return qe_opt_number("--exec-abs", arg, 0, 0, INFINITY, &o->exec_abs);
 	case OPT_NB_ABS: return qe_opt_number("--nb-abs", arg, 0, 0, INFINITY, &o->nb.abs);
 	case OPT_NB_RATIO: return qe_opt_number("--nb-ratio", arg, 1, 0, INFINITY, &o->nb.ratio);
+	case OPT_FENCES: c->fences = arg; return 0;
 	case OPT_ALPHA:
 		if (qe_opt_number("--alpha", arg, 0, 1, nextafter(1, 0), &o->cell.alpha) < 0)
 			return -1;
@@ -128,9 +134,10 @@ display(const char *operand)
 int
 main(int argc, char **argv)
 {
-	struct cli c = { QE_DIFF_OPTS_DEFAULT, { { 0 }, { 0 }, { 0 } }, { 0 }, 0 };
+	struct cli c = { QE_DIFF_OPTS_DEFAULT, { { 0 }, { 0 }, { 0 } }, { 0 }, 0, NULL };
 	const struct qe_cli cli = { "Aa:d:ef:hi:k:r:", longopts, usage, option, &c };
 	struct qe_reader rd = { 0 };
+	struct qe_fences fs = { 0 };
 	int status, s;
 	long regressions;
 
@@ -158,7 +165,11 @@ main(int argc, char **argv)
 		warnx("%s: no baseline records", display(argv[0]));
 		status = QE_EXIT_TROUBLE;
 	}
+	if (c.fences && qe_fences_load(&fs, c.fences) != QE_EXIT_OK)
+		status = QE_EXIT_TROUBLE;
+	c.opts.fences = c.fences ? &fs : NULL;
 	regressions = qe_diff_write(&c.opts, &rd, display(argv[0]), display(argv[1]));
+	qe_fences_free(&fs);
 	exprs_free(&c.x);
 	qe_prscope_free(&c.scope);
 	qe_reader_free(&rd);

@@ -1,4 +1,4 @@
-/* PELT change points and the median-of-three smoother (qe_changept.h). */
+/* PELT change points and the spike clipping (qe_changept.h). */
 #include <stdlib.h>
 
 #include "qe.h"
@@ -96,17 +96,25 @@ qe_pelt(const double *y, int n, int minseg, double pen, int *cps)
 	return k;
 }
 
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 void
-qe_med3(const double *x, int n, double *out)
+qe_clip5(const double *x, int n, double k, double *out)
 {
 	for (int i = 0; i < n; i++) {
-		double a, b, c;
+		double w[5], m;
+		int a = i - 2 < 0 ? 0 : i - 2, z = i + 3 > n ? n : i + 3, len = z - a;
 
-		if (i == 0 || i == n - 1) {
-			out[i] = x[i];
-			continue;
-		}
-		a = x[i - 1], b = x[i], c = x[i + 1];
-		out[i] = a > b ? (b > c ? b : a > c ? c : a) : (a > c ? a : b > c ? c : b);
+		for (int j = 0; j < len; j++)
+			w[j] = x[a + j];
+		qsort(w, (size_t)len, sizeof *w, cmp_double);
+		m = len % 2 ? w[len / 2] : (w[len / 2 - 1] + w[len / 2]) / 2;
+		out[i] = x[i] > m + k ? m + k : x[i] < m - k ? m - k : x[i];
 	}
 }

@@ -1,8 +1,8 @@
 /*
  * qe_changept.h - change points in a series: PELT (Killick, Fearnhead and
  * Eckley 2012) for changes in mean under a squared-error cost, with a
- * minimum segment length, and the median-of-three smoother that keeps a
- * one-off spike from looking like a segment.
+ * minimum segment length, and the clipping that keeps a one-off spike
+ * from moving a segment's boundary.
  *
  * Invariants:
  *  - exact and deterministic: the segmentation minimising the sum of
@@ -21,9 +21,11 @@
 int qe_pelt(const double *y, int n, int minseg, double pen, int *cps);
 
 /*
- * out[i] = median of x[i-1], x[i], x[i+1] (the ends keep their value): a
- * single outlier disappears, a step stays where it is.
+ * out[i] = x[i] clipped to m[i] +- k, m[i] the median of the five values
+ * x[i-2..i+2] (fewer at the ends: the window is cut, not shifted). A single
+ * outlier is pulled back to its neighbours; every other value, and so the
+ * place of a step, is left as it is.
  */
-void qe_med3(const double *x, int n, double *out);
+void qe_clip5(const double *x, int n, double k, double *out);
 
 #endif /* QE_CHANGEPT_H */

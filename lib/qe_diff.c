@@ -6,6 +6,7 @@
 #include "qe.h"
 #include "qe_align.h"
 #include "qe_diff.h"
+#include "qe_fences.h"
 #include "qe_stats.h"
 
 #define F_SOURCE QE_FLAG(QE_F_SOURCE)
@@ -175,7 +176,7 @@ qe_diff_runner_factor(const struct qe_diff_opts *o, const struct qe_reader *r,
  * the changed-on-main and ignored flags its notebook gives every cell).
  */
 static void
-judge_cell(const struct qe_diff_opts *o, double scale, const struct cellpair *p, int notcomp,
+judge_cell(const struct qe_rule *rule, double scale, const struct cellpair *p, int notcomp,
     unsigned doc, struct qe_cell_diff *c)
 {
 	double *bv = NULL, *hv = NULL;
@@ -204,7 +205,7 @@ judge_cell(const struct qe_diff_opts *o, double scale, const struct cellpair *p,
 		c->j.h = qe_median(hv, nhv);
 		c->reason = "timing sources differ";
 	} else
-		qe_judge(&c->j, bv, nbv, hv, nhv, &o->cell, scale);
+		qe_judge(&c->j, bv, nbv, hv, nhv, rule, scale);
 	free(bv);
 	free(hv);
 }
@@ -246,13 +247,17 @@ judge_cells(const struct qe_diff_opts *o, const struct qe_reader *r, double scal
 	}
 	for (int i = 0; i < np; i++) {
 		struct qe_cell_diff c;
+		struct qe_rule rule;
 		unsigned doc = nb->flags & (F_MAIN | F_IGNORED);
 		const struct qe_cell *any = cp[i].h ? cp[i].h : cp[i].b;
 
 		if (o->scope && !(doc & F_IGNORED) &&
 		    qe_prscope_ignored_cell(o->scope, nb->doc->name, qe_reader_text(r, any->label)))
 			doc |= F_IGNORED;
-		judge_cell(o, scale, &cp[i], nb->notcomp, doc, &c);
+		/* --fences: the rule main's history learned for BASE's cell */
+		rule = qe_fences_rule(o->fences, &o->cell, nb->doc->name,
+		    cp[i].b ? qe_reader_text(r, cp[i].b->label) : NULL, cp[i].b ? cp[i].b->src : NULL);
+		judge_cell(&rule, scale, &cp[i], nb->notcomp, doc, &c);
 		count_cell(nb, &c);
 		if (fn)
 			fn(arg, nb, &c);

@@ -23,6 +23,8 @@
 
 #include "qe_fingerprint.h"
 #include "qe_prscope.h"
+
+struct qe_fences;
 #include "qe_reader.h"
 #include "qe_verdict.h"
 #include "qe_vocab.h"
@@ -35,10 +37,11 @@ struct qe_diff_opts {
 	int factor_min_cells;	/* cells the runner factor needs */
 	int adjust;		/* -A: judge after removing the runner factor */
 	const struct qe_prscope *scope;	/* --changed, -i: NULL for none */
+	const struct qe_fences *fences;	/* --fences: per-cell rules, NULL for none */
 };
 
 /* The defaults: see qe-cell-diff(1), THRESHOLDS, for the evidence. */
-#define QE_DIFF_OPTS_DEFAULT { { 1.5, 0.5, 0.05 }, { 1.5, 1.0, 0.05 }, 3.5, 0.05, 3, 0, NULL }
+#define QE_DIFF_OPTS_DEFAULT { { 1.5, 0.5, 0.05 }, { 1.5, 1.0, 0.05 }, 3.5, 0.05, 3, 0, NULL, NULL }
 
 struct qe_runner_factor {
 	double factor;	/* median head/base of the steady cells; NAN when too few */

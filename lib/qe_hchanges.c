@@ -5,12 +5,15 @@
  *
  * A series (a lecture's sum, a cell's duration) is cut where the runner
  * class changes: timings of two classes are not compared. Each piece of at
- * least 2 x minseg builds is segmented by PELT on the median-of-three
- * smoothed log durations (floored at QE_ROBUST_FLOOR_S), with the penalty
+ * least 2 x minseg builds is segmented by PELT on the log durations
+ * (floored at QE_ROBUST_FLOOR_S, single spikes clipped to 3 sigma of their
+ * neighbourhood's median: qe_clip5), with the penalty
  * penalty x noise^2 x log(n), noise the series' own (qe_noise, at least
- * QE_HQ_NOISE_FLOOR). A change point is reported when the medians of the
- * raw durations either side differ by a ratio of at least max(MIN_RATIO,
- * exp(3 x noise)) and by at least the level's absolute floor.
+ * QE_HQ_NOISE_FLOOR). PELT proposes; the data decide: every proposed
+ * change must separate its two neighbouring segments by a Mann-Whitney p
+ * below QE_HQ_ALPHA, a ratio of medians of at least QE_HQ_MIN_RATIO and
+ * the level's absolute floor in seconds; the weakest failing one is
+ * dropped (its segments merged) until all pass (validate).
  */
 #include <err.h>
 #include <math.h>
@@ -24,6 +27,7 @@
 #include "qe_hprov.h"
 #include "qe_hquery.h"
 #include "qe_robust.h"
+#include "qe_stats.h"
 
 /* A change found, with what it is ordered by. */
 struct found {
@@ -106,14 +110,45 @@ keep(struct changes *c, int pos, int level, const char *doc, int idx, cJSON *rec
 	f->rec = rec;
 }
 
-/* Is the step from segment b to segment a beyond noise and the floor? */
-static int
-real_step(const double *bv, int nb, const double *av, int na, double noise, double floor)
+/*
+ * How strongly the data say the step from bv to av is real: the p value of
+ * the Mann-Whitney test, or 2 (never kept) when the medians differ by less
+ * than QE_HQ_MIN_RATIO or the level's floor.
+ */
+static double
+step_p(const double *bv, int nb, const double *av, int na, double floor)
 {
 	double mb = qe_rmedian(bv, (size_t)nb), ma = qe_rmedian(av, (size_t)na);
-	double need = fmax(log(QE_HQ_MIN_RATIO), 3 * noise);
 
-	return fabs(qe_floorlog(ma) - qe_floorlog(mb)) >= need && fabs(ma - mb) >= floor;
+	if (fabs(qe_floorlog(ma) - qe_floorlog(mb)) < log(QE_HQ_MIN_RATIO) || fabs(ma - mb) < floor)
+		return 2;
+	return qe_mann_whitney(bv, nb, av, na);
+}
+
+/*
+ * Keep the change points cps[0..k) of x[0..n) that pass: while one fails
+ * (p >= QE_HQ_ALPHA against its neighbouring segments), drop the weakest
+ * and test again with the merged segment. Returns how many remain.
+ */
+static int
+validate(const double *x, int n, int *cps, int k, double floor)
+{
+	for (;;) {
+		int worst = -1;
+		double wp = 0;
+
+		for (int j = 0; j < k; j++) {
+			int a = j > 0 ? cps[j - 1] : 0, t = cps[j], z = j + 1 < k ? cps[j + 1] : n;
+			double p = step_p(x + a, t - a, x + t, z - t, floor);
+
+			if (p >= QE_HQ_ALPHA && p > wp)
+				worst = j, wp = p;
+		}
+		if (worst < 0)
+			return k;
+		memmove(cps + worst, cps + worst + 1, (size_t)(k - worst - 1) * sizeof *cps);
+		k--;
+	}
 }
 
 /* Segment one run of a series, c->v[s..e) at positions c->pos[s..e). */
@@ -130,13 +165,12 @@ segment(struct changes *c, int s, int e, int level, const char *doc, const struc
 	noise = isnan(noise) || noise < QE_HQ_NOISE_FLOOR ? QE_HQ_NOISE_FLOOR : noise;
 	for (int i = 0; i < n; i++)
 		c->y[i] = qe_floorlog(c->v[s + i]);
-	qe_med3(c->y, n, c->ys);
+	qe_clip5(c->y, n, 3 * noise / sqrt(2.0), c->ys);
 	k = qe_pelt(c->ys, n, m, c->q->penalty * noise * noise * log((double)n), c->cps);
+	k = validate(c->v + s, n, c->cps, k, floor);
 	for (int j = 0; j < k; j++) {
 		int a = j > 0 ? c->cps[j - 1] : 0, t = c->cps[j], z = j + 1 < k ? c->cps[j + 1] : n;
 
-		if (!real_step(c->v + s + a, t - a, c->v + s + t, z - t, noise, floor))
-			continue;
 		keep(c, c->pos[s + t], level, doc, cell ? cell->idx : -1,
 		    change_rec(c, level, doc, cell, c->pos[s + t - 1], c->pos[s + t],
 		    c->v + s + a, t - a, c->v + s + t, z - t));

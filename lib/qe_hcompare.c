@@ -8,10 +8,10 @@
  * and runner class; after: up to QE_HQ_WINDOW from i with i's value and
  * runner class (a runner change is not an environment change). Per
  * lecture: the Hodges-Lehmann ratio after/before of the lecture's times
- * with its 95% interval; "slower"/"faster" when the interval excludes 1,
- * the ratio is beyond max(1.05, exp(3 x noise)) (noise of the before
- * builds) and the medians differ by QE_HQ_LECTURE_FLOOR seconds; "same"
- * otherwise; "unknown" with fewer than 3 builds on a side.
+ * with its 95% interval (the interval carries the lecture's noise);
+ * "slower"/"faster" when the interval excludes 1, the ratio is beyond
+ * QE_HQ_MIN_RATIO either way and the medians differ by QE_HQ_LECTURE_FLOOR seconds;
+ * "same" otherwise; "unknown" with fewer than 3 builds on a side.
  */
 #include <err.h>
 #include <math.h>
@@ -72,12 +72,10 @@ find_change(struct compare *c)
 static int
 moved(const double *b, int nb, const double *a, int na, double r, double lo, double hi)
 {
-	double noise = qe_noise(b, (size_t)nb), need, d;
+	double need = log(QE_HQ_MIN_RATIO), d;
 
-	if (nb < 3 || na < 3 || isnan(r))
+	if (nb < 3 || na < 3 || isnan(r) || isnan(lo))
 		return QE_MV_UNKNOWN;
-	noise = isnan(noise) || noise < QE_HQ_NOISE_FLOOR ? QE_HQ_NOISE_FLOOR : noise;
-	need = fmax(log(1.05), 3 * noise);
 	d = qe_rmedian(a, (size_t)na) - qe_rmedian(b, (size_t)nb);
 	if (lo > 1 && log(r) >= need && d >= QE_HQ_LECTURE_FLOOR)
 		return QE_MV_SLOWER;

@@ -18,10 +18,11 @@
 /* Defaults, documented in qe-history(1). */
 #define QE_HQ_TOP 20		/* slowest: rows per level */
 #define QE_HQ_MINSEG 3		/* changes: builds a segment has at least */
-#define QE_HQ_PENALTY 4.0	/* changes: penalty x noise^2 x log(n) per change */
+#define QE_HQ_PENALTY 1.5	/* changes: penalty x noise^2 x log(n) per change */
 #define QE_HQ_CELL_FLOOR 0.1	/* changes: seconds a cell's step must move */
 #define QE_HQ_LECTURE_FLOOR 0.5	/* changes, compare: seconds for a lecture */
-#define QE_HQ_MIN_RATIO 1.1	/* changes: the smallest step, as a ratio */
+#define QE_HQ_MIN_RATIO 1.1	/* changes, compare: the smallest step, as a ratio */
+#define QE_HQ_ALPHA 0.001	/* changes: a step's Mann-Whitney p is below it */
 #define QE_HQ_NOISE_FLOOR 0.02	/* the least noise assumed (log scale) */
 #define QE_HQ_FENCE_K 20	/* fences: the last K builds */
 #define QE_HQ_FENCE_MIN 5	/* fences: builds a fence needs */

@@ -16,7 +16,8 @@ The history (builds numbered from 1):
   - durations: the template's, times --scale (default 10), then the noise of
     data-formats.md section 13: cells of 0.05 s and more x exp(N(0, 0.065))
     + N(0, 0.01 s) (A/A ratio p99 about 1.24); shorter cells x exp(N(0,
-    0.21)) (ratios up to 2); execution_seconds = cell sum + start-up U(1.2,
+    0.21)) (ratios up to 2); the first cell of a notebook and cells that
+    raise a tolerated error swing most: x exp(N(0, 0.12)); execution_seconds = cell sum + start-up U(1.2,
     1.5) s, + U(2.5, 3) s stalls in 3 % of notebooks.
   - steps: the cell "slow-sleep" of intro x3 from build 30 on; every cell of
     numba_demo x1.2 from build 40 on, with numba 0.60.0 -> 0.61.0 (and the
@@ -25,7 +26,8 @@ The history (builds numbered from 1):
   - spikes (one build only, not steps): build 15 the cell "numpy-eig" x4;
     build 22 every cell of errors_allowed x1.8.
   - edits: from build 25 on, dynamics/markov is HEAD's (a cell inserted,
-    "markov-simulate" edited, same label); intro's unlabelled cell (index 5)
+    "markov-simulate" edited, same label; cells BASE has keep BASE's
+    durations); intro's unlabelled cell (index 5)
     gets a new source digest (edited) from build 27 on; intro's "params" is
     HEAD's (edited) from build 27 on. Durations follow the cell, so the
     inserted cell is a real step in the lecture's sum at build 25.
@@ -110,9 +112,9 @@ def provenance(b, pr, truth):
     return p
 
 
-def noisy(rng, d):
+def noisy(rng, d, swing):
     if d >= 0.05:
-        return max(0.0005, d * math.exp(rng.gauss(0, 0.065)) + rng.gauss(0, 0.01))
+        return max(0.0005, d * math.exp(rng.gauss(0, 0.12 if swing else 0.065)) + rng.gauss(0, 0.01))
     return d * math.exp(rng.gauss(0, 0.21))
 
 
@@ -137,7 +139,12 @@ def lectures(b, base, head, order, args):
     for d in order:
         if d == "stale_timing" and b >= 36:
             continue
-        t = head[d] if d == "dynamics/markov" and b >= 25 else base[d]
+        t = base[d]
+        if d == "dynamics/markov" and b >= 25:
+            t = copy.deepcopy(head[d])
+            was = {c["label"]: c["duration_s"] for c in base[d]["cells"]}
+            for c in t["cells"]:
+                c["duration_s"] = was.get(c["label"], c["duration_s"])
         if d == "intro" and b >= 27:
             t = copy.deepcopy(base[d])
             t["cells"][1] = copy.deepcopy(head[d]["cells"][1])
@@ -179,7 +186,8 @@ def build_records(rng, b, pr, base, head, order, args, truth):
             c = dict(c, document=doc)
             if c["duration_s"] is not None:
                 d = c["duration_s"] * args.scale * factor(b, pr, doc, c["label"], truth)
-                c["duration_s"] = round(noisy(rng, d), 6)
+                swing = c["index"] == 0 or c["status"] == "error"
+                c["duration_s"] = round(noisy(rng, d, swing), 6)
             cells.append(c)
         if nb["status"] == "ok":
             s = round(sum(c["duration_s"] for c in cells if c["duration_s"] is not None), 6)
@@ -226,7 +234,7 @@ def main():
     rng = random.Random(args.seed)
     os.makedirs(args.outdir, exist_ok=True)
     ext = ".ndjson" if args.plain else ".ndjson.gz"
-    pr_at = sorted(random.Random(args.seed + 1).sample(range(2, args.builds), min(args.prs, args.builds - 2)))
+    pr_at = sorted(random.Random(args.seed + 1).sample(range(2, args.builds), max(0, min(args.prs, args.builds - 2))))
     for b in range(1, args.builds + 1):
         write(os.path.join(args.outdir, f"main-{b:02d}{ext}"),
               build_records(rng, b, False, base, head, order, args, truth), args.plain)

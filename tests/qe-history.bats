@@ -1,0 +1,345 @@
+#!/usr/bin/env bats
+# qe-history on a year of builds made from real records: qe-cache-extract
+# reads the two timed fixture caches (real jupyter-cache + nbclient runs),
+# tests/gen_history.py turns them into 52 weekly main builds and 8
+# pull-request builds, stamped as qe-stamp stamps, with known steps (a cell
+# x3 from build 30; numba_demo x1.2 from build 40 with numba 0.60.0 ->
+# 0.61.0; every time x0.8 from build 45 with a new runner class), one-off
+# spikes (builds 15 and 22), edits (markov from build 25, intro from 27),
+# a lecture added (intro_extra, 20) and one removed (stale_timing, 36).
+# Build NN's run id is 140000NN000 (pull requests: 140000NN500).
+
+load helper
+
+setup_file() {
+	export H="$BATS_FILE_TMPDIR"
+	qe-cache-extract "$(shared jupyter-cache-timed/base/.jupyter_cache)" > "$H/base.ndjson"
+	qe-cache-extract "$(shared jupyter-cache-timed/head/.jupyter_cache)" > "$H/head.ndjson"
+	/usr/bin/python3 "$TESTS_DIR/gen_history.py" "$H/base.ndjson" "$H/head.ndjson" "$H/reports"
+	qe-history add -d "$H/all.db" "$H"/reports/*.ndjson.gz > "$H/add.ndjson"
+}
+
+setup() {
+	T="$BATS_TEST_TMPDIR"
+	DB="$H/all.db"
+}
+
+# build NUMBER of a build name (the run id's middle digits)
+buildno() {
+	jq -r "$@" '.build | split("/")[2][5:8]'
+}
+
+# dump DB: every row of every table, for "exactly as before"
+dump() {
+	/usr/bin/python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+print(c.execute("PRAGMA user_version").fetchone()[0])
+print(c.execute("PRAGMA integrity_check").fetchone()[0])
+for line in c.iterdump():
+    print(line)' "$1" | sha256sum
+}
+
+@test "add: every report is one build, main's apart from pull requests, in one history-add record each" {
+	run -0 jq -sc 'map(.result + " " + .series) | group_by(.) | map("\(length) \(.[0])")' "$H/add.ndjson"
+	assert_output '["52 added main","8 added pull-request"]'
+	run -0 jq -c 'select(.file | endswith("main-01.ndjson.gz")) | [.build, .commit, .started_at, .notebooks, .cells]' "$H/add.ndjson"
+	assert_output '["QuantEcon/lecture-demo/14000001000/1#b0b3d5e28c6cda9a","b0bd943fdeff95eb270517001b478d76c2ffd8f4","2025-12-01T06:00:00.000000Z",7,24]'
+	# the content digest is the decompressed report's
+	run -0 jq -r 'select(.file | endswith("main-01.ndjson.gz")) | .content_sha256' "$H/add.ndjson"
+	assert_output "$(zcat "$H/reports/main-01.ndjson.gz" | sha256sum | cut -d' ' -f1)"
+	validate "$H/add.ndjson"
+}
+
+@test "add is idempotent: the same reports again change nothing, plain or gzip" {
+	cp "$DB" "$T/db"
+	before=$(dump "$T/db")
+	zcat "$H/reports/main-07.ndjson.gz" > "$T/main-07.ndjson"
+	run -0 qe-history add -d "$T/db" "$H/reports/main-01.ndjson.gz" "$T/main-07.ndjson" "$H/reports/pr-09.ndjson.gz"
+	run -0 jq -c '[.result, .notebooks, .cells]' <<< "$output"
+	assert_output $'["present",7,24]\n["present",7,24]\n["present",7,24]'
+	assert_equal "$(dump "$T/db")" "$before"
+}
+
+@test "add refuses the same build with other content, a report without provenance, and a report mixing builds" {
+	cp "$DB" "$T/db"
+	before=$(dump "$T/db")
+	zcat "$H/reports/main-03.ndjson.gz" | sed '5s/"duration_s":[0-9.]*/"duration_s":99.5/' > "$T/changed.ndjson"
+	run -2 --separate-stderr qe-history add -d "$T/db" "$T/changed.ndjson"
+	assert_output ''
+	assert_equal "$stderr" "qe-history: $T/changed.ndjson: not added: build QuantEcon/lecture-demo/14000003000/1#b0b3d5e28c6cda9a is already stored with other content (content_sha256 $(zcat "$H/reports/main-03.ndjson.gz" | sha256sum | cut -c1-12)..., this report $(sha256sum < "$T/changed.ndjson" | cut -c1-12)...): not replaced"
+	zcat "$H/reports/main-03.ndjson.gz" | jq -c 'del(.provenance)' > "$T/bare.ndjson"
+	run -2 --separate-stderr qe-history add -d "$T/db" "$T/bare.ndjson"
+	assert_equal "$stderr" "qe-history: $T/bare.ndjson:1: not added: no provenance (pass the report through qe-stamp): without one a build has no place in a series"
+	zcat "$H/reports/main-03.ndjson.gz" | jq -c 'del(.provenance.run.build_id, .provenance.source.commit)' > "$T/anon.ndjson"
+	run -2 --separate-stderr qe-history add -d "$T/db" "$T/anon.ndjson"
+	assert_equal "$stderr" "qe-history: $T/anon.ndjson:1: not added: the provenance names neither run.build_id nor source.commit: nothing identifies the build"
+	{ zcat "$H/reports/main-05.ndjson.gz" | head -n 3; zcat "$H/reports/main-06.ndjson.gz"; } > "$T/mixed.ndjson"
+	rm -f "$T/fresh.db"
+	run -2 --separate-stderr qe-history add -d "$T/fresh.db" "$T/mixed.ndjson"
+	assert_equal "$stderr" "qe-history: $T/mixed.ndjson:4: not added: records of more than one qe-stamp run in one report: add each build's report on its own"
+	run -0 /usr/bin/python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from builds").fetchone()[0])' "$T/fresh.db"
+	assert_output 0
+	assert_equal "$(dump "$T/db")" "$before"
+}
+
+@test "add: a line that is not JSON rolls the whole report back; the next report is still added" {
+	zcat "$H/reports/main-04.ndjson.gz" | sed '6s/^/x/' > "$T/bad.ndjson"
+	run -2 --separate-stderr qe-history add -d "$T/db" "$T/bad.ndjson" "$H/reports/main-05.ndjson.gz"
+	[[ "${stderr_lines[0]}" == "qe-history: $T/bad.ndjson:6: invalid JSON"* ]]
+	assert_equal "${stderr_lines[-1]}" "qe-history: $T/bad.ndjson: not added: lines were rejected"
+	run -0 jq -r '.file + " " + .result' <<< "$output"
+	assert_output "$H/reports/main-05.ndjson.gz added"
+	run -0 qe-history slowest -d "$T/db" -n 1
+	assert_equal "$(buildno <<< "${lines[0]}")" 005
+}
+
+@test "add killed mid-ingest (SIGKILL while it waits on a FIFO inside its transaction) leaves the database exactly as before" {
+	/usr/bin/python3 "$TESTS_DIR/gen_history.py" --builds 1 --prs 0 --lectures 40 --cells 60 --plain \
+		"$H/base.ndjson" "$H/head.ndjson" "$T/big"
+	qe-history add -d "$T/db" "$H/reports/main-02.ndjson.gz" "$H/reports/main-03.ndjson.gz" > /dev/null
+	before=$(dump "$T/db")
+	mkfifo "$T/fifo"
+	{ head -n 1000 "$T/big/main-01.ndjson"; sleep 30; } > "$T/fifo" 2>/dev/null 3>&- &
+	writer=$!
+	qe-history add -d "$T/db" "$T/fifo" > /dev/null 2>&1 3>&- &
+	adder=$!
+	# wait until add holds its write transaction: another writer is refused
+	locked=
+	for i in $(seq 100); do
+		if ! /usr/bin/python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1], timeout=0, isolation_level=None)
+c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
+		sleep 0.1
+	done
+	kill -9 "$adder"
+	wait "$adder" || true
+	kill "$writer" 2>/dev/null || true
+	pkill -P "$writer" sleep 2>/dev/null || true
+	assert_equal "$locked" 1
+	assert_equal "$(dump "$T/db")" "$before"
+	# and the database takes the report afterwards
+	run -0 qe-history add -d "$T/db" "$T/big/main-01.ndjson"
+	run -0 jq -c '[.result, .notebooks, .cells]' <<< "$output"
+	assert_output '["added",39,1944]'
+}
+
+@test "a database of a newer schema version is refused; a file that is not one is not read as one" {
+	/usr/bin/python3 -c 'import sqlite3,sys; c = sqlite3.connect(sys.argv[1]); c.execute("PRAGMA user_version = 7"); c.commit()' "$T/new.db"
+	run -2 --separate-stderr qe-history add -d "$T/new.db" "$H/reports/main-01.ndjson.gz"
+	assert_equal "$stderr" "qe-history: $T/new.db: database schema version 7 is newer than this qe-history's (1)"
+	/usr/bin/python3 -c 'import sqlite3,sys; c = sqlite3.connect(sys.argv[1]); c.execute("create table t(x)"); c.commit()' "$T/other.db"
+	run -2 --separate-stderr qe-history slowest -d "$T/other.db"
+	assert_equal "$stderr" "qe-history: $T/other.db: not a qe-history database (schema version 0): run qe-history add to create or migrate it"
+	run -2 --separate-stderr qe-history slowest -d "$T/none.db"
+	assert_equal "$stderr" "qe-history: $T/none.db: cannot open (qe-history add creates it): unable to open database file"
+	[ ! -e "$T/none.db" ]
+}
+
+@test "slowest: lectures and cells of the newest main build with their shares (pull requests never count)" {
+	run -0 qe-history slowest -d "$DB" -n 2
+	assert_equal "${#lines[@]}" 4
+	assert_equal "$(buildno <<< "${lines[0]}")" 052
+	run -0 jq -c '[.level, .rank, .document, .cell, .index, .seconds, (.share_lecture | if . then . * 1000 | round else . end), (.share_build * 1000 | round)]' <<< "$output"
+	assert_output '["lecture",1,"intro",null,null,9.848279,null,322]
+["lecture",2,"numba_demo",null,null,8.534442,null,279]
+["cell",1,"intro","label:slow-sleep",2,7.470137,759,244]
+["cell",2,"numba_demo","label:njit-first-call",2,4.064403,476,133]'
+	# (durations carry a no-break space before their unit: shown as a space here)
+	run -0 bash -c "qe-history slowest -d '$DB' -n 2 --format md | sed 's/\xc2\xa0/ /g'"
+	assert_output '| level | # | document | cell | first line | time | of lecture | of build |
+|---|---|---|---|---|---|---|---|
+| lecture | 1 | `intro` | — | — | 9.85 s | — | 32% |
+| lecture | 2 | `numba_demo` | — | — | 8.53 s | — | 28% |
+| cell | 1 | `intro` | slow-sleep | `time.sleep(SLEEP)` | 7.47 s | 76% | 24% |
+| cell | 2 | `numba_demo` | njit-first-call | `qe_sum(10)` | 4.06 s | 48% | 13% |'
+	qe-history slowest -d "$DB" > "$T/s.ndjson"
+	validate "$T/s.ndjson"
+	# shares of a build add up to 1
+	run -0 jq -s '[.[] | select(.level == "lecture") | .share_build] | add * 1e9 | round'  "$T/s.ndjson"
+	assert_output 1000000000
+}
+
+@test "series follows a cell through edits: by label, by digest prefix, an unlabelled cell whose digest changed" {
+	run -0 qe-history series -d "$DB" dynamics/markov markov-simulate
+	run -0 jq -sc '[length, (map(.source_sha256[:8]) | unique), (map(.index) | unique), (map(.cell) | unique)]' <<< "$output"
+	assert_output '[52,["0cc77a28","1cd4a96e"],[1,2],["label:markov-simulate"]]'
+	# intro's unlabelled cell 5 is edited at build 27: still one series
+	run -0 qe-history series -d "$DB" intro c5d65b16
+	run -0 jq -sc '[length, (map(.source_sha256[:8]) | unique), (map(.cell) | unique)]' <<< "$output"
+	assert_output '[52,["c5d65b16","fea46550"],["sha256:c5d65b16896ece5e8d8529de8d7c5379ec7db4cbc8277751afa5e503ed94c11f"]]'
+	# the edited digest names the same cell
+	run -0 qe-history series -d "$DB" intro fea46550
+	assert_equal "${#lines[@]}" 52
+	# a lecture: one point per main build that has it
+	run -0 qe-history series -d "$DB" intro_extra
+	assert_equal "${#lines[@]}" 33
+	assert_equal "$(buildno <<< "${lines[0]}")" 020
+	run -0 qe-history series -d "$DB" stale_timing
+	assert_equal "${#lines[@]}" 35
+	qe-history series -d "$DB" intro slow-sleep > "$T/p.ndjson"
+	validate "$T/p.ndjson"
+	run -2 --separate-stderr qe-history series -d "$DB" intro nosuchcell
+	assert_equal "$stderr" "qe-history: $DB: document intro has no cell named nosuchcell (a label, a cell key, or 8 or more hex digits of a source digest)"
+	run -2 --separate-stderr qe-history series -d "$DB" nosuchdoc
+	assert_equal "$stderr" "qe-history: $DB: no main build has document nosuchdoc"
+}
+
+@test "changes: every injected step at its build with what changed in provenance, and nothing else (no spike, no edit, no pull request)" {
+	run -0 qe-history changes -d "$DB"
+	run -0 jq -c '[(.build | split("/")[2][5:8]), .level, .document, .label, .n_before, .n_after, (.before_median_s * 1000 | round), (.after_median_s * 1000 | round), (.provenance_changes | map([.what, .name, .before[:12], .after[:12]]))]' <<< "$output"
+	assert_output '["025","lecture","dynamics/markov",null,24,20,3360,4321,[]]
+["030","lecture","intro",null,29,15,6005,11549,[]]
+["030","cell","intro","slow-sleep",29,15,3115,8811,[]]
+["040","lecture","numba_demo",null,39,5,8712,10089,[["package","numba","0.60.0","0.61.0"],["env-file","environment.yml","be6fc624fd05","c8895436531c"]]]
+["040","cell","numba_demo","njit-define",39,5,471,579,[["package","numba","0.60.0","0.61.0"],["env-file","environment.yml","be6fc624fd05","c8895436531c"]]]
+["040","cell","numba_demo","njit-first-call",39,5,4340,5142,[["package","numba","0.60.0","0.61.0"],["env-file","environment.yml","be6fc624fd05","c8895436531c"]]]
+["045","build",null,null,44,8,31939,29848,[["runner-class",null,"github-hoste","runs-on/cpu="]]]'
+	qe-history changes -d "$DB" > "$T/c.ndjson"
+	validate "$T/c.ndjson"
+	run -0 jq -r 'select(.level == "cell") | [.commit, .previous_commit, (.previous_build | split("/")[2][5:8])] | join(" ")' "$T/c.ndjson"
+	assert_line --index 0 "$(printf 'main-30' | sha1sum | cut -d' ' -f1) $(printf 'main-29' | sha1sum | cut -d' ' -f1) 029"
+	run -0 bash -c "qe-history changes -d '$DB' --format md | sed 's/\xc2\xa0/ /g'"
+	assert_line --index 0 '| first build after | commit | level | document | cell | before | after | ratio | what changed |'
+	assert_line --index 5 '| 2026-08-31T06:00:00.000000Z | 8fd6cad9d1ca… | lecture | `numba_demo` | — | 8.71 s | 10.1 s | ×1.16 | package numba: 0\.60.0 → 0\.61.0; env-file environment.yml: be6fc624fd05be4aa4c8… → c8895436531c6cda20aa… |'
+}
+
+@test "changes: a higher penalty or a longer minimum segment is accepted and deterministic" {
+	run -0 qe-history changes -d "$DB" -m 6
+	a=$output
+	run -0 qe-history changes -d "$DB" -m 6
+	assert_equal "$output" "$a"
+	run -0 buildno <<< "$a"
+	assert_output $'025\n030\n030\n045'
+}
+
+@test "fences reflect the noise: cells that swing (first cells, error cells) get looser fences than the rest; -o writes the file" {
+	qe-history fences -d "$DB" > "$T/f.ndjson"
+	validate "$T/f.ndjson"
+	# the newest runner class has 8 builds (45-52): every fence learned from them
+	run -0 jq -sc 'map(.n) | unique' "$T/f.ndjson"
+	assert_output '[8]'
+	# generator: per-build log sd 0.065 (plain) and 0.12 (first cells):
+	# consecutive log-ratios 0.092 and 0.17
+	run -0 jq -sc '[map(select(.level == "cell" and .median_s >= 0.5)) | group_by(.cell | test("setup|helper|imports|numba-import")) | .[] | map(.noise) | sort | .[length / 2 | floor] * 1000 | round]' "$T/f.ndjson"
+	assert_output '[86,163]'
+	# cells well under the 0.05 s floor: the tightest fence, and the least floor in seconds
+	run -0 jq -sc 'map(select(.level == "cell" and .median_s < 0.045) | [.ratio, .abs_s]) | unique' "$T/f.ndjson"
+	assert_output '[[1.15,0.1]]'
+	run -0 jq -c 'select(.cell == "label:png-helper") | [.n, (.median_s * 1000 | round), (.noise * 1000 | round), (.ratio * 1000 | round), (.abs_s * 1000 | round)]' "$T/f.ndjson"
+	assert_output '[8,720,163,1771,463]'
+	run -0 qe-history fences -d "$DB" -o "$T/fences.ndjson"
+	assert_output ''
+	cmp "$T/fences.ndjson" "$T/f.ndjson"
+	[ ! -e "$T/fences.ndjson.tmp" ]
+	run -0 qe-history fences -d "$DB" -k 5
+	run -0 jq -sc 'map(.n) | unique' <<< "$output"
+	assert_output '[5]'
+}
+
+@test "compare --by numba attributes the upgrade to numba_demo alone; --by env-file finds the same change" {
+	run -0 qe-history compare -d "$DB" --by numba
+	run -0 jq -c '[.document, .moved, .before, .after, .n_before, .n_after, (.ratio | if . then . * 1000 | round else . end), (.ci_low | if . then . * 1000 | round else . end), (.ci_high | if . then . * 1000 | round else . end)]' <<< "$output"
+	assert_output '["dynamics/markov","same","0.60.0","0.61.0",10,5,970,897,1046]
+["errors_allowed","same","0.60.0","0.61.0",10,5,1013,949,1075]
+["images","same","0.60.0","0.61.0",10,5,963,831,1103]
+["intro","same","0.60.0","0.61.0",10,5,1079,1008,1145]
+["intro_extra","same","0.60.0","0.61.0",10,5,998,945,1047]
+["numba_demo","slower","0.60.0","0.61.0",10,5,1160,1069,1306]
+["stale_timing","unknown","0.60.0","0.61.0",6,0,null,null,null]'
+	qe-history compare -d "$DB" --by env-file > "$T/e.ndjson"
+	validate "$T/e.ndjson"
+	run -0 jq -r 'select(.moved == "slower") | [.document, (.build | split("/")[2][5:8])] | join(" ")' "$T/e.ndjson"
+	assert_output 'numba_demo 040'
+	run -0 --separate-stderr qe-history compare -d "$DB" --by scipy
+	assert_output ''
+	assert_equal "$stderr" "qe-history: $DB: compare: package scipy does not change among 52 main builds"
+}
+
+@test "cost: minutes are the reports' execution_seconds, every total is the sum of its rows, prices from the default table or --prices" {
+	qe-history cost -d "$DB" > "$T/cost.ndjson"
+	validate "$T/cost.ndjson"
+	want=$(zcat "$H"/reports/*.gz | jq -s '[.[] | select(.kind == "notebook") | (.execution_seconds // .cells_seconds // 0)] | add / 60')
+	run -0 jq -s --argjson want "$want" 'map(select(.month == null))[0] | [.builds, ((.minutes - $want) | fabs < 1e-9)] | @text' "$T/cost.ndjson"
+	assert_output '"[60,true]"'
+	# lecture rows add up to their month x class total, totals to the grand total
+	run -0 jq -s '[group_by([.month, .runner_class])[] | select(.[0].month) | [(map(select(.document) | .minutes) | add * 1e6 | round), (map(select(.document == null) | .minutes)[0] * 1e6 | round), (map(select(.document) | .cost_usd // 0) | add * 1e9 | round), (map(select(.document == null) | .cost_usd // 0)[0] * 1e9 | round)] | (.[0] == .[1] and .[2] == .[3])] | unique' "$T/cost.ndjson"
+	assert_output '[
+  true
+]'
+	run -0 jq -sc '((map(select(.month and .document == null) | .cost_usd // 0) | add) - (map(select(.month == null))[0].cost_usd)) | fabs < 1e-12' "$T/cost.ndjson"
+	assert_output true
+	# GitHub's 4-core Linux price; the RunsOn class has none until a file gives it
+	run -0 jq -sc 'map([.runner_class, .usd_per_minute]) | unique' "$T/cost.ndjson"
+	assert_output '[[null,null],["github-hosted/ubuntu-24.04/4cpu",0.016],["runs-on/cpu=4+ram=16",null]]'
+	printf '# RunsOn c7a.xlarge spot\nruns-on/cpu=4+ram=16   0.0021\n\n' > "$T/prices"
+	run -0 qe-history cost -d "$DB" --prices "$T/prices"
+	run -0 jq -sc 'map(select(.month == "2026-11" and .document == null) | [.runner_class, .builds, .usd_per_minute, (.cost_usd / .minutes * 1e6 | round)])' <<< "$output"
+	assert_output '[["runs-on/cpu=4+ram=16",4,0.0021,2100]]'
+	printf 'runs-on/cpu=4+ram=16 cheap\n' > "$T/bad"
+	run -2 --separate-stderr qe-history cost -d "$DB" --prices "$T/bad"
+	assert_equal "$stderr" "qe-history: $T/bad:1: the price is not a number of 0 or more"
+}
+
+@test "usage: the subcommands, their options, report is not yet here" {
+	run -2 --separate-stderr qe-history
+	assert_equal "${stderr_lines[0]}" "qe-history: no subcommand"
+	assert_equal "${stderr_lines[1]}" "usage: qe-history add [-d db] [--main-ref ref] report ..."
+	run -2 --separate-stderr qe-history frobnicate
+	assert_equal "${stderr_lines[0]}" "qe-history: frobnicate: no such subcommand"
+	run -2 --separate-stderr qe-history add -d "$T/db" -k 3 x
+	assert_equal "${stderr_lines[0]}" "qe-history: -k: not an option of add"
+	run -2 --separate-stderr qe-history compare -d "$DB"
+	assert_equal "${stderr_lines[0]}" "qe-history: compare: --by is required"
+	run -2 --separate-stderr qe-history slowest -d "$DB" --format html
+	assert_equal "${stderr_lines[0]}" "qe-history: --format: invalid value 'html' (ndjson or md)"
+	run -2 --separate-stderr qe-history fences -d "$DB" -o "$T/f" --format md
+	assert_equal "${stderr_lines[0]}" "qe-history: fences: -o writes NDJSON: --format md does not go with it"
+	run -2 --separate-stderr qe-history report -d "$DB" -o "$T/site"
+	assert_equal "${stderr_lines[0]}" "qe-history: report: not yet: the HTML report is not in this build of qe-history"
+	[ ! -e "$T/site" ]
+	run -0 qe-history --version
+	assert_output "qe-history 0.1.0"
+	run -0 qe-history -h
+	assert_line --index 0 "usage: qe-history add [-d db] [--main-ref ref] report ..."
+}
+
+@test "add --main-ref: a push to another branch is kept apart as a branch build" {
+	zcat "$H/reports/main-01.ndjson.gz" > "$T/r.ndjson"
+	run -0 qe-history add -d "$T/db" --main-ref refs/heads/master "$T/r.ndjson"
+	run -0 jq -r '.series' <<< "$output"
+	assert_output branch
+	run -2 --separate-stderr qe-history slowest -d "$T/db"
+	assert_equal "$stderr" "qe-history: $T/db: no main builds"
+}
+
+@test "qe-cell-diff --fences: a stable cell gets a tighter rule, a noisy one a looser rule, a cell without a fence today's" {
+	zcat "$H/reports/main-52.ndjson.gz" > "$T/base.ndjson"
+	# the pull request re-executes intro: slow-sleep (stable, fence x1.23)
+	# x1.3, imports (a first cell that swings, fence x2.09) x1.8, numpy-eig
+	# x2 with no fence (removed from the file below)
+	jq -c 'if .document == "intro" then (if .cache_key then .cache_key = "0123456789abcdef0123456789abcdef" else . end)
+		| (if .label == "slow-sleep" then .duration_s *= 1.3 elif .label == "imports" then .duration_s *= 1.8
+		   elif .label == "numpy-eig" then .duration_s *= 2 else . end) else . end' "$T/base.ndjson" > "$T/head.ndjson"
+	qe-history fences -d "$DB" -o "$T/all.ndjson"
+	grep -v '"label:numpy-eig"' "$T/all.ndjson" > "$T/fences.ndjson"
+	run -0 jq -c 'select(.document == "intro" and .level == "cell" and (.label == "slow-sleep" or .label == "imports")) | [.label, (.ratio * 100 | round), (.abs_s * 100 | round)]' "$T/fences.ndjson"
+	assert_output $'["imports",209,52]\n["slow-sleep",123,157]'
+	run -0 qe-cell-diff "$T/base.ndjson" "$T/head.ndjson"
+	run -0 jq -c 'select(.kind == "cell-diff" and .document == "intro" and .label != null) | [.label, .verdict]' <<< "$output"
+	assert_output '["imports","regression"]
+["params","unchanged"]
+["slow-sleep","unchanged"]
+["numpy-eig","regression"]
+["résumé-λ","unchanged"]'
+	run -0 qe-cell-diff --fences "$T/fences.ndjson" "$T/base.ndjson" "$T/head.ndjson"
+	run -0 jq -c 'select(.kind == "cell-diff" and .document == "intro" and .label != null) | [.label, .verdict]' <<< "$output"
+	assert_output '["imports","unchanged"]
+["params","unchanged"]
+["slow-sleep","regression"]
+["numpy-eig","regression"]
+["résumé-λ","unchanged"]'
+	# a fence that is not one is refused with its line; the others still apply
+	{ head -n 2 "$T/fences.ndjson"; echo '{"kind":"history-fence","level":"cell","document":"intro","label":"x","ratio":0.5,"abs_s":1}'; } > "$T/bad.ndjson"
+	run -2 --separate-stderr qe-cell-diff --fences "$T/bad.ndjson" "$T/base.ndjson" "$T/head.ndjson"
+	assert_equal "${stderr_lines[0]}" "qe-cell-diff: $T/bad.ndjson:3: not a cell fence: document, label or source_sha256, ratio >= 1 and abs_s >= 0 are needed"
+}
