@@ -965,6 +965,57 @@ data() {
 	[ ! -e "$JOB/temp/qe-telemetry/history.db" ]
 }
 
+@test "history branch: a pull request reads it: qe-cell-diff judges a stable cell by its fence, the summary and the comment gain the flagged lecture's trend on main" {
+	BARE="$BATS_TEST_TMPDIR/remote.git"
+	git init -q --bare "$BARE"
+	# six main builds of the weekly report on the branch, intro's slow-sleep
+	# steady at 10x the weekly's time (within 2%): a stable cell
+	local seed="$BATS_TEST_TMPDIR/seed" i f
+	git clone -q "$BARE" "$seed" 2> /dev/null
+	git -C "$seed" checkout -q --orphan qe-telemetry-data
+	mkdir -p "$seed/reports/2026/11"
+	i=0
+	for f in 10 10.1 9.9 10 10.2 9.8; do
+		i=$((i + 1))
+		jq -c --arg id "1700000090$i" --arg t "2026-11-0${i}T03:00:00.000000Z" --argjson f "$f" '
+			.provenance.run.run_id = $id | .provenance.run.build_id = "QuantEcon/lecture-demo/\($id)/1"
+			| .provenance.run.started_at = $t
+			| if .kind == "cell" and .label == "slow-sleep" then .duration_s *= $f else . end' \
+			"$W/build-cache/qe-telemetry/report.ndjson" | gzip -n > "$seed/reports/2026/11/2026110${i}T030000Z-1700000090$i.1.ndjson.gz"
+	done
+	git -C "$seed" add reports
+	git -C "$seed" -c user.name=s -c user.email=s@example.org commit -q -m seed
+	git -C "$seed" push -q origin qe-telemetry-data
+
+	# the pull request makes slow-sleep 0.15 s slower (SLEEP 0.05 -> 0.2)
+	pr_job prhist 61 61 QuantEcon/lecture-demo 0.2
+	git -C "$WS" remote add origin "$BARE"
+	run -0 --separate-stderr act after
+	refute_output --partial '::warning::'
+	# it read the branch and wrote nothing to it
+	run -0 git --git-dir="$BARE" rev-list --count qe-telemetry-data
+	assert_output 1
+	local state="$JOB/temp/qe-telemetry"
+	run -0 jq -r 'select(.level == "cell" and .label == "slow-sleep") | [.document, .n, .ratio, .abs_s] | @tsv' "$state/fences.ndjson"
+	assert_output $'intro\t6\t1.15\t0.1'
+	# by its fence (x1.15 and 0.1 s) the cell regressed; by the default
+	# rule (x1.5 and 0.5 s) the same comparison is not a regression
+	run -0 jq -r 'select(.kind == "cell-diff" and .label == "slow-sleep") | .verdict' "$JOB/state/artifacts/qe-telemetry-report/diff.ndjson"
+	assert_output regression
+	qe-cell-diff "$state/baseline.ndjson" "$state/report.ndjson" > "$BATS_TEST_TMPDIR/nofence.ndjson" || true
+	run -0 jq -r 'select(.kind == "cell-diff" and .label == "slow-sleep") | .verdict' "$BATS_TEST_TMPDIR/nofence.ndjson"
+	refute_output regression
+	# the flagged lecture's trend on main: in the summary and the comment
+	run -0 cat "$JOB/state/summary.md"
+	assert_line '#### Trend on main of the lectures above'
+	assert_line --regexp '^\| `intro` \| (▁|▂|▃|▄|▅|▆|▇|█){6} \| '
+	run -0 jq -r '.[].body' "$GH_STATE/comments.json"
+	assert_line '#### Trend on main of the lectures above'
+	assert_line --regexp '^\| `intro` \| (▁|▂|▃|▄|▅|▆|▇|█){6} \| '
+	run -0 conclusion
+	assert_output success
+}
+
 LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.yml .github/workflows/ci.yml .github/workflows/release.yml)
 
 @test "lint: shellcheck on the action's scripts and the test helpers" {
