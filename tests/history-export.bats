@@ -75,3 +75,63 @@ setup() {
 	assert_line --index 0 --regexp ': duration_s: FLOAT but "1.5"$'
 	assert_line --index 1 --regexp ': extra: no such field$'
 }
+
+# duckdb SQL...: run README.md's views and then SQL in DuckDB, in $H (where
+# reports/ is); skips the test where @duckdb/node-api is not installed
+duckdb() {
+	awk '/<!-- duckdb-sql-begin -->/ { f = 1; next } /<!-- duckdb-sql-end -->/ { f = 0 } f' "$REPO/README.md" |
+		sed '/^```/d' > "$T/q.sql"
+	printf '%s\n' "$@" >> "$T/q.sql"
+	local rc=0
+	(cd "$H" && node "$TESTS_DIR/duckdb-query.js" "$T/q.sql") > "$T/duck.ndjson" 2> "$T/duck.err" || rc=$?
+	if [ "$rc" = 3 ]; then
+		skip "$(cat "$T/duck.err")"
+	fi
+	[ "$rc" = 0 ] || { cat "$T/duck.err"; return 1; }
+}
+
+# same A B: the NDJSON arrays of A and B agree, numbers to 1e-12 relative
+same() {
+	/usr/bin/python3 - "$1" "$2" <<-'PY'
+	import json, math, sys
+	a = [json.loads(l) for l in open(sys.argv[1])]
+	b = [json.loads(l) for l in open(sys.argv[2])]
+	def eq(x, y):
+	    if isinstance(x, float) or isinstance(y, float):
+	        return x is not None and y is not None and math.isclose(x, y, rel_tol=1e-12, abs_tol=1e-15)
+	    return x == y
+	bad = [(i, x, y) for i, (x, y) in enumerate(zip(a, b)) if len(x) != len(y) or not all(map(eq, x, y))]
+	if len(a) != len(b) or bad:
+	    print(f"{len(a)} rows against {len(b)}; first difference: {bad[:1]}")
+	    sys.exit(1)
+	print(f"{len(a)} rows agree")
+	PY
+}
+
+@test "DuckDB (@duckdb/node-api) loads the stored reports unchanged; README's SQL gives qe-history slowest's rows and series" {
+	command -v node > /dev/null || skip "no node: tools/deps test installs nodejs and @duckdb/node-api"
+	qe-history add -d "$T/h.db" "$H"/reports/*.ndjson.gz > /dev/null
+	# slowest: both levels, the first 20 of each, in order
+	qe-history slowest -d "$T/h.db" |
+		jq -c '[.level, .rank, .document, .index, .label, .seconds, .share_lecture, .share_build]' > "$T/qe.ndjson"
+	duckdb "SELECT level, rank, document, idx, label, seconds, share_lecture, share_build FROM slowest WHERE rank <= 20 ORDER BY level DESC, rank;"
+	jq -c '[.level, .rank, .document, .idx, .label, .seconds, .share_lecture, .share_build]' "$T/duck.ndjson" > "$T/dk.ndjson"
+	run -0 same "$T/qe.ndjson" "$T/dk.ndjson"
+	assert_output "26 rows agree"
+	# series: a lecture there all year, one added at build 20, one removed after build 35
+	for doc in intro intro_extra stale_timing; do
+		qe-history series -d "$T/h.db" "$doc" | jq -c '[.build, .commit, .started_at, .seconds]' > "$T/qe.ndjson"
+		duckdb "SELECT build, commit_sha, started_at, seconds FROM lecture_series WHERE document = '$doc' ORDER BY started_at, run_number;"
+		jq -c '[.build, .commit_sha, .started_at, .seconds]' "$T/duck.ndjson" > "$T/dk.ndjson"
+		run -0 same "$T/qe.ndjson" "$T/dk.ndjson"
+		case $doc in
+		intro) assert_output "52 rows agree" ;;
+		intro_extra) assert_output "33 rows agree" ;;
+		stale_timing) assert_output "35 rows agree" ;;
+		esac
+	done
+	# the pull requests' builds (x5) are in the files, not in main's rows
+	duckdb "SELECT count(DISTINCT build) AS n FROM rec WHERE series = 'pull-request';"
+	run -0 cat "$T/duck.ndjson"
+	assert_output '{"n":8}'
+}
