@@ -98,9 +98,13 @@ charts() {
 }
 
 @test "Chromium renders the page at 1280 px: not blank, charts and tables drawn, no console message; a page with an error is caught" {
-	command -v chromium > /dev/null || skip "no chromium (tools/deps test installs it)"
+	local browser b
+	for b in chromium chromium-browser google-chrome; do
+		browser=$(command -v "$b") && break
+	done
+	[ -n "$browser" ] || skip "no chromium, chromium-browser or google-chrome (tools/deps ci installs chromium)"
 	shot() {
-		timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
+		timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
 			--user-data-dir="$T/profile" --enable-logging=stderr --v=0 --window-size=1280,2000 \
 			--screenshot="$2" "file://$1" 2> "$T/console.log" > /dev/null
 	}
