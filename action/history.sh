@@ -49,10 +49,13 @@ if ! git -C "$ws" rev-parse -q --git-dir > /dev/null 2>&1 ||
 	exit 0
 fi
 
-# on_main: 0 when this build is the default branch's own
+# on_main: 0 when this build is the default branch's own (a schedule always
+# runs on it; a push or a manual run when its ref is the default branch,
+# main when the event does not name it)
 on_main() {
 	case ${GITHUB_EVENT_NAME:-} in
-	push | schedule | workflow_dispatch) ;;
+	schedule) return 0 ;;
+	push | workflow_dispatch) ;;
 	*) return 1 ;;
 	esac
 	[ "${GITHUB_REF:-}" = "refs/heads/${QE_DEFAULT_BRANCH:-main}" ]
