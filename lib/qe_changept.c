@@ -96,14 +96,6 @@ qe_pelt(const double *y, int n, int minseg, double pen, int *cps)
 	return k;
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 void
 qe_clip5(const double *x, int n, double k, double *out)
 {
@@ -111,9 +103,13 @@ qe_clip5(const double *x, int n, double k, double *out)
 		double w[5], m;
 		int a = i - 2 < 0 ? 0 : i - 2, z = i + 3 > n ? n : i + 3, len = z - a;
 
-		for (int j = 0; j < len; j++)
-			w[j] = x[a + j];
-		qsort(w, (size_t)len, sizeof *w, cmp_double);
+		for (int j = 0; j < len; j++) {	/* insertion sort of at most 5 */
+			int at = j;
+
+			for (; at > 0 && w[at - 1] > x[a + j]; at--)
+				w[at] = w[at - 1];
+			w[at] = x[a + j];
+		}
 		m = len % 2 ? w[len / 2] : (w[len / 2 - 1] + w[len / 2]) / 2;
 		out[i] = x[i] > m + k ? m + k : x[i] < m - k ? m - k : x[i];
 	}

@@ -7,6 +7,20 @@
 #include "qe.h"
 #include "qe_hadd.h"
 #include "qe_hbuild.h"
+#include "qe_hcells.h"
+
+/* One document of the report: its notebook record and its cells, packed. */
+struct pend {
+	char *doc;
+	int has_nb;
+	char *status;		/* NULL: no notebook record */
+	double ex, cs;		/* execution_seconds, cells_seconds (NAN: null) */
+	long code_cells;	/* -1: null */
+	struct qe_buf blob;	/* qe_hcells.h */
+	long ncells, last_idx;
+	double sum;		/* of cell durations */
+	int timed;
+};
 
 /* The state of one report's ingest. */
 struct add {
@@ -21,8 +35,9 @@ struct add {
 	sqlite3_int64 id;	/* the build's row */
 	char *stored_sha;	/* present: its stored content digest */
 	char *first_id;		/* the first record's run.build_id, else NULL */
-	char *doc;		/* the document of the last record, and its row */
-	sqlite3_int64 doc_id;
+	struct pend *pend;	/* the report's documents, written at its end */
+	size_t npend, cap;
+	size_t last;		/* the pend of the last record */
 	long nbs, cells;
 };
 
@@ -158,8 +173,6 @@ doc_id(struct add *a, const char *name)
 	sqlite3_stmt *st = a->s->find_doc;
 	sqlite3_int64 id = -1;
 
-	if (a->doc && strcmp(a->doc, name) == 0)
-		return a->doc_id;
 	bind_text(st, 1, name);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		id = sqlite3_column_int64(st, 0);
@@ -171,10 +184,27 @@ doc_id(struct add *a, const char *name)
 			return -1;
 		id = sqlite3_last_insert_rowid(a->s->db);
 	}
-	free(a->doc);
-	a->doc = qe_xstrdup(name);
-	a->doc_id = id;
 	return id;
+}
+
+/* The pending document `name` (made when new). */
+static struct pend *
+pend_of(struct add *a, const char *name)
+{
+	struct pend *p;
+
+	if (a->npend > 0 && strcmp(a->pend[a->last].doc, name) == 0)
+		return &a->pend[a->last];
+	for (a->last = 0; a->last < a->npend; a->last++)
+		if (strcmp(a->pend[a->last].doc, name) == 0)
+			return &a->pend[a->last];
+	a->pend = qe_grow(a->pend, a->npend, &a->cap, sizeof *a->pend, 64);
+	p = &a->pend[a->npend++];
+	p->doc = qe_xstrdup(name);
+	p->ex = p->cs = NAN;
+	p->code_cells = -1;
+	p->last_idx = -1;
+	return p;
 }
 
 /* Not this build's measurement: an older record or one inherited. */
@@ -188,47 +218,45 @@ not_ours(const cJSON *rec)
 }
 
 static int
-add_notebook(struct add *a, const cJSON *rec, sqlite3_int64 doc, long line)
+add_notebook(struct add *a, const cJSON *rec, struct pend *p, long line)
 {
-	sqlite3_stmt *st = a->s->ins_nb;
 	const cJSON *cc = cJSON_GetObjectItemCaseSensitive(rec, "code_cells");
 
-	sqlite3_bind_int64(st, 1, doc);
-	sqlite3_bind_int64(st, 2, a->id);
-	bind_text(st, 3, qe_json_str(rec, "status") ? qe_json_str(rec, "status") : "ok");
-	bind_num(st, 4, qe_json_num(rec, "execution_seconds"));
-	bind_num(st, 5, qe_json_num(rec, "cells_seconds"));
+	if (p->has_nb)
+		return fail(a, line, "a document appears twice in one report");
+	p->has_nb = 1;
+	p->status = qe_xstrdup(qe_json_str(rec, "status") ? qe_json_str(rec, "status") : "ok");
+	p->ex = qe_json_num(rec, "execution_seconds");
+	p->cs = qe_json_num(rec, "cells_seconds");
 	if (cJSON_IsNumber(cc))
-		sqlite3_bind_int64(st, 6, (sqlite3_int64)cc->valuedouble);
-	if (step_done(st) < 0)
-		return sqlite3_errcode(a->s->db) == SQLITE_CONSTRAINT ?
-		    fail(a, line, "a document appears twice in one report") : sqlfail(a, line);
+		p->code_cells = (long)cc->valuedouble;
 	a->nbs++;
 	return 0;
 }
 
 static int
-add_cell(struct add *a, const cJSON *rec, sqlite3_int64 doc, long line)
+add_cell(struct add *a, const cJSON *rec, struct pend *p, long line)
 {
-	sqlite3_stmt *st = a->s->ins_cell;
 	const char *src = qe_json_str(rec, "source_sha256");
 	const cJSON *ix = cJSON_GetObjectItemCaseSensitive(rec, "index");
-	unsigned char raw[32];
+	struct qe_hcellrec c;
 
-	if (src == NULL || strlen(src) != 64 || qe_unhex(src, 32, raw) < 0 || !cJSON_IsNumber(ix) ||
-	    ix->valuedouble < 0 || ix->valuedouble != (double)(long)ix->valuedouble)
+	if (src == NULL || strlen(src) != 64 || qe_unhex(src, 32, c.sha) < 0 || !cJSON_IsNumber(ix) ||
+	    ix->valuedouble < 0 || ix->valuedouble > 1e9 || ix->valuedouble != (double)(long)ix->valuedouble)
 		return fail(a, line, "a cell record without index or source_sha256");
-	sqlite3_bind_int64(st, 1, doc);
-	sqlite3_bind_int64(st, 2, a->id);
-	sqlite3_bind_int64(st, 3, (sqlite3_int64)ix->valuedouble);
-	bind_text(st, 4, qe_json_str(rec, "label"));
-	sqlite3_bind_blob(st, 5, raw, 32, SQLITE_TRANSIENT);
-	bind_text(st, 6, qe_json_str(rec, "first_line"));
-	bind_text(st, 7, qe_json_str(rec, "status") ? qe_json_str(rec, "status") : "ok");
-	bind_num(st, 8, qe_json_num(rec, "duration_s"));
-	if (step_done(st) < 0)
-		return sqlite3_errcode(a->s->db) == SQLITE_CONSTRAINT ?
-		    fail(a, line, "a cell appears twice in one report") : sqlfail(a, line);
+	c.idx = (long)ix->valuedouble;
+	if (c.idx <= p->last_idx)
+		return fail(a, line, c.idx == p->last_idx ? "a cell appears twice in one report" :
+		    "a document's cells out of index order");
+	p->last_idx = c.idx;
+	c.status = qe_vocab_lookup(&qe_cell_statuses, qe_json_str(rec, "status"));
+	c.dur = qe_json_num(rec, "duration_s");
+	c.label = qe_json_str(rec, "label");
+	c.first_line = qe_json_str(rec, "first_line");
+	qe_hcells_put(&p->blob, &c);
+	p->ncells++;
+	if (!isnan(c.dur))
+		p->sum += c.dur, p->timed = 1;
 	a->cells++;
 	return 0;
 }
@@ -241,7 +269,7 @@ record(cJSON *rec, const char *raw, size_t n, const char *file, long line, void 
 	const cJSON *prov = cJSON_GetObjectItemCaseSensitive(rec, "provenance");
 	const char *kind = qe_json_str(rec, "kind"), *docname = qe_json_str(rec, "document");
 	int nb = kind && strcmp(kind, "notebook") == 0, cell = kind && strcmp(kind, "cell") == 0;
-	sqlite3_int64 doc;
+	struct pend *p;
 
 	(void)file;
 	qe_sha256_add(&a->sha, raw, n);
@@ -261,9 +289,8 @@ record(cJSON *rec, const char *raw, size_t n, const char *file, long line, void 
 		*(nb ? &a->nbs : &a->cells) += 1;
 		return 0;
 	}
-	if ((doc = doc_id(a, docname)) < 0)
-		return sqlfail(a, line);
-	return nb ? add_notebook(a, rec, doc, line) : add_cell(a, rec, doc, line);
+	p = pend_of(a, docname);
+	return nb ? add_notebook(a, rec, p, line) : add_cell(a, rec, p, line);
 }
 
 /* The history-add record of a report added or found present. */
@@ -287,6 +314,48 @@ emit_add(const struct add *a, const char *digest)
 	cJSON_Delete(r);
 }
 
+/* Write every pending document: one notebooks row each. */
+static int
+flush(struct add *a)
+{
+	sqlite3_stmt *st = a->s->ins_nb;
+
+	for (size_t i = 0; i < a->npend; i++) {
+		struct pend *p = &a->pend[i];
+		sqlite3_int64 doc = doc_id(a, p->doc);
+
+		if (doc < 0) {
+			sqlfail(a, 0);
+			return -1;
+		}
+		sqlite3_bind_int64(st, 1, doc);
+		sqlite3_bind_int64(st, 2, a->id);
+		bind_text(st, 3, p->status);
+		bind_num(st, 4, p->ex);
+		bind_num(st, 5, p->has_nb || !p->timed ? p->cs : p->sum);
+		if (p->code_cells >= 0)
+			sqlite3_bind_int64(st, 6, p->code_cells);
+		sqlite3_bind_int64(st, 7, p->ncells);
+		sqlite3_bind_blob(st, 8, p->blob.data ? p->blob.data : "", (int)p->blob.len, SQLITE_STATIC);
+		if (step_done(st) < 0) {
+			sqlfail(a, 0);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void
+pend_free(struct add *a)
+{
+	for (size_t i = 0; i < a->npend; i++) {
+		free(a->pend[i].doc);
+		free(a->pend[i].status);
+		qe_buf_free(&a->pend[i].blob);
+	}
+	free(a->pend);
+}
+
 /* After the last line: commit, or compare with the stored build. */
 static int
 finish(struct add *a, const char *digest)
@@ -305,6 +374,8 @@ finish(struct add *a, const char *digest)
 		}
 		return 0;
 	}
+	if (flush(a) < 0)
+		return -1;
 	bind_text(st, 1, digest);
 	sqlite3_bind_int64(st, 2, a->nbs);
 	sqlite3_bind_int64(st, 3, a->cells);
@@ -336,6 +407,6 @@ qe_hadd(struct qe_hstore *s, const char *file, const char *main_ref)
 	qe_hbuild_free(&a.b);
 	free(a.stored_sha);
 	free(a.first_id);
-	free(a.doc);
+	pend_free(&a);
 	return a.failed ? QE_EXIT_TROUBLE : QE_EXIT_OK;
 }

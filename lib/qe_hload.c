@@ -6,6 +6,7 @@
 
 #include "qe.h"
 #include "qe_align.h"
+#include "qe_hcells.h"
 #include "qe_hload.h"
 
 static int
@@ -95,16 +96,41 @@ static void
 doc_free(struct qe_hdoc *d)
 {
 	for (int i = 0; i < d->n; i++) {
-		for (int j = 0; j < d->in[i].ncells; j++) {
-			free(d->in[i].cells[j].label);
-			free(d->in[i].cells[j].first_line);
+		for (int j = 0; j < d->in[i].ncells; j++)
 			free(d->in[i].cells[j].key);
-		}
 		free(d->in[i].cells);
+		free(d->in[i].blob);
 	}
 	free(d->in);
 	free(d->name);
 	memset(d, 0, sizeof *d);
+}
+
+/* The build's packed cells (column 4 of st) into in->cells; -1 if corrupt. */
+static int
+unpack(sqlite3_stmt *st, struct qe_hdocb *in)
+{
+	size_t n = (size_t)sqlite3_column_bytes(st, 4), off = 0, cap = 0;
+	struct qe_hcellrec r;
+	int got;
+
+	in->blob = qe_xmalloc(n + 1);
+	if (n)
+		memcpy(in->blob, sqlite3_column_blob(st, 4), n);
+	while ((got = qe_hcells_get(in->blob, n, &off, &r)) > 0) {
+		struct qe_hcell *c;
+
+		in->cells = qe_grow(in->cells, (size_t)in->ncells, &cap, sizeof *in->cells, 16);
+		c = &in->cells[in->ncells++];
+		c->idx = (int)r.idx;
+		c->label = r.label;
+		c->first_line = r.first_line;
+		c->key = NULL;
+		qe_hex(r.sha, 32, c->sha);
+		c->status = r.status;
+		c->dur = r.dur;
+	}
+	return got;
 }
 
 /* The document's main notebooks: d->in, in position order; at[pos] = index. */
@@ -114,7 +140,7 @@ load_notebooks(sqlite3 *db, const struct qe_hbuilds *bs, struct qe_hdoc *d, int 
 	sqlite3_stmt *st;
 	int rc, n = 0;
 
-	if (sqlite3_prepare_v2(db, "SELECT build, status, execution_s, cells_s FROM notebooks"
+	if (sqlite3_prepare_v2(db, "SELECT build, status, execution_s, cells_s, cells FROM notebooks"
 	    " WHERE doc = ?", -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int64(st, 1, d->id);
@@ -143,54 +169,14 @@ load_notebooks(sqlite3 *db, const struct qe_hbuilds *bs, struct qe_hdoc *d, int 
 		if (p < 0)
 			continue;
 		in = &d->in[at[p]];
-		in->ok = strcmp((const char *)sqlite3_column_text(st, 1), "ok") == 0;
+		in->ok = sqlite3_column_type(st, 1) == SQLITE_NULL ||
+		    strcmp((const char *)sqlite3_column_text(st, 1), "ok") == 0;
 		in->lecture_s = isnan(cs) ? ex : cs;
 		in->exec_s = isnan(ex) ? cs : ex;
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : -1;
-}
-
-/* One cell row into its build's list. */
-static void
-add_cell(sqlite3_stmt *st, struct qe_hdocb *in, size_t *cap)
-{
-	struct qe_hcell *c;
-	const void *blob = sqlite3_column_blob(st, 3);
-
-	in->cells = qe_grow(in->cells, (size_t)in->ncells, cap, sizeof *in->cells, 16);
-	c = &in->cells[in->ncells++];
-	memset(c, 0, sizeof *c);
-	c->idx = sqlite3_column_int(st, 1);
-	c->label = col_dup(st, 2);
-	if (blob && sqlite3_column_bytes(st, 3) == 32)
-		qe_hex(blob, 32, c->sha);
-	c->first_line = col_dup(st, 4);
-	c->status = qe_vocab_lookup(&qe_cell_statuses, (const char *)sqlite3_column_text(st, 5));
-	c->dur = col_num(st, 6);
-}
-
-static int
-load_cells(sqlite3 *db, const struct qe_hbuilds *bs, struct qe_hdoc *d, const int *at)
-{
-	sqlite3_stmt *st;
-	int rc, last = -1;
-	size_t cap = 0;
-
-	if (sqlite3_prepare_v2(db, "SELECT build, idx, label, source_sha256, first_line, status,"
-	    " duration_s FROM cells WHERE doc = ? ORDER BY build, idx", -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_int64(st, 1, d->id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int p = build_pos(bs, sqlite3_column_int64(st, 0));
-
-		if (p < 0 || at[p] < 0)
-			continue;
-		if (at[p] != last) {
-			last = at[p];
-			cap = 0;
+		if (unpack(st, in) < 0) {
+			sqlite3_finalize(st);
+			return -2;
 		}
-		add_cell(st, &d->in[at[p]], &cap);
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : -1;
@@ -241,6 +227,22 @@ new_key(const struct qe_hdocb *in, const struct qe_hcell *c)
 	return k.data;
 }
 
+/* The same cells, in the same order, with the same labels and digests? */
+static int
+unchanged(const struct qe_hdocb *b, const struct qe_hdocb *h)
+{
+	if (b->ncells != h->ncells)
+		return 0;
+	for (int j = 0; j < h->ncells; j++) {
+		const struct qe_hcell *x = &b->cells[j], *y = &h->cells[j];
+
+		if (memcmp(x->sha, y->sha, sizeof x->sha) != 0 || (x->label == NULL) != (y->label == NULL) ||
+		    (x->label && strcmp(x->label, y->label) != 0))
+			return 0;
+	}
+	return 1;
+}
+
 /* Give h's cells the keys of the cells of b they pair with (b may be NULL). */
 static void
 assign_keys(const struct qe_hdocb *b, struct qe_hdocb *h)
@@ -249,6 +251,11 @@ assign_keys(const struct qe_hdocb *b, struct qe_hdocb *h)
 	struct qe_pair *p = NULL;
 	int np = 0;
 
+	if (b != NULL && unchanged(b, h)) {	/* the common case: no edit */
+		for (int j = 0; j < h->ncells; j++)
+			h->cells[j].key = qe_xstrdup(b->cells[j].key);
+		return;
+	}
 	if (b != NULL && b->ncells > 0 && h->ncells > 0)
 		p = qe_align(b->ncells, h->ncells, 2, same, &arg, &np);
 	for (int i = 0; i < np; i++) {
@@ -261,8 +268,8 @@ assign_keys(const struct qe_hdocb *b, struct qe_hdocb *h)
 		y = &h->cells[p[i].h];
 		if (x->label && y->label && strcmp(x->label, y->label) != 0)
 			continue;	/* two different labels: two cells */
-		if (!taken(h->cells, h->ncells, x->key))
-			y->key = qe_xstrdup(x->key);
+		/* b's keys are unique and pairs are one to one: so are these */
+		y->key = qe_xstrdup(x->key);
 	}
 	free(p);
 	for (int j = 0; j < h->ncells; j++)
@@ -279,12 +286,14 @@ qe_hdoc_cell(const struct qe_hdocb *in, const char *key)
 	return NULL;
 }
 
-/* Load document d (id and name set) with its keys; 0 or -1. */
+/* Load document d (id and name set) with its keys; 0, -1 (database) or -2 (corrupt). */
 static int
 load_doc(sqlite3 *db, const struct qe_hbuilds *bs, struct qe_hdoc *d, int *at)
 {
-	if (load_notebooks(db, bs, d, at) < 0 || load_cells(db, bs, d, at) < 0)
-		return -1;
+	int rc = load_notebooks(db, bs, d, at);
+
+	if (rc < 0)
+		return rc;
 	for (int i = 0; i < d->n; i++)
 		assign_keys(i > 0 ? &d->in[i - 1] : NULL, &d->in[i]);
 	return 0;
@@ -307,7 +316,12 @@ qe_hdocs_each(sqlite3 *db, const char *path, const struct qe_hbuilds *bs, const 
 	while (ret == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct qe_hdoc d = { .id = sqlite3_column_int64(st, 0), .name = col_dup(st, 1) };
 
-		if (load_doc(db, bs, &d, at) < 0)
+		int r = load_doc(db, bs, &d, at);
+
+		if (r == -2) {
+			warnx("%s: document %s: its packed cells are corrupt", path, d.name);
+			ret = -1;
+		} else if (r < 0)
 			ret = dberr(db, path);
 		else if (d.n > 0)
 			ret = fn(&d, ctx);

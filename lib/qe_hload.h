@@ -37,7 +37,8 @@ struct qe_hbuilds {
 
 struct qe_hcell {
 	int idx;
-	char *label, *first_line, *key;
+	const char *label, *first_line;	/* into the build's blob, or NULL */
+	char *key;
 	char sha[65];		/* hex source digest */
 	int status;		/* QE_ST_* */
 	double dur;		/* NAN: no duration */
@@ -51,6 +52,7 @@ struct qe_hdocb {
 	double exec_s;		/* execution_seconds, else cells_seconds; NAN */
 	struct qe_hcell *cells;
 	int ncells;
+	unsigned char *blob;	/* the packed cells (qe_hcells.h), owned */
 };
 
 struct qe_hdoc {

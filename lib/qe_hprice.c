@@ -81,7 +81,8 @@ qe_hprice_line(const char *line, char **cls, double *usd, const char **why)
 	num = qe_xstrndup(w, (size_t)(e - w));
 	errno = 0;
 	*usd = strtod(num, &end);
-	if (errno || *end || end == num || !isfinite(*usd) || *usd < 0 || strchr("+-", *num)) {
+	if (errno || *end || end == num || !isfinite(*usd) || *usd < 0 ||
+	    strspn(num, "0123456789.eE+-") != strlen(num) || !strchr("0123456789.", *num)) {
 		free(num);
 		*why = "the price is not a number of 0 or more";
 		return -1;

@@ -18,13 +18,10 @@ static const char *const migrations[] = {
 	" notebooks INTEGER NOT NULL, cells INTEGER NOT NULL);"
 	"CREATE INDEX builds_order ON builds(series, started_at, run_number);"
 	"CREATE TABLE docs(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);"
-	"CREATE TABLE notebooks(doc INTEGER NOT NULL, build INTEGER NOT NULL,"
-	" status TEXT NOT NULL, execution_s REAL, cells_s REAL, code_cells INTEGER,"
-	" PRIMARY KEY(doc, build)) WITHOUT ROWID;"
-	"CREATE INDEX notebooks_build ON notebooks(build);"
-	"CREATE TABLE cells(doc INTEGER NOT NULL, build INTEGER NOT NULL,"
-	" idx INTEGER NOT NULL, label TEXT, source_sha256 BLOB NOT NULL, first_line TEXT,"
-	" status TEXT NOT NULL, duration_s REAL, PRIMARY KEY(doc, build, idx)) WITHOUT ROWID;",
+	"CREATE TABLE notebooks(doc INTEGER NOT NULL, build INTEGER NOT NULL, status TEXT,"
+	" execution_s REAL, cells_s REAL, code_cells INTEGER, ncells INTEGER NOT NULL,"
+	" cells BLOB NOT NULL, UNIQUE(doc, build));"
+	"CREATE INDEX notebooks_build ON notebooks(build);",
 };
 
 int
@@ -89,8 +86,7 @@ static const struct {
 	    " cells = ? WHERE id = ?" },
 	{ offsetof(struct qe_hstore, ins_doc), "INSERT INTO docs(name) VALUES (?)" },
 	{ offsetof(struct qe_hstore, find_doc), "SELECT id FROM docs WHERE name = ?" },
-	{ offsetof(struct qe_hstore, ins_nb), "INSERT INTO notebooks VALUES (?,?,?,?,?,?)" },
-	{ offsetof(struct qe_hstore, ins_cell), "INSERT INTO cells VALUES (?,?,?,?,?,?,?,?)" },
+	{ offsetof(struct qe_hstore, ins_nb), "INSERT INTO notebooks VALUES (?,?,?,?,?,?,?,?)" },
 };
 
 static int
@@ -132,7 +128,8 @@ check_version(struct qe_hstore *s, int readonly)
 int
 qe_hstore_open(struct qe_hstore *s, const char *path, int readonly)
 {
-	int fl = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	int fl = (readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
+	    SQLITE_OPEN_NOMUTEX;	/* one thread */
 
 	memset(s, 0, sizeof *s);
 	s->path = path;
@@ -155,7 +152,7 @@ void
 qe_hstore_close(struct qe_hstore *s)
 {
 	sqlite3_stmt *all[] = { s->ins_build, s->find_build, s->fin_build, s->ins_doc,
-	    s->find_doc, s->ins_nb, s->ins_cell };
+	    s->find_doc, s->ins_nb };
 
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
 		sqlite3_finalize(all[i]);

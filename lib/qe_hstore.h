@@ -14,9 +14,11 @@
  *          runner_class, fingerprint, content_sha256, provenance JSON,
  *          file, notebooks, cells)
  *   docs(id, name UNIQUE)
- *   notebooks(doc, build, status, execution_s, cells_s, code_cells)
- *   cells(doc, build, idx, label, source_sha256 (32 bytes), first_line,
- *         status, duration_s)   PRIMARY KEY (doc, build, idx)
+ *   notebooks(doc, build, status, execution_s, cells_s, code_cells,
+ *             ncells, cells)   UNIQUE (doc, build); status NULL when the
+ *             report had cells of the document but no notebook record;
+ *             cells: the document's code cells in this build, packed in
+ *             index order (qe_hcells.h)
  */
 #ifndef QE_HSTORE_H
 #define QE_HSTORE_H
@@ -30,7 +32,7 @@ struct qe_hstore {
 	sqlite3 *db;
 	const char *path;
 	sqlite3_stmt *ins_build, *find_build, *fin_build, *ins_doc, *find_doc,
-	    *ins_nb, *ins_cell;
+	    *ins_nb;
 };
 
 /*

@@ -9,7 +9,7 @@
 load helper
 
 REPO="$(cd "$TESTS_DIR/.." && pwd)"
-ELF_TOOLS="qe-cache-extract qe-cell-diff qe-comment qe-stamp"
+ELF_TOOLS="qe-cache-extract qe-cell-diff qe-comment qe-history qe-stamp"
 
 setup_file() {
 	D="$BATS_FILE_TMPDIR"
@@ -52,6 +52,7 @@ glibc_own() {
 	qe-cache-extract
 	qe-cell-diff
 	qe-comment
+	qe-history
 	qe-hook
 	qe-stamp
 
@@ -59,6 +60,7 @@ glibc_own() {
 	qe-cache-extract.1
 	qe-cell-diff.1
 	qe-comment.1
+	qe-history.1
 	qe-hook.1
 	qe-stamp.1
 

@@ -159,7 +159,17 @@ def lectures(b, base, head, order, args):
     return out
 
 
+_copies = {}
+
+
 def copy_cells(doc, tmpl, args):
+    k = (doc, id(tmpl))
+    if k not in _copies:
+        _copies[k] = _copy_cells(doc, tmpl, args)
+    return _copies[k]
+
+
+def _copy_cells(doc, tmpl, args):
     cells = tmpl["cells"]
     if not doc.startswith("lectures/gen/") or args.cells <= len(cells) or not cells:
         return cells
@@ -176,7 +186,7 @@ def copy_cells(doc, tmpl, args):
 
 
 def build_records(rng, b, pr, base, head, order, args, truth):
-    prov = provenance(b, pr, truth)
+    prov = json.dumps(provenance(b, pr, truth), ensure_ascii=False, separators=(",", ":"))
     lines = []
     for doc, t in lectures(b, base, head, order, args):
         nb = copy.deepcopy(t["nb"])
@@ -197,9 +207,8 @@ def build_records(rng, b, pr, base, head, order, args, truth):
             nb["overhead_seconds"] = round(ex - s, 6)
             nb["code_cells"] = len(cells)
             nb["timed_cells"] = sum(1 for c in cells if c["duration_s"] is not None)
-        for r in [nb] + cells:
-            r["provenance"] = prov
-            lines.append(json.dumps(r, ensure_ascii=False, separators=(",", ":")))
+        for r in [nb] + cells:  # provenance last, as qe-stamp appends it
+            lines.append(json.dumps(r, ensure_ascii=False, separators=(",", ":"))[:-1] + ',"provenance":' + prov + "}")
     return "\n".join(lines) + "\n"
 
 
@@ -208,7 +217,7 @@ def write(path, text, plain):
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(text)
     else:
-        with gzip.GzipFile(path, "wb", mtime=0) as fh:
+        with gzip.GzipFile(path, "wb", compresslevel=6, mtime=0) as fh:
             fh.write(text.encode())
 
 
