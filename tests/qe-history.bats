@@ -99,7 +99,12 @@ for line in c.iterdump():
 	qe-history add -d "$T/db" "$H/reports/main-02.ndjson.gz" "$H/reports/main-03.ndjson.gz" > /dev/null
 	before=$(dump "$T/db")
 	mkfifo "$T/fifo"
-	{ head -n 1000 "$T/big/main-01.ndjson"; sleep 30; } > "$T/fifo" 2>/dev/null 3>&- &
+	# one process writes the first 1000 lines, then holds the FIFO open
+	/usr/bin/python3 -c 'import sys, time
+with open(sys.argv[1]) as f:
+    sys.stdout.writelines(l for _, l in zip(range(1000), f))
+sys.stdout.flush()
+time.sleep(60)' "$T/big/main-01.ndjson" > "$T/fifo" 2>/dev/null 3>&- &
 	writer=$!
 	qe-history add -d "$T/db" "$T/fifo" > /dev/null 2>&1 3>&- &
 	adder=$!
@@ -114,7 +119,7 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 	kill -9 "$adder"
 	wait "$adder" || true
 	kill "$writer" 2>/dev/null || true
-	pkill -P "$writer" sleep 2>/dev/null || true
+	wait "$writer" 2>/dev/null || true
 	assert_equal "$locked" 1
 	assert_equal "$(dump "$T/db")" "$before"
 	# and the database takes the report afterwards
