@@ -8,6 +8,11 @@
 # the artifact instead, and only then).  Otherwise the summary of this build
 # alone (qe-comment -r: its slowest notebooks and cells, escaped as the
 # comment is).  A cancelled build gets a line saying there is no report.
+# With a history (the history step's database, from the history branch):
+# qe-cell-diff judges each cell against its noise fence (--fences); a pull
+# request's summary and comment gain the trend on main of the lectures it
+# flagged (qe-history report --format md --diff), the default branch's
+# summary the trends and the step changes on main.
 # Outputs: diff, regression, changed, and comment/pr/head-sha/run-number for
 # the comment step.
 # shellcheck source=action/lib.sh
@@ -61,6 +66,11 @@ threshold --nb-ratio "${QE_NOTEBOOK_RATIO:-}" notebook-ratio
 threshold --nb-abs "${QE_NOTEBOOK_ABS:-}" notebook-abs
 threshold --exec-abs "${QE_EXECUTION_ABS:-}" execution-abs
 threshold --alpha "${QE_ALPHA:-}" alpha
+if [ -n "${QE_FENCES:-}" ] && [ -s "$QE_FENCES" ]; then
+	thresholds+=(--fences "$QE_FENCES")
+fi
+history=
+[ -z "${QE_HISTORY_DB:-}" ] || [ ! -f "$QE_HISTORY_DB" ] || [ ! -x "$QE_BIN/qe-history" ] || history=$QE_HISTORY_DB
 
 # scope: what the pull request changed (--changed) and what the user
 # silenced (--ignore-file), as qe-cell-diff's options.  The changed-files
@@ -124,6 +134,11 @@ if $is_pr && [ -s "$QE_STATE/baseline.ndjson" ]; then
 	if ! "$QE_BIN/qe-comment" -s "${marker[@]}" "$diff" >> "$summary"; then
 		warn "qe-comment reported trouble (see above)"
 	fi
+	: > "$QE_STATE/trend.md"
+	if [ -n "$history" ] && ! "$QE_BIN/qe-history" report -d "$history" --format md --diff "$diff" > "$QE_STATE/trend.md"; then
+		warn "qe-history reported trouble (see above): no trend lines"
+	fi
+	cat "$QE_STATE/trend.md" >> "$summary"
 	output diff "$diff"
 	output regression "$regression"
 	output changed "$changed"
@@ -143,8 +158,9 @@ if $is_pr && [ -s "$QE_STATE/baseline.ndjson" ]; then
 	fi
 	if [ -n "$why" ]; then
 		notice "no comment from this job ($why): the job summary and the '$artifact' artifact carry it"
-	elif "$QE_BIN/qe-comment" -l "$limit" "${marker[@]}" "$diff" > "$QE_STATE/comment.md" ||
+	elif "$QE_BIN/qe-comment" -l $((limit - $(wc -c < "$QE_STATE/trend.md"))) "${marker[@]}" "$diff" > "$QE_STATE/comment.md" ||
 	    [ -s "$QE_STATE/comment.md" ]; then
+		cat "$QE_STATE/trend.md" >> "$QE_STATE/comment.md"
 		output comment "$QE_STATE/comment.md"
 		output pr "$QE_PR"
 		output head-sha "$QE_HEAD_SHA"
@@ -157,5 +173,13 @@ else
 	fi
 	if ! "$QE_BIN/qe-comment" -r "$report" >> "$summary"; then
 		warn "qe-comment reported trouble (see above); the summary may be partial"
+	fi
+	if [ -n "$history" ] && ! $is_pr; then
+		"$QE_BIN/qe-history" report -d "$history" --format md >> "$summary" ||
+			warn "qe-history report reported trouble (see above): the trends may be partial"
+		printf '### Step changes on main\n\n' >> "$summary"
+		"$QE_BIN/qe-history" changes -d "$history" --format md >> "$summary" ||
+			warn "qe-history changes reported trouble (see above): the step changes may be partial"
+		printf '\n' >> "$summary"
 	fi
 fi

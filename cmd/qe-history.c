@@ -17,12 +17,14 @@
 #include "qe_hadd.h"
 #include "qe_hbuild.h"
 #include "qe_hquery.h"
+#include "qe_hreport.h"
 #include "qe_hstore.h"
 
-enum { O_FORMAT = QE_OPT_FIRST, O_PENALTY, O_BY, O_PRICES, O_MAIN_REF };
+enum { O_FORMAT = QE_OPT_FIRST, O_PENALTY, O_BY, O_PRICES, O_MAIN_REF, O_DIFF };
 
 static const struct option longopts[] = {
 	{ "by",       required_argument, NULL, O_BY },
+	{ "diff",     required_argument, NULL, O_DIFF },
 	{ "format",   required_argument, NULL, O_FORMAT },
 	{ "help",     no_argument,       NULL, 'h' },
 	{ "main-ref", required_argument, NULL, O_MAIN_REF },
@@ -40,7 +42,8 @@ static const char usage[] =
     "       qe-history fences [-d db] [-k builds] [-o file] [--format ndjson|md]\n"
     "       qe-history compare [-d db] --by package|fingerprint|env-file [--format ndjson|md]\n"
     "       qe-history cost [-d db] [--prices file] [--format ndjson|md]\n"
-    "       qe-history report [-d db] -o dir\n"
+    "       qe-history report [-d db] [--prices file] -o dir\n"
+    "       qe-history report [-d db] --format md [--diff file]\n"
     "       qe-history -h | --help | --version\n";
 
 /* Options, and which subcommands take them (bits of the table below). */
@@ -57,16 +60,18 @@ static const struct {
 	const char *name;
 	unsigned subs;
 } takes[] = {
-	{ 'd', "-d", ALL }, { O_FORMAT, "--format", QUERIES }, { 'n', "-n", B(S_SLOWEST) },
+	{ 'd', "-d", ALL }, { O_FORMAT, "--format", QUERIES | B(S_REPORT) }, { 'n', "-n", B(S_SLOWEST) },
 	{ 'm', "-m", B(S_CHANGES) }, { O_PENALTY, "--penalty", B(S_CHANGES) },
 	{ 'k', "-k", B(S_FENCES) }, { 'o', "-o", B(S_FENCES) | B(S_REPORT) },
-	{ O_BY, "--by", B(S_COMPARE) }, { O_PRICES, "--prices", B(S_COST) },
+	{ O_BY, "--by", B(S_COMPARE) }, { O_PRICES, "--prices", B(S_COST) | B(S_REPORT) },
+	{ O_DIFF, "--diff", B(S_REPORT) },
 	{ O_MAIN_REF, "--main-ref", B(S_ADD) },
 };
 
 struct cli {
 	struct qe_hq q;
 	const char *db, *main_ref;
+	const char *diff;	/* report --diff */
 	unsigned given;		/* bit i: takes[i] was given */
 };
 
@@ -87,6 +92,7 @@ option(int ch, const char *arg, void *ctx)
 	case O_PENALTY: return qe_opt_number("--penalty", arg, 0, 1, 1e6, &c->q.penalty);
 	case O_PRICES: c->q.prices = arg; return 0;
 	case O_MAIN_REF: c->main_ref = arg; return 0;
+	case O_DIFF: c->diff = arg; return 0;
 	case O_FORMAT:
 		if (strcmp(arg, "md") == 0 || strcmp(arg, "ndjson") == 0) {
 			c->q.md = strcmp(arg, "md") == 0;
@@ -223,6 +229,28 @@ query(struct cli *c, int s, int argc, char **argv)
 	return status;
 }
 
+/* report: the page (-o dir) or the Markdown trend table (--format md) */
+static int
+report(struct cli *c, int argc, char **argv)
+{
+	struct qe_hstore st;
+	int status;
+
+	(void)argv;
+	if (argc > 0 || (c->q.out == NULL) == !c->q.md || (c->diff && !c->q.md)) {
+		warnx("report: %s", argc > 0 ? "too many operands" :
+		    "-o dir (the page) or --format md (the trend table, with --diff), one of them");
+		return -1;
+	}
+	if (qe_hstore_open(&st, c->db, 1) < 0)
+		return QE_EXIT_TROUBLE;
+	c->q.db = st.db;
+	c->q.path = c->db;
+	status = c->q.md ? qe_hreport_md(&c->q, c->diff) : qe_hreport_html(&c->q, c->q.out);
+	qe_hstore_close(&st);
+	return status;
+}
+
 static int
 run(struct cli *c, int s, int argc, char **argv)
 {
@@ -230,10 +258,8 @@ run(struct cli *c, int s, int argc, char **argv)
 		return -1;
 	if (s == S_ADD)
 		return add(c, argc, argv);
-	if (s == S_REPORT) {
-		warnx("report: not yet: the HTML report is not in this build of qe-history");
-		return -1;
-	}
+	if (s == S_REPORT)
+		return report(c, argc, argv);
 	return query(c, s, argc, argv);
 }
 

@@ -55,8 +55,9 @@ mad_inplace(double *d, size_t n)
 	return 1.4826 * median_inplace(d, n);
 }
 
-double
-qe_noise(const double *v, size_t n)
+/* The MAD of consecutive differences, of the floored logs or of the values. */
+static double
+consecutive_mad(const double *v, size_t n, int in_logs)
 {
 	double *d, s;
 
@@ -64,25 +65,23 @@ qe_noise(const double *v, size_t n)
 		return NAN;
 	d = qe_xmalloc((n - 1) * sizeof *d);
 	for (size_t i = 1; i < n; i++)
-		d[i - 1] = qe_floorlog(v[i]) - qe_floorlog(v[i - 1]);
+		d[i - 1] = in_logs ? qe_floorlog(v[i]) - qe_floorlog(v[i - 1])
+				   : v[i] - v[i - 1];
 	s = mad_inplace(d, n - 1);
 	free(d);
 	return s;
 }
 
 double
+qe_noise(const double *v, size_t n)
+{
+	return consecutive_mad(v, n, 1);
+}
+
+double
 qe_abs_noise(const double *v, size_t n)
 {
-	double *d, s;
-
-	if (n < 3)
-		return NAN;
-	d = qe_xmalloc((n - 1) * sizeof *d);
-	for (size_t i = 1; i < n; i++)
-		d[i - 1] = v[i] - v[i - 1];
-	s = mad_inplace(d, n - 1);
-	free(d);
-	return s;
+	return consecutive_mad(v, n, 0);
 }
 
 double

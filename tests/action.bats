@@ -34,7 +34,7 @@ setup_file() {
 	done
 	# the tools, "installed" as make install lays them out
 	mkdir -p "$W/seed/bin" "$W/seed/share/qe-telemetry"
-	for t in qe-cache-extract qe-stamp qe-cell-diff qe-comment; do
+	for t in qe-cache-extract qe-stamp qe-cell-diff qe-comment qe-history; do
 		ln -s "$(command -v "$t")" "$W/seed/bin/$t"
 	done
 	ln -s "$REPO/hook/qe-hook" "$W/seed/bin/qe-hook"
@@ -122,11 +122,11 @@ edit_cell() {
 }
 
 # act MODE [--with k=v]...: the action as a caller's step, on a runner
-# without the jq program
+# without the jq program (and with the programs of $EXTRA_BIN first, when set)
 act() {
 	local mode=$1
 	shift
-	PATH="$A:$W/nojq" "$A/run-action.py" "$JOB/state" action "$REPO" --with mode="$mode" \
+	PATH="${EXTRA_BIN:+$EXTRA_BIN:}$A:$W/nojq" "$A/run-action.py" "$JOB/state" action "$REPO" --with mode="$mode" \
 		--with python=/usr/bin/python3 --seed-cache "$W/seed" "$@"
 }
 
@@ -469,6 +469,7 @@ step_env() {
 	skipped qe-telemetry - save the built tools
 	skipped qe-telemetry - arm the hook, snapshot the baseline
 	skipped qe-telemetry - extract, stamp, write the report
+	skipped qe-telemetry - keep the report in the history branch, read the history
 	skipped qe-telemetry - diff against the baseline, job summary
 	skipped qe-telemetry - replicate runs of the flagged lectures
 	skipped qe-telemetry - upload the report artifact
@@ -834,6 +835,195 @@ intro#slow-sleep"
 	["dynamics/markov","ok",true]
 	["intro","ok",true]
 	EOF
+}
+
+# ---- the history branch ------------------------------------------------------
+
+# main_build NAME RUN_NUMBER [act after's arguments]: a build of main (push to
+# refs/heads/main) whose workspace's origin is the bare repository $BARE: the
+# weekly artifact in _build, nothing re-executed (with FRESH=1: no _build,
+# every notebook executed by real kernels), the report stored
+main_build() {
+	local name=$1 run=$2
+	shift 2
+	job "$name" push "$run"
+	export GITHUB_REF=refs/heads/main
+	if [ "${FRESH:-0}" = 1 ]; then checkout; else checkout "$W/build-cache"; fi
+	GITHUB_SHA=$(ws_commit "Initial lectures")
+	export GITHUB_SHA
+	git -C "$WS" remote add origin "$BARE"
+	act before
+	runjob /usr/bin/python3 "$A/build.py" lectures _build
+	run -0 --separate-stderr act after "$@"
+	unset GITHUB_REF
+}
+
+# data: the history branch's files in $BARE, one a line
+data() {
+	git --git-dir="$BARE" ls-tree -r --name-only qe-telemetry-data
+}
+
+@test "history branch: two main builds append two compressed reports (commits by github-actions[bot]); the summary gains trends and step changes; the checkout is untouched" {
+	BARE="$BATS_TEST_TMPDIR/remote.git"
+	git init -q --bare "$BARE"
+	FRESH=1 main_build hist31 31
+	refute_output --partial '::warning::'
+	assert_output --regexp '::notice::qe-telemetry: report stored as reports/[0-9]{4}/[0-9]{2}/[0-9]{8}T[0-9]{6}Z-17000000031\.1\.ndjson\.gz on the branch '"'"'qe-telemetry-data'"'"
+	run -0 data
+	assert_output --regexp '^reports/[0-9]{4}/[0-9]{2}/[0-9]{8}T[0-9]{6}Z-17000000031\.1\.ndjson\.gz$'
+	local first=$output
+	git --git-dir="$BARE" cat-file blob "qe-telemetry-data:$first" | gzip -dc > "$BATS_TEST_TMPDIR/stored.ndjson"
+	cmp "$BATS_TEST_TMPDIR/stored.ndjson" "$JOB/state/artifacts/qe-telemetry-report/report.ndjson"
+	# the workspace: same HEAD and branch, clean, no data-branch checkout
+	run -0 git -C "$WS" status --porcelain --untracked-files=no
+	assert_output ""
+	run -0 git -C "$WS" symbolic-ref --short HEAD
+	assert_output main
+
+	sleep 1    # a second build, a second file name
+	FRESH=1 main_build hist32 32
+	refute_output --partial '::warning::'
+	run -0 data
+	assert_line --index 0 "$first"
+	assert_line --index 1 --regexp '^reports/[0-9]{4}/[0-9]{2}/[0-9]{8}T[0-9]{6}Z-17000000032\.1\.ndjson\.gz$'
+	assert_equal "${#lines[@]}" 2
+	run -0 git --git-dir="$BARE" log --format='%an <%ae>|%s' qe-telemetry-data
+	assert_output - <<-EOF
+	github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>|qe-telemetry: report of run 17000000032.1 ($GITHUB_SHA)
+	github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>|qe-telemetry: report of run 17000000031.1 ($GITHUB_SHA)
+	EOF
+	# the database holds both builds; the summary has the history's sections
+	run -0 jq -r 'select(.step | test("history branch")) | .outcome' "$JOB/state/steps.ndjson"
+	assert_output $'skipped\nsuccess'    # before, after
+	run -0 grep -c '^{"kind":"history-add",.*"result":"added"' "$JOB/temp/qe-telemetry/history-add.ndjson"
+	assert_output 2
+	run -0 cat "$JOB/state/summary.md"
+	assert_line '### Trends on main'
+	assert_line --regexp '^\| `intro` \| (▁|▂|▃|▄|▅|▆|▇|█){2} \| [0-9.]+[^|]*s \| [0-9.]+[^|]*s \| — \|$'
+	assert_line '### Step changes on main'
+	run -0 conclusion
+	assert_output success
+}
+
+@test "history branch: a push race (another build's commit lands between our fetch and our push) is retried on the new tip, nothing lost" {
+	BARE="$BATS_TEST_TMPDIR/remote.git"
+	git init -q --bare "$BARE"
+	main_build race41 41
+	# another job's clone, ready to push a report of its own
+	local other="$BATS_TEST_TMPDIR/other"
+	git clone -q -b qe-telemetry-data "$BARE" "$other"
+	mkdir -p "$other/reports/2026/11"
+	# (its report: build 41's, as another run)
+	sed 's/17000000041/17000000099/g' "$JOB/state/artifacts/qe-telemetry-report/report.ndjson" |
+		gzip -n > "$other/reports/2026/11/20261130T000000Z-99.1.ndjson.gz"
+	git -C "$other" add reports
+	git -C "$other" -c user.name=o -c user.email=o@example.org commit -q -m "the other build"
+	# git, as the action's steps find it: the first push of the data branch
+	# lets the other job push first
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	cat > "$BATS_TEST_TMPDIR/bin/git" <<-EOF
+	#!/bin/sh
+	case " \$* " in
+	*" push "*"refs/heads/qe-telemetry-data"*)
+		if mkdir "$BATS_TEST_TMPDIR/raced" 2> /dev/null; then
+			/usr/bin/git -C "$other" push -q origin HEAD:qe-telemetry-data
+		fi ;;
+	esac
+	exec /usr/bin/git "\$@"
+	EOF
+	chmod +x "$BATS_TEST_TMPDIR/bin/git"
+	EXTRA_BIN="$BATS_TEST_TMPDIR/bin" main_build race42 42
+	refute_output --partial '::warning::'
+	[ -d "$BATS_TEST_TMPDIR/raced" ]
+	run -0 data
+	assert_equal "${#lines[@]}" 3
+	assert_line --index 0 "reports/2026/11/20261130T000000Z-99.1.ndjson.gz"
+	assert_line --regexp '^reports/.*-17000000041\.1\.ndjson\.gz$'
+	assert_line --regexp '^reports/.*-17000000042\.1\.ndjson\.gz$'
+	run -0 grep -c '"result":"added"' "$JOB/temp/qe-telemetry/history-add.ndjson"
+	assert_output 3
+	run -0 git --git-dir="$BARE" log --format=%s qe-telemetry-data
+	assert_output - <<-EOF
+	qe-telemetry: report of run 17000000042.1 ($GITHUB_SHA)
+	the other build
+	qe-telemetry: report of run 17000000041.1 ($GITHUB_SHA)
+	EOF
+}
+
+@test "history branch: a refused push is a warning, the build stays green, the history still has this build; history-branch: '' turns it off" {
+	BARE="$BATS_TEST_TMPDIR/remote.git"
+	git init -q --bare "$BARE"
+	main_build refused51 51
+	printf '#!/bin/sh\necho "protected branch" >&2\nexit 1\n' > "$BARE/hooks/pre-receive"
+	chmod +x "$BARE/hooks/pre-receive"
+	main_build refused52 52
+	assert_output --partial "::warning::qe-telemetry: could not push this build's report to the history branch 'qe-telemetry-data' (remote: protected branch "
+	assert_output --partial "does the job have permissions: contents: write"
+	run -0 conclusion
+	assert_output success
+	run -0 data
+	assert_equal "${#lines[@]}" 1
+	# the database was still built from the branch and this build
+	run -0 grep -c '"result":"added"' "$JOB/temp/qe-telemetry/history-add.ndjson"
+	assert_output 2
+	rm "$BARE/hooks/pre-receive"
+
+	main_build off53 53 --with history-branch=
+	refute_output --partial 'history'
+	run -0 data
+	assert_equal "${#lines[@]}" 1
+	[ ! -e "$JOB/temp/qe-telemetry/history.db" ]
+}
+
+@test "history branch: a pull request reads it: qe-cell-diff judges a stable cell by its fence, the summary and the comment gain the flagged lecture's trend on main" {
+	BARE="$BATS_TEST_TMPDIR/remote.git"
+	git init -q --bare "$BARE"
+	# six main builds of the weekly report on the branch, intro's slow-sleep
+	# steady at 10x the weekly's time (within 2%): a stable cell
+	local seed="$BATS_TEST_TMPDIR/seed" i f
+	git clone -q "$BARE" "$seed" 2> /dev/null
+	git -C "$seed" checkout -q --orphan qe-telemetry-data
+	mkdir -p "$seed/reports/2026/11"
+	i=0
+	for f in 10 10.1 9.9 10 10.2 9.8; do
+		i=$((i + 1))
+		jq -c --arg id "1700000090$i" --arg t "2026-11-0${i}T03:00:00.000000Z" --argjson f "$f" '
+			.provenance.run.run_id = $id | .provenance.run.build_id = "QuantEcon/lecture-demo/\($id)/1"
+			| .provenance.run.started_at = $t
+			| if .kind == "cell" and .label == "slow-sleep" then .duration_s *= $f else . end' \
+			"$W/build-cache/qe-telemetry/report.ndjson" | gzip -n > "$seed/reports/2026/11/2026110${i}T030000Z-1700000090$i.1.ndjson.gz"
+	done
+	git -C "$seed" add reports
+	git -C "$seed" -c user.name=s -c user.email=s@example.org commit -q -m seed
+	git -C "$seed" push -q origin qe-telemetry-data
+
+	# the pull request makes slow-sleep 0.15 s slower (SLEEP 0.05 -> 0.2)
+	pr_job prhist 61 61 QuantEcon/lecture-demo 0.2
+	git -C "$WS" remote add origin "$BARE"
+	run -0 --separate-stderr act after
+	refute_output --partial '::warning::'
+	# it read the branch and wrote nothing to it
+	run -0 git --git-dir="$BARE" rev-list --count qe-telemetry-data
+	assert_output 1
+	local state="$JOB/temp/qe-telemetry"
+	run -0 jq -r 'select(.level == "cell" and .label == "slow-sleep") | [.document, .n, .ratio, .abs_s] | @tsv' "$state/fences.ndjson"
+	assert_output $'intro\t6\t1.15\t0.1'
+	# by its fence (x1.15 and 0.1 s) the cell regressed; by the default
+	# rule (x1.5 and 0.5 s) the same comparison is not a regression
+	run -0 jq -r 'select(.kind == "cell-diff" and .label == "slow-sleep") | .verdict' "$JOB/state/artifacts/qe-telemetry-report/diff.ndjson"
+	assert_output regression
+	qe-cell-diff "$state/baseline.ndjson" "$state/report.ndjson" > "$BATS_TEST_TMPDIR/nofence.ndjson" || true
+	run -0 jq -r 'select(.kind == "cell-diff" and .label == "slow-sleep") | .verdict' "$BATS_TEST_TMPDIR/nofence.ndjson"
+	refute_output regression
+	# the flagged lecture's trend on main: in the summary and the comment
+	run -0 cat "$JOB/state/summary.md"
+	assert_line '#### Trend on main of the lectures above'
+	assert_line --regexp '^\| `intro` \| (▁|▂|▃|▄|▅|▆|▇|█){6} \| '
+	run -0 jq -r '.[].body' "$GH_STATE/comments.json"
+	assert_line '#### Trend on main of the lectures above'
+	assert_line --regexp '^\| `intro` \| (▁|▂|▃|▄|▅|▆|▇|█){6} \| '
+	run -0 conclusion
+	assert_output success
 }
 
 LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.yml .github/workflows/ci.yml .github/workflows/release.yml)

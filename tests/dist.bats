@@ -203,7 +203,7 @@ stubs() {
 	run -0 "$REPO/tools/deps" --list test
 	assert_output --regexp '^build-essential pkg-config libcjson-dev libjq-dev libarchive-dev libsqlite3-dev zlib1g-dev libssl-dev jq .* python3-numpy .*$'
 	run -0 "$REPO/tools/deps" --list ci
-	assert_output --regexp ' clang libclang-rt-14-dev valgrind$'
+	assert_output --regexp ' clang libclang-rt-14-dev valgrind chromium$'
 	run -2 "$REPO/tools/deps" lint
 	assert_output "usage: tools/deps [--list | --missing | --check] [build | test | ci]"
 	# here every package is installed

@@ -29,3 +29,29 @@ validate() {
 jqr() {
 	jq -c "$@"
 }
+
+# make_big_cache DIR N: a cache of N records, all pointing at one ~2 MB notebook
+make_big_cache() {
+	local dir=$1 n=$2 i hk
+	mkdir -p "$dir/executed"
+	/usr/bin/python3 - "$dir/big.ipynb" <<-'PY'
+	import json, sys
+	text = ["line %06d of a long printed table\n" % i for i in range(60000)]
+	cells = [{"cell_type": "code", "id": "c%d" % k, "execution_count": k + 1, "metadata": {},
+	          "outputs": [{"output_type": "stream", "name": "stdout", "text": text}],
+	          "source": "print(table_%d)" % k} for k in range(1)]
+	json.dump({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, open(sys.argv[1], "w"), indent=1)
+	PY
+	{
+		echo "CREATE TABLE nbcache (pk INTEGER PRIMARY KEY, hashkey VARCHAR(255) UNIQUE, uri VARCHAR(255), description VARCHAR(255), data JSON, created DATETIME, accessed DATETIME);"
+		echo "CREATE TABLE nbproject (pk INTEGER PRIMARY KEY, uri VARCHAR(255) UNIQUE, read_data JSON, assets JSON, exec_data JSON, created DATETIME, traceback TEXT);"
+		echo "BEGIN;"
+		for i in $(seq "$n"); do
+			hk=$(printf '%032x' "$i")
+			mkdir -p "$dir/executed/$hk"
+			ln -s ../../big.ipynb "$dir/executed/$hk/base.ipynb"
+			echo "INSERT INTO nbcache VALUES ($i, '$hk', '/book/lectures/nb$i.md', '', '{\"execution_seconds\": 2.0}', '2026-11-29 10:00:00.000000', '2026-11-29 10:00:00.000000');"
+		done
+		echo "COMMIT;"
+	} | sqlite3 "$dir/global.db"
+}

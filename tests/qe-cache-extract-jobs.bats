@@ -119,36 +119,10 @@ qe-cache-extract: /nonexistent: No such file or directory"
 	assert_equal "$(wc -l <<< "$output")" 31
 }
 
-# big_cache DIR N: N cache records of one 2.7 MB notebook (symbolic links).
-big_cache() {
-	local dir=$1 n=$2 i hk
-	mkdir -p "$dir/executed"
-	/usr/bin/python3 - "$dir/big.ipynb" <<-'PY'
-	import json, sys
-	text = ["line %06d of a long printed table\n" % i for i in range(60000)]
-	cells = [{"cell_type": "code", "id": "c0", "execution_count": 1, "metadata": {},
-	          "outputs": [{"output_type": "stream", "name": "stdout", "text": text}],
-	          "source": "print(table)"}]
-	json.dump({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, open(sys.argv[1], "w"), indent=1)
-	PY
-	{
-		echo "CREATE TABLE nbcache (pk INTEGER PRIMARY KEY, hashkey VARCHAR(255) UNIQUE, uri VARCHAR(255), description VARCHAR(255), data JSON, created DATETIME, accessed DATETIME);"
-		echo "CREATE TABLE nbproject (pk INTEGER PRIMARY KEY, uri VARCHAR(255) UNIQUE, read_data JSON, assets JSON, exec_data JSON, created DATETIME, traceback TEXT);"
-		echo "BEGIN;"
-		for i in $(seq "$n"); do
-			hk=$(printf '%032x' "$i")
-			mkdir -p "$dir/executed/$hk"
-			ln -s ../../big.ipynb "$dir/executed/$hk/base.ipynb"
-			echo "INSERT INTO nbcache VALUES ($i, '$hk', '/book/lectures/nb$i.md', '', '{\"execution_seconds\": 2.0}', '2026-11-29 10:00:00.000000', '2026-11-29 10:00:00.000000');"
-		done
-		echo "COMMIT;"
-	} | sqlite3 "$dir/global.db"
-}
-
 @test "-j 2: at most 2 workers at once, memory bounded by them, not by the number of notebooks" {
 	[ -z "${QE_VALGRIND:-}${QE_SANITIZED:-}" ] || skip "peak RSS means nothing under valgrind or ASan"
-	big_cache "$T/c10" 10
-	big_cache "$T/c60" 60
+	make_big_cache "$T/c10" 10
+	make_big_cache "$T/c60" 60
 	(cd "$T/c60" && zip -q -r "$T/c60.zip" global.db executed)
 	local -A sum kids one
 	read -r sum1 kids1 one1 < <("$TESTS_DIR/treerss.py" qe-cache-extract -j 1 "$T/c60")
@@ -172,7 +146,7 @@ big_cache() {
 	# (LeakSanitizer forks a tracer at exit: a child that is no worker)
 	[ -z "${QE_VALGRIND:-}${QE_SANITIZED:-}" ] || skip "valgrind and ASan builds have helper processes"
 	command -v taskset > /dev/null || skip "no taskset"
-	big_cache "$T/c" 6
+	make_big_cache "$T/c" 6
 	read -r sum kids one < <(taskset -c 0 "$TESTS_DIR/treerss.py" qe-cache-extract "$T/c")
 	assert_equal "$kids" 0
 	run -0 bash -c 'taskset -c 0 qe-cache-extract "$1" | wc -l' _ "$T/c"

@@ -285,7 +285,7 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 	assert_equal "$stderr" "qe-history: $T/bad:1: the price is not a number of 0 or more"
 }
 
-@test "usage: the subcommands, their options, report is not yet here" {
+@test "usage: the subcommands and their options" {
 	run -2 --separate-stderr qe-history
 	assert_equal "${stderr_lines[0]}" "qe-history: no subcommand"
 	assert_equal "${stderr_lines[1]}" "usage: qe-history add [-d db] [--main-ref ref] report ..."
@@ -299,8 +299,8 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 	assert_equal "${stderr_lines[0]}" "qe-history: --format: invalid value 'html' (ndjson or md)"
 	run -2 --separate-stderr qe-history fences -d "$DB" -o "$T/f" --format md
 	assert_equal "${stderr_lines[0]}" "qe-history: fences: -o writes NDJSON: --format md does not go with it"
-	run -2 --separate-stderr qe-history report -d "$DB" -o "$T/site"
-	assert_equal "${stderr_lines[0]}" "qe-history: report: not yet: the HTML report is not in this build of qe-history"
+	run -2 --separate-stderr qe-history report -d "$DB" -o "$T/site" --format md
+	assert_equal "${stderr_lines[0]}" "qe-history: report: -o dir (the page) or --format md (the trend table, with --diff), one of them"
 	[ ! -e "$T/site" ]
 	run -0 qe-history --version
 	assert_output "qe-history 0.1.0"

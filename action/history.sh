@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# mode: after, step 2 (before the summary).  The history store: a data
+# branch of the repository (input history-branch, default qe-telemetry-data;
+# empty turns the store off) holding one gzip-compressed stamped report per
+# main build under reports/YYYY/MM/.
+#
+#   - On the default branch (push, schedule, workflow_dispatch), this
+#     build's report is appended: a commit on the data branch made with git's
+#     plumbing in the workspace repository (the working tree, HEAD and the
+#     index are never touched; the branch is fetched into
+#     refs/qe-telemetry/data), pushed with the credentials actions/checkout
+#     left (the job needs permissions: contents: write).  When another job
+#     pushed to the branch in between, the commit is made again on the new
+#     tip and pushed again (up to four times); a push that still fails is a
+#     warning, never a red build.
+#   - Every build (pull requests too: they only read) then rebuilds the
+#     history database from the branch's reports with `qe-history add`, and
+#     writes the per-cell noise fences (`qe-history fences`) that summary.sh
+#     gives qe-cell-diff, when the history has any.
+#
+# Outputs: db (the database), fences (the fences file, when not empty),
+# stored (true when this build's report reached the branch).
+# shellcheck source=action/lib.sh
+. "$GITHUB_ACTION_PATH/action/lib.sh"
+
+branch=${QE_HISTORY_BRANCH-qe-telemetry-data}
+report=$QE_STATE/report.ndjson
+hist=$QE_STATE/history
+db=$QE_STATE/history.db
+ref=refs/qe-telemetry/data
+ws=${GITHUB_WORKSPACE:-$PWD}
+output stored false
+
+[ -n "$branch" ] || exit 0
+if [ "${QE_BUILD_OUTCOME:-}" = cancelled ] || [ -e "$QE_STATE/cancelled" ]; then
+	exit 0
+fi
+if ! git check-ref-format "refs/heads/$branch" 2> /dev/null; then
+	warn "input history-branch: not a branch name: '$branch'; no history"
+	exit 0
+fi
+if [ -z "${QE_BIN:-}" ] || [ ! -x "$QE_BIN/qe-history" ]; then
+	notice "these tools have no qe-history (an older release?): no history"
+	exit 0
+fi
+if ! git -C "$ws" rev-parse -q --git-dir > /dev/null 2>&1 ||
+    ! git -C "$ws" remote get-url origin > /dev/null 2>&1; then
+	notice "the workspace is not a git checkout with a remote 'origin': no history (the store is the branch '$branch' of the repository)"
+	exit 0
+fi
+
+# on_main: 0 when this build is the default branch's own (a schedule always
+# runs on it; a push or a manual run when its ref is the default branch,
+# main when the event does not name it)
+on_main() {
+	case ${GITHUB_EVENT_NAME:-} in
+	schedule) return 0 ;;
+	push | workflow_dispatch) ;;
+	*) return 1 ;;
+	esac
+	[ "${GITHUB_REF:-}" = "refs/heads/${QE_DEFAULT_BRANCH:-main}" ]
+}
+
+# fetch: the data branch's tip into $ref; 0 fetched, 1 no such branch yet,
+# 2 the remote did not answer
+fetch() {
+	local rc=0
+	timeout 120 git -C "$ws" ls-remote -q --exit-code origin "refs/heads/$branch" > /dev/null 2>&1 || rc=$?
+	case $rc in
+	0) ;;
+	2) git -C "$ws" update-ref -d "$ref" 2> /dev/null || true; return 1 ;;
+	*) return 2 ;;
+	esac
+	timeout 300 git -C "$ws" fetch -q --no-tags origin "+refs/heads/$branch:$ref" 2> /dev/null || return 2
+}
+
+# commit_report NAME: a commit of the data branch's tip (or a first, root
+# commit) plus the compressed report as NAME; prints its id
+commit_report() {
+	local idx=$QE_STATE/history.index parent=() blob tree
+	rm -f "$idx"
+	if git -C "$ws" rev-parse -q --verify "$ref^{commit}" > /dev/null; then
+		GIT_INDEX_FILE=$idx git -C "$ws" read-tree "$ref"
+		parent=(-p "$ref")
+	else
+		GIT_INDEX_FILE=$idx git -C "$ws" read-tree --empty
+	fi
+	blob=$(git -C "$ws" hash-object -w "$QE_STATE/report.ndjson.gz")
+	GIT_INDEX_FILE=$idx git -C "$ws" update-index --add --cacheinfo "100644,$blob,$1"
+	tree=$(GIT_INDEX_FILE=$idx git -C "$ws" write-tree)
+	rm -f "$idx"
+	GIT_AUTHOR_NAME='github-actions[bot]' GIT_COMMITTER_NAME='github-actions[bot]' \
+	GIT_AUTHOR_EMAIL='41898282+github-actions[bot]@users.noreply.github.com' \
+	GIT_COMMITTER_EMAIL='41898282+github-actions[bot]@users.noreply.github.com' \
+		git -C "$ws" commit-tree "$tree" "${parent[@]}" \
+		-m "qe-telemetry: report of run ${GITHUB_RUN_ID:-?}.${GITHUB_RUN_ATTEMPT:-1} (${GITHUB_SHA:-unknown commit})"
+}
+
+# store: append this build's report to the branch; sets commit to the
+# commit whose tree holds every report (pushed or not), empty when none
+store() {
+	local name tries=0 rc before
+	name=reports/$(date -u +%Y/%m/%Y%m%dT%H%M%SZ)-${GITHUB_RUN_ID:-0}.${GITHUB_RUN_ATTEMPT:-1}.ndjson.gz
+	gzip -n -c "$report" > "$QE_STATE/report.ndjson.gz"
+	while :; do
+		tries=$((tries + 1))
+		rc=0
+		fetch || rc=$?
+		if [ "$rc" = 2 ]; then
+			warn "could not fetch the history branch '$branch' from origin: this build's report is not stored (the artifact still has it)"
+			commit=
+			return 0
+		fi
+		before=$(git -C "$ws" rev-parse -q --verify "$ref" 2> /dev/null) || before=
+		commit=$(commit_report "$name")
+		if timeout 120 git -C "$ws" push -q origin "$commit:refs/heads/$branch" 2> "$QE_STATE/push.err"; then
+			output stored true
+			notice "report stored as $name on the branch '$branch'"
+			return 0
+		fi
+		# retried only when the branch moved (another build pushed first)
+		rc=0
+		fetch || rc=$?
+		if [ "$rc" = 2 ] || [ "$tries" -ge 4 ] ||
+		    [ "$(git -C "$ws" rev-parse -q --verify "$ref" 2> /dev/null || true)" = "$before" ]; then
+			warn "could not push this build's report to the history branch '$branch' ($(tr '\n' ' ' < "$QE_STATE/push.err")): it is not stored; does the job have permissions: contents: write, and did actions/checkout keep its credentials (persist-credentials)?"
+			return 0
+		fi
+		sleep "$tries"
+	done
+}
+
+commit=
+if on_main && [ -s "$report" ]; then
+	store
+else
+	rc=0
+	fetch || rc=$?
+	case $rc in
+	0) commit=$(git -C "$ws" rev-parse "$ref") ;;
+	1) notice "no history branch '$branch' yet: the default branch's builds start it" ;;
+	*) warn "could not fetch the history branch '$branch' from origin: no history for this build" ;;
+	esac
+fi
+[ -n "$commit" ] || exit 0
+
+rm -rf "$hist" "$db"
+mkdir -p "$hist"
+if ! git -C "$ws" archive --format=tar "$commit" -- reports 2> /dev/null | tar -x -C "$hist"; then
+	warn "could not read the reports of the history branch '$branch'"
+	exit 0
+fi
+find "$hist" -type f -name '*.ndjson.gz' -print0 | sort -z > "$QE_STATE/history.list"
+n=$(tr -cd '\0' < "$QE_STATE/history.list" | wc -c)
+if ! xargs -0 -r "$QE_BIN/qe-history" add -d "$db" < "$QE_STATE/history.list" > "$QE_STATE/history-add.ndjson"; then
+	warn "qe-history add reported trouble with the stored reports (see above); the history holds the reports it could read"
+fi
+[ -f "$db" ] || exit 0
+output db "$db"
+output reports "$n"
+if "$QE_BIN/qe-history" fences -d "$db" -o "$QE_STATE/fences.ndjson" > /dev/null && [ -s "$QE_STATE/fences.ndjson" ]; then
+	output fences "$QE_STATE/fences.ndjson"
+fi

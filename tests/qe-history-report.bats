@@ -1,0 +1,173 @@
+#!/usr/bin/env bats
+# qe-history report: the static page (-o DIR) and the Markdown trend table
+# (--format md), on a year of generated builds (tests/gen_history.py, from
+# real qe-cache-extract records of the timed fixture caches) with known
+# steps: intro's cell "slow-sleep" x3 from build 30, numba_demo x1.2 with
+# the numba upgrade at build 40, the runner class changing at build 45.
+# Chromium (headless) renders the page; the screenshot must show it and the
+# console must stay silent.
+
+load helper
+
+setup_file() {
+	H="$BATS_FILE_TMPDIR"
+	qe-cache-extract "$(shared jupyter-cache-timed/base)" > "$H/base.ndjson" 2> /dev/null || true
+	qe-cache-extract "$(shared jupyter-cache-timed/head)" > "$H/head.ndjson" 2> /dev/null || true
+	/usr/bin/python3 "$TESTS_DIR/gen_history.py" "$H/base.ndjson" "$H/head.ndjson" "$H/reports"
+	qe-history add -d "$H/h.db" "$H"/reports/main-*.ndjson.gz "$H"/reports/pr-*.ndjson.gz > /dev/null
+	qe-history report -d "$H/h.db" -o "$H/site" || true    # test 1 checks its status
+}
+
+setup() {
+	H="$BATS_FILE_TMPDIR"
+	T="$BATS_TEST_TMPDIR"
+	PAGE="$H/site/index.html"
+}
+
+# commit N: the first 7 hex digits of main build N's commit (gen_history.py)
+commit() {
+	printf 'main-%s' "$1" | sha1sum | cut -c 1-7
+}
+
+# charts: the title of every trend chart, in order
+charts() {
+	grep -o "<svg class='chart'[^>]*><title>[^<]*" "$PAGE" | sed 's/.*<title>//; s/: lecture time per main build$//'
+}
+
+@test "report -o: one page; a trend chart per lecture of the newest build, the stepped ones first; no script, nothing fetched" {
+	run -0 --separate-stderr qe-history report -d "$H/h.db" -o "$T/site"
+	assert_equal "$stderr" ""
+	cmp "$T/site/index.html" "$PAGE"
+	run -0 charts
+	assert_line --index 0 intro
+	run -0 bash -c "grep -o \"<svg class='chart'[^>]*><title>[^<]*\" '$PAGE' | sed 's/.*<title>//; s/: lecture.*//' | sort"
+	assert_output - <<-'EOF'
+	dynamics/markov
+	errors_allowed
+	images
+	intro
+	intro_extra
+	numba_demo
+	EOF
+	# the stepped lectures before the others
+	run -0 bash -c "grep -o \"<svg class='chart'[^>]*><title>[^<]*\" '$PAGE' | sed 's/.*<title>//; s/: lecture.*//' | sed -n 4,6p | sort"
+	assert_output $'errors_allowed\nimages\nintro_extra'
+	# no script, no external resource, no event handler
+	run -1 grep -Eic '<script|javascript:|https?://[^"'"'"' ]*\.(js|css|png|svg|woff)| on[a-z]+=' "$PAGE"
+	run -0 grep -c "Content-Security-Policy' content=\"default-src 'none'; style-src 'unsafe-inline'\"" "$PAGE"
+}
+
+@test "report -o: each injected step is marked on its lecture's chart with its ratio and the first commit after it; the runner-class change on every chart" {
+	intro=$(sed -n "/<title>intro: lecture time/,/<\/svg>/p" "$PAGE")
+	[[ $intro =~ ×[12]\.[0-9][0-9]\ at\ $(commit 30)\</text\> ]]
+	numba=$(sed -n "/<title>numba_demo: lecture time/,/<\/svg>/p" "$PAGE")
+	[[ $numba =~ ×1\.[12][0-9]\ at\ $(commit 40)\</text\> ]]
+	# a chart holds only its own lecture's steps
+	[[ ! $intro =~ at\ $(commit 40) ]]
+	# the build-level step (runner class, build 45): a grey rule on all six
+	run -0 grep -o "<title>build-level step at $(commit 45)</title>" "$PAGE"
+	assert_equal "${#lines[@]}" 6
+	# the step table: the package and the runner class as provenance says
+	run -0 grep -c "<td>package <code>numba</code> 0.60.0 → 0.61.0" "$PAGE"
+	run -0 grep -c "runner-class github-hosted/ubuntu-24.04/4cpu → runs-on/cpu=4+ram=16" "$PAGE"
+}
+
+@test "report -o: the slowest tables are qe-history slowest's rows, the first 20 of each level" {
+	qe-history slowest -d "$H/h.db" > "$T/slowest.ndjson"
+	run -0 bash -c "grep -o '<tr><td class=n>[0-9]*</td><td><code>[^<]*</code></td><td class=n>[0-9]*</td><td><code>[^<]*' '$PAGE' | sed 's/<[^>]*>/|/g; s/||*/|/g'"
+	assert_equal "${#lines[@]}" 20
+	expect=$(jq -r 'select(.level == "cell") | "|\(.rank)|\(.document)|\(.index)|\(.label // .first_line)"' "$T/slowest.ndjson")
+	assert_output "$expect"
+	run -0 jq -r 'select(.level == "lecture" and .rank == 1) | .document' "$T/slowest.ndjson"
+	assert_output intro
+	run -0 grep -c '<tr><td class=n>1</td><td><code>intro</code></td><td class=n>' "$PAGE"
+}
+
+@test "report: every string from the reports is escaped (lecture names, labels, first lines, package versions)" {
+	mkdir -p "$T/r"
+	for f in "$H"/reports/main-*.ndjson.gz; do
+		gzip -dc "$f" | sed 's#"images"#"<img src=x onerror=alert(1)>"#g; s#"png-helper"#"</code><script>alert(2)</script>"#g; s#"0.61.0"#"0.61.0\\"><b>x</b>"#g' |
+			gzip -n > "$T/r/${f##*/}"
+	done
+	qe-history add -d "$T/h.db" "$T"/r/*.gz > /dev/null
+	run -0 --separate-stderr qe-history report -d "$T/h.db" -o "$T/site"
+	run -1 grep -E '<img|<script|<b>x' "$T/site/index.html"
+	run -0 grep -c '&lt;img src=x onerror=alert(1)&gt;' "$T/site/index.html"
+	run -0 grep -c '&lt;/code&gt;&lt;script&gt;alert(2)&lt;/script&gt;' "$T/site/index.html"
+	run -0 grep -c '0.61.0&quot;&gt;&lt;b&gt;x&lt;/b&gt;' "$T/site/index.html"
+}
+
+@test "Chromium renders the page at 1280 px: not blank, charts and tables drawn, no console message; a page with an error is caught" {
+	local browser b
+	for b in chromium chromium-browser google-chrome; do
+		browser=$(command -v "$b") && break
+	done
+	[ -n "$browser" ] || skip "no chromium, chromium-browser or google-chrome (tools/deps ci installs chromium)"
+	shot() {
+		timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
+			--user-data-dir="$T/profile" --enable-logging=stderr --v=0 --window-size=1280,2000 \
+			--screenshot="$2" "file://$1" 2> "$T/console.log" > /dev/null
+	}
+	shot "$PAGE" "$T/page.png"
+	run -0 grep -c ':CONSOLE' "$T/console.log" || true
+	run -1 grep ':CONSOLE' "$T/console.log"
+	run -0 /usr/bin/python3 "$TESTS_DIR/png_ink.py" "$T/page.png"
+	[[ $output =~ ^1280x2000\ ink=([0-9.]+)\ colors=([0-9]+)$ ]]
+	# drawn: more than 3% of the pixels are ink, in many colours (lines,
+	# bars, red step marks, anti-aliased text)
+	[ "$(echo "${BASH_REMATCH[1]} > 0.03" | bc)" = 1 ]
+	[ "${BASH_REMATCH[2]}" -gt 200 ]
+	# the detectors are not blind: an empty page is blank, a script's
+	# console.error is seen
+	printf '<!DOCTYPE html><html><body></body></html>' > "$T/blank.html"
+	shot "$T/blank.html" "$T/blank.png"
+	run -0 /usr/bin/python3 "$TESTS_DIR/png_ink.py" "$T/blank.png"
+	assert_output "1280x2000 ink=0.000 colors=1"
+	printf '<!DOCTYPE html><script>console.error("boom")</script>' > "$T/err.html"
+	shot "$T/err.html" "$T/err.png"
+	run -0 grep -c ':CONSOLE.*"boom"' "$T/console.log"
+}
+
+@test "report --format md: the trend rows of the lectures a diff flags; without --diff the charted ones" {
+	gzip -dc "$H/reports/main-29.ndjson.gz" > "$T/29.ndjson"
+	# build 30 re-executed intro (a new cache key), as a pull request would
+	gzip -dc "$H/reports/main-30.ndjson.gz" |
+		jq -c 'if .document == "intro" and (.cache_key | type) == "string" then .cache_key = "ffffffffffffffffffffffffffffffff" else . end' > "$T/30.ndjson"
+	qe-cell-diff "$T/29.ndjson" "$T/30.ndjson" > "$T/diff.ndjson" || true
+	run -0 jq -r 'select(.kind == "notebook-diff" and .verdict == "regression") | .document' "$T/diff.ndjson"
+	assert_output intro
+	run -0 --separate-stderr qe-history report -d "$H/h.db" --format md --diff "$T/diff.ndjson"
+	assert_line --index 0 '#### Trend on main of the lectures above'
+	assert_line --index 2 '| Lecture | Trend | Now | Median | Last step |'
+	assert_line --index 4 --regexp "^\| \`intro\` \| (▁|▂|▃|▄|▅|▆|▇|█){16} \| [0-9.]+.s \| [0-9.]+.s \| ×[12]\.[0-9]+ at \`$(commit 30)\` \(2026-06-22\) \|$"
+	assert_equal "${#lines[@]}" 5
+	run -0 --separate-stderr qe-history report -d "$H/h.db" --format md
+	assert_line --index 0 '### Trends on main'
+	assert_equal "${#lines[@]}" 10
+	assert_line --index 4 --regexp '^\| `intro` \|'
+	# nothing flagged: nothing printed
+	printf '' > "$T/empty.ndjson"
+	run -0 --separate-stderr qe-history report -d "$H/h.db" --format md --diff "$T/empty.ndjson"
+	assert_output ""
+}
+
+@test "report: usage errors (-o or --format md, one of them; --diff only with md; no operands)" {
+	local msg="qe-history: report: -o dir (the page) or --format md (the trend table, with --diff), one of them"
+	run -2 --separate-stderr qe-history report -d "$H/h.db"
+	assert_equal "${stderr_lines[0]}" "$msg"
+	assert_equal "${stderr_lines[1]}" "usage: qe-history add [-d db] [--main-ref ref] report ..."
+	run -2 --separate-stderr qe-history report -d "$H/h.db" -o "$T/x" --format md
+	assert_equal "${stderr_lines[0]}" "$msg"
+	run -2 --separate-stderr qe-history report -d "$H/h.db" -o "$T/x" --diff "$T/d"
+	assert_equal "${stderr_lines[0]}" "$msg"
+	run -2 --separate-stderr qe-history report -d "$H/h.db" -o "$T/x" extra
+	assert_equal "${stderr_lines[0]}" "qe-history: report: too many operands"
+	run -2 --separate-stderr qe-history report -d "$H/h.db" -n 5 -o "$T/x"
+	assert_equal "${stderr_lines[0]}" "qe-history: -n: not an option of report"
+	[ ! -e "$T/x" ]
+	# a database that is not there: said, nothing written
+	run -2 --separate-stderr qe-history report -d "$T/none.db" -o "$T/x"
+	assert_output ""
+	[ -n "$stderr" ]
+	[ ! -e "$T/x" ]
+}
