@@ -136,9 +136,16 @@ qe_jw_num(struct qe_buf *b, double x, int decimals)
 void
 qe_jw_key(struct qe_buf *b, const char *k)
 {
-	qe_buf_addc(b, ',');
-	qe_jw_str(b, k);
-	qe_buf_addc(b, ':');
+	size_t n = strlen(k);
+	char *o;
+
+	qe_buf_grow(b, n + 3);
+	o = b->data + b->len;
+	*o++ = ',', *o++ = '"';
+	memcpy(o, k, n);
+	o += n;
+	*o++ = '"', *o++ = ':', *o = '\0';
+	b->len = (size_t)(o - b->data);
 }
 
 void
