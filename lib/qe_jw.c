@@ -136,9 +136,17 @@ qe_jw_num(struct qe_buf *b, double x, int decimals)
 void
 qe_jw_key(struct qe_buf *b, const char *k)
 {
-	size_t n = strlen(k);
+	size_t n = 0;
 	char *o;
 
+	while (k[n] && esc_of[(unsigned char)k[n]] == 0)
+		n++;
+	if (k[n]) {	/* a byte to escape: the string writer */
+		qe_buf_addc(b, ',');
+		qe_jw_str(b, k);
+		qe_buf_addc(b, ':');
+		return;
+	}
 	qe_buf_grow(b, n + 3);
 	o = b->data + b->len;
 	*o++ = ',', *o++ = '"';

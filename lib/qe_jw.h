@@ -36,11 +36,7 @@ void qe_jw_str(struct qe_buf *b, const char *s);
 /* A number with at most `decimals` (0..6) decimals; null when not finite. */
 void qe_jw_num(struct qe_buf *b, double x, int decimals);
 
-/*
- * ',' "key" ':' - the separator and key before a member's value. The key is
- * written byte for byte, unescaped: callers pass the schema's literal
- * member names (letters and '_'), which hold no byte JSON escapes.
- */
+/* ',' "key" ':' - the separator and key before a member's value. */
 void qe_jw_key(struct qe_buf *b, const char *k);
 
 /* {"kind":KIND,"schema_version":1 - the open record; close it with '}'. */
