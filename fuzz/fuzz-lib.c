@@ -6,6 +6,9 @@
  *   JSCAN   the pull reader (qe_jscan) beside cJSON and the tools' checks:
  *           whatever it takes, they take too and read the same (strings
  *           byte for byte, numbers bit for bit); else abort()
+ *   JWNUM   qe_jw_num (digits written by hand) against the snprintf writer
+ *           it replaced (tests/unit/jw-ref.h): the input's first 8 bytes
+ *           are the double, the 9th the decimals (mod 7); else abort()
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +18,9 @@
 #include "qe.h"
 #if defined(TARGET_JSCAN)
 #include "../tests/unit/jscan-dump.h"
+#endif
+#if defined(TARGET_JWNUM)
+#include "../tests/unit/jw-ref.h"
 #endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -65,6 +71,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	qe_buf_free(&a);
 	qe_buf_free(&b);
+#elif defined(TARGET_JWNUM)
+	struct qe_buf a = { 0 }, r = { 0 };
+	double x;
+
+	if (size < 9)
+		return 0;
+	memcpy(&x, data, sizeof x);
+	if (!jw_num_agrees(x, data[8] % 7, &a, &r))
+		abort();
+	qe_buf_free(&a);
+	qe_buf_free(&r);
 #else
 #error "define one TARGET_*"
 #endif

@@ -2,7 +2,7 @@
 # Build every libFuzzer target with clang (ASan + UBSan) and run each for
 # FUZZ_TIME seconds (default 60) from a seed corpus made of the fixtures.
 # usage: fuzz/run.sh [target ...]
-# targets: notebook globaldb archive hooklog time ndjson jscan cell-diff comment stamp
+# targets: notebook globaldb archive hooklog time ndjson jscan jwnum cell-diff comment stamp
 set -eu
 cd "$(dirname "$0")/.."
 FUZZ_TIME=${FUZZ_TIME:-60}
@@ -27,6 +27,10 @@ seed() {	# seed TARGET: the fixture files that exercise it
 		printf '%s' "$s" > "$d/$(printf '%s' "$s" | cksum | cut -d' ' -f1)"; done ;;
 	jscan) find "$F/nbclient" tests/fixtures/qe-cache-extract -name '*.ipynb' -size -60k -exec cp --backup=numbered -t "$d" {} +
 		head -3 tests/fixtures/qe-cell-diff/*.ndjson | grep '^{' | split -l 1 - "$d/line-" ;;
+	jwnum) python3 -c 'import struct, sys
+for i, (x, d) in enumerate([(0.5, 0), (1234.5678, 4), (0.0000125, 6), (-0.0000004, 6), (1e12 + 0.5, 6),
+                            (2.675, 2), (9999.9999995, 6), (123456789.123456, 5)]):
+    open(sys.argv[1] + "/%d" % i, "wb").write(struct.pack("<dB", x, d))' "$d" ;;
 	ndjson) cp "$F"/reference/jupyter-cache-timed_base.cells.jsonl "$d/"; head -c 4000 tests/fixtures/hook/cache/hook.log | gzip > "$d/log.gz" ;;
 	cell-diff)	# BASE 0x1e HEAD, each cut to 40 lines
 		i=0; for b in tests/fixtures/qe-cell-diff/*.ndjson; do
@@ -48,7 +52,7 @@ seed() {	# seed TARGET: the fixture files that exercise it
 build() {	# build TARGET
 	T=$(echo "$1" | tr a-z- A-Z_)
 	case $1 in
-	time|ndjson|jscan) src=fuzz/fuzz-lib.c ;;
+	time|ndjson|jscan|jwnum) src=fuzz/fuzz-lib.c ;;
 	cell-diff|comment|stamp) src=fuzz/fuzz-$1.c ;;
 	*) src=fuzz/fuzz-extract.c ;;
 	esac
@@ -56,7 +60,7 @@ build() {	# build TARGET
 }
 
 status=0
-for t in ${@:-notebook globaldb archive hooklog time ndjson jscan cell-diff comment stamp}; do
+for t in ${@:-notebook globaldb archive hooklog time ndjson jscan jwnum cell-diff comment stamp}; do
 	build "$t"
 	s=$(seed "$t")
 	mkdir -p "$out/corpus-$t"

@@ -89,7 +89,6 @@ run_end(const char *p, const char *end)
 {
 	uint64_t w;
 	long cp;
-
 	for (;;) {
 		p = plain16(p, end);
 		while (end - p >= 8 && (memcpy(&w, p, 8), !special8(w)))
@@ -237,6 +236,37 @@ num_len(const char *p, const char *end, int *exp)
 }
 
 /* Pass a number; its value in *d when d is not NULL (or it has an exponent). */
+/*
+ * A number without exponent of at most 15 digits in all, read exactly (1)
+ * as strtod reads it, or 0 when strtod must. Its digits as an integer m
+ * below 10^15 < 2^53 and 10^k (k <= 15) are both exact doubles, so m / 10^k
+ * is the double nearest the decimal value (one correctly rounded division:
+ * Clinger's fast path), as strtod's result is; -0 stays -0.
+ */
+static int
+decimal(const char *p, size_t n, double *d)
+{
+	static const double p10[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
+	    1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
+	double m = 0;
+	int digits = 0, k = -1;
+
+	for (size_t i = *p == '-'; i < n; i++) {
+		if (p[i] == '.') {
+			k = 0;
+			continue;
+		}
+		m = m * 10 + (p[i] - '0');
+		digits++;
+		k += k >= 0;
+	}
+	if (digits > 15)
+		return 0;
+	m = k > 0 ? m / p10[k] : m;
+	*d = *p == '-' ? -m : m;
+	return 1;
+}
+
 static int
 number(struct qe_jscan *s, double *d)
 {
@@ -248,13 +278,8 @@ number(struct qe_jscan *s, double *d)
 	/* cJSON reads at most 63 bytes of a number */
 	if (n == 0 || n > 63)
 		return fail(s);
-	if (d != NULL && !exp && n <= 15 && memchr(s->p, '.', n) == NULL) {
-		/* an integer below 10^15 is exact in a double: strtod's value */
-		double iv = 0;
-
-		for (size_t i = *s->p == '-'; i < n; i++)
-			iv = iv * 10 + (s->p[i] - '0');
-		*d = *s->p == '-' ? -iv : iv;
+	if (d != NULL && !exp && decimal(s->p, n, d)) {
+		/* exact: strtod's value */
 	} else if (d != NULL || exp) {
 		memcpy(buf, s->p, n);
 		buf[n] = '\0';

@@ -35,14 +35,22 @@ qe_hexval(int c)
 int
 qe_unhex(const char *s, size_t n, unsigned char *out)
 {
-	for (size_t i = 0; i < n; i++) {
-		int hi = qe_hexval((unsigned char)s[2 * i]), lo;
+	/* 0x10 | a digit's value, 0 for a byte that is not hex: one test a digest */
+	static const unsigned char v[256] = {
+		['0'] = 16, ['1'] = 17, ['2'] = 18, ['3'] = 19, ['4'] = 20, ['5'] = 21, ['6'] = 22,
+		['7'] = 23, ['8'] = 24, ['9'] = 25, ['a'] = 26, ['b'] = 27, ['c'] = 28, ['d'] = 29,
+		['e'] = 30, ['f'] = 31, ['A'] = 26, ['B'] = 27, ['C'] = 28, ['D'] = 29, ['E'] = 30,
+		['F'] = 31,
+	};
+	unsigned good = 0x10;
 
-		if (hi < 0 || (lo = qe_hexval((unsigned char)s[2 * i + 1])) < 0)
-			return -1;
-		out[i] = (unsigned char)(hi << 4 | lo);
+	for (size_t i = 0; i < n; i++) {
+		unsigned hi = v[(unsigned char)s[2 * i]], lo = v[(unsigned char)s[2 * i + 1]];
+
+		good &= hi & lo;
+		out[i] = (unsigned char)((hi & 15) << 4 | (lo & 15));
 	}
-	return 0;
+	return good ? 0 : -1;
 }
 
 void

@@ -2,6 +2,10 @@
  * Unit driver for lib/qe_jscan.c: the pull reader's walk of a text against
  * cJSON's tree of it (tests/unit/jscan-dump.h).
  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "harness.h"
 #include "jscan-dump.h"
 
@@ -51,7 +55,69 @@ skip(const char *in, size_t n, struct qe_buf *out)
 	qe_js_free(&s);
 }
 
+/* A random JSON number of up to 17 digits, some with a fraction or exponent. */
+static size_t
+random_number(unsigned long long *st, char *buf)
+{
+	size_t n = 0;
+	int digits, point;
+
+	*st = *st * 6364136223846793005ULL + 1442695040888963407ULL;
+	digits = 1 + (int)((*st >> 33) % 17);
+	point = 1 + (int)((*st >> 40) % (unsigned)digits);	/* digits before '.' */
+	if ((*st >> 50) & 1)
+		buf[n++] = '-';
+	for (int i = 0; i < digits; i++) {
+		*st = *st * 6364136223846793005ULL + 1442695040888963407ULL;
+		if (i == point)
+			buf[n++] = '.';
+		if (i == 0 && point > 1)	/* no leading zero before more digits */
+			buf[n++] = (char)('1' + (*st >> 33) % 9);
+		else
+			buf[n++] = (char)('0' + (*st >> 33) % 10);
+	}
+	if ((*st >> 45) % 8 == 0)
+		n += (size_t)sprintf(buf + n, "e%d", (int)((*st >> 20) % 40) - 20);
+	buf[n] = '\0';
+	return n;
+}
+
+/*
+ * "N SEED": N random numbers read by qe_js_num and by strtod: "N agree"
+ * (bit for bit, the sign of zero too), or the first that differs.
+ */
+static void
+random_num(const char *in, size_t n, struct qe_buf *out)
+{
+	struct qe_jscan s = { 0 };
+	double v[2], d, e;
+	unsigned long long st;
+	char buf[64];
+	long i;
+
+	(void)n;
+	if (unit_numbers(in, v, 2) != 2) {
+		qe_buf_adds(out, "bad case");
+		return;
+	}
+	st = (unsigned long long)v[1];
+	for (i = 0; i < (long)v[0]; i++) {
+		size_t len = random_number(&st, buf);
+
+		qe_js_init(&s, buf, len);
+		e = strtod(buf, NULL);
+		if (qe_js_num(&s, &d) != QE_JS_NUM || memcmp(&d, &e, sizeof d) != 0) {
+			qe_buf_addf(out, "%s: %a != strtod's %a", buf, d, e);
+			break;
+		}
+	}
+	if (i == (long)v[0])
+		qe_buf_addf(out, "%ld agree", i);
+	qe_js_free(&s);
+}
+
 static const struct unit_fn fns[] = {
+	{ "random-num", random_num },
 	{ "walk", walk },
 	{ "agree", agree },
 	{ "skip", skip },

@@ -9,6 +9,7 @@
 
 #include "harness.h"
 #include "qe_jw.h"
+#include "jw-ref.h"
 
 static void
 compare(struct qe_buf *out, struct qe_buf *jw, cJSON *item)
@@ -61,7 +62,69 @@ record(const char *in, size_t n, struct qe_buf *out)
 	qe_buf_addc(out, '}');
 }
 
+/* A random double of one of several shapes (the 64-bit state advances). */
+static double
+random_double(unsigned long long *st)
+{
+	unsigned long long r;
+	double u;
+
+	*st = *st * 6364136223846793005ULL + 1442695040888963407ULL;
+	r = *st >> 11;
+	u = (double)r / 9007199254740992.0;	/* [0, 1) */
+	switch ((*st >> 3) % 6) {
+	case 0:		/* seconds as measured */
+		return u * 1e4;
+	case 1:		/* a tie or near one at some decimal */
+		return floor(u * 1e7) / 1e6 + 5e-7 * ((*st >> 8) % 3);
+	case 2:		/* an integer */
+		return floor(u * 1e12);
+	case 3:		/* any magnitude the fast path takes, either sign */
+		return (u - 0.5) * pow(10, (double)((*st >> 9) % 26) - 13);
+	case 4:		/* beyond 1e12: the slow path */
+		return (u + 1) * pow(10, (double)((*st >> 9) % 300));
+	default:	/* any bits: NaN, infinities, subnormals */
+		memcpy(&u, st, sizeof u);
+		return u;
+	}
+}
+
+/*
+ * "N SEED": N random doubles at every decimals 0..6 written by qe_jw_num
+ * and by the reference (jw-ref.h, snprintf's digits): "N agree", or the
+ * first value that differs.
+ */
+static void
+random_num(const char *in, size_t n, struct qe_buf *out)
+{
+	struct qe_buf a = { 0 }, r = { 0 };
+	double v[2];
+	unsigned long long st;
+	long i;
+
+	(void)n;
+	if (unit_numbers(in, v, 2) != 2) {
+		qe_buf_adds(out, "bad case");
+		return;
+	}
+	st = (unsigned long long)v[1];
+	for (i = 0; i < (long)v[0]; i++) {
+		double x = random_double(&st);
+		int d = (int)(i % 7);
+
+		if (!jw_num_agrees(x, d, &a, &r)) {
+			qe_buf_addf(out, "%a %d: %s != %s", x, d, a.data, r.data);
+			break;
+		}
+	}
+	if (i == (long)v[0])
+		qe_buf_addf(out, "%ld agree", i);
+	qe_buf_free(&a);
+	qe_buf_free(&r);
+}
+
 static const struct unit_fn fns[] = {
+	{ "random-num", random_num },
 	{ "str", str },
 	{ "num", num },
 	{ "record", record },
