@@ -147,7 +147,7 @@ qe_jw_key(struct qe_buf *b, const char *k)
 		qe_buf_addc(b, ':');
 		return;
 	}
-	qe_buf_grow(b, n + 3);
+	qe_buf_grow(b, n + 4);	/* ,"key": is n + 4 bytes */
 	o = b->data + b->len;
 	*o++ = ',', *o++ = '"';
 	memcpy(o, k, n);

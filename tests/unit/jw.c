@@ -51,6 +51,31 @@ num(const char *in, size_t n, struct qe_buf *out)
 	compare(out, &jw, cJSON_CreateNumber(qe_jw_round(v[0], (int)v[1])));
 }
 
+/*
+ * The key "in" written after every prefix of 0 to 600 bytes: "ok" when
+ * each time the bytes are right and the buffer kept room for its NUL (a
+ * key ending exactly at the end of the buffer wrote its NUL past it).
+ */
+static void
+keyfill(const char *in, size_t n, struct qe_buf *out)
+{
+	for (size_t l = 0; l <= 600; l++) {
+		struct qe_buf b = { 0 }, want = { 0 };
+
+		for (size_t i = 0; i < l; i++)
+			qe_buf_addc(&b, 'x'), qe_buf_addc(&want, 'x');
+		qe_jw_key(&b, in);
+		qe_buf_addf(&want, ",\"%.*s\":", (int)n, in);
+		if (b.len >= b.cap || b.len != want.len || memcmp(b.data, want.data, b.len) != 0) {
+			qe_buf_addf(out, "wrong after %zu bytes", l);
+			qe_buf_free(&b), qe_buf_free(&want);
+			return;
+		}
+		qe_buf_free(&b), qe_buf_free(&want);
+	}
+	qe_buf_adds(out, "ok");
+}
+
 /* A record: begin, two keys, end. */
 static void
 record(const char *in, size_t n, struct qe_buf *out)
@@ -128,6 +153,7 @@ static const struct unit_fn fns[] = {
 	{ "str", str },
 	{ "num", num },
 	{ "record", record },
+	{ "keyfill", keyfill },
 	{ NULL, NULL }
 };
 
