@@ -17,7 +17,12 @@ prefix/suffix and longest common subsequence, then label, first line,
 position; source/upstream/output/status flags; comparable timing sources;
 the n=1 rule with -r 1.5 -a 0.5 (cells), --nb-ratio 1.5 --nb-abs 1.0
 (cells_seconds) or --exec-abs 3.5 (execution_seconds); differing provenance
-fingerprints make a document not comparable; the runner factor.
+fingerprints make a document not comparable; the runner factor; a lecture
+that failed in HEAD is "failed" (failed in BASE too) or "newly-failed"; the
+lecture rule: a lecture holding a regressed cell and no improved one is a
+"regression" (the mirror image an "improvement") whatever its total, and
+only otherwise does the sum route (cells_seconds, else execution_seconds)
+decide.
 
 Not implemented (the benchmark's reports have none): replicates (a document
 repeated on one side; the Mann-Whitney test), -k/-d/-f jq expressions, -A.
@@ -30,7 +35,7 @@ import sys
 STATUS = {"ok": 1, "error": 2, "skipped": 3, "not-run": 4}
 TSRC = {"hook": 1, "nbclient": 2, "jupyterlab": 3, "papermill": 4, "executetime": 5}
 VERDICTS = ["regression", "improvement", "unchanged", "inconclusive", "new", "removed",
-            "no-timing", "not-comparable", "cached"]
+            "no-timing", "not-comparable", "cached", "failed", "newly-failed"]
 FLAGS = ["source-changed", "upstream-changed", "output-changed", "status-changed", "not-comparable"]
 F_SOURCE, F_UPSTREAM, F_OUTPUT, F_STATUS, F_NOTCOMP = 1, 2, 4, 8, 16
 CELL_R, CELL_A, NB_R, NB_A, EXEC_A = 1.5, 0.5, 1.5, 1.0, 3.5
@@ -234,7 +239,7 @@ def main():
                 continue
             logs.append(math.log(ch[6] / cb[6]))
     factor = math.exp(median(logs)) if len(logs) >= 3 else None
-    nbc, cc = [0] * 9, [0] * 8
+    nbc, cc = [0] * 11, [0] * 8
     regress = False
     w = sys.stdout
     for n in names:
@@ -245,7 +250,9 @@ def main():
         nbflags = F_NOTCOMP if notcomp else 0
         want = ((not hs.present or executed) and not (hs.present and hs.failed and not hs.cells) and
                 not (bs.present and bs.failed and not bs.cells and hs.present))
-        nbv = 8 if hs.present and not executed else 4 if not bs.present else 5 if not hs.present else -1
+        # a lecture that failed in HEAD: failed (in BASE too) or newly-failed, whatever its timings
+        nbv = (9 if bs.present and bs.failed else 10) if hs.present and hs.failed else \
+            8 if hs.present and not executed else 4 if not bs.present else 5 if not hs.present else -1
         counts = [0] * 8
         lines = []
         sumb = sumh = 0.0
@@ -295,6 +302,12 @@ def main():
                     measure, nbv = "execution_seconds", judge(median(bv), median(hv), NB_R, EXEC_A)
                 else:
                     nbv = 6
+            # the lecture rule: its cells first (a regressed cell and no improved one, or the
+            # mirror image), the sum above only when no cell moved or cells moved both ways
+            if counts[0] and not counts[1]:
+                nbv = 0
+            elif counts[1] and not counts[0]:
+                nbv = 1
         nbc[nbv] += 1
         if nbv == 0 and not notcomp:
             regress = True

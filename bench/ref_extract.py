@@ -12,7 +12,10 @@ current/--all order, failed notebooks from nbproject/nbstage tracebacks,
 cell status, the timing choice (nbclient/JupyterLab, papermill, ExecuteTime),
 the stale and invalid rules, source digest normalisation, the output digest
 (type, stream name/text, error name/value/traceback, sorted MIME bundle; NUL
-after each field, 0x1E after each output), first_line.
+after each field, 0x1E after each output), first_line, the output digest's normalisation of text a person reads
+(stream text, tracebacks, text/* data: ANSI escapes, execution counts,
+memory addresses, %time/%timeit and tqdm lines), a failed notebook's
+timeout_cell (null: the hook log is not read).
 
 Not implemented (not exercised by the benchmark): --timings (the hook log),
 --baseline, notebook-file (.ipynb) operands.
@@ -167,14 +170,55 @@ def cjson_print(v):
 
 # ---- one notebook -> records ---------------------------------------------------
 
-def md_value(h, v):
+# Volatile text a person reads, normalised line by line before the digest
+# (man/qe-cache-extract.1, output_sha256), on the UTF-8 bytes.
+VOLATILE = re.compile(rb"\x1b\[|(?:In|Out) ?\[[0-9]|0x[0-9A-Fa-f]")
+COUNT = re.compile(rb"(In|Out)( ?)\[[0-9]+\]")
+HEX = re.compile(rb"0x[0-9A-Fa-f]+")
+WORD = frozenset(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+
+
+def norm_line(b):
+    if b.startswith(b"CPU times:") or b.startswith(b"Wall time:"):
+        return b[:10]                       # %time: the times are not the result
+    if b" per loop (mean " in b or b"it/s]" in b or b"s/it]" in b:
+        return b"(timing)"                  # %timeit, a tqdm progress bar
+    if not VOLATILE.search(b):
+        return b
+    out, i, n = bytearray(), 0, len(b)
+    while i < n:
+        word = bool(out) and out[-1] in WORD     # "not inside a word": what is already out
+        if b.startswith(b"\x1b[", i):           # an ANSI CSI sequence: up to its final byte
+            j = i + 2
+            while j < n and not 0x40 <= b[j] <= 0x7e:
+                j += 1
+            i = min(j + 1, n)
+            continue
+        m = None if word else COUNT.match(b, i)
+        if m:                                   # In [12], In[12], Out[12]
+            out += m.group(1) + m.group(2) + b"[#]"
+            i = m.end()
+            continue
+        m = None if word or n - i < 8 else HEX.match(b, i)
+        if m:                                   # 0x and six or more hex digits
+            out += b"0x#" if m.end() - i >= 8 else m.group(0)
+            i = m.end()
+            continue
+        out.append(b[i])
+        i += 1
+    return bytes(out)
+
+
+def norm_text(b):
+    return b"\n".join(norm_line(x) for x in b.split(b"\n"))
+
+
+def md_value(h, v, readable=False):
     if v is None:
         pass
-    elif isinstance(v, str):
-        h.update(v.encode("utf-8", "surrogatepass"))
-    elif isinstance(v, list) and all(isinstance(x, str) for x in v):
-        for x in v:
-            h.update(x.encode("utf-8", "surrogatepass"))
+    elif isinstance(v, str) or (isinstance(v, list) and all(isinstance(x, str) for x in v)):
+        b = "".join(v if isinstance(v, list) else [v]).encode("utf-8", "surrogatepass")
+        h.update(norm_text(b) if readable else b)
     else:
         h.update(cjson_print(v).encode("utf-8", "surrogatepass"))
     h.update(b"\0")
@@ -192,18 +236,18 @@ def output_digest(outputs):
         md_str(h, typ)
         if typ == "stream":
             md_str(h, jstr(o, "name"))
-            md_value(h, jget(o, "text"))
+            md_value(h, jget(o, "text"), True)
         elif typ == "error":
             if err is None:
                 err = o
             md_str(h, jstr(o, "ename"))
             md_str(h, jstr(o, "evalue"))
-            md_value(h, jget(o, "traceback"))
+            md_value(h, jget(o, "traceback"), True)
         elif isinstance(jget(o, "data"), dict):
             data = o["data"]
             for k in sorted(data, key=lambda k: k.encode("utf-8", "surrogatepass")):
                 md_str(h, k)
-                md_value(h, data[k])
+                md_value(h, data[k], k.startswith("text/"))
         h.update(b"\x1e")
     return h.hexdigest(), err
 
@@ -529,7 +573,7 @@ def failed_record(e, since):
     rec.update({"status": "failed", "error": e["error"], "execution_seconds": None, "cells_seconds": None,
                 "overhead_seconds": None, "created": None, "code_cells": None, "timed_cells": 0,
                 "stale_cells": 0, "discarded_timings": 0, "kernel": None, "language": None,
-                "language_version": None})
+                "language_version": None, "timeout_cell": None})   # null: no hook log here
     return rec
 
 

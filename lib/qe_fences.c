@@ -64,7 +64,8 @@ qe_fences_load(struct qe_fences *fs, const char *file)
 
 	memset(fs, 0, sizeof *fs);
 	status = qe_each_record(1, argv, fence_record, &l);
-	qsort(fs->f, fs->n, sizeof *fs->f, cmp_fence);
+	if (fs->n > 1) /* an empty file: fs->f is NULL, which qsort may not take */
+		qsort(fs->f, fs->n, sizeof *fs->f, cmp_fence);
 	return status;
 }
 

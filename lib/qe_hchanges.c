@@ -284,7 +284,8 @@ qe_hq_changes(const struct qe_hq *q)
 	c.ys = qe_xcalloc(n, sizeof *c.ys);
 	rc = qe_hdocs_each(q->db, q->path, &bs, NULL, changes_doc, &c);
 	runner_changes(&c);
-	qsort(c.f, c.nf, sizeof *c.f, cmp_found);
+	if (c.nf > 1) /* no rows: c.f is NULL, which qsort may not take */
+		qsort(c.f, c.nf, sizeof *c.f, cmp_found);
 	qe_hout_begin(&o, q->md, change_cols);
 	for (size_t i = 0; i < c.nf; i++) {
 		qe_hout_row(&o, c.f[i].rec);

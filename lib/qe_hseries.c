@@ -135,7 +135,8 @@ qe_hq_slowest(const struct qe_hq *q)
 	}
 	sl.newest = bs.n - 1;
 	rc = qe_hdocs_each(q->db, q->path, &bs, NULL, slowest_doc, &sl);
-	qsort(sl.r, sl.n, sizeof *sl.r, cmp_srow);
+	if (sl.n > 1) /* no rows: sl.r is NULL, which qsort may not take */
+		qsort(sl.r, sl.n, sizeof *sl.r, cmp_srow);
 	qe_hout_begin(&o, q->md, slowest_cols);
 	for (size_t i = 0; rc == 0 && i < sl.n; i++) {
 		rank = i > 0 && (sl.r[i].idx < 0) != (sl.r[i - 1].idx < 0) ? 1 : rank + 1;

@@ -348,3 +348,23 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 	run -2 --separate-stderr qe-cell-diff --fences "$T/bad.ndjson" "$T/base.ndjson" "$T/head.ndjson"
 	assert_equal "${stderr_lines[0]}" "qe-cell-diff: $T/bad.ndjson:3: not a cell fence: document, label or source_sha256, ratio >= 1 and abs_s >= 0 are needed"
 }
+
+@test "a history of one or two main builds: every query answers with what it has (no change, no fence) and status 0; an empty fences file is today's rule" {
+	# the action's first weeks: too few builds to find a step or learn a fence
+	qe-history add -d "$T/one.db" "$H/reports/main-01.ndjson.gz" > /dev/null
+	qe-history add -d "$T/two.db" "$H"/reports/main-0[12].ndjson.gz > /dev/null
+	for db in "$T/one.db" "$T/two.db"; do
+		run -0 qe-history changes -d "$db"
+		assert_output ''
+		run -0 qe-history fences -d "$db"
+		assert_output ''
+		run -0 qe-history slowest -d "$db"
+		[ "${#lines[@]}" -gt 0 ]
+		run -0 qe-history report -d "$db" -o "$T/site"
+		[ -s "$T/site/index.html" ]
+	done
+	: > "$T/empty.ndjson"
+	run -0 qe-cell-diff --fences "$T/empty.ndjson" "$H/base.ndjson" "$H/head.ndjson"
+	plain=$(qe-cell-diff "$H/base.ndjson" "$H/head.ndjson")
+	assert_equal "$output" "$plain"
+}
