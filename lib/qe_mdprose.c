@@ -603,6 +603,27 @@ run_link(struct qe_buf *b, const struct qe_ghrun *run)
 		qe_buf_adds(b, ".");
 }
 
+/*
+ * What the timings are: single build runs, or replicate runs (qe-replicate),
+ * whose verdicts rest on a test and an effect size rather than on one run.
+ */
+static void
+timings_note(struct qe_buf *b, const struct qe_diffset *d)
+{
+	long nb = 0, nh = 0;
+
+	for (size_t i = 0; i < d->ncells; i++)
+		if (d->cells[i].has_test) {
+			nb = d->cells[i].n_b > nb ? d->cells[i].n_b : nb;
+			nh = d->cells[i].n_h > nh ? d->cells[i].n_h : nh;
+		}
+	if (nb > 1 && nh > 1)
+		qe_buf_addf(b, " Timings are up to %ld + %ld replicate runs, each in a fresh kernel on one runner, "
+			    "the versions interleaved: their cells are judged by the replicate rule (qe-cell-diff --rep-ratio, --rep-abs) and the test, not by the single-run thresholds.</sub>\n", nb, nh);
+	else
+		qe_buf_adds(b, " Timings are single runs on shared runners: small changes are noise.</sub>\n");
+}
+
 void
 qe_mdprose_footer(struct qe_buf *b, const struct qe_review *r, const struct qe_ghrun *run)
 {
@@ -622,7 +643,7 @@ qe_mdprose_footer(struct qe_buf *b, const struct qe_review *r, const struct qe_g
 	qe_buf_adds(b, qe_diffsum_machines(d));
 	qe_buf_adds(b, ".");
 	run_link(b, run);
-	qe_buf_adds(b, " Timings are single runs on shared runners: small changes are noise.</sub>\n");
+	timings_note(b, d);
 }
 
 /* The last part of a path: the file name, not the runner's temporary folder. */
