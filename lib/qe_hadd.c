@@ -8,6 +8,19 @@
 #include "qe_hadd.h"
 #include "qe_hbuild.h"
 #include "qe_hcells.h"
+#include "qe_recscan.h"
+
+/*
+ * The members of one record that add reads, from a line (qe_recscan) or
+ * from cJSON's tree alike: a string is NULL unless the member is a string,
+ * a number NAN unless it is a finite number (qe_json_str, qe_json_num).
+ */
+struct hrec {
+	const cJSON *prov;	/* "provenance" as an object, else NULL */
+	const char *kind, *doc, *origin, *status, *src, *label, *first_line;
+	int not_current;	/* "current": false */
+	double ix, ex, cs, dur, cc;	/* index, execution_seconds, cells_seconds, duration_s, code_cells */
+};
 
 /* One document of the report: its notebook record and its cells, packed. */
 struct pend {
@@ -39,6 +52,9 @@ struct add {
 	size_t npend, cap;
 	size_t last;		/* the pend of the last record */
 	long nbs, cells;
+	struct qe_recscan scan;	/* lines read without a tree */
+	const char *raw;	/* the line handed on to cJSON's way, and its length */
+	size_t rawn;
 };
 
 /* Say "prog: file:line: what" and fail the report. */
@@ -209,50 +225,44 @@ pend_of(struct add *a, const char *name)
 
 /* Not this build's measurement: an older record or one inherited. */
 static int
-not_ours(const cJSON *rec)
+not_ours(const struct hrec *r)
 {
-	const char *o = qe_json_str(rec, "origin");
-
-	return cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(rec, "current")) ||
-	    (o && strcmp(o, "inherited") == 0);
+	return r->not_current || (r->origin && strcmp(r->origin, "inherited") == 0);
 }
 
 static int
-add_notebook(struct add *a, const cJSON *rec, struct pend *p, long line)
+add_notebook(struct add *a, const struct hrec *r, struct pend *p, long line)
 {
-	const cJSON *cc = cJSON_GetObjectItemCaseSensitive(rec, "code_cells");
-
 	if (p->has_nb)
 		return fail(a, line, "a document appears twice in one report");
 	p->has_nb = 1;
-	p->status = qe_xstrdup(qe_json_str(rec, "status") ? qe_json_str(rec, "status") : "ok");
-	p->ex = qe_json_num(rec, "execution_seconds");
-	p->cs = qe_json_num(rec, "cells_seconds");
-	if (cJSON_IsNumber(cc))
-		p->code_cells = (long)cc->valuedouble;
+	p->status = qe_xstrdup(r->status ? r->status : "ok");
+	p->ex = r->ex;
+	p->cs = r->cs;
+	if (!isnan(r->cc))
+		p->code_cells = (long)r->cc;
 	a->nbs++;
 	return 0;
 }
 
 static int
-add_cell(struct add *a, const cJSON *rec, struct pend *p, long line)
+add_cell(struct add *a, const struct hrec *r, struct pend *p, long line)
 {
-	const char *src = qe_json_str(rec, "source_sha256");
-	const cJSON *ix = cJSON_GetObjectItemCaseSensitive(rec, "index");
+	const char *src = r->src;
 	struct qe_hcellrec c;
 
-	if (src == NULL || strlen(src) != 64 || qe_unhex(src, 32, c.sha) < 0 || !cJSON_IsNumber(ix) ||
-	    ix->valuedouble < 0 || ix->valuedouble > 1e9 || ix->valuedouble != (double)(long)ix->valuedouble)
+	if (src == NULL || strlen(src) != 64 || qe_unhex(src, 32, c.sha) < 0 || isnan(r->ix) ||
+	    r->ix < 0 || r->ix > 1e9 || r->ix != (double)(long)r->ix)
 		return fail(a, line, "a cell record without index or source_sha256");
-	c.idx = (long)ix->valuedouble;
+	c.idx = (long)r->ix;
 	if (c.idx <= p->last_idx)
 		return fail(a, line, c.idx == p->last_idx ? "a cell appears twice in one report" :
 		    "a document's cells out of index order");
 	p->last_idx = c.idx;
-	c.status = qe_vocab_lookup(&qe_cell_statuses, qe_json_str(rec, "status"));
-	c.dur = qe_json_num(rec, "duration_s");
-	c.label = qe_json_str(rec, "label");
-	c.first_line = qe_json_str(rec, "first_line");
+	c.status = qe_vocab_lookup(&qe_cell_statuses, r->status);
+	c.dur = r->dur;
+	c.label = r->label;
+	c.first_line = r->first_line;
 	qe_hcells_put(&p->blob, &c);
 	p->ncells++;
 	if (!isnan(c.dur))
@@ -261,36 +271,97 @@ add_cell(struct add *a, const cJSON *rec, struct pend *p, long line)
 	return 0;
 }
 
-/* One record of the report (qe_raw_record_fn). */
+/* One record of the report, raw[0..n) its line as read; 0. */
 static int
-record(cJSON *rec, const char *raw, size_t n, const char *file, long line, void *ctx)
+take(struct add *a, const struct hrec *r, const char *raw, size_t n, long line)
 {
-	struct add *a = ctx;
-	const cJSON *prov = cJSON_GetObjectItemCaseSensitive(rec, "provenance");
-	const char *kind = qe_json_str(rec, "kind"), *docname = qe_json_str(rec, "document");
-	int nb = kind && strcmp(kind, "notebook") == 0, cell = kind && strcmp(kind, "cell") == 0;
+	int nb = r->kind && strcmp(r->kind, "notebook") == 0, cell = r->kind && strcmp(r->kind, "cell") == 0;
 	struct pend *p;
 
-	(void)file;
 	qe_sha256_add(&a->sha, raw, n);
 	qe_sha256_add(&a->sha, "\n", 1);
 	if (a->failed || !(nb || cell))
 		return 0;
 	if (!a->started) {
-		if (start(a, prov, line), a->failed)
+		if (start(a, r->prov, line), a->failed)
 			return 0;
-	} else if (!same_build(a, prov))
+	} else if (!same_build(a, r->prov))
 		return fail(a, line, "records of more than one qe-stamp run in one report: add each build's report on its own");
-	if (not_ours(rec))
+	if (not_ours(r))
 		return 0;
-	if (docname == NULL)
+	if (r->doc == NULL)
 		return fail(a, line, "a record without a document");
 	if (a->present) {	/* counted, not written */
 		*(nb ? &a->nbs : &a->cells) += 1;
 		return 0;
 	}
-	p = pend_of(a, docname);
-	return nb ? add_notebook(a, rec, p, line) : add_cell(a, rec, p, line);
+	p = pend_of(a, r->doc);
+	return nb ? add_notebook(a, r, p, line) : add_cell(a, r, p, line);
+}
+
+static double
+tree_num(const cJSON *rec, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, key);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/* A line cJSON's way read (qe_record_fn): its bytes are those linefn() saw last. */
+static int
+tree_record(cJSON *rec, const char *file, long line, void *ctx)
+{
+	struct add *a = ctx;
+	const cJSON *prov = cJSON_GetObjectItemCaseSensitive(rec, "provenance");
+	struct hrec r = {
+		.prov = cJSON_IsObject(prov) ? prov : NULL, .kind = qe_json_str(rec, "kind"),
+		.doc = qe_json_str(rec, "document"), .origin = qe_json_str(rec, "origin"),
+		.status = qe_json_str(rec, "status"), .src = qe_json_str(rec, "source_sha256"),
+		.label = qe_json_str(rec, "label"), .first_line = qe_json_str(rec, "first_line"),
+		.not_current = cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(rec, "current")),
+		.ix = tree_num(rec, "index"), .ex = qe_json_num(rec, "execution_seconds"),
+		.cs = qe_json_num(rec, "cells_seconds"), .dur = qe_json_num(rec, "duration_s"),
+		.cc = tree_num(rec, "code_cells"),
+	};
+	size_t n = a->rawn;
+
+	(void)file;
+	while (n > 0 && (a->raw[n - 1] == ' ' || a->raw[n - 1] == '\t'))
+		n--;
+	return take(a, &r, a->raw, n, line);
+}
+
+static double
+line_num(const struct qe_recline *l, int id)
+{
+	return l->type[id] == QE_JS_NUM && isfinite(l->num[id]) ? l->num[id] : NAN;
+}
+
+/* A line read without a tree (qe_line_fn); anything qe_recscan leaves goes cJSON's way. */
+static int
+line_record(const char *s, size_t n, const char *file, long line, void *ctx)
+{
+	struct add *a = ctx;
+	struct qe_recline l;
+	struct hrec r;
+
+	(void)file;
+	a->raw = s;
+	a->rawn = n;
+	if (qe_recscan_line(&a->scan, s, n, &l) != 0)
+		return QE_LINE_TREE;
+	r = (struct hrec){
+		.prov = l.prov, .kind = l.str[QE_RK_KIND], .doc = l.str[QE_RK_DOCUMENT],
+		.origin = l.str[QE_RK_ORIGIN], .status = l.str[QE_RK_STATUS], .src = l.str[QE_RK_SOURCE],
+		.label = l.str[QE_RK_LABEL], .first_line = l.str[QE_RK_FIRST_LINE],
+		.not_current = l.type[QE_RK_CURRENT] == QE_JS_FALSE,
+		.ix = line_num(&l, QE_RK_INDEX), .ex = line_num(&l, QE_RK_EXEC_S),
+		.cs = line_num(&l, QE_RK_CELLS_S), .dur = line_num(&l, QE_RK_DURATION),
+		.cc = line_num(&l, QE_RK_CODE_CELLS),
+	};
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	return take(a, &r, s, n, line);
 }
 
 /* The history-add record of a report added or found present. */
@@ -394,7 +465,7 @@ qe_hadd(struct qe_hstore *s, const char *file, const char *main_ref)
 	int status;
 
 	qe_sha256_begin(&a.sha);
-	status = qe_each_record_raw(1, argv, record, &a);
+	status = qe_each_record_lines(1, argv, line_record, tree_record, &a);
 	qe_sha256_end(&a.sha, digest);
 	if (status != QE_EXIT_OK && !a.failed)
 		fail(&a, 0, "lines were rejected");
@@ -408,5 +479,6 @@ qe_hadd(struct qe_hstore *s, const char *file, const char *main_ref)
 	free(a.stored_sha);
 	free(a.first_id);
 	pend_free(&a);
+	qe_recscan_free(&a.scan);
 	return a.failed ? QE_EXIT_TROUBLE : QE_EXIT_OK;
 }

@@ -286,7 +286,7 @@ qe_hq_changes(const struct qe_hq *q)
 	runner_changes(&c);
 	if (c.nf > 1) /* no rows: c.f is NULL, which qsort may not take */
 		qsort(c.f, c.nf, sizeof *c.f, cmp_found);
-	qe_hout_begin(&o, q->md, change_cols);
+	qe_hout_begin(&o, q->md, q->sink, change_cols);
 	for (size_t i = 0; i < c.nf; i++) {
 		qe_hout_row(&o, c.f[i].rec);
 		free(c.f[i].doc);

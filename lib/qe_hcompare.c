@@ -147,7 +147,7 @@ qe_hq_compare(const struct qe_hq *q)
 
 	if (qe_hbuilds_load(q->db, q->path, &bs) < 0)
 		return QE_EXIT_TROUBLE;
-	qe_hout_begin(&c.o, q->md, compare_cols);
+	qe_hout_begin(&c.o, q->md, q->sink, compare_cols);
 	if (find_change(&c)) {
 		c.b = qe_xcalloc(QE_HQ_WINDOW + 1, sizeof *c.b);
 		c.a = qe_xcalloc(QE_HQ_WINDOW + 1, sizeof *c.a);

@@ -101,7 +101,7 @@ qe_hq_cost(const struct qe_hq *q)
 	if (sqlite3_prepare_v2(q->db, group_sql, -1, &gs, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(q->db, doc_sql, -1, &ds, NULL) != SQLITE_OK)
 		goto done;
-	qe_hout_begin(&o, q->md, cost_cols);
+	qe_hout_begin(&o, q->md, q->sink, cost_cols);
 	while ((rc = sqlite3_step(gs)) == SQLITE_ROW) {
 		const char *month = (const char *)sqlite3_column_text(gs, 0);
 		const char *cls = (const char *)sqlite3_column_text(gs, 1);

@@ -103,7 +103,7 @@ qe_hq_fences(const struct qe_hq *q)
 	    (cls && bs.b[f.first - 1].runner_class && strcmp(cls, bs.b[f.first - 1].runner_class) == 0)))
 		f.first--;
 	f.v = qe_xcalloc((size_t)bs.n + 1, sizeof *f.v);
-	qe_hout_begin(&f.o, q->md, fence_cols);
+	qe_hout_begin(&f.o, q->md, q->sink, fence_cols);
 	rc = bs.n > 0 ? qe_hdocs_each(q->db, q->path, &bs, NULL, fences_doc, &f) : 0;
 	qe_hout_end(&f.o);
 	free(f.v);

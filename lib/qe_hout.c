@@ -7,9 +7,10 @@
 #include "qe_hout.h"
 
 void
-qe_hout_begin(struct qe_hout *o, int md, const struct qe_hcol *cols)
+qe_hout_begin(struct qe_hout *o, int md, const struct qe_hsink *sink, const struct qe_hcol *cols)
 {
-	o->md = md;
+	o->md = sink ? 0 : md;
+	o->sink = sink;
 	o->cols = cols;
 	o->rows = md ? qe_json_check(cJSON_CreateArray()) : NULL;
 }
@@ -18,6 +19,10 @@ void
 qe_hout_row(struct qe_hout *o, cJSON *rec)
 {
 	qe_json_check(rec);
+	if (o->sink) {
+		o->sink->row(rec, o->sink->ctx);
+		return;
+	}
 	if (!o->md) {
 		qe_emit(rec);
 		cJSON_Delete(rec);

@@ -5,6 +5,8 @@
  * Invariants:
  *  - NDJSON rows are written as they come (nothing kept); Markdown rows are
  *    kept until qe_hout_end, which writes the table (or "No rows.").
+ *  - with a sink (struct qe_hsink), every row goes to it instead, whatever
+ *    the format, and nothing is written to standard output.
  *  - every string from the database reaches Markdown through qe_gfm.
  *  - qe_hout_row takes ownership of the record.
  */
@@ -29,13 +31,24 @@ struct qe_hcol {
 	enum qe_hfmt fmt;
 };
 
+/*
+ * Where a caller that reads the rows itself (qe_hreport) takes them: row()
+ * gets each record as it is decided and owns it from then on.
+ */
+struct qe_hsink {
+	void (*row)(cJSON *rec, void *ctx);
+	void *ctx;
+};
+
 struct qe_hout {
 	int md;
+	const struct qe_hsink *sink;	/* NULL: standard output */
 	const struct qe_hcol *cols;	/* NULL-key-terminated */
 	cJSON *rows;
 };
 
-void qe_hout_begin(struct qe_hout *o, int md, const struct qe_hcol *cols);
+/* sink NULL: rows to standard output, as NDJSON or (md) one table. */
+void qe_hout_begin(struct qe_hout *o, int md, const struct qe_hsink *sink, const struct qe_hcol *cols);
 void qe_hout_row(struct qe_hout *o, cJSON *rec);
 void qe_hout_end(struct qe_hout *o);
 

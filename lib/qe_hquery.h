@@ -6,8 +6,9 @@
  * Invariants:
  *  - every query reads the database through qe_hload (main's builds, one
  *    document at a time) except cost, which sums every series by SQL.
- *  - rows go out through qe_hout as they are decided; the records are the
- *    history-* kinds of schema/history.json.
+ *  - rows go out through qe_hout as they are decided, to standard output
+ *    or to q->sink when it is set; the records are the history-* kinds of
+ *    schema/history.json.
  *  - each returns QE_EXIT_OK, or QE_EXIT_TROUBLE after saying why.
  */
 #ifndef QE_HQUERY_H
@@ -32,6 +33,8 @@
 #define QE_HQ_FENCE_ABS 0.1	/* fences: the least absolute floor */
 #define QE_HQ_WINDOW 10		/* compare: builds on each side at most */
 
+struct qe_hsink;
+
 struct qe_hq {
 	sqlite3 *db;
 	const char *path;	/* the database, for messages */
@@ -45,6 +48,7 @@ struct qe_hq {
 	int by;			/* compare: QE_BY_* */
 	const char *package;	/* compare --by PACKAGE */
 	const char *prices;	/* cost --prices */
+	const struct qe_hsink *sink;	/* NULL: rows to standard output (qe_hout.h) */
 };
 
 int qe_hq_slowest(const struct qe_hq *q);

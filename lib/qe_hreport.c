@@ -5,55 +5,42 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "qe.h"
 #include "qe_histhtml.h"
 #include "qe_histmd.h"
+#include "qe_hout.h"
 #include "qe_hquery.h"
 #include "qe_hreport.h"
 
 typedef int (*query_fn)(const struct qe_hq *);
 
 /*
- * Run fn(q) with its standard output going to a temporary file, then hand
- * every record it printed to h. Returns fn's status, or QE_EXIT_TROUBLE.
+ * A query's row into the page's model as the query would print it: the
+ * record printed and read back (a non-finite number is null, a number the
+ * double its text reads back to), so the page shows what the query prints.
  */
-static int
-capture(const struct qe_hq *q, query_fn fn, struct qe_histhtml *h)
+static void
+take_row(cJSON *rec, void *ctx)
 {
-	FILE *tmp = tmpfile();
-	int saved, status;
-	char *line = NULL;
-	size_t cap = 0;
-	cJSON *rec;
+	char *text = qe_json_print(rec);
+	cJSON *back = cJSON_Parse(text);
 
-	if (tmp == NULL || fflush(stdout) == EOF || (saved = dup(STDOUT_FILENO)) < 0) {
-		warn("report: a temporary file");
-		if (tmp)
-			fclose(tmp);
-		return QE_EXIT_TROUBLE;
-	}
-	if (dup2(fileno(tmp), STDOUT_FILENO) < 0) {
-		warn("report: a temporary file");
-		close(saved);
-		fclose(tmp);
-		return QE_EXIT_TROUBLE;
-	}
-	status = fn(q);
-	if (fflush(stdout) == EOF)
-		status = QE_EXIT_TROUBLE;
-	clearerr(stdout);
-	if (dup2(saved, STDOUT_FILENO) < 0)
-		err(QE_EXIT_TROUBLE, "report: standard output");
-	close(saved);
-	rewind(tmp);
-	while (getline(&line, &cap, tmp) > 0)
-		if ((rec = cJSON_Parse(line)) != NULL)
-			qe_histhtml_add(h, rec);
-	free(line);
-	fclose(tmp);
-	return status;
+	cJSON_free(text);
+	cJSON_Delete(rec);
+	if (back != NULL)
+		qe_histhtml_add(ctx, back);
+}
+
+/* Run fn(q) with its rows handed to h (qe_hout's sink). Returns fn's status. */
+static int
+capture(const struct qe_hq *q0, query_fn fn, struct qe_histhtml *h)
+{
+	struct qe_hsink sink = { take_row, h };
+	struct qe_hq q = *q0;
+
+	q.sink = &sink;
+	return fn(&q);
 }
 
 static int

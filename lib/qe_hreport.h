@@ -4,10 +4,10 @@
  * trend table (qe_histmd.h) of a job summary or a pull-request comment.
  *
  * The rows are the queries' own (qe_hquery.h) as they print them: each
- * query runs with its NDJSON written to a temporary file in place of
- * standard output, and the records are read back, so the page shows
- * exactly what `qe-history slowest`, `series`, `changes`, `compare` and
- * `cost` print.
+ * query runs with a record sink (qe_hout.h) that takes its rows, each
+ * printed and read back, so the page shows exactly what `qe-history
+ * slowest`, `series`, `changes`, `compare` and `cost` print, and standard
+ * output is never redirected.
  *
  * What the page holds: slowest (every lecture of the newest main build;
  * the tables show the first QE_HQ_TOP of each level), the series of every
@@ -16,9 +16,9 @@
  * (else across the environment files' digest), the cost with the default
  * prices.
  *
- * Invariants: standard output is restored whatever a query does; the
- * queries read the database q->db (read-only); nothing here keeps state
- * between calls.
+ * Invariants: the queries write nothing to standard output here (their
+ * rows go to the sink); they read the database q->db (read-only); nothing
+ * here keeps state between calls.
  */
 #ifndef QE_HREPORT_H
 #define QE_HREPORT_H

@@ -137,7 +137,7 @@ qe_hq_slowest(const struct qe_hq *q)
 	rc = qe_hdocs_each(q->db, q->path, &bs, NULL, slowest_doc, &sl);
 	if (sl.n > 1) /* no rows: sl.r is NULL, which qsort may not take */
 		qsort(sl.r, sl.n, sizeof *sl.r, cmp_srow);
-	qe_hout_begin(&o, q->md, slowest_cols);
+	qe_hout_begin(&o, q->md, q->sink, slowest_cols);
 	for (size_t i = 0; rc == 0 && i < sl.n; i++) {
 		rank = i > 0 && (sl.r[i].idx < 0) != (sl.r[i - 1].idx < 0) ? 1 : rank + 1;
 		if (rank <= q->top)
@@ -243,7 +243,7 @@ qe_hq_series(const struct qe_hq *q)
 
 	if (qe_hbuilds_load(q->db, q->path, &bs) < 0)
 		return QE_EXIT_TROUBLE;
-	qe_hout_begin(&s.o, q->md, series_cols);
+	qe_hout_begin(&s.o, q->md, q->sink, series_cols);
 	rc = qe_hdocs_each(q->db, q->path, &bs, q->doc, series_doc, &s);
 	if (rc == 0 && !s.found) {
 		warnx("%s: no main build has document %s", q->path, q->doc);

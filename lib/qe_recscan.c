@@ -25,7 +25,7 @@ qe_recscan_key(const char *k, size_t n)
 		return K("cache_key") ? QE_RK_CACHE_KEY : -1;
 	case 10:
 		return K("duration_s") ? QE_RK_DURATION : K("first_line") ? QE_RK_FIRST_LINE :
-		    K("provenance") ? QE_RK_PROVENANCE : K("kernel_env") ? QE_RK_KENV : -1;
+		    K("provenance") ? QE_RK_PROVENANCE : K("kernel_env") ? QE_RK_KENV : K("code_cells") ? QE_RK_CODE_CELLS : -1;
 	case 11:
 		return K("timing_note") ? QE_RK_TNOTE : -1;
 	case 12:

@@ -1,9 +1,10 @@
 /*
  * qe_recscan.h - one NDJSON record line read with the pull reader
- * (qe_jscan), for qe-cell-diff: the members qe_reader reads, decoded, and
- * nothing else built. A record's provenance that is byte for byte the
- * end of the previous line (qe-stamp appends the same descriptor to every
- * record of a build) is recognised by one memcmp and its tree reused.
+ * (qe_jscan), for qe-cell-diff and qe-history add: the members qe_reader
+ * and qe_hadd read, decoded, and nothing else built. A record's
+ * provenance that is byte for byte the end of the previous line (qe-stamp
+ * appends the same descriptor to every record of a build) is recognised by
+ * one memcmp and its tree reused.
  *
  * Invariants:
  *  - it takes a line only when qe_ndjson's checks and cJSON would take it
@@ -33,7 +34,7 @@ enum { QE_RK_KIND, QE_RK_DOCUMENT, QE_RK_INDEX, QE_RK_SOURCE, QE_RK_DURATION, QE
 	QE_RK_CELLS_S, QE_RK_CURRENT, QE_RK_ERROR, QE_RK_EXEC_S, QE_RK_FIRST_LINE, QE_RK_INPUT,
 	QE_RK_LABEL, QE_RK_ORIGIN, QE_RK_OUTPUT, QE_RK_PROVENANCE, QE_RK_STATUS, QE_RK_TIMEOUT,
 	QE_RK_TNOTE, QE_RK_TSRC, QE_RK_KENV, QE_RK_RESULT, QE_RK_WARM_S, QE_RK_PEAK_GROWTH,
-	QE_RK_VERSION, QE_RK_N };
+	QE_RK_VERSION, QE_RK_CODE_CELLS, QE_RK_N };
 
 struct qe_recline {
 	signed char type[QE_RK_N];	/* QE_JS_* of the member, 0 when absent */
