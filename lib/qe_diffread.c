@@ -45,6 +45,7 @@ static void
 add_cell(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
 {
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(rec, "test");
+	const cJSON *w = cJSON_GetObjectItemCaseSensitive(rec, "warm");
 	struct qe_dcell *c;
 
 	d->cells = qe_grow(d->cells, d->ncells, &d->capcells, sizeof *d->cells, 64);
@@ -74,6 +75,7 @@ add_cell(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
 	c->n_h = qe_diffread_count(rec, "n_head");
 	c->mem_b = qe_json_num(rec, "peak_growth_base_bytes");
 	c->mem_h = qe_json_num(rec, "peak_growth_head_bytes");
+	c->warm_ratio = cJSON_IsObject(w) ? qe_json_num(w, "ratio") : NAN;
 	c->seq = d->seq++;
 }
 

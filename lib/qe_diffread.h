@@ -43,6 +43,7 @@ struct qe_dcell {
 	double p;
 	long n_b, n_h;		/* replicate runs */
 	double mem_b, mem_h;	/* peak_growth_{base,head}_bytes, NAN when absent or null */
+	double warm_ratio;	/* the "warm" object's head/base ratio, NAN when absent */
 	long seq;		/* order of reading, among cells and notebooks */
 };
 

@@ -93,8 +93,13 @@ add_notes(struct qe_buf *b, const struct qe_dcell *c, const struct qe_dnb *n)
 
 	if (n)
 		note(b, &sep, n->whole ? "whole notebook" : "lecture total");
-	if (fl & QE_FLAG(QE_F_COMPILE))
+	if (fl & QE_FLAG(QE_F_COMPILE)) {
 		note(b, &sep, "compile-time regression: faster warm");
+		if (c && !isnan(c->warm_ratio)) {	/* as used is the row's ratio */
+			qe_buf_adds(b, " ");
+			qe_gfm_ratio(b, c->warm_ratio);
+		}
+	}
 	if (c && (fl & QE_FLAG(QE_F_MEMORY))) {
 		note(b, &sep, "needs ");
 		qe_gfm_bytes_delta(b, c->mem_h - c->mem_b);

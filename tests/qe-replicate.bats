@@ -181,7 +181,7 @@ diff_of() {
 	diff_of J > "$BATS_TEST_TMPDIR/d.ndjson"
 	validate "$BATS_TEST_TMPDIR/d.ndjson"
 	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/d.ndjson"
-	assert_line --regexp '^\| 🔴 slower \| lecture \| calls \| .* \| compile-time regression: faster warm, earlier cell changed, p = 0\.0286, 4 \+ 4 runs \|$'
+	assert_line --regexp '^\| 🔴 slower \| lecture \| calls \| .* \| compile-time regression: faster warm ×0\.[0-9]+, earlier cell changed, p = 0\.0286, 4 \+ 4 runs \|$'
 }
 
 @test "qe-cell-diff: a record naming another version is rejected" {
