@@ -33,6 +33,8 @@ SCALES = {"default": {"cache": 1.0, "cells": 1_070_000}, "small": {"cache": 0.1,
 SLOW_BUDGET = 60.0     # seconds: stop repeating a command once its runs took this long
 JQ_FIELDS = ("kind,document,cache_key,index,label,tags,status,error,execution_count,first_line,"
              "duration_s,timing_source,timing_method,timing_note,busy_s,start,end")
+# issue 16's yardstick for qe-cell-diff: Python parsing the same lines and doing nothing else
+LOADS_ALONE = "import json, sys\nfor f in sys.argv[1:]:\n    for line in open(f, 'rb'):\n        json.loads(line)\n"
 DIFF_FIELDS = "kind,document,base_index,head_index,verdict,flags,measure,cells,notebooks,regression,runner_factor"
 
 
@@ -240,6 +242,7 @@ def bench_diff(cells, runs, md, checks):
             measure("qe-cell-diff (gzip inputs)", [tool, bz, hz], runs, o("d-cz")),
             measure("qe-cell-diff (unstamped reports)", [tool, ub, uh], runs, o("d-cu")),
             measure("Python reference (json)", [PY, os.path.join(BENCH, "ref_diff.py"), b, h], runs, o("d-py")),
+            measure("Python json.loads alone (no diff)", [PY, "-c", LOADS_ALONE, b, h], runs),
             measure("floor: cat", ["cat", b, h], runs),
             measure("floor: zcat (gzip -dc)", ["gzip", "-dc", bz, hz], runs)]
     checks.append(check(["--fields", DIFF_FIELDS, o("d-c"), o("d-py")],
@@ -254,7 +257,10 @@ def bench_diff(cells, runs, md, checks):
               f"({st['base_records'] + st['head_records']:,} records with the notebooks), {nbytes / 1e6:.1f} MB "
               f"({(st['base_gz_bytes'] + st['head_gz_bytes']) / 1e6:.1f} MB gzip), {st['docs']:,} documents. "
               f"Verdicts: notebooks {summary['notebooks']}, cells {summary['cells']}. MB/s on the uncompressed "
-              f"bytes (the unstamped row: {rows[2]['bytes'] / 1e6:.1f} MB, the same records without provenance).\n\n" + table(rows, nbytes, ncells, "cell records", "qe-cell-diff"))
+              f"bytes (the unstamped row: {rows[2]['bytes'] / 1e6:.1f} MB, the same records without provenance).\n\n" + table(rows, nbytes, ncells, "cell records", "qe-cell-diff")
+              + f"\n\nIssue 16's targets: qe-cell-diff {rows[0]['cpu']:.2f} s CPU (target: under 5 s for "
+              f"1,000,000 x 1,000,000 stamped records on one core); Python's json.loads alone over the same two "
+              f"inputs / qe-cell-diff, CPU: {rows[4]['cpu'] / rows[0]['cpu']:.1f}x (target: at least 10x).")
     return {"bytes": nbytes, "cells": ncells, "rows": rows}
 
 
