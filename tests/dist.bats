@@ -223,10 +223,16 @@ stubs() {
 	tools/deps: cannot install them here (not root, and no passwordless sudo); as root run:
 	  apt-get update && apt-get install -y --no-install-recommends libcjson-dev libjq-dev
 	EOF
-	# .ci/run, the README and the CI workflow install through it: no second list
+	# .ci/run, the README and the CI workflow install through it
 	run -0 grep -c 'tools/deps' "$REPO/.ci/run" "$REPO/README.md" "$REPO/tests/action/ubuntu-packages.sh"
 	refute_output --partial ':0'
-	run -1 grep -l 'libcjson-dev' "$REPO/.ci/run" "$REPO/tests/action/ubuntu-packages.sh" "$REPO/action/install.sh"
+	run -1 grep -l 'libcjson-dev' "$REPO/tests/action/ubuntu-packages.sh" "$REPO/action/install.sh"
+	# .ci/run also writes the ci list out (for a reader and check-ci-packages): the same words in the same order
+	run -0 /usr/bin/python3 -c 'import re, sys
+text = open(sys.argv[1]).read().replace("\\\n", " ")
+lines = re.findall(r"apt-get install ([^\n;&|]*)", text)
+print(len(lines), " ".join(w for w in lines[0].split() if not w.startswith("-")))' "$REPO/.ci/run"
+	assert_output "1 $("$REPO/tools/deps" --list ci)"
 }
 
 @test "release.yml: on version tags, make dist on ubuntu-22.04 (x86_64 and arm), inner actions pinned by commit SHA" {
