@@ -15,6 +15,16 @@ QE_STATE=${RUNNER_TEMP:?RUNNER_TEMP is not set}/qe-telemetry
 # shellcheck disable=SC2034 # used by the scripts that source this file
 QE_ARTIFACT=$QE_STATE/artifact
 
+# The tools' messages (stderr) name files, cells and labels that come from a
+# pull request. A name holding a newline would start a line of its own in the
+# job log, and the runner reads any line that starts, blanks aside, with "::"
+# as a workflow command (::error::, ::add-mask::, ::stop-commands::...), where
+# blanks are Unicode's (.NET's TrimStart). So a step's stderr goes through
+# this guard: a line that does not start with a printable ASCII character
+# other than ':' (a tool's own lines start with its name) has every "::"
+# written ": :". Our own commands (ghcmd below) go to stdout.
+exec 2> >(LC_ALL=C sed -u '/^[!-9;-~]/!s/::/: :/g' >&2)
+
 # Workflow commands: the message is data, so %, CR and LF are escaped as the
 # runner expects (a message can never start a command of its own).
 ghcmd() {

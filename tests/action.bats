@@ -533,6 +533,22 @@ bare_step() {
 	assert_output "::error::qe-telemetry: a cell or notebook regressed on comparable machines (fail-on-regression is true); see the job summary"
 }
 
+@test "a name from the pull request with a newline cannot start a workflow command: the steps' stderr is guarded" {
+	local hostile
+	hostile=$(printf 'lectures/x.md\n::error::forged\n \302\240::add-mask::secret')
+	# the hazard: the tool names what it was given, newlines and all
+	run -2 --separate-stderr "$REPO/qe-cache-extract" "$hostile"
+	assert_equal "${stderr_lines[1]}" "::error::forged"
+	# in a step (lib.sh sourced), those lines reach the log with their "::" broken
+	run -0 --separate-stderr env RUNNER_TEMP="$BATS_TEST_TMPDIR" GITHUB_ACTION_PATH="$REPO" bash -c \
+		'. "$GITHUB_ACTION_PATH/action/lib.sh"; "$1" "$2" || warn "qe-cache-extract reported trouble"' _ "$REPO/qe-cache-extract" "$hostile"
+	assert_output "::warning::qe-telemetry: qe-cache-extract reported trouble"
+	assert_equal "${#stderr_lines[@]}" 3
+	assert_equal "${stderr_lines[0]}" "qe-cache-extract: lectures/x.md"
+	assert_equal "${stderr_lines[1]}" ": :error: :forged"
+	assert_equal "${stderr_lines[2]}" "$(printf ' \302\240: :add-mask: :secret: No such file or directory')"
+}
+
 @test "no jq on the runner: the steps ran without it (their PATH has none), and the job is complete" {
 	W="$BATS_FILE_TMPDIR"
 	JOB="$W/jobs/weekly"
