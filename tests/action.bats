@@ -1080,7 +1080,7 @@ LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.y
 	assert_output success
 }
 
-@test "replicates: a budget too small and a failing run are warnings and notes; the screen's comment still goes out, the job green" {
+@test "replicates: a budget too small, a budget that runs out and a failing run are warnings and notes; the screen's comment still goes out, the job green" {
 	pr_job repb 45 31 QuantEcon/lecture-demo 0.6
 	cp -a "$JOB" "$W/jobs/repb-before-after"
 	run -0 --separate-stderr act after --with replicates=3 --with replicate-budget=30s
@@ -1104,6 +1104,20 @@ LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.y
 	assert_equal "$stderr" "qe-replicate: this Python lacks nbclient"
 	run -0 jq -r '.[0].body' "$GH_STATE/comments.json"
 	assert_line '- `intro`: not replicated, qe-replicate stopped with status 2 (see the job log)'
+	assert_line --partial "slow-sleep"
+	run -0 conclusion
+	assert_output success
+	# the budget runs out while a lecture replicates (a qe-replicate that hangs stands in): stopped, warned, noted
+	JOB="$W/jobs/repb"; rm -rf "$JOB"; cp -a "$W/jobs/repb-before-after" "$JOB"
+	printf '#!/bin/sh\ncase $1 in *qe-replicate) exec sleep 600 ;; esac\nexec /usr/bin/python3 "$@"\n' > "$BATS_TEST_TMPDIR/py"
+	: > "$GH_LOG"; rm -f "$GH_STATE/comments.json"
+	SECONDS=0
+	run -0 --separate-stderr act after --with replicates=1 --with replicate-budget=40s --with python="$BATS_TEST_TMPDIR/py"
+	[ "$SECONDS" -lt 120 ]
+	assert_output --partial "::warning::qe-telemetry: replicates: the budget (40s) ran out while replicating a lecture; its runs are left out"
+	assert_output --partial "::notice::qe-telemetry: replicates: 0 of 1 flagged lectures replicated (1 run of each version)"
+	run -0 jq -r '.[0].body' "$GH_STATE/comments.json"
+	assert_line '- `intro`: stopped, the budget (40s) ran out'
 	assert_line --partial "slow-sleep"
 	run -0 conclusion
 	assert_output success
