@@ -299,6 +299,15 @@ count_len(const char *p, const char *end, int prev)
 	return q < end && *q == ']' ? (size_t)(q + 1 - p) : 0;
 }
 
+/* Past the bytes at p where no rule of normalise_line() starts (ESC, "In", "Out", "0x"). */
+static const char *
+plain_run(const char *p, const char *end)
+{
+	while (p < end && *p != '\033' && *p != 'I' && *p != 'O' && *p != '0')
+		p++;
+	return p;
+}
+
 /* One line, normalised (see qe_notebook.h), onto out. */
 static void
 normalise_line(const char *p, const char *end, struct qe_buf *out)
@@ -311,13 +320,22 @@ normalise_line(const char *p, const char *end, struct qe_buf *out)
 		return;
 	}
 	n = (size_t)(end - p);
-	if (memmem(p, n, " per loop (mean ", 16) || memmem(p, n, "it/s]", 5) || memmem(p, n, "s/it]", 5)) {
+	/* each marker holds a '(' or a ']': the memmem()s only when one is there */
+	if ((memchr(p, '(', n) && memmem(p, n, " per loop (mean ", 16)) ||
+	    (memchr(p, ']', n) && (memmem(p, n, "it/s]", 5) || memmem(p, n, "s/it]", 5)))) {
 		qe_buf_adds(out, "(timing)");	/* %timeit, a tqdm progress bar */
 		return;
 	}
 	while (p < end) {
-		int prev = out->len > line0 ? (unsigned char)out->data[out->len - 1] : ' ';
+		int prev;
+		const char *q = plain_run(p, end);
 
+		if (q > p) {	/* no rule starts in it: as it stands, in one piece */
+			qe_buf_add(out, p, (size_t)(q - p));
+			p = q;
+			continue;
+		}
+		prev = out->len > line0 ? (unsigned char)out->data[out->len - 1] : ' ';
 		if ((n = csi_len(p, end)) > 0) {
 			p += n;
 		} else if ((n = count_len(p, end, prev)) > 0) {
@@ -352,12 +370,25 @@ qe_nb_normalise_text(const char *s, size_t len, struct qe_buf *out)
 	}
 }
 
+/* Normalised text waiting in ns->out is digested in pieces of about this size. */
+enum { NS_FLUSH = 1 << 16 };
+
 static void
-ns_line(struct qe_nb_ns *ns, const char *p, size_t len)
+ns_flush(struct qe_nb_ns *ns)
 {
-	qe_buf_reset(&ns->out);
-	normalise_line(p, p + len, &ns->out);
 	EVP_DigestUpdate(ns->md, ns->out.data ? ns->out.data : "", ns->out.len);
+	qe_buf_reset(&ns->out);
+}
+
+/* One line normalised onto ns->out (with its '\n' when nl), digested when enough waits. */
+static void
+ns_line(struct qe_nb_ns *ns, const char *p, size_t len, int nl)
+{
+	normalise_line(p, p + len, &ns->out);
+	if (nl)
+		qe_buf_addc(&ns->out, '\n');
+	if (ns->out.len >= NS_FLUSH)
+		ns_flush(ns);
 }
 
 void
@@ -370,11 +401,10 @@ qe_nb_ns_feed(struct qe_nb_ns *ns, const char *s, size_t len)
 
 		if (ns->line.len) {
 			qe_buf_add(&ns->line, s, seg);
-			ns_line(ns, ns->line.data, ns->line.len);
+			ns_line(ns, ns->line.data, ns->line.len, 1);
 			qe_buf_reset(&ns->line);
 		} else
-			ns_line(ns, s, seg);
-		EVP_DigestUpdate(ns->md, "\n", 1);
+			ns_line(ns, s, seg, 1);
 		s = nl + 1;
 		len -= seg + 1;
 	}
@@ -384,7 +414,8 @@ qe_nb_ns_feed(struct qe_nb_ns *ns, const char *s, size_t len)
 void
 qe_nb_ns_end(struct qe_nb_ns *ns)
 {
-	ns_line(ns, ns->line.data ? ns->line.data : "", ns->line.len);
+	ns_line(ns, ns->line.data ? ns->line.data : "", ns->line.len, 0);
+	ns_flush(ns);
 	qe_buf_free(&ns->line);
 	qe_buf_free(&ns->out);
 }
