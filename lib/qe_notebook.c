@@ -303,8 +303,10 @@ count_len(const char *p, const char *end, int prev)
 static const char *
 plain_run(const char *p, const char *end)
 {
-	while (p < end && *p != '\033' && *p != 'I' && *p != 'O' && *p != '0')
-		p++;
+	for (; p < end; p++)
+		if (*p == '\033' || (p + 1 < end && ((*p == 'I' && p[1] == 'n') ||
+		    (*p == 'O' && p[1] == 'u') || (*p == '0' && p[1] == 'x'))))
+			break;
 	return p;
 }
 
