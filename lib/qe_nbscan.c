@@ -43,6 +43,8 @@ struct nbs {
 	size_t nbk, capbk;
 	struct qe_buf esc;		/* decoded escapes of the spans */
 	struct qe_buf keys;		/* the bundle's keys, each NUL-terminated */
+	EVP_MD *sha;			/* SHA-256 fetched once, not per outputs list */
+	EVP_MD_CTX *md;			/* one context, initialised again per outputs list */
 };
 
 static int
@@ -320,13 +322,13 @@ output_read(struct nbs *b, EVP_MD_CTX *md)
 static cJSON *
 outputs_read(struct nbs *b, char hex[QE_SHA256_HEX])
 {
-	EVP_MD_CTX *md = EVP_MD_CTX_new();
+	EVP_MD_CTX *md = b->md;
 	cJSON *arr = qe_json_check(cJSON_CreateArray()), *o;
 	unsigned char d[32];
 	unsigned int dl;
 	int r;
 
-	if (md == NULL || !EVP_DigestInit_ex(md, EVP_sha256(), NULL))
+	if (!EVP_DigestInit_ex(md, b->sha, NULL))
 		qe_oom();
 	qe_js_enter(&b->s, QE_JS_ARR);
 	while ((r = qe_js_elem(&b->s)) == 1) {
@@ -342,7 +344,6 @@ outputs_read(struct nbs *b, char hex[QE_SHA256_HEX])
 		EVP_DigestUpdate(md, "\x1e", 1);
 	}
 	EVP_DigestFinal_ex(md, d, &dl);
-	EVP_MD_CTX_free(md);
 	qe_hex(d, sizeof d, hex);
 	if (r != 0) {
 		cJSON_Delete(arr);
@@ -358,7 +359,7 @@ cell_read(struct nbs *b, char hex[QE_SHA256_HEX])
 	cJSON *cell = qe_json_check(cJSON_CreateObject()), *v;
 	int r, outputs = 0, isout;
 
-	qe_sha256_hex("", 0, hex);	/* no outputs list: no outputs */
+	memcpy(hex, QE_SHA256_EMPTY, QE_SHA256_HEX);	/* no outputs list: no outputs */
 	qe_js_enter(&b->s, QE_JS_OBJ);
 	while ((r = next_key(b, &b->s)) == 1) {
 		if ((isout = is(b->key.data, b->key.len, "outputs"))) {
@@ -395,7 +396,7 @@ cells_read(struct nbs *b)
 	qe_js_enter(&b->s, QE_JS_ARR);
 	while ((r = qe_js_elem(&b->s)) == 1) {
 		d->odig = qe_grow(d->odig, d->ncells, &b->cap, sizeof *d->odig, 64);
-		qe_sha256_hex("", 0, d->odig[d->ncells]);
+		memcpy(d->odig[d->ncells], QE_SHA256_EMPTY, QE_SHA256_HEX);
 		c = qe_js_type(&b->s) == QE_JS_OBJ ? cell_read(b, d->odig[d->ncells]) : tree(&b->s);
 		if (c == NULL)
 			break;
@@ -446,7 +447,11 @@ qe_nbscan(const char *bytes, size_t len, struct qe_nb_doc *d)
 	memset(d, 0, sizeof *d);
 	d->doc = qe_json_check(cJSON_CreateObject());
 	qe_js_init(&b.s, bytes, len);
+	if ((b.sha = EVP_MD_fetch(NULL, "SHA256", NULL)) == NULL || (b.md = EVP_MD_CTX_new()) == NULL)
+		qe_oom();
 	r = doc_read(&b, d->doc);
+	EVP_MD_CTX_free(b.md);
+	EVP_MD_free(b.sha);
 	qe_js_free(&b.s);
 	qe_buf_free(&b.key);
 	qe_buf_free(&b.esc);
