@@ -166,15 +166,29 @@ escape(struct qe_jscan *s, const char *p)
 	return 12;
 }
 
-/* The first '"' or '\\' at or after p in a string already validated, or end. */
+/*
+ * The first '"' or '\\' at or after p in a string already validated, or end:
+ * one pass (a memchr for the quote from each run would scan the rest of the
+ * string again for every escape in it).
+ */
 static const char *
 run_end_trusted(const char *p, const char *end)
 {
-	const char *q = memchr(p, '"', (size_t)(end - p)), *b;
+#ifdef __SSE2__
+	const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\');
 
-	q = q ? q : end;
-	b = memchr(p, '\\', (size_t)(q - p));
-	return b ? b : q;
+	for (; end - p >= 16; p += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, q),
+		    _mm_cmpeq_epi8(v, b)));
+
+		if (m)
+			return p + __builtin_ctz(m);
+	}
+#endif
+	while (p < end && *p != '"' && *p != '\\')
+		p++;
+	return p;
 }
 
 int

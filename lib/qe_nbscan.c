@@ -9,19 +9,15 @@
 #include "qe_nbscan.h"
 #include "qe_notebook.h"
 
-/* A piece of a string value: n bytes of the text at p, or (p NULL) of nbs.esc at off. */
-struct span {
-	const char *p;
-	size_t n, off;
-};
-
 /* Where a value the digest reads was found by the one validating walk. */
-enum { V_NONE, V_TEXT, V_OTHER };
+enum { V_NONE, V_PLAIN, V_TEXT, V_OTHER };
 struct val {
-	int kind;		/* V_NONE: absent or null; V_TEXT: a string or a list of
-				 * strings, spans [s0, s1); V_OTHER: anything else, at `at` */
-	size_t s0, s1;
-	const char *at;
+	int kind;		/* V_NONE: absent or null; V_PLAIN: one string without
+				 * escapes, its n bytes at p; V_TEXT: any other string or
+				 * list of strings; V_OTHER: anything else */
+	const char *at;		/* the value in the text */
+	const char *p;
+	size_t n;
 };
 
 /* A key of a MIME bundle: its text at koff in nbs.keys, its value vals[vi]. */
@@ -35,13 +31,10 @@ struct nbs {
 	struct qe_nb_doc *d;
 	size_t cap;			/* of d->odig */
 	/* one output at a time: what its digest reads, found by one walk */
-	struct span *sp;
-	size_t nsp, capsp;
 	struct val *vals;		/* [0] text, [1] traceback, [2...] the bundle's values */
 	size_t nvals, capvals;
 	struct bkey *bk;
 	size_t nbk, capbk;
-	struct qe_buf esc;		/* decoded escapes of the spans */
 	struct qe_buf keys;		/* the bundle's keys, each NUL-terminated */
 	EVP_MD *sha;			/* SHA-256 fetched once, not per outputs list */
 	EVP_MD_CTX *md;			/* one context, initialised again per outputs list */
@@ -106,40 +99,47 @@ other_digest(EVP_MD_CTX *md, const char *at, const char *end)
 	return p ? 0 : -1;
 }
 
-/* A sink that records the runs of a string as spans (an escape's bytes copied). */
-static void
-sink_span(void *arg, const char *p, size_t n)
-{
-	struct nbs *b = arg;
-	struct span sp = { p, n, 0 };
+/* What value_walk() learns of a string from its runs. */
+struct runs {
+	const char *lo, *hi;	/* the text: a run from elsewhere is a decoded escape */
+	const char *p;		/* the first run */
+	size_t n, count;	/* bytes and runs */
+	int escaped;
+};
 
-	if (p == b->s.esc.data) {	/* a decoded escape, not the text */
-		sp.p = NULL;
-		sp.off = b->esc.len;
-		qe_buf_add(&b->esc, p, n);
-	}
-	b->sp = qe_grow(b->sp, b->nsp, &b->capsp, sizeof *b->sp, 64);
-	b->sp[b->nsp++] = sp;
+static void
+sink_runs(void *arg, const char *p, size_t n)
+{
+	struct runs *r = arg;
+
+	r->escaped |= p < r->lo || p >= r->hi;
+	if (r->count++ == 0)
+		r->p = p;
+	r->n += n;
 }
 
 /*
- * The value at the cursor, validated and passed, into *v: a string or a list
- * of strings as the spans of its runs, in order (the digest joins them).
+ * The value at the cursor, validated and passed, into *v (what it is, where,
+ * and a string without escapes as its bytes: the usual base64 image, read
+ * once here and digested straight from the text).
  */
 static int
 value_walk(struct nbs *b, struct val *v)
 {
 	struct qe_jscan *s = &b->s;
+	struct runs rn = { s->p, s->end, NULL, 0, 0, 0 };
 	int type = qe_js_type(s), r;
 
-	*v = (struct val){ V_TEXT, b->nsp, b->nsp, s->p };
+	*v = (struct val){ V_TEXT, s->p, NULL, 0 };
 	if (type == QE_JS_STR) {
-		r = qe_js_str(s, sink_span, b);
+		r = qe_js_str(s, sink_runs, &rn);
+		rn.escaped |= rn.count > 1;	/* one run without escapes, else walked again */
+		*v = (struct val){ rn.escaped ? V_TEXT : V_PLAIN, v->at, rn.count ? rn.p : "", rn.n };
 	} else if (type == QE_JS_ARR) {
 		qe_js_enter(s, QE_JS_ARR);
 		while ((r = qe_js_elem(s)) == 1) {
 			if (v->kind == V_TEXT && qe_js_type(s) == QE_JS_STR)
-				r = qe_js_str(s, sink_span, b);
+				r = qe_js_str(s, NULL, NULL);
 			else {
 				v->kind = V_OTHER;
 				r = qe_js_skip(s);
@@ -151,15 +151,44 @@ value_walk(struct nbs *b, struct val *v)
 		v->kind = type == QE_JS_NULL ? V_NONE : V_OTHER;
 		r = qe_js_skip(s);
 	}
-	if (v->kind != V_TEXT)
-		b->nsp = v->s0;	/* the spans of a list found not all strings */
-	v->s1 = b->nsp;
+	return r < 0 ? -1 : 0;
+}
+
+static void
+sink_md(void *arg, const char *p, size_t n)
+{
+	EVP_DigestUpdate(arg, p, n);
+}
+
+static void
+sink_ns(void *arg, const char *p, size_t n)
+{
+	qe_nb_ns_feed(arg, p, n);
+}
+
+/* A string or list of strings at `at`, walked again (trusted: validated before), fed run by run. */
+static int
+text_walk(const char *at, const char *end, qe_js_sink fn, void *arg)
+{
+	struct qe_jscan t = { 0 };
+	int r = 0, list;
+
+	qe_js_init(&t, at, (size_t)(end - at));
+	t.trusted = 1;		/* read whole before */
+	if ((list = qe_js_type(&t) == QE_JS_ARR))
+		qe_js_enter(&t, QE_JS_ARR);
+	while (r >= 0 && (!list || (r = qe_js_elem(&t)) == 1)) {
+		r = qe_js_str(&t, fn, arg);
+		if (!list)
+			break;
+	}
+	qe_js_free(&t);
 	return r < 0 ? -1 : 0;
 }
 
 /*
  * A value found by value_walk() into the digest as md_update_value of
- * qe_notebook.c takes it from cJSON's tree: strings fed run by run,
+ * qe_notebook.c takes it from cJSON's tree: strings fed run by run (joined),
  * normalised when readable; anything but text printed compact.
  */
 static int
@@ -168,16 +197,14 @@ value_digest(struct nbs *b, EVP_MD_CTX *md, const struct val *v, int readable)
 	struct qe_nb_ns ns = { md, { 0 }, { 0 } };
 	int r = 0;
 
-	if (v->kind == V_TEXT) {
-		for (size_t i = v->s0; i < v->s1; i++) {
-			const struct span *sp = &b->sp[i];
-			const char *p = sp->p ? sp->p : b->esc.data + sp->off;
-
-			if (readable)
-				qe_nb_ns_feed(&ns, p, sp->n);
-			else
-				EVP_DigestUpdate(md, p, sp->n);
-		}
+	if (v->kind == V_PLAIN && !readable)
+		EVP_DigestUpdate(md, v->p, v->n);
+	else if (v->kind == V_PLAIN || v->kind == V_TEXT) {
+		if (v->kind == V_PLAIN)
+			qe_nb_ns_feed(&ns, v->p, v->n);
+		else
+			r = text_walk(v->at, b->s.end, readable ? sink_ns : sink_md,
+			    readable ? (void *)&ns : (void *)md);
 		if (readable)
 			qe_nb_ns_end(&ns);
 	} else if (v->kind == V_OTHER)
@@ -254,9 +281,9 @@ output_fields(struct nbs *b, cJSON *red)
 	struct qe_jscan *s = &b->s;
 	int r, f, seen[F_N] = { 0 };
 
-	b->nsp = b->nbk = b->esc.len = b->keys.len = 0;
+	b->nbk = b->keys.len = 0;
 	b->vals = qe_grow(b->vals, 0, &b->capvals, sizeof *b->vals, 8);
-	b->vals[0] = b->vals[1] = (struct val){ V_NONE, 0, 0, NULL };
+	b->vals[0] = b->vals[1] = (struct val){ V_NONE, NULL, NULL, 0 };
 	b->nvals = 2;
 	qe_js_enter(s, QE_JS_OBJ);
 	while ((r = next_key(b, s)) == 1) {
@@ -454,9 +481,7 @@ qe_nbscan(const char *bytes, size_t len, struct qe_nb_doc *d)
 	EVP_MD_free(b.sha);
 	qe_js_free(&b.s);
 	qe_buf_free(&b.key);
-	qe_buf_free(&b.esc);
 	qe_buf_free(&b.keys);
-	free(b.sp);
 	free(b.vals);
 	free(b.bk);
 	if (r < 0)

@@ -575,9 +575,26 @@ first_error(const cJSON *outputs)
 	return NULL;
 }
 
+/* qe_sha256_hex() of src with SHA-256 already fetched (not once per cell). */
+static void
+source_digest(EVP_MD *sha, const struct qe_buf *src, char out[QE_SHA256_HEX])
+{
+	unsigned char d[32];
+	unsigned int dl = 0;
+
+	if (src->len == 0) {
+		memcpy(out, QE_SHA256_EMPTY, QE_SHA256_HEX);
+		return;
+	}
+	if (!EVP_Digest(src->data, src->len, d, &dl, sha, NULL))
+		qe_oom();
+	qe_hex(d, sizeof d, out);
+}
+
 /* Join, normalise and digest one code cell's source, with `src` as scratch. */
 static void
-read_code(const cJSON *cell, const char *odig, struct qe_nb_code *code, struct qe_buf *src)
+read_code(const cJSON *cell, const char *odig, struct qe_nb_code *code, struct qe_buf *src,
+    EVP_MD *sha)
 {
 	const cJSON *outputs = cJSON_GetObjectItemCaseSensitive(cell, "outputs");
 
@@ -589,7 +606,7 @@ read_code(const cJSON *cell, const char *odig, struct qe_nb_code *code, struct q
 		qe_buf_reset(src);
 	}
 	qe_nb_normalise(src);
-	qe_sha256_hex(src->data ? src->data : "", src->len, code->source_sha256);
+	source_digest(sha, src, code->source_sha256);
 	code->blank = src->len == 0;
 	code->first_line = qe_nb_first_line(src);
 	code->skip = qe_nb_has_tag(cJSON_GetObjectItemCaseSensitive(md, "tags"), "skip-execution");
@@ -607,15 +624,20 @@ qe_nb_codes_read(const cJSON *cells, const char (*odig)[QE_SHA256_HEX], struct q
 	struct qe_buf src = { 0 };
 	size_t n = 0, i = 0;
 
+	EVP_MD *sha = EVP_MD_fetch(NULL, "SHA256", NULL);
+
+	if (sha == NULL)
+		qe_oom();
 	cJSON_ArrayForEach(cell, cells)
 		n += is_code(cell);
 	c->v = qe_xcalloc(n, sizeof *c->v);
 	c->n = 0;
 	cJSON_ArrayForEach(cell, cells) {
 		if (is_code(cell))
-			read_code(cell, odig ? odig[i] : NULL, &c->v[c->n++], &src);
+			read_code(cell, odig ? odig[i] : NULL, &c->v[c->n++], &src, sha);
 		i++;
 	}
+	EVP_MD_free(sha);
 	qe_buf_free(&src);
 }
 
