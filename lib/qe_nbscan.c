@@ -9,15 +9,29 @@
 #include "qe_nbscan.h"
 #include "qe_notebook.h"
 
-/* Where a value the digest reads was found by the one validating walk. */
-enum { V_NONE, V_PLAIN, V_TEXT, V_OTHER };
-struct val {
-	int kind;		/* V_NONE: absent or null; V_PLAIN: one string without
-				 * escapes, its n bytes at p; V_TEXT: any other string or
-				 * list of strings; V_OTHER: anything else */
-	const char *at;		/* the value in the text */
+/* A piece of a short string: n bytes of the text at p, or (p NULL) a decoded escape in e. */
+struct piece {
 	const char *p;
 	size_t n;
+	char e[4];
+};
+
+/*
+ * A string of at most this many pieces is kept as them: a base64 image and
+ * its closing "\n", a line of text and its "\n", are digested from the text
+ * without a second walk.
+ */
+enum { NPIECE = 3 };
+
+/* Where a value the digest reads was found by the one validating walk. */
+enum { V_NONE, V_SHORT, V_TEXT, V_OTHER };
+struct val {
+	int kind;		/* V_NONE: absent or null; V_SHORT: a string of npiece
+				 * pieces; V_TEXT: any other string or list of strings;
+				 * V_OTHER: anything else */
+	const char *at;		/* the value in the text */
+	struct piece pc[NPIECE];
+	size_t npiece;
 };
 
 /* A key of a MIME bundle: its text at koff in nbs.keys, its value vals[vi]. */
@@ -99,23 +113,29 @@ other_digest(EVP_MD_CTX *md, const char *at, const char *end)
 	return p ? 0 : -1;
 }
 
-/* What value_walk() learns of a string from its runs. */
+/* What value_walk() learns of a string from its runs: its first pieces. */
 struct runs {
 	const char *lo, *hi;	/* the text: a run from elsewhere is a decoded escape */
-	const char *p;		/* the first run */
-	size_t n, count;	/* bytes and runs */
-	int escaped;
+	struct val *v;
+	size_t count;		/* pieces, NPIECE + 1 at most */
 };
 
 static void
 sink_runs(void *arg, const char *p, size_t n)
 {
 	struct runs *r = arg;
+	struct piece *pc;
 
-	r->escaped |= p < r->lo || p >= r->hi;
-	if (r->count++ == 0)
-		r->p = p;
-	r->n += n;
+	if (r->count > NPIECE || (++r->count > NPIECE))
+		return;		/* too many: walked again */
+	pc = &r->v->pc[r->count - 1];
+	if (p >= r->lo && p < r->hi)
+		*pc = (struct piece){ p, n, { 0 } };
+	else if (n <= sizeof pc->e) {	/* an escape: at most 4 bytes of UTF-8 */
+		*pc = (struct piece){ NULL, n, { 0 } };
+		memcpy(pc->e, p, n);
+	} else
+		r->count = NPIECE + 1;
 }
 
 /*
@@ -127,14 +147,18 @@ static int
 value_walk(struct nbs *b, struct val *v)
 {
 	struct qe_jscan *s = &b->s;
-	struct runs rn = { s->p, s->end, NULL, 0, 0, 0 };
+	struct runs rn = { s->p, s->end, v, 0 };
 	int type = qe_js_type(s), r;
 
-	*v = (struct val){ V_TEXT, s->p, NULL, 0 };
+	v->kind = V_TEXT;
+	v->at = s->p;
+	v->npiece = 0;
 	if (type == QE_JS_STR) {
 		r = qe_js_str(s, sink_runs, &rn);
-		rn.escaped |= rn.count > 1;	/* one run without escapes, else walked again */
-		*v = (struct val){ rn.escaped ? V_TEXT : V_PLAIN, v->at, rn.count ? rn.p : "", rn.n };
+		if (rn.count <= NPIECE) {
+			v->kind = V_SHORT;
+			v->npiece = rn.count;
+		}
 	} else if (type == QE_JS_ARR) {
 		qe_js_enter(s, QE_JS_ARR);
 		while ((r = qe_js_elem(s)) == 1) {
@@ -197,14 +221,14 @@ value_digest(struct nbs *b, EVP_MD_CTX *md, const struct val *v, int readable)
 	struct qe_nb_ns ns = { md, { 0 }, { 0 } };
 	int r = 0;
 
-	if (v->kind == V_PLAIN && !readable)
-		EVP_DigestUpdate(md, v->p, v->n);
-	else if (v->kind == V_PLAIN || v->kind == V_TEXT) {
-		if (v->kind == V_PLAIN)
-			qe_nb_ns_feed(&ns, v->p, v->n);
-		else
-			r = text_walk(v->at, b->s.end, readable ? sink_ns : sink_md,
-			    readable ? (void *)&ns : (void *)md);
+	qe_js_sink fn = readable ? sink_ns : sink_md;
+	void *arg = readable ? (void *)&ns : (void *)md;
+
+	if (v->kind == V_SHORT || v->kind == V_TEXT) {
+		for (size_t i = 0; i < v->npiece; i++)
+			fn(arg, v->pc[i].p ? v->pc[i].p : v->pc[i].e, v->pc[i].n);
+		if (v->kind == V_TEXT)
+			r = text_walk(v->at, b->s.end, fn, arg);
 		if (readable)
 			qe_nb_ns_end(&ns);
 	} else if (v->kind == V_OTHER)
@@ -283,7 +307,7 @@ output_fields(struct nbs *b, cJSON *red)
 
 	b->nbk = b->keys.len = 0;
 	b->vals = qe_grow(b->vals, 0, &b->capvals, sizeof *b->vals, 8);
-	b->vals[0] = b->vals[1] = (struct val){ V_NONE, NULL, NULL, 0 };
+	b->vals[0].kind = b->vals[1].kind = V_NONE;
 	b->nvals = 2;
 	qe_js_enter(s, QE_JS_OBJ);
 	while ((r = next_key(b, s)) == 1) {
