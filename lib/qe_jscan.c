@@ -57,21 +57,36 @@ special8(uint64_t w)
 	return (((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) | ((b - ONES) & ~b) | w) & HIGHS ? 1 : 0;
 }
 
-/* Past the 16-byte blocks at p without '"', '\\', a control character or a byte above 0x7f. */
+#ifdef __SSE2__
+/* The bytes of the 16 at p that are '"', '\\', below 0x20 or above 0x7f, as a bit mask. */
+static unsigned
+special16(const char *p)
+{
+	const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\'), c = _mm_set1_epi8(0x20);
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+
+	/* signed: below 0x20 is a control character or a byte above 0x7f */
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q),
+	    _mm_cmpeq_epi8(v, b)), _mm_cmplt_epi8(v, c)));
+}
+#endif
+
+/*
+ * Past the 16-byte blocks at p without '"', '\\', a control character or a
+ * byte above 0x7f: 64 bytes a step while there are, one test for the four.
+ */
 static const char *
 plain16(const char *p, const char *end)
 {
 #ifdef __SSE2__
-	const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\'), c = _mm_set1_epi8(0x20);
+	unsigned m;
 
+	while (end - p >= 64 && (special16(p) | special16(p + 16) | special16(p + 32) |
+	    special16(p + 48)) == 0)
+		p += 64;
 	while (end - p >= 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		/* signed: below 0x20 is a control character or a byte above 0x7f */
-		int m = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q),
-		    _mm_cmpeq_epi8(v, b)), _mm_cmplt_epi8(v, c)));
-
-		if (m)
-			return p + __builtin_ctz((unsigned)m);
+		if ((m = special16(p)) != 0)
+			return p + __builtin_ctz(m);
 		p += 16;
 	}
 #else
@@ -151,15 +166,29 @@ escape(struct qe_jscan *s, const char *p)
 	return 12;
 }
 
-/* The first '"' or '\\' at or after p in a string already validated, or end. */
+/*
+ * The first '"' or '\\' at or after p in a string already validated, or end:
+ * one pass (a memchr for the quote from each run would scan the rest of the
+ * string again for every escape in it).
+ */
 static const char *
 run_end_trusted(const char *p, const char *end)
 {
-	const char *q = memchr(p, '"', (size_t)(end - p)), *b;
+#ifdef __SSE2__
+	const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\');
 
-	q = q ? q : end;
-	b = memchr(p, '\\', (size_t)(q - p));
-	return b ? b : q;
+	for (; end - p >= 16; p += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, q),
+		    _mm_cmpeq_epi8(v, b)));
+
+		if (m)
+			return p + __builtin_ctz(m);
+	}
+#endif
+	while (p < end && *p != '"' && *p != '\\')
+		p++;
+	return p;
 }
 
 int

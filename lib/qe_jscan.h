@@ -46,7 +46,8 @@ struct qe_jscan {
 	int first;		/* no member or element of the current container read yet */
 	int fail;		/* sticky failure */
 	int trusted;		/* the caller's promise: this text was read whole before
-				 * without a failure; strings are then found by memchr */
+				 * without a failure; a string then ends at the first
+				 * '"' or '\\' of one SIMD scan, unchecked */
 	struct qe_buf key;	/* an escaped key, decoded */
 	struct qe_buf esc;	/* one decoded escape */
 };

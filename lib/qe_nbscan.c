@@ -9,11 +9,49 @@
 #include "qe_nbscan.h"
 #include "qe_notebook.h"
 
+/* A piece of a short string: n bytes of the text at p, or (p NULL) a decoded escape in e. */
+struct piece {
+	const char *p;
+	size_t n;
+	char e[4];
+};
+
+/*
+ * A string of at most this many pieces is kept as them: a base64 image and
+ * its closing "\n", a line of text and its "\n", are digested from the text
+ * without a second walk.
+ */
+enum { NPIECE = 3 };
+
+/* Where a value the digest reads was found by the one validating walk. */
+enum { V_NONE, V_SHORT, V_TEXT, V_OTHER };
+struct val {
+	int kind;		/* V_NONE: absent or null; V_SHORT: a string of npiece
+				 * pieces; V_TEXT: any other string or list of strings;
+				 * V_OTHER: anything else */
+	const char *at;		/* the value in the text */
+	struct piece pc[NPIECE];
+	size_t npiece;
+};
+
+/* A key of a MIME bundle: its text at koff in nbs.keys, its value vals[vi]. */
+struct bkey {
+	size_t koff, vi;
+};
+
 struct nbs {
 	struct qe_jscan s;
 	struct qe_buf key;		/* the member's key, NUL-terminated */
 	struct qe_nb_doc *d;
 	size_t cap;			/* of d->odig */
+	/* one output at a time: what its digest reads, found by one walk */
+	struct val *vals;		/* [0] text, [1] traceback, [2...] the bundle's values */
+	size_t nvals, capvals;
+	struct bkey *bk;
+	size_t nbk, capbk;
+	struct qe_buf keys;		/* the bundle's keys, each NUL-terminated */
+	EVP_MD *sha;			/* SHA-256 fetched once, not per outputs list */
+	EVP_MD_CTX *md;			/* one context, initialised again per outputs list */
 };
 
 static int
@@ -51,6 +89,95 @@ next_key(struct nbs *b, struct qe_jscan *s)
 	return r;
 }
 
+/*
+ * A value that is neither a string nor a list of strings, at `at`, into the
+ * digest as md_update_value of qe_notebook.c takes it from cJSON's tree:
+ * printed compact. -1 on failure.
+ */
+static int
+other_digest(EVP_MD_CTX *md, const char *at, const char *end)
+{
+	struct qe_jscan t = { 0 };
+	cJSON *v;
+	char *p;
+
+	qe_js_init(&t, at, (size_t)(end - at));
+	t.trusted = 1;		/* read whole before */
+	v = tree(&t);
+	p = v ? qe_json_print(v) : NULL;
+	if (p)
+		EVP_DigestUpdate(md, p, strlen(p));
+	cJSON_free(p);
+	cJSON_Delete(v);
+	qe_js_free(&t);
+	return p ? 0 : -1;
+}
+
+/* What value_walk() learns of a string from its runs: its first pieces. */
+struct runs {
+	const char *lo, *hi;	/* the text: a run from elsewhere is a decoded escape */
+	struct val *v;
+	size_t count;		/* pieces, NPIECE + 1 at most */
+};
+
+static void
+sink_runs(void *arg, const char *p, size_t n)
+{
+	struct runs *r = arg;
+	struct piece *pc;
+
+	if (r->count > NPIECE || (++r->count > NPIECE))
+		return;		/* too many: walked again */
+	pc = &r->v->pc[r->count - 1];
+	if (p >= r->lo && p < r->hi)
+		*pc = (struct piece){ p, n, { 0 } };
+	else if (n <= sizeof pc->e) {	/* an escape: at most 4 bytes of UTF-8 */
+		*pc = (struct piece){ NULL, n, { 0 } };
+		memcpy(pc->e, p, n);
+	} else
+		r->count = NPIECE + 1;
+}
+
+/*
+ * The value at the cursor, validated and passed, into *v (what it is, where,
+ * and a string without escapes as its bytes: the usual base64 image, read
+ * once here and digested straight from the text).
+ */
+static int
+value_walk(struct nbs *b, struct val *v)
+{
+	struct qe_jscan *s = &b->s;
+	struct runs rn = { s->p, s->end, v, 0 };
+	int type = qe_js_type(s), r;
+
+	v->kind = V_TEXT;
+	v->at = s->p;
+	v->npiece = 0;
+	if (type == QE_JS_STR) {
+		r = qe_js_str(s, sink_runs, &rn);
+		if (rn.count <= NPIECE) {
+			v->kind = V_SHORT;
+			v->npiece = rn.count;
+		}
+	} else if (type == QE_JS_ARR) {
+		qe_js_enter(s, QE_JS_ARR);
+		while ((r = qe_js_elem(s)) == 1) {
+			if (v->kind == V_TEXT && qe_js_type(s) == QE_JS_STR)
+				r = qe_js_str(s, NULL, NULL);
+			else {
+				v->kind = V_OTHER;
+				r = qe_js_skip(s);
+			}
+			if (r < 0)
+				break;
+		}
+	} else {
+		v->kind = type == QE_JS_NULL ? V_NONE : V_OTHER;
+		r = qe_js_skip(s);
+	}
+	return r < 0 ? -1 : 0;
+}
+
 static void
 sink_md(void *arg, const char *p, size_t n)
 {
@@ -63,137 +190,146 @@ sink_ns(void *arg, const char *p, size_t n)
 	qe_nb_ns_feed(arg, p, n);
 }
 
-/* 1 when the list at the cursor holds strings only (the cursor is not moved). */
+/* A string or list of strings at `at`, walked again (trusted: validated before), fed run by run. */
 static int
-all_strings(const char *at, const char *end)
+text_walk(const char *at, const char *end, qe_js_sink fn, void *arg)
 {
 	struct qe_jscan t = { 0 };
-	int r, ok = 1;
+	int r = 0, list;
 
 	qe_js_init(&t, at, (size_t)(end - at));
 	t.trusted = 1;		/* read whole before */
-	qe_js_enter(&t, QE_JS_ARR);
-	while (ok && (r = qe_js_elem(&t)) == 1)
-		ok = qe_js_type(&t) == QE_JS_STR && qe_js_skip(&t) > 0;
-	qe_js_free(&t);
-	return ok;
-}
-
-/*
- * A multiline value at `at` (NULL: absent) into the digest as md_update_value
- * of qe_notebook.c takes it from cJSON's tree: strings fed run by run,
- * normalised when readable; anything but text printed compact. -1 on failure.
- */
-static int
-value_digest(EVP_MD_CTX *md, const char *at, const char *end, int readable)
-{
-	struct qe_jscan t = { 0 };
-	struct qe_nb_ns ns = { md, { 0 }, { 0 } };
-	int type, r = 0;
-
-	qe_js_init(&t, at ? at : end, (size_t)(end - (at ? at : end)));
-	t.trusted = 1;		/* read whole before */
-	type = at ? qe_js_type(&t) : QE_JS_NULL;
-	if (type == QE_JS_STR || (type == QE_JS_ARR && all_strings(at, end))) {
-		int list = type == QE_JS_ARR;
-
-		if (list)
-			qe_js_enter(&t, QE_JS_ARR);
-		while (r >= 0 && (!list || (r = qe_js_elem(&t)) == 1)) {
-			r = qe_js_str(&t, readable ? sink_ns : sink_md, readable ? (void *)&ns : (void *)md);
-			if (!list)
-				break;
-		}
-		if (readable)
-			qe_nb_ns_end(&ns);
-	} else if (type != QE_JS_NULL) {
-		cJSON *v = tree(&t);
-		char *p = v ? qe_json_print(v) : NULL;
-
-		if (p)
-			EVP_DigestUpdate(md, p, strlen(p));
-		r = p ? 0 : -1;
-		cJSON_free(p);
-		cJSON_Delete(v);
+	if ((list = qe_js_type(&t) == QE_JS_ARR))
+		qe_js_enter(&t, QE_JS_ARR);
+	while (r >= 0 && (!list || (r = qe_js_elem(&t)) == 1)) {
+		r = qe_js_str(&t, fn, arg);
+		if (!list)
+			break;
 	}
 	qe_js_free(&t);
-	EVP_DigestUpdate(md, "", 1);
 	return r < 0 ? -1 : 0;
 }
 
-struct bkey {
-	char *key;
-	const char *at;
-	size_t i;
-};
-
+/*
+ * A value found by value_walk() into the digest as md_update_value of
+ * qe_notebook.c takes it from cJSON's tree: strings fed run by run (joined),
+ * normalised when readable; anything but text printed compact.
+ */
 static int
-bkey_cmp(const void *a, const void *b)
+value_digest(struct nbs *b, EVP_MD_CTX *md, const struct val *v, int readable)
 {
-	const struct bkey *x = a, *y = b;
-	int c = strcmp(x->key, y->key);
+	struct qe_nb_ns ns = { md, { 0 }, { 0 } };
+	int r = 0;
 
-	return c ? c : (x->i > y->i) - (x->i < y->i);
+	qe_js_sink fn = readable ? sink_ns : sink_md;
+	void *arg = readable ? (void *)&ns : (void *)md;
+
+	if (v->kind == V_SHORT || v->kind == V_TEXT) {
+		for (size_t i = 0; i < v->npiece; i++)
+			fn(arg, v->pc[i].p ? v->pc[i].p : v->pc[i].e, v->pc[i].n);
+		if (v->kind == V_TEXT)
+			r = text_walk(v->at, b->s.end, fn, arg);
+		if (readable)
+			qe_nb_ns_end(&ns);
+	} else if (v->kind == V_OTHER)
+		r = other_digest(md, v->at, b->s.end);
+	EVP_DigestUpdate(md, "", 1);
+	return r;
 }
 
-/* The MIME bundle at `at`, key by key in byte order (a repeated key: its first value). */
 static int
-bundle_digest(struct nbs *b, EVP_MD_CTX *md, const char *at, const char *end)
+bkey_cmp(const void *x, const void *y, void *arg)
 {
-	struct qe_jscan t = { 0 };
-	struct bkey *k = NULL;
-	size_t n = 0, cap = 0, i;
+	const struct bkey *a = x, *c = y;
+	const char *keys = arg;
+	int r = strcmp(keys + a->koff, keys + c->koff);
+
+	return r ? r : (a->vi > c->vi) - (a->vi < c->vi);
+}
+
+/* The MIME bundle at the cursor, validated and passed: its keys into b->bk, values into b->vals. */
+static int
+bundle_walk(struct nbs *b)
+{
+	struct qe_jscan *s = &b->s;
 	int r;
 
-	qe_js_init(&t, at, (size_t)(end - at));
-	t.trusted = 1;		/* read whole before */
-	qe_js_enter(&t, QE_JS_OBJ);
-	while ((r = next_key(b, &t)) == 1 && qe_js_type(&t) > 0) {
-		k = qe_grow(k, n, &cap, sizeof *k, 8);
-		k[n] = (struct bkey){ qe_xstrdup(b->key.data), t.p, n };
-		n++;
-		if (qe_js_skip(&t) < 0)
-			break;
+	qe_js_enter(s, QE_JS_OBJ);
+	while ((r = next_key(b, s)) == 1) {
+		b->bk = qe_grow(b->bk, b->nbk, &b->capbk, sizeof *b->bk, 8);
+		b->vals = qe_grow(b->vals, b->nvals, &b->capvals, sizeof *b->vals, 8);
+		b->bk[b->nbk++] = (struct bkey){ b->keys.len, b->nvals };
+		qe_buf_add(&b->keys, b->key.data, b->key.len + 1);	/* with its NUL */
+		if (value_walk(b, &b->vals[b->nvals++]) < 0)
+			return -1;
 	}
-	if (n > 1)
-		qsort(k, n, sizeof *k, bkey_cmp);
-	for (i = 0; r == 0 && i < n; i++) {
-		if (i > 0 && strcmp(k[i].key, k[i - 1].key) == 0)
-			k[i].at = k[i - 1].at;
-		qe_nb_md_str(md, k[i].key);
-		if (value_digest(md, k[i].at, end, strncmp(k[i].key, "text/", 5) == 0) < 0)
-			r = -1;
-	}
-	for (i = 0; i < n; i++)
-		free(k[i].key);
-	free(k);
-	qe_js_free(&t);
 	return r;
+}
+
+/* The bundle bundle_walk() found, key by key in byte order (a repeated key: its first value). */
+static int
+bundle_digest(struct nbs *b, EVP_MD_CTX *md)
+{
+	struct bkey *k = b->bk;
+	size_t n = b->nbk, i, vi;
+	int sorted = 1;
+
+	for (i = 1; sorted && i < n; i++)	/* the usual order: no sort */
+		sorted = strcmp(b->keys.data + k[i - 1].koff, b->keys.data + k[i].koff) < 0;
+	if (!sorted)
+		qsort_r(k, n, sizeof *k, bkey_cmp, b->keys.data);
+	for (i = vi = 0; i < n; i++) {
+		const char *key = b->keys.data + k[i].koff;
+
+		if (i == 0 || strcmp(key, b->keys.data + k[i - 1].koff) != 0)
+			vi = k[i].vi;
+		qe_nb_md_str(md, key);
+		if (value_digest(b, md, &b->vals[vi], strncmp(key, "text/", 5) == 0) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 enum { F_TYPE, F_NAME, F_ENAME, F_EVALUE, F_TEXT, F_TB, F_DATA, F_N };
 static const char *const fkeys[F_N] = { "output_type", "name", "ename", "evalue", "text",
 	"traceback", "data" };
 
-/* What the digest of an output reads: in `red` the small fields, in at[] where the others are. */
+/*
+ * One output object at the cursor, validated and passed in one walk: the
+ * small fields into `red`, where the text, traceback and data are into
+ * b->vals and b->bk (nothing digested yet: "output_type" may come last).
+ */
 static int
-output_fields(struct nbs *b, cJSON *red, const char *at[F_N])
+output_fields(struct nbs *b, cJSON *red)
 {
 	struct qe_jscan *s = &b->s;
-	int r, f;
+	int r, f, seen[F_N] = { 0 };
 
+	b->nbk = b->keys.len = 0;
+	b->vals = qe_grow(b->vals, 0, &b->capvals, sizeof *b->vals, 8);
+	b->vals[0].kind = b->vals[1].kind = V_NONE;
+	b->nvals = 2;
 	qe_js_enter(s, QE_JS_OBJ);
 	while ((r = next_key(b, s)) == 1) {
 		for (f = 0; f < F_N && !is(b->key.data, b->key.len, fkeys[f]); f++)
 			;
-		if (f < F_N && at[f] == NULL && qe_js_type(s) > 0) {
-			at[f] = s->p;
+		if (f < F_N && !seen[f]++ && qe_js_type(s) > 0) {	/* cJSON finds the first only */
 			if (f <= F_EVALUE) {
 				cJSON *v = tree(s);
 
 				if (v == NULL)
 					return -1;
 				cJSON_AddItemToObject(red, fkeys[f], v);
+				continue;
+			}
+			if (f == F_TEXT || f == F_TB) {
+				if (value_walk(b, &b->vals[f == F_TEXT ? 0 : 1]) < 0)
+					return -1;
+				continue;
+			}
+			if (qe_js_type(s) == QE_JS_OBJ) {	/* F_DATA */
+				if (bundle_walk(b) < 0)
+					return -1;
 				continue;
 			}
 		}
@@ -207,11 +343,11 @@ output_fields(struct nbs *b, cJSON *red, const char *at[F_N])
 static cJSON *
 output_read(struct nbs *b, EVP_MD_CTX *md)
 {
-	const char *at[F_N] = { 0 }, *type, *end = b->s.end;
+	const char *type;
 	cJSON *red = qe_json_check(cJSON_CreateObject());
 	int r;
 
-	if (output_fields(b, red, at) < 0) {
+	if (output_fields(b, red) < 0) {
 		cJSON_Delete(red);
 		return NULL;
 	}
@@ -219,13 +355,13 @@ output_read(struct nbs *b, EVP_MD_CTX *md)
 	qe_nb_md_str(md, type ? type : "");
 	if (type && strcmp(type, "stream") == 0) {
 		qe_nb_md_str(md, qe_json_str(red, "name") ? qe_json_str(red, "name") : "");
-		r = value_digest(md, at[F_TEXT], end, 1);
+		r = value_digest(b, md, &b->vals[0], 1);
 	} else if (type && strcmp(type, "error") == 0) {
 		qe_nb_md_str(md, qe_json_str(red, "ename") ? qe_json_str(red, "ename") : "");
 		qe_nb_md_str(md, qe_json_str(red, "evalue") ? qe_json_str(red, "evalue") : "");
-		r = value_digest(md, at[F_TB], end, 1);
+		r = value_digest(b, md, &b->vals[1], 1);
 	} else
-		r = at[F_DATA] && *at[F_DATA] == '{' ? bundle_digest(b, md, at[F_DATA], end) : 0;
+		r = bundle_digest(b, md);
 	if (r < 0) {
 		cJSON_Delete(red);
 		return NULL;
@@ -237,13 +373,13 @@ output_read(struct nbs *b, EVP_MD_CTX *md)
 static cJSON *
 outputs_read(struct nbs *b, char hex[QE_SHA256_HEX])
 {
-	EVP_MD_CTX *md = EVP_MD_CTX_new();
+	EVP_MD_CTX *md = b->md;
 	cJSON *arr = qe_json_check(cJSON_CreateArray()), *o;
 	unsigned char d[32];
 	unsigned int dl;
 	int r;
 
-	if (md == NULL || !EVP_DigestInit_ex(md, EVP_sha256(), NULL))
+	if (!EVP_DigestInit_ex(md, b->sha, NULL))
 		qe_oom();
 	qe_js_enter(&b->s, QE_JS_ARR);
 	while ((r = qe_js_elem(&b->s)) == 1) {
@@ -259,7 +395,6 @@ outputs_read(struct nbs *b, char hex[QE_SHA256_HEX])
 		EVP_DigestUpdate(md, "\x1e", 1);
 	}
 	EVP_DigestFinal_ex(md, d, &dl);
-	EVP_MD_CTX_free(md);
 	qe_hex(d, sizeof d, hex);
 	if (r != 0) {
 		cJSON_Delete(arr);
@@ -275,7 +410,7 @@ cell_read(struct nbs *b, char hex[QE_SHA256_HEX])
 	cJSON *cell = qe_json_check(cJSON_CreateObject()), *v;
 	int r, outputs = 0, isout;
 
-	qe_sha256_hex("", 0, hex);	/* no outputs list: no outputs */
+	memcpy(hex, QE_SHA256_EMPTY, QE_SHA256_HEX);	/* no outputs list: no outputs */
 	qe_js_enter(&b->s, QE_JS_OBJ);
 	while ((r = next_key(b, &b->s)) == 1) {
 		if ((isout = is(b->key.data, b->key.len, "outputs"))) {
@@ -312,7 +447,7 @@ cells_read(struct nbs *b)
 	qe_js_enter(&b->s, QE_JS_ARR);
 	while ((r = qe_js_elem(&b->s)) == 1) {
 		d->odig = qe_grow(d->odig, d->ncells, &b->cap, sizeof *d->odig, 64);
-		qe_sha256_hex("", 0, d->odig[d->ncells]);
+		memcpy(d->odig[d->ncells], QE_SHA256_EMPTY, QE_SHA256_HEX);
 		c = qe_js_type(&b->s) == QE_JS_OBJ ? cell_read(b, d->odig[d->ncells]) : tree(&b->s);
 		if (c == NULL)
 			break;
@@ -363,9 +498,16 @@ qe_nbscan(const char *bytes, size_t len, struct qe_nb_doc *d)
 	memset(d, 0, sizeof *d);
 	d->doc = qe_json_check(cJSON_CreateObject());
 	qe_js_init(&b.s, bytes, len);
+	if ((b.sha = EVP_MD_fetch(NULL, "SHA256", NULL)) == NULL || (b.md = EVP_MD_CTX_new()) == NULL)
+		qe_oom();
 	r = doc_read(&b, d->doc);
+	EVP_MD_CTX_free(b.md);
+	EVP_MD_free(b.sha);
 	qe_js_free(&b.s);
 	qe_buf_free(&b.key);
+	qe_buf_free(&b.keys);
+	free(b.vals);
+	free(b.bk);
 	if (r < 0)
 		qe_nb_doc_free(d);
 	return r;

@@ -1,9 +1,15 @@
 /*
- * qe_nbscan.h - a notebook read with the pull reader (qe_jscan): one pass
- * over the bytes that digests every output as it goes (strings hashed in
- * place, run by run) and builds a cJSON tree of the rest only (sources,
- * metadata, small fields), so a notebook of images is never copied into a
- * tree. qe_nb_read() (qe_notebook.h) calls it first.
+ * qe_nbscan.h - a notebook read with the pull reader (qe_jscan): one
+ * validating pass over the bytes that builds a cJSON tree of the rest only
+ * (sources, metadata, small fields), so a notebook of images is never
+ * copied into a tree. Each output is walked once: where its text,
+ * traceback and MIME bundle values are, and a string without escapes (a
+ * base64 image) as its bytes; then, its "output_type" known (nbformat
+ * writes it after "data"), its digest is taken: a plain string straight
+ * from the text in one update, a bundle whose keys came in byte order
+ * without a sort, a string with escapes walked again (trusted, one scan).
+ * SHA-256 is fetched once per notebook, one digest context reused.
+ * qe_nb_read() (qe_notebook.h) calls it first.
  *
  * Invariants:
  *  - it takes only the notebooks qe_nb_parse() takes without a word (valid,

@@ -299,6 +299,17 @@ count_len(const char *p, const char *end, int prev)
 	return q < end && *q == ']' ? (size_t)(q + 1 - p) : 0;
 }
 
+/* Past the bytes at p where no rule of normalise_line() starts (ESC, "In", "Out", "0x"). */
+static const char *
+plain_run(const char *p, const char *end)
+{
+	for (; p < end; p++)
+		if (*p == '\033' || (p + 1 < end && ((*p == 'I' && p[1] == 'n') ||
+		    (*p == 'O' && p[1] == 'u') || (*p == '0' && p[1] == 'x'))))
+			break;
+	return p;
+}
+
 /* One line, normalised (see qe_notebook.h), onto out. */
 static void
 normalise_line(const char *p, const char *end, struct qe_buf *out)
@@ -311,13 +322,22 @@ normalise_line(const char *p, const char *end, struct qe_buf *out)
 		return;
 	}
 	n = (size_t)(end - p);
-	if (memmem(p, n, " per loop (mean ", 16) || memmem(p, n, "it/s]", 5) || memmem(p, n, "s/it]", 5)) {
+	/* each marker holds a '(' or a ']': the memmem()s only when one is there */
+	if ((memchr(p, '(', n) && memmem(p, n, " per loop (mean ", 16)) ||
+	    (memchr(p, ']', n) && (memmem(p, n, "it/s]", 5) || memmem(p, n, "s/it]", 5)))) {
 		qe_buf_adds(out, "(timing)");	/* %timeit, a tqdm progress bar */
 		return;
 	}
 	while (p < end) {
-		int prev = out->len > line0 ? (unsigned char)out->data[out->len - 1] : ' ';
+		int prev;
+		const char *q = plain_run(p, end);
 
+		if (q > p) {	/* no rule starts in it: as it stands, in one piece */
+			qe_buf_add(out, p, (size_t)(q - p));
+			p = q;
+			continue;
+		}
+		prev = out->len > line0 ? (unsigned char)out->data[out->len - 1] : ' ';
 		if ((n = csi_len(p, end)) > 0) {
 			p += n;
 		} else if ((n = count_len(p, end, prev)) > 0) {
@@ -352,12 +372,25 @@ qe_nb_normalise_text(const char *s, size_t len, struct qe_buf *out)
 	}
 }
 
+/* Normalised text waiting in ns->out is digested in pieces of about this size. */
+enum { NS_FLUSH = 1 << 16 };
+
 static void
-ns_line(struct qe_nb_ns *ns, const char *p, size_t len)
+ns_flush(struct qe_nb_ns *ns)
 {
-	qe_buf_reset(&ns->out);
-	normalise_line(p, p + len, &ns->out);
 	EVP_DigestUpdate(ns->md, ns->out.data ? ns->out.data : "", ns->out.len);
+	qe_buf_reset(&ns->out);
+}
+
+/* One line normalised onto ns->out (with its '\n' when nl), digested when enough waits. */
+static void
+ns_line(struct qe_nb_ns *ns, const char *p, size_t len, int nl)
+{
+	normalise_line(p, p + len, &ns->out);
+	if (nl)
+		qe_buf_addc(&ns->out, '\n');
+	if (ns->out.len >= NS_FLUSH)
+		ns_flush(ns);
 }
 
 void
@@ -370,11 +403,10 @@ qe_nb_ns_feed(struct qe_nb_ns *ns, const char *s, size_t len)
 
 		if (ns->line.len) {
 			qe_buf_add(&ns->line, s, seg);
-			ns_line(ns, ns->line.data, ns->line.len);
+			ns_line(ns, ns->line.data, ns->line.len, 1);
 			qe_buf_reset(&ns->line);
 		} else
-			ns_line(ns, s, seg);
-		EVP_DigestUpdate(ns->md, "\n", 1);
+			ns_line(ns, s, seg, 1);
 		s = nl + 1;
 		len -= seg + 1;
 	}
@@ -384,7 +416,8 @@ qe_nb_ns_feed(struct qe_nb_ns *ns, const char *s, size_t len)
 void
 qe_nb_ns_end(struct qe_nb_ns *ns)
 {
-	ns_line(ns, ns->line.data ? ns->line.data : "", ns->line.len);
+	ns_line(ns, ns->line.data ? ns->line.data : "", ns->line.len, 0);
+	ns_flush(ns);
 	qe_buf_free(&ns->line);
 	qe_buf_free(&ns->out);
 }
@@ -542,9 +575,26 @@ first_error(const cJSON *outputs)
 	return NULL;
 }
 
+/* qe_sha256_hex() of src with SHA-256 already fetched (not once per cell). */
+static void
+source_digest(EVP_MD *sha, const struct qe_buf *src, char out[QE_SHA256_HEX])
+{
+	unsigned char d[32];
+	unsigned int dl = 0;
+
+	if (src->len == 0) {
+		memcpy(out, QE_SHA256_EMPTY, QE_SHA256_HEX);
+		return;
+	}
+	if (!EVP_Digest(src->data, src->len, d, &dl, sha, NULL))
+		qe_oom();
+	qe_hex(d, sizeof d, out);
+}
+
 /* Join, normalise and digest one code cell's source, with `src` as scratch. */
 static void
-read_code(const cJSON *cell, const char *odig, struct qe_nb_code *code, struct qe_buf *src)
+read_code(const cJSON *cell, const char *odig, struct qe_nb_code *code, struct qe_buf *src,
+    EVP_MD *sha)
 {
 	const cJSON *outputs = cJSON_GetObjectItemCaseSensitive(cell, "outputs");
 
@@ -556,7 +606,7 @@ read_code(const cJSON *cell, const char *odig, struct qe_nb_code *code, struct q
 		qe_buf_reset(src);
 	}
 	qe_nb_normalise(src);
-	qe_sha256_hex(src->data ? src->data : "", src->len, code->source_sha256);
+	source_digest(sha, src, code->source_sha256);
 	code->blank = src->len == 0;
 	code->first_line = qe_nb_first_line(src);
 	code->skip = qe_nb_has_tag(cJSON_GetObjectItemCaseSensitive(md, "tags"), "skip-execution");
@@ -574,15 +624,20 @@ qe_nb_codes_read(const cJSON *cells, const char (*odig)[QE_SHA256_HEX], struct q
 	struct qe_buf src = { 0 };
 	size_t n = 0, i = 0;
 
+	EVP_MD *sha = EVP_MD_fetch(NULL, "SHA256", NULL);
+
+	if (sha == NULL)
+		qe_oom();
 	cJSON_ArrayForEach(cell, cells)
 		n += is_code(cell);
 	c->v = qe_xcalloc(n, sizeof *c->v);
 	c->n = 0;
 	cJSON_ArrayForEach(cell, cells) {
 		if (is_code(cell))
-			read_code(cell, odig ? odig[i] : NULL, &c->v[c->n++], &src);
+			read_code(cell, odig ? odig[i] : NULL, &c->v[c->n++], &src, sha);
 		i++;
 	}
+	EVP_MD_free(sha);
 	qe_buf_free(&src);
 }
 

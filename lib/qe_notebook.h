@@ -74,14 +74,15 @@ void qe_nb_doc_free(struct qe_nb_doc *d);
 
 /*
  * The normalised text of qe_nb_normalise_text() into a digest as it comes,
- * in pieces split anywhere: only a line that spans pieces is copied. Start
- * with { md } and the buffers zero; qe_nb_ns_end() digests the last line
- * and frees the buffers.
+ * in pieces split anywhere: only a line that spans pieces is copied. The
+ * normalised lines wait in `out` and go to the digest some 64 KB at a time
+ * (not line by line). Start with { md } and the buffers zero;
+ * qe_nb_ns_end() digests the last line and what waits, and frees the buffers.
  */
 struct qe_nb_ns {
 	EVP_MD_CTX *md;
 	struct qe_buf line;	/* the start of a line continued by the next piece */
-	struct qe_buf out;	/* one normalised line */
+	struct qe_buf out;	/* normalised lines not yet digested */
 };
 void qe_nb_ns_feed(struct qe_nb_ns *ns, const char *s, size_t len);
 void qe_nb_ns_end(struct qe_nb_ns *ns);

@@ -16,6 +16,9 @@
 /* SHA-256 of a byte string as lowercase hex. */
 void qe_sha256_hex(const void *p, size_t n, char out[QE_SHA256_HEX]);
 
+/* The digest of no bytes (qe_sha256_hex() gives it without asking OpenSSL). */
+#define QE_SHA256_EMPTY "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
 /*
  * SHA-256 of a file's bytes as lowercase hex, and optionally the raw 32-byte
  * digest. Returns 0, or -1 with errno set (nothing printed).
