@@ -168,15 +168,53 @@ submit(struct qe_extract *x, const struct qe_par_fn *fn, void *task, int inparen
 }
 
 /*
- * Notebooks a worker reads one after another, of n that it reads itself
- * (from their paths): 4 batches per worker, for balance.
+ * What a notebook at `path` weighs for the batches of the workers
+ * (qe_par_batch_full): its bytes, and a page for the work of any file.
+ * Nothing is said here: a file that cannot be read is the worker's to
+ * report.
  */
-static size_t
-batch_of(const struct qe_extract *x, size_t n)
+static double
+weight_of(const char *path)
 {
-	size_t b = x->par ? 4 * (size_t)x->par->jobs : 1;
+	struct stat sb;
 
-	return (n + b - 1) / b;
+	return 4096.0 + (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? (double)sb.st_size : 0);
+}
+
+/*
+ * Tasks of one fn sized by their weights w[0..n), in the order they are
+ * submitted, for workers (qe_par_submit_sized); `next` is the next one's.
+ */
+struct sizing {
+	double *w, left;
+	size_t n, cap, next;
+};
+
+/* The next task's weight, from its path; fn->total grows. Nothing without workers. */
+static void
+sizing_add(const struct qe_extract *x, struct sizing *s, struct qe_par_fn *fn, const char *path)
+{
+	if (x->par == NULL || x->par->jobs <= 1)
+		return;
+	s->w = qe_grow(s->w, s->n, &s->cap, sizeof *s->w, 16);
+	s->w[s->n] = weight_of(path);
+	fn->total += s->w[s->n++];
+	s->left = fn->total;
+}
+
+/* Queue the next sized task (submit() when there are no weights). */
+static void
+submit_sized(struct qe_extract *x, const struct qe_par_fn *fn, void *task, struct sizing *s)
+{
+	double w;
+
+	if (s->next >= s->n) {
+		submit(x, fn, task, 0);
+		return;
+	}
+	w = s->w[s->next++];
+	s->left -= w;
+	qe_par_submit_sized(x->par, fn, task, 0, w, s->left > 0 ? s->left : 0);
 }
 
 /* Wait for every task of the operand (they point into its state). */
@@ -294,8 +332,9 @@ qe_extract_cache_dir(struct qe_extract *x, const char *dir, const char *db)
 {
 	struct qe_jcache c = { .name = dir };
 	struct dirjob j = { x, dir, realpath(dir, NULL) };
-	struct qe_par_fn fn = { dir_work, NULL, dir_done, &j, 0 };
-	size_t n = 0;
+	struct qe_par_fn fn = { dir_work, NULL, dir_done, &j, 0, 0 };
+	struct sizing sz = { 0 };
+	struct qe_buf path = { 0 };
 
 	if (qe_jcache_open_file(&c, db) < 0 || read_rows(x, &c, 0) < 0) {
 		x->problems++;
@@ -303,14 +342,21 @@ qe_extract_cache_dir(struct qe_extract *x, const char *dir, const char *db)
 	}
 	qe_jcache_arrange(&c, x->all, x->root);
 	for (size_t i = 0; i < c.n; i++)
-		n += c.e[i].selected && c.e[i].pk >= 0;
-	fn.batch = batch_of(x, n);
+		if (c.e[i].selected && c.e[i].pk >= 0) {
+			qe_buf_reset(&path);
+			qe_buf_addf(&path, "%s/executed/%s/base.ipynb", dir, c.e[i].hashkey);
+			sizing_add(x, &sz, &fn, path.data);
+		}
 	/* a failed record joins the hook log's unmatched runs: in order, here */
 	for (size_t i = 0; i < c.n; i++)
-		if (c.e[i].selected)
-			submit(x, &fn, &c.e[i], c.e[i].pk < 0);
+		if (c.e[i].selected && c.e[i].pk < 0)
+			submit(x, &fn, &c.e[i], 1);
+		else if (c.e[i].selected)
+			submit_sized(x, &fn, &c.e[i], &sz);
 	drain(x);
 done:
+	free(sz.w);
+	qe_buf_free(&path);
 	free((char *)j.realdir);
 	qe_jcache_free(&c);
 }
@@ -422,7 +468,7 @@ qe_extract_archive_cache(struct qe_extract *x, const char *path, struct qe_jcach
     int keys_only)
 {
 	struct qe_archive_db db = { 0 };
-	struct archive_pass pass = { x, c, { archive_work, archive_forked, archive_done, NULL, 1 } };
+	struct archive_pass pass = { x, c, { archive_work, archive_forked, archive_done, NULL, 1, 0 } };
 	struct qe_archive_nb_fn fn = { want_notebook, got_notebook, &pass };
 	int r, problems = 0;
 
@@ -571,14 +617,18 @@ qe_extract_ipynb(struct qe_extract *x, const struct qe_paths *files)
 {
 	struct qe_paths abs = { 0 };
 	struct filejob j = { x, files, &abs, NULL, 0 };
-	const struct qe_par_fn fn = { file_work, NULL, file_done, &j, batch_of(x, files->n) };
+	struct qe_par_fn fn = { file_work, NULL, file_done, &j, 0, 0 };
+	struct sizing sz = { 0 };
 
 	if (files->n == 0)
 		return;
 	common_dir(files, x->root, &abs, &j.base, &j.baselen);
 	for (size_t i = 0; i < files->n; i++)
-		submit(x, &fn, &files->v[i], 0);
+		sizing_add(x, &sz, &fn, files->v[i]);
+	for (size_t i = 0; i < files->n; i++)
+		submit_sized(x, &fn, &files->v[i], &sz);
 	drain(x);
+	free(sz.w);
 	qe_paths_free(&abs);
 }
 
