@@ -366,6 +366,9 @@ struct archive_pass {
 	struct qe_extract *x;
 	struct qe_jcache *c;
 	struct qe_par_fn fn;		/* its tasks (archive_work...) */
+	const char *path;		/* the archive */
+	double total;			/* its members' declared sizes (for workers) */
+	struct qe_archive_cursor cur;	/* members read by index: the reader's (a worker's) */
 };
 
 static void *
@@ -382,22 +385,30 @@ want_notebook(void *ctx, const char *hashkey)
 	return NULL;
 }
 
-/* One notebook read from an archive, for a worker. */
+/*
+ * One notebook of an archive, for a worker: its bytes, read in the parent
+ * (an archive compressed as a whole), or its index, read by the worker.
+ */
 struct archive_task {
 	struct qe_jcache_entry *e;
 	char *where;
-	unsigned char *bytes;		/* NULL once a worker took them */
+	unsigned char *bytes;		/* NULL once a worker took them, or to be read */
 	size_t len;
+	long index;			/* the member to read, or -1 */
 };
 
 static int
 archive_work(void *ctx, void *task, struct qe_buf *out, struct qe_buf *note)
 {
-	struct qe_extract *x = ((struct archive_pass *)ctx)->x;
+	struct archive_pass *pass = ctx;
+	struct qe_extract *x = pass->x;
 	struct archive_task *t = task;
 	int p0 = x->problems;
 
-	if (cached_records(x, t->e, t->where, (char *)t->bytes, t->len, sqlite3_free, out) < 0)
+	if (t->index >= 0 && (t->bytes = qe_archive_cursor_read(&pass->cur, pass->path, t->index,
+	    t->where, x->lim.member_bytes, &t->len)) == NULL)
+		x->problems++;
+	else if (cached_records(x, t->e, t->where, (char *)t->bytes, t->len, sqlite3_free, out) < 0)
 		x->problems++;
 	t->bytes = NULL;
 	return task_end(x, p0, note);
@@ -436,7 +447,23 @@ got_notebook(void *ctx, void *item, const char *where, unsigned char *bytes, siz
 	t->where = qe_xstrdup(where);
 	t->bytes = bytes;
 	t->len = len;
+	t->index = -1;
 	submit(pass->x, &pass->fn, t, 0);
+	return 0;
+}
+
+/* A notebook for a worker to read itself (member `index`), in batches by size. */
+static int
+at_notebook(void *ctx, void *item, const char *where, long index, double size, double seen)
+{
+	struct archive_pass *pass = ctx;
+	struct archive_task *t = qe_xcalloc(1, sizeof *t);
+	double left = pass->total - seen;
+
+	t->e = item;
+	t->where = qe_xstrdup(where);
+	t->index = index;
+	qe_par_submit_sized(pass->x->par, &pass->fn, t, 0, 4096 + size, left > 0 ? left : 0);
 	return 0;
 }
 
@@ -468,20 +495,28 @@ qe_extract_archive_cache(struct qe_extract *x, const char *path, struct qe_jcach
     int keys_only)
 {
 	struct qe_archive_db db = { 0 };
-	struct archive_pass pass = { x, c, { archive_work, archive_forked, archive_done, NULL, 1, 0 } };
-	struct qe_archive_nb_fn fn = { want_notebook, got_notebook, &pass };
+	struct archive_pass pass = { x, c, { archive_work, archive_forked, archive_done, NULL, 1, 0 },
+	    path, 0, { NULL, -1 } };
+	struct qe_archive_nb_fn fn = { want_notebook, got_notebook, &pass, NULL };
 	int r, problems = 0;
 
 	c->name = path;
 	r = qe_archive_find_db(path, &x->lim, &db, &problems);
 	if (r == 0)
 		r = open_archive_db(x, c, &db, keys_only);
+	pass.total = db.member_bytes;
 	qe_archive_db_free(&db);
 	if (r == 0 && !keys_only) {
 		qe_jcache_arrange(c, x->all, x->root);
 		pass.fn.ctx = &pass;
+		/* workers read their members themselves where passing one is a seek */
+		if (x->par != NULL && x->par->jobs > 1) {
+			fn.at = at_notebook;
+			pass.fn.total = pass.total;
+		}
 		r = qe_archive_each_notebook(path, c->rootpfx, x->lim.member_bytes, &fn, &problems);
 		drain(x);
+		qe_archive_cursor_close(&pass.cur);	/* read here if a fork failed */
 	}
 	x->problems += problems > 0;
 	return r;
