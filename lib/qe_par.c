@@ -9,10 +9,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <poll.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -27,7 +25,6 @@ struct qe_par_item {
 	int inparent;
 	struct qe_buf pre;		/* the parent's messages before the first task */
 	pid_t pid;			/* the worker; 0 while the batch is open or never forked */
-	int pidfd;			/* readable once the worker has ended; -1 without pidfd_open */
 	double size;			/* the tasks' sizes added up (qe_par_submit_sized) */
 	int errfd, resfd;		/* its stderr and its results (memfds) */
 	int started, finished, wstatus;
@@ -176,9 +173,6 @@ start(struct qe_par *p, struct qe_par_item *it)
 	}
 	if (it->pid == 0)
 		worker(p, it);
-#ifdef SYS_pidfd_open
-	it->pidfd = above_stdio((int)syscall(SYS_pidfd_open, it->pid, 0));
-#endif
 	p->running++;
 	for (size_t k = 0; it->fn->forked && k < it->ntask; k++)
 		it->fn->forked(it->fn->ctx, it->task[k]);
@@ -187,31 +181,26 @@ start(struct qe_par *p, struct qe_par_item *it)
 /*
  * Wait until one of the running workers has ended, whichever it is: the
  * others' batches may be later in the queue, and a worker that ended
- * early frees its place for the next batch at once. 0, or -1 when a
- * worker has no pidfd (an old kernel): the caller waits for the oldest.
+ * early frees its place for the next batch at once. The child is left to
+ * be reaped (WNOWAIT). 0, or -1 when the child that ended is none of ours
+ * (the program has no others): the caller waits for the oldest.
  */
 static int
 wait_any(struct qe_par *p)
 {
-	struct pollfd *fds = qe_xcalloc(p->running ? p->running : 1, sizeof *fds);
-	size_t n = 0;
-	int r = 0;
+	siginfo_t si;
 
-	for (size_t k = 0; k < p->n && r == 0; k++) {
+	memset(&si, 0, sizeof si);
+	while (waitid(P_ALL, 0, &si, WEXITED | WNOWAIT) < 0)
+		if (errno != EINTR)
+			return -1;
+	for (size_t k = 0; k < p->n; k++) {
 		struct qe_par_item *it = &p->q[(p->head + k) % p->size];
 
-		if (it->pid <= 0 || it->finished)
-			continue;
-		if (it->pidfd < 0 || n == p->running)
-			r = -1;
-		else
-			fds[n++] = (struct pollfd){ .fd = it->pidfd, .events = POLLIN };
+		if (it->pid > 0 && !it->finished && it->pid == si.si_pid)
+			return 0;
 	}
-	while (r == 0 && n > 0 && poll(fds, n, -1) < 0)
-		if (errno != EINTR)
-			r = -1;
-	free(fds);
-	return r;
+	return -1;
 }
 
 /* Note workers that have ended; with `block`, wait until one has (qe_par.h). */
@@ -327,8 +316,6 @@ finish_head(struct qe_par *p)
 		close(it->errfd);
 	if (it->resfd >= 0)
 		close(it->resfd);
-	if (it->pidfd >= 0)
-		close(it->pidfd);
 	qe_buf_free(&it->pre);
 	free(it->task);
 	p->head = (p->head + 1) % p->size;
@@ -386,7 +373,7 @@ push(struct qe_par *p, const struct qe_par_fn *fn, int inparent, struct qe_buf *
 	it->fn = fn;
 	it->inparent = inparent;
 	it->started = inparent;
-	it->errfd = it->resfd = it->pidfd = -1;
+	it->errfd = it->resfd = -1;
 	it->pre = *pre;
 	memset(pre, 0, sizeof *pre);
 	return it;

@@ -30,8 +30,8 @@
  *    qe_par_batch_full() says: batches shrink as the work left does, so
  *    the workers end together however the sizes vary.
  *  - when a worker ends, the next batch is forked at once, whichever
- *    worker it was (pidfd; without it, on a kernel before 5.3, the oldest
- *    running worker is waited for first).
+ *    worker it was (waitid of any child, WNOWAIT; the program forks no
+ *    other children).
  *  - a task's state is decided before it is submitted (what the parent
  *    decides stays in the parent); a worker only reads what it was given
  *    and returns bytes. With jobs 1, or a task submitted `inparent`, the
