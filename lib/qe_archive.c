@@ -248,6 +248,7 @@ qe_archive_find_db(const char *path, const struct qe_archive_limits *lim,
 		    "; an artifact of _build made without 'include-hidden-files: true' has no .jupyter_cache" : "");
 	else {
 		db->rootpfx = qe_xstrndup(db->name, strlen(db->name) - strlen("global.db"));
+		db->member_bytes = s.expanded;
 		ret = 0;
 	}
 out:
@@ -281,12 +282,24 @@ notebook_key(const char *name, const char *rootpfx)
 	return qe_xstrndup(hk, (size_t)(slash - hk));
 }
 
+/* Where the second pass is. */
+struct pass2 {
+	const char *path, *rootpfx;
+	size_t limit;
+	const struct qe_archive_nb_fn *fn;
+	int *problems;
+	int by_index;			/* fn->at, on an archive compressed member by member */
+	long index;			/* of the member */
+	double seen;			/* declared sizes up to it */
+};
+
 /* One member of the second pass. */
 static void
-notebook_member(const char *path, const char *rootpfx, size_t limit,
-    const struct qe_archive_nb_fn *fn, struct archive *a, struct archive_entry *ae,
-    int *problems)
+notebook_member(struct pass2 *s, struct archive *a, struct archive_entry *ae)
 {
+	const struct qe_archive_nb_fn *fn = s->fn;
+	double size = archive_entry_size_is_set(ae) && archive_entry_size(ae) > 0 ?
+	    (double)archive_entry_size(ae) : 0;
 	const char *raw = archive_entry_pathname(ae);
 	const char *name = raw ? qe_archive_safe_name(raw) : NULL;
 	unsigned char *bytes;
@@ -294,15 +307,19 @@ notebook_member(const char *path, const char *rootpfx, size_t limit,
 	void *item;
 	size_t len;
 
+	s->seen += size;
 	if (name == NULL || archive_entry_filetype(ae) != AE_IFREG ||
-	    (hk = notebook_key(name, rootpfx)) == NULL)
+	    (hk = notebook_key(name, s->rootpfx)) == NULL)
 		return;
 	if ((item = fn->want(fn->ctx, hk)) != NULL) {
-		where = where_of(path, name);
-		if ((bytes = qe_archive_read_member(a, ae, where, limit, &len)) == NULL)
-			++*problems;
+		where = where_of(s->path, name);
+		if (s->by_index) {
+			if (fn->at(fn->ctx, item, where, s->index, size, s->seen) < 0)
+				++*s->problems;
+		} else if ((bytes = qe_archive_read_member(a, ae, where, s->limit, &len)) == NULL)
+			++*s->problems;
 		else if (fn->got(fn->ctx, item, where, bytes, len) < 0)
-			++*problems;
+			++*s->problems;
 		free(where);
 	}
 	free(hk);
@@ -312,18 +329,61 @@ int
 qe_archive_each_notebook(const char *path, const char *rootpfx, size_t limit,
     const struct qe_archive_nb_fn *fn, int *problems)
 {
+	struct pass2 s = { path, rootpfx, limit, fn, problems, 0, 0, 0 };
 	struct archive *a;
 	struct archive_entry *ae;
 	int r;
 
 	if ((a = qe_archive_open(path)) == NULL)
 		return -1;
-	while ((r = archive_read_next_header(a, &ae)) == ARCHIVE_OK || r == ARCHIVE_WARN)
-		notebook_member(path, rootpfx, limit, fn, a, ae, problems);
+	for (; (r = archive_read_next_header(a, &ae)) == ARCHIVE_OK || r == ARCHIVE_WARN; s.index++) {
+		/* the filter is known once the first header is read */
+		if (s.index == 0)
+			s.by_index = fn->at != NULL && archive_filter_code(a, 0) == ARCHIVE_FILTER_NONE;
+		notebook_member(&s, a, ae);
+	}
 	if (r != ARCHIVE_EOF) {
 		archive_warn(a, path);
 		++*problems;
 	}
 	archive_read_free(a);
 	return 0;
+}
+
+unsigned char *
+qe_archive_cursor_read(struct qe_archive_cursor *cur, const char *path, long index,
+    const char *where, size_t limit, size_t *len)
+{
+	struct archive_entry *ae = NULL;
+	int r = ARCHIVE_OK;
+
+	if (cur->a != NULL && index <= cur->index)
+		qe_archive_cursor_close(cur);	/* an earlier member: from the start */
+	if (cur->a == NULL) {
+		if ((cur->a = qe_archive_open(path)) == NULL)
+			return NULL;
+		cur->index = -1;
+	}
+	/* passing a member of a zip or plain tar seeks past it */
+	while (cur->index < index &&
+	    ((r = archive_read_next_header(cur->a, &ae)) == ARCHIVE_OK || r == ARCHIVE_WARN))
+		cur->index++;
+	if (cur->index < index) {
+		if (r == ARCHIVE_EOF)
+			warnx("%s: member not found on reading it again", where);
+		else
+			archive_warn(cur->a, where);
+		qe_archive_cursor_close(cur);
+		return NULL;
+	}
+	return qe_archive_read_member(cur->a, ae, where, limit, len);
+}
+
+void
+qe_archive_cursor_close(struct qe_archive_cursor *cur)
+{
+	if (cur->a != NULL)
+		archive_read_free(cur->a);
+	cur->a = NULL;
+	cur->index = -1;
 }

@@ -52,6 +52,7 @@ struct qe_archive_db {
 	char *rootpfx;			/* the member prefix of the cache root */
 	unsigned char *bytes;		/* sqlite3_malloc64()'d; NULL once handed over */
 	size_t len;
+	double member_bytes;		/* the declared sizes of all the members */
 };
 
 /*
@@ -76,6 +77,16 @@ struct qe_archive_nb_fn {
 	void *(*want)(void *ctx, const char *hashkey);
 	int (*got)(void *ctx, void *item, const char *where, unsigned char *bytes, size_t len);
 	void *ctx;
+	/*
+	 * May be NULL. When set and the archive is not compressed as a whole
+	 * (zip, plain tar: passing a member is a seek, not a decompression),
+	 * members are not read: at() is handed the member's index among the
+	 * archive's members (from 0), its declared size and the declared
+	 * sizes of the members up to it added up, for someone to read it with
+	 * a struct qe_archive_cursor (a worker process). Returns -1 for a
+	 * problem it reported.
+	 */
+	int (*at)(void *ctx, void *item, const char *where, long index, double size, double seen);
 };
 
 /*
@@ -85,5 +96,25 @@ struct qe_archive_nb_fn {
  */
 int qe_archive_each_notebook(const char *path, const char *rootpfx, size_t limit,
     const struct qe_archive_nb_fn *fn, int *problems);
+
+/*
+ * Members read by their index (qe_archive_nb_fn.at), each archive opened
+ * once for members read in increasing order (again for an earlier one).
+ * Zero-initialised; owned by its user, who closes it.
+ */
+struct qe_archive_cursor {
+	struct archive *a;		/* NULL until the first read */
+	long index;			/* the member the header was read of */
+};
+
+/*
+ * The member of `path` at `index`, read as qe_archive_read_member() does
+ * (the same messages); NULL after a message when it cannot be read or
+ * reached.
+ */
+unsigned char *qe_archive_cursor_read(struct qe_archive_cursor *cur, const char *path, long index,
+    const char *where, size_t limit, size_t *len);
+
+void qe_archive_cursor_close(struct qe_archive_cursor *cur);
 
 #endif /* QE_ARCHIVE_H */

@@ -168,15 +168,53 @@ submit(struct qe_extract *x, const struct qe_par_fn *fn, void *task, int inparen
 }
 
 /*
- * Notebooks a worker reads one after another, of n that it reads itself
- * (from their paths): 4 batches per worker, for balance.
+ * What a notebook at `path` weighs for the batches of the workers
+ * (qe_par_batch_full): its bytes, and a page for the work of any file.
+ * Nothing is said here: a file that cannot be read is the worker's to
+ * report.
  */
-static size_t
-batch_of(const struct qe_extract *x, size_t n)
+static double
+weight_of(const char *path)
 {
-	size_t b = x->par ? 4 * (size_t)x->par->jobs : 1;
+	struct stat sb;
 
-	return (n + b - 1) / b;
+	return 4096.0 + (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? (double)sb.st_size : 0);
+}
+
+/*
+ * Tasks of one fn sized by their weights w[0..n), in the order they are
+ * submitted, for workers (qe_par_submit_sized); `next` is the next one's.
+ */
+struct sizing {
+	double *w, left;
+	size_t n, cap, next;
+};
+
+/* The next task's weight, from its path; fn->total grows. Nothing without workers. */
+static void
+sizing_add(const struct qe_extract *x, struct sizing *s, struct qe_par_fn *fn, const char *path)
+{
+	if (x->par == NULL || x->par->jobs <= 1)
+		return;
+	s->w = qe_grow(s->w, s->n, &s->cap, sizeof *s->w, 16);
+	s->w[s->n] = weight_of(path);
+	fn->total += s->w[s->n++];
+	s->left = fn->total;
+}
+
+/* Queue the next sized task (submit() when there are no weights). */
+static void
+submit_sized(struct qe_extract *x, const struct qe_par_fn *fn, void *task, struct sizing *s)
+{
+	double w;
+
+	if (s->next >= s->n) {
+		submit(x, fn, task, 0);
+		return;
+	}
+	w = s->w[s->next++];
+	s->left -= w;
+	qe_par_submit_sized(x->par, fn, task, 0, w, s->left > 0 ? s->left : 0);
 }
 
 /* Wait for every task of the operand (they point into its state). */
@@ -294,8 +332,9 @@ qe_extract_cache_dir(struct qe_extract *x, const char *dir, const char *db)
 {
 	struct qe_jcache c = { .name = dir };
 	struct dirjob j = { x, dir, realpath(dir, NULL) };
-	struct qe_par_fn fn = { dir_work, NULL, dir_done, &j, 0 };
-	size_t n = 0;
+	struct qe_par_fn fn = { dir_work, NULL, dir_done, &j, 0, 0 };
+	struct sizing sz = { 0 };
+	struct qe_buf path = { 0 };
 
 	if (qe_jcache_open_file(&c, db) < 0 || read_rows(x, &c, 0) < 0) {
 		x->problems++;
@@ -303,14 +342,21 @@ qe_extract_cache_dir(struct qe_extract *x, const char *dir, const char *db)
 	}
 	qe_jcache_arrange(&c, x->all, x->root);
 	for (size_t i = 0; i < c.n; i++)
-		n += c.e[i].selected && c.e[i].pk >= 0;
-	fn.batch = batch_of(x, n);
+		if (c.e[i].selected && c.e[i].pk >= 0) {
+			qe_buf_reset(&path);
+			qe_buf_addf(&path, "%s/executed/%s/base.ipynb", dir, c.e[i].hashkey);
+			sizing_add(x, &sz, &fn, path.data);
+		}
 	/* a failed record joins the hook log's unmatched runs: in order, here */
 	for (size_t i = 0; i < c.n; i++)
-		if (c.e[i].selected)
-			submit(x, &fn, &c.e[i], c.e[i].pk < 0);
+		if (c.e[i].selected && c.e[i].pk < 0)
+			submit(x, &fn, &c.e[i], 1);
+		else if (c.e[i].selected)
+			submit_sized(x, &fn, &c.e[i], &sz);
 	drain(x);
 done:
+	free(sz.w);
+	qe_buf_free(&path);
 	free((char *)j.realdir);
 	qe_jcache_free(&c);
 }
@@ -320,6 +366,9 @@ struct archive_pass {
 	struct qe_extract *x;
 	struct qe_jcache *c;
 	struct qe_par_fn fn;		/* its tasks (archive_work...) */
+	const char *path;		/* the archive */
+	double total;			/* its members' declared sizes (for workers) */
+	struct qe_archive_cursor cur;	/* members read by index: the reader's (a worker's) */
 };
 
 static void *
@@ -336,22 +385,30 @@ want_notebook(void *ctx, const char *hashkey)
 	return NULL;
 }
 
-/* One notebook read from an archive, for a worker. */
+/*
+ * One notebook of an archive, for a worker: its bytes, read in the parent
+ * (an archive compressed as a whole), or its index, read by the worker.
+ */
 struct archive_task {
 	struct qe_jcache_entry *e;
 	char *where;
-	unsigned char *bytes;		/* NULL once a worker took them */
+	unsigned char *bytes;		/* NULL once a worker took them, or to be read */
 	size_t len;
+	long index;			/* the member to read, or -1 */
 };
 
 static int
 archive_work(void *ctx, void *task, struct qe_buf *out, struct qe_buf *note)
 {
-	struct qe_extract *x = ((struct archive_pass *)ctx)->x;
+	struct archive_pass *pass = ctx;
+	struct qe_extract *x = pass->x;
 	struct archive_task *t = task;
 	int p0 = x->problems;
 
-	if (cached_records(x, t->e, t->where, (char *)t->bytes, t->len, sqlite3_free, out) < 0)
+	if (t->index >= 0 && (t->bytes = qe_archive_cursor_read(&pass->cur, pass->path, t->index,
+	    t->where, x->lim.member_bytes, &t->len)) == NULL)
+		x->problems++;
+	else if (cached_records(x, t->e, t->where, (char *)t->bytes, t->len, sqlite3_free, out) < 0)
 		x->problems++;
 	t->bytes = NULL;
 	return task_end(x, p0, note);
@@ -390,7 +447,23 @@ got_notebook(void *ctx, void *item, const char *where, unsigned char *bytes, siz
 	t->where = qe_xstrdup(where);
 	t->bytes = bytes;
 	t->len = len;
+	t->index = -1;
 	submit(pass->x, &pass->fn, t, 0);
+	return 0;
+}
+
+/* A notebook for a worker to read itself (member `index`), in batches by size. */
+static int
+at_notebook(void *ctx, void *item, const char *where, long index, double size, double seen)
+{
+	struct archive_pass *pass = ctx;
+	struct archive_task *t = qe_xcalloc(1, sizeof *t);
+	double left = pass->total - seen;
+
+	t->e = item;
+	t->where = qe_xstrdup(where);
+	t->index = index;
+	qe_par_submit_sized(pass->x->par, &pass->fn, t, 0, 4096 + size, left > 0 ? left : 0);
 	return 0;
 }
 
@@ -422,20 +495,28 @@ qe_extract_archive_cache(struct qe_extract *x, const char *path, struct qe_jcach
     int keys_only)
 {
 	struct qe_archive_db db = { 0 };
-	struct archive_pass pass = { x, c, { archive_work, archive_forked, archive_done, NULL, 1 } };
-	struct qe_archive_nb_fn fn = { want_notebook, got_notebook, &pass };
+	struct archive_pass pass = { x, c, { archive_work, archive_forked, archive_done, NULL, 1, 0 },
+	    path, 0, { NULL, -1 } };
+	struct qe_archive_nb_fn fn = { want_notebook, got_notebook, &pass, NULL };
 	int r, problems = 0;
 
 	c->name = path;
 	r = qe_archive_find_db(path, &x->lim, &db, &problems);
 	if (r == 0)
 		r = open_archive_db(x, c, &db, keys_only);
+	pass.total = db.member_bytes;
 	qe_archive_db_free(&db);
 	if (r == 0 && !keys_only) {
 		qe_jcache_arrange(c, x->all, x->root);
 		pass.fn.ctx = &pass;
+		/* workers read their members themselves where passing one is a seek */
+		if (x->par != NULL && x->par->jobs > 1) {
+			fn.at = at_notebook;
+			pass.fn.total = pass.total;
+		}
 		r = qe_archive_each_notebook(path, c->rootpfx, x->lim.member_bytes, &fn, &problems);
 		drain(x);
+		qe_archive_cursor_close(&pass.cur);	/* read here if a fork failed */
 	}
 	x->problems += problems > 0;
 	return r;
@@ -571,14 +652,18 @@ qe_extract_ipynb(struct qe_extract *x, const struct qe_paths *files)
 {
 	struct qe_paths abs = { 0 };
 	struct filejob j = { x, files, &abs, NULL, 0 };
-	const struct qe_par_fn fn = { file_work, NULL, file_done, &j, batch_of(x, files->n) };
+	struct qe_par_fn fn = { file_work, NULL, file_done, &j, 0, 0 };
+	struct sizing sz = { 0 };
 
 	if (files->n == 0)
 		return;
 	common_dir(files, x->root, &abs, &j.base, &j.baselen);
 	for (size_t i = 0; i < files->n; i++)
-		submit(x, &fn, &files->v[i], 0);
+		sizing_add(x, &sz, &fn, files->v[i]);
+	for (size_t i = 0; i < files->n; i++)
+		submit_sized(x, &fn, &files->v[i], &sz);
 	drain(x);
+	free(sz.w);
 	qe_paths_free(&abs);
 }
 

@@ -21,7 +21,10 @@
  *    member matching, the document's name) is already taken, and the hook
  *    log's marks come back to be applied in operand order; a failed
  *    record, which looks for runs no notebook matched, is written in the
- *    parent at its turn.
+ *    parent at its turn. Batches are cut by the notebooks' bytes (stat,
+ *    or an archive member's declared size); in a zip or plain tar a worker
+ *    reads its members itself, by their index, and the parent only walks
+ *    the headers.
  *  - everything that goes wrong is reported ("prog: where: what") and
  *    counted in x->problems, and the work goes on with the next notebook
  *    or operand; the tool turns a count above 0 into exit status 2.

@@ -2,6 +2,8 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <malloc.h>
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
@@ -23,6 +25,7 @@ struct qe_par_item {
 	int inparent;
 	struct qe_buf pre;		/* the parent's messages before the first task */
 	pid_t pid;			/* the worker; 0 while the batch is open or never forked */
+	double size;			/* the tasks' sizes added up (qe_par_submit_sized) */
 	int errfd, resfd;		/* its stderr and its results (memfds) */
 	int started, finished, wstatus;
 };
@@ -131,6 +134,17 @@ worker(struct qe_par *p, struct qe_par_item *it)
 	memset(&h, 0, sizeof h);	/* its padding is written too */
 	if (dup2(it->errfd, 2) < 0 || dup2(p->devnull, 1) < 0)
 		_exit(QE_EXIT_TROUBLE);
+	/*
+	 * A notebook's buffers (MBs) from the heap, kept there from one task
+	 * to the next: glibc's default maps each large block afresh and unmaps
+	 * it on free (its threshold only learns the sizes as a long-lived
+	 * process frees them), which cost a new worker 20 % more CPU than the
+	 * same notebooks in one process (page faults, mmap/munmap). The heap
+	 * is not trimmed either: the worker is short-lived, and its peak is
+	 * what it is.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, INT_MAX);
 	for (size_t k = 0; k < it->ntask; k++) {
 		qe_buf_reset(&out);
 		qe_buf_reset(&note);
@@ -164,10 +178,37 @@ start(struct qe_par *p, struct qe_par_item *it)
 		it->fn->forked(it->fn->ctx, it->task[k]);
 }
 
-/* Note workers that have ended; with `block`, wait for the oldest running one first. */
+/*
+ * Wait until one of the running workers has ended, whichever it is: the
+ * others' batches may be later in the queue, and a worker that ended
+ * early frees its place for the next batch at once. The child is left to
+ * be reaped (WNOWAIT). 0, or -1 when the child that ended is none of ours
+ * (the program has no others): the caller waits for the oldest.
+ */
+static int
+wait_any(struct qe_par *p)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof si);
+	while (waitid(P_ALL, 0, &si, WEXITED | WNOWAIT) < 0)
+		if (errno != EINTR)
+			return -1;
+	for (size_t k = 0; k < p->n; k++) {
+		struct qe_par_item *it = &p->q[(p->head + k) % p->size];
+
+		if (it->pid > 0 && !it->finished && it->pid == si.si_pid)
+			return 0;
+	}
+	return -1;
+}
+
+/* Note workers that have ended; with `block`, wait until one has (qe_par.h). */
 static void
 reap(struct qe_par *p, int block)
 {
+	if (block && p->running > 0 && wait_any(p) == 0)
+		block = 0;	/* one has ended: reaped below without waiting */
 	for (size_t k = 0; k < p->n; k++) {
 		struct qe_par_item *it = &p->q[(p->head + k) % p->size];
 		pid_t r;
@@ -290,8 +331,11 @@ flush(struct qe_par *p, int wait)
 
 		if (!it->started)
 			return;		/* the open batch: started by submit or drain */
-		if (!it->inparent && !it->finished)
-			reap(p, wait);
+		/* with `wait`, until this one has ended: another may end first */
+		do
+			if (!it->inparent && !it->finished)
+				reap(p, wait);
+		while (wait && !it->inparent && !it->finished);
 		if (!it->inparent && !it->finished)
 			return;
 		finish_head(p);
@@ -335,8 +379,25 @@ push(struct qe_par *p, const struct qe_par_fn *fn, int inparent, struct qe_buf *
 	return it;
 }
 
+int
+qe_par_batch_full(double have, double left, double total, int jobs)
+{
+	double floor = total / (4.0 * jobs), target = (have + left) / (2.0 * jobs);
+
+	if (floor > QE_PAR_MIN_BATCH)
+		floor = QE_PAR_MIN_BATCH;
+	return have >= (target > floor ? target : floor);
+}
+
 void
 qe_par_submit(struct qe_par *p, const struct qe_par_fn *fn, void *task, int inparent)
+{
+	qe_par_submit_sized(p, fn, task, inparent, -1, 0);
+}
+
+void
+qe_par_submit_sized(struct qe_par *p, const struct qe_par_fn *fn, void *task, int inparent,
+    double size, double left)
 {
 	struct qe_buf pre = { 0 };
 	struct qe_par_item *it;
@@ -361,9 +422,14 @@ qe_par_submit(struct qe_par *p, const struct qe_par_fn *fn, void *task, int inpa
 	qe_buf_free(&pre);
 	it->task = qe_grow(it->task, it->ntask, &it->taskcap, sizeof *it->task, 4);
 	it->task[it->ntask++] = task;
-	if (!inparent)
-		p->open = it;
-	if (!inparent && it->ntask >= (fn->batch > 0 ? fn->batch : 1))
+	if (inparent)
+		return;
+	p->open = it;
+	if (size >= 0 && fn->total > 0) {
+		it->size += size;
+		if (qe_par_batch_full(it->size, left, fn->total, p->jobs))
+			start_open(p);
+	} else if (it->ntask >= (fn->batch > 0 ? fn->batch : 1))
 		start_open(p);
 }
 

@@ -23,9 +23,15 @@
  *  - at most `jobs` workers run at once, each reading one notebook at a
  *    time, and at most 4 x jobs batches of tasks wait for their turn
  *    (their results are records, not notebooks): memory is bounded by the
- *    workers' notebooks, not by the number of notebooks. A batch (fn->batch
- *    tasks of one kind, nothing said by the parent in between) is done by
- *    one worker, its tasks' messages and results handed on task by task.
+ *    workers' notebooks, not by the number of notebooks. A batch (tasks of
+ *    one kind, nothing said by the parent in between) is done by one
+ *    worker, its tasks' messages and results handed on task by task. It is
+ *    fn->batch tasks, or with sizes (qe_par_submit_sized) what
+ *    qe_par_batch_full() says: batches shrink as the work left does, so
+ *    the workers end together however the sizes vary.
+ *  - when a worker ends, the next batch is forked at once, whichever
+ *    worker it was (waitid of any child, WNOWAIT; the program forks no
+ *    other children).
  *  - a task's state is decided before it is submitted (what the parent
  *    decides stays in the parent); a worker only reads what it was given
  *    and returns bytes. With jobs 1, or a task submitted `inparent`, the
@@ -67,6 +73,11 @@ struct qe_par_fn {
 	 * parent until it is full.
 	 */
 	size_t batch;
+	/*
+	 * With qe_par_submit_sized: the sizes of all of fn's tasks added up
+	 * (bytes, say); batches are cut by size instead of fn->batch.
+	 */
+	double total;
 };
 
 struct qe_par_item;
@@ -89,6 +100,28 @@ void qe_par_open(struct qe_par *p, int jobs);
 
 /* Queue a task; may wait for earlier ones and run their done(). */
 void qe_par_submit(struct qe_par *p, const struct qe_par_fn *fn, void *task, int inparent);
+
+/*
+ * The same, for a task of `size` (> 0; a notebook's bytes, say) when
+ * fn->total > 0, with `left` the sizes of fn's tasks still to be
+ * submitted after it: the batch being filled is started when
+ * qe_par_batch_full() says it is full.
+ */
+void qe_par_submit_sized(struct qe_par *p, const struct qe_par_fn *fn, void *task, int inparent,
+    double size, double left);
+
+/* The smallest batch worth a fork (bytes) when the work is large: 4 MiB. */
+#define QE_PAR_MIN_BATCH (4.0 * 1024 * 1024)
+
+/*
+ * Whether a batch of size `have` is full, with `left` still to come of
+ * `total`, for `jobs` workers: at 1/(2 jobs) of the work left, counting
+ * the batch (guided scheduling: batches shrink toward the end, so the
+ * last ones are small and no worker waits long for another), and not
+ * below QE_PAR_MIN_BATCH, or total/(4 jobs) when that is smaller (small
+ * work is still cut in several batches).
+ */
+int qe_par_batch_full(double have, double left, double total, int jobs);
 
 /* Run every queued task's done(), in order. */
 void qe_par_drain(struct qe_par *p);

@@ -152,3 +152,90 @@ qe-cache-extract: /nonexistent: No such file or directory"
 	run -0 bash -c 'taskset -c 0 qe-cache-extract "$1" | wc -l' _ "$T/c"
 	assert_output 12
 }
+
+# make_mixed_cache DIR SPEC...: a jupyter-cache whose notebook k (1..) has
+# SPEC[k] = CELLSxBYTES: that many code cells, each printing BYTES bytes;
+# the notebooks' sizes vary as the bench's do (20 KB to MBs), in cache order.
+make_mixed_cache() {
+	local dir=$1
+	shift
+	/usr/bin/python3 - "$dir" "$@" <<-'PY'
+	import json, os, sqlite3, sys
+	d = sys.argv[1]
+	os.makedirs(d + "/executed", exist_ok=True)
+	db = sqlite3.connect(d + "/global.db")
+	db.execute("CREATE TABLE nbcache (pk INTEGER PRIMARY KEY, hashkey VARCHAR(255) UNIQUE, uri VARCHAR(255), "
+	           "description VARCHAR(255), data JSON, created DATETIME, accessed DATETIME)")
+	db.execute("CREATE TABLE nbproject (pk INTEGER PRIMARY KEY, uri VARCHAR(255) UNIQUE, read_data JSON, "
+	           "assets JSON, exec_data JSON, created DATETIME, traceback TEXT)")
+	for k, spec in enumerate(sys.argv[2:], 1):
+	    ncell, nbytes = map(int, spec.split("x"))
+	    hk = "%032x" % k
+	    cells = [{"cell_type": "code", "id": "c%d" % i, "execution_count": i + 1, "metadata": {},
+	              "outputs": [{"output_type": "stream", "name": "stdout", "text": "%d:%d " % (k, i) + "x" * nbytes}],
+	              "source": "print(%d)" % i} for i in range(ncell)]
+	    os.makedirs("%s/executed/%s" % (d, hk))
+	    json.dump({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5},
+	              open("%s/executed/%s/base.ipynb" % (d, hk), "w"))
+	    db.execute("INSERT INTO nbcache VALUES (?, ?, ?, '', '{\"execution_seconds\": 2.0}', "
+	               "'2026-11-29 10:00:00.000000', '2026-11-29 10:00:00.000000')",
+	               (k, hk, "/book/lectures/nb%02d.md" % k))
+	db.commit()
+	PY
+}
+
+@test "-j 1, 2 and 8: notebooks of mixed sizes (batches cut by bytes), in a folder, a zip, a tar and a tar.gz" {
+	# one large notebook among small ones, as in a real build; and a run of tiny ones at the end
+	make_mixed_cache "$T/m" 3x20000 1x100 40x2000 1x3000000 2x500 5x50000 1x200000 1x10 1x10 1x10 1x10
+	(cd "$T/m" && zip -q -r "$T/m.zip" global.db executed && tar -cf "$T/m.tar" global.db executed &&
+	    tar -czf "$T/m.tar.gz" global.db executed)
+	for op in "$T/m" "$T/m.zip" "$T/m.tar" "$T/m.tar.gz"; do
+		same 0 68 0 "$op"
+		# the notebooks in cache order (newest first: pk order here), each whole
+		run -0 jq -r 'select(.kind == "cell") | .document' "$T/out"
+		assert_equal "$(uniq <<< "$output" | tr '\n' ' ')" "nb01 nb02 nb03 nb04 nb05 nb06 nb07 nb08 nb09 nb10 nb11 "
+	done
+	# the same bytes from all four, and as -j 1 of a folder of notebook files
+	qe-cache-extract -j 2 "$T/m" > "$T/dir.out"
+	for op in "$T/m.zip" "$T/m.tar" "$T/m.tar.gz"; do
+		run -0 bash -c 'qe-cache-extract -j 2 "$1" | cmp - "$2"' _ "$op" "$T/dir.out"
+	done
+}
+
+@test "-j 2 on a zip: a member that cannot be inflated is reported by its worker, in its place" {
+	make_mixed_cache "$T/m" 3x20000 2x300000 1x100 2x300000 1x100
+	(cd "$T/m" && zip -q -r "$T/m.zip" global.db executed)
+	# spoil the deflated data of notebook 4 (not its header): its CRC no longer matches
+	/usr/bin/python3 - "$T/m.zip" <<-'PY'
+	import sys, zipfile
+	p = sys.argv[1]
+	info = zipfile.ZipFile(p).getinfo("executed/%032x/base.ipynb" % 4)
+	data = bytearray(open(p, "rb").read())
+	at = info.header_offset + 30 + len(info.filename) + len(info.extra) + info.compress_size // 2
+	data[at:at + 64] = bytes(64)
+	open(p, "wb").write(data)
+	PY
+	same 2 11 1 "$T/m.zip"
+	run -0 jq -r 'select(.kind == "notebook") | .document' "$T/out"
+	assert_equal "$(tr '\n' ' ' <<< "$output")" "nb01 nb02 nb03 nb05 "
+	run -0 grep -c "^qe-cache-extract: $T/m.zip:executed/00000000000000000000000000000004/base.ipynb: " "$T/err"
+}
+
+@test "-j 2: a worker killed in the middle of its batch: the notebooks before it kept, a message, the rest of its batch lost, later batches kept, exit 2" {
+	[ -z "${QE_VALGRIND:-}" ] || skip "valgrind's own files are limited too"
+	# 2.3 MB of notebooks: the first batch is the first quarter of the bytes
+	# or more (qe_par_batch_full): notebooks 1 to 3. Notebook 2 has 2000
+	# small cells, whose 1.2 MB of records pass the worker's file size limit
+	# (ulimit -f, which memory files obey): SIGXFSZ kills it after notebook
+	# 1's records were written, before notebook 3 was begun.
+	make_mixed_cache "$T/m" 1x100000 2000x1 1x300000 1x300000 1x300000 1x300000 1x300000 1x300000
+	qe-cache-extract -j 1 "$T/m" > "$T/all"
+	[ "$(jq -c 'select(.document == "nb02")' "$T/all" | wc -c)" -gt $((1024 * 1024)) ] ||
+	    fail "notebook 2's records are too small"
+	run -2 --separate-stderr bash -c 'ulimit -f 1024; exec qe-cache-extract -j 2 "$1"' _ "$T/m"
+	[[ "$stderr" =~ ^qe-cache-extract:\ worker\ [0-9]+\ killed\ by\ signal\ 25$ ]] || fail "stderr: $stderr"
+	# exactly notebook 2's and 3's records are missing, the others in order
+	assert_equal "$output" "$(jq -c 'select(.document != "nb02" and .document != "nb03")' "$T/all")"
+	run -0 jq -r 'select(.kind == "notebook") | .document' <<< "$output"
+	assert_equal "$(tr '\n' ' ' <<< "$output")" "nb01 nb04 nb05 nb06 nb07 nb08 "
+}

@@ -1,4 +1,9 @@
-/* Unit driver for lib/qe_par.c: the CPU count a cgroup's cpu.max allows. */
+/*
+ * Unit driver for lib/qe_par.c: the CPU count a cgroup's cpu.max allows,
+ * and when a batch of sized tasks is full.
+ */
+#include <stdio.h>
+
 #include "harness.h"
 #include "qe_par.h"
 
@@ -10,8 +15,22 @@ cpu_max(const char *in, size_t n, struct qe_buf *out)
 	unit_add_double(out, qe_par_cpu_max(in));
 }
 
+/* "HAVE LEFT TOTAL JOBS": 1 when the batch is full, 0 when not, -1 for bad input. */
+static void
+batch_full(const char *in, size_t n, struct qe_buf *out)
+{
+	double have, left, total;
+	int jobs, r = -1;
+
+	(void)n;
+	if (sscanf(in, "%lf %lf %lf %d", &have, &left, &total, &jobs) == 4)
+		r = qe_par_batch_full(have, left, total, jobs);
+	unit_add_double(out, r);
+}
+
 static const struct unit_fn fns[] = {
 	{ "cpu_max", cpu_max },
+	{ "batch_full", batch_full },
 	{ NULL, NULL }
 };
 
