@@ -127,6 +127,7 @@ main(int argc, char *argv[])
 	const struct qe_cli cli = { "ab:hj:r:s:t:", longopts, usage, option, &c };
 	int status;
 
+	qe_mem_hold_large();	/* notebook after notebook: no fresh pages for each */
 	qe_extract_init(&x, emit);
 	x.jobs = qe_par_cpus();
 	if ((status = qe_cli_parse(&cli, &argc, &argv)) != QE_CLI_GO) {

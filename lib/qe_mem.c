@@ -1,5 +1,7 @@
 /* Allocation that cannot fail, and growable byte buffers (qe_mem.h). */
 #include <err.h>
+#include <limits.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -144,4 +146,11 @@ qe_buf_addf(struct qe_buf *b, const char *fmt, ...)
 	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	b->len += (size_t)n;
+}
+
+void
+qe_mem_hold_large(void)
+{
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, INT_MAX);
 }

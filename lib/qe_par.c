@@ -2,8 +2,6 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <malloc.h>
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
@@ -136,15 +134,10 @@ worker(struct qe_par *p, struct qe_par_item *it)
 		_exit(QE_EXIT_TROUBLE);
 	/*
 	 * A notebook's buffers (MBs) from the heap, kept there from one task
-	 * to the next: glibc's default maps each large block afresh and unmaps
-	 * it on free (its threshold only learns the sizes as a long-lived
-	 * process frees them), which cost a new worker 20 % more CPU than the
-	 * same notebooks in one process (page faults, mmap/munmap). The heap
-	 * is not trimmed either: the worker is short-lived, and its peak is
-	 * what it is.
+	 * to the next (qe_mem.h): without it a new worker took 20 % more CPU
+	 * than the same notebooks in one process.
 	 */
-	mallopt(M_MMAP_THRESHOLD, 32 << 20);
-	mallopt(M_TRIM_THRESHOLD, INT_MAX);
+	qe_mem_hold_large();
 	for (size_t k = 0; k < it->ntask; k++) {
 		qe_buf_reset(&out);
 		qe_buf_reset(&note);
