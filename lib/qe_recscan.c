@@ -4,6 +4,10 @@
 #include "qe.h"
 #include "qe_recscan.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #define K(s) (sizeof(s) - 1 == n && memcmp(k, s, n) == 0)
 
 int
@@ -99,6 +103,100 @@ provenance(struct qe_recscan *sc, struct qe_recline *l)
 	return 0;
 }
 
+
+/*
+ * The fast path (most members of most lines): a key or string of plain
+ * ASCII without escapes, directly after its ',' or ':', read here; at
+ * anything else the cursor is left where it was and qe_jscan reads the
+ * member, so what is taken is what qe_jscan takes.
+ */
+
+/* The first byte at or after p that is '"', '\\', below 0x20 or above 0x7f; or end. */
+static const char *
+plain_end(const char *p, const char *end)
+{
+#ifdef __SSE2__
+	const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\'), c = _mm_set1_epi8(0x20);
+
+	while (end - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		/* signed: below 0x20 is a control character or a byte above 0x7f */
+		int m = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q),
+		    _mm_cmpeq_epi8(v, b)), _mm_cmplt_epi8(v, c)));
+
+		if (m)
+			return p + __builtin_ctz((unsigned)m);
+		p += 16;
+	}
+#endif
+	while (p < end && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x80)
+		p++;
+	return p;
+}
+
+/* The plain string at p (*p == '"'): its closing quote, or NULL when it is not plain. */
+static const char *
+plain_str(const char *p, const char *end)
+{
+	const char *q = plain_end(p + 1, end);
+
+	return q < end && *q == '"' ? q : NULL;
+}
+
+/* The next member's key as the id *id (-1 unknown): 1, 0 at the object's end, or QE_JS_ERR. */
+static int
+next_key(struct qe_jscan *s, int *id)
+{
+	const char *p = s->p + !s->first, *q, *k;
+	size_t kn;
+	int r;
+
+	if (!s->fail && (s->first || (p <= s->end && p[-1] == ',')) && p < s->end && *p == '"' &&
+	    (q = plain_str(p, s->end)) != NULL && q + 1 < s->end && q[1] == ':') {
+		*id = qe_recscan_key(p + 1, (size_t)(q - p - 1));
+		s->p = q + 2;
+		s->first = 0;
+		return 1;
+	}
+	if ((r = qe_js_key(s, &k, &kn)) == 1)
+		*id = qe_recscan_key(k, kn);
+	return r;
+}
+
+/* A value not read: a plain string, or else qe_jscan's skip; 0, or -1. */
+static int
+skip(struct qe_jscan *s)
+{
+	const char *q;
+
+	if (!s->fail && s->p < s->end && *s->p == '"' && (q = plain_str(s->p, s->end)) != NULL) {
+		s->p = q + 1;
+		return 0;
+	}
+	if (!s->fail && s->end - s->p >= 4 && memcmp(s->p, "null", 4) == 0) {
+		s->p += 4;
+		return 0;
+	}
+	return qe_js_skip(s) < 0 ? -1 : 0;
+}
+
+/* A string member into sc->text (NUL after it): 0, or -1. */
+static int
+str_member(struct qe_recscan *sc, int id)
+{
+	struct qe_jscan *s = &sc->s;
+	const char *q;
+
+	sc->off[id] = sc->text.len;
+	if (!s->fail && s->p < s->end && *s->p == '"' && (q = plain_str(s->p, s->end)) != NULL) {
+		qe_buf_add(&sc->text, s->p + 1, (size_t)(q - s->p - 1));
+		s->p = q + 1;
+	} else if (qe_js_str_buf(s, &sc->text) < 0)
+		return -1;
+	sc->text.len++;		/* keep the NUL qe_buf ends with */
+	return 0;
+}
+
 /* One known member's value into l; 0, or -1. */
 static int
 member(struct qe_recscan *sc, int id, struct qe_recline *l)
@@ -111,13 +209,8 @@ member(struct qe_recscan *sc, int id, struct qe_recline *l)
 	l->type[id] = (signed char)t;
 	if (id == QE_RK_PROVENANCE)
 		return provenance(sc, l);
-	if (t == QE_JS_STR) {
-		sc->off[id] = sc->text.len;
-		if (qe_js_str_buf(s, &sc->text) < 0)
-			return -1;
-		sc->text.len++;		/* keep the NUL qe_buf ends with */
-		return 0;
-	}
+	if (t == QE_JS_STR)
+		return str_member(sc, id);
 	if (t == QE_JS_NUM)
 		return qe_js_num(s, &l->num[id]) < 0 ? -1 : 0;
 	if (id == QE_RK_TIMEOUT && t == QE_JS_OBJ)
@@ -130,8 +223,6 @@ member(struct qe_recscan *sc, int id, struct qe_recline *l)
 int
 qe_recscan_line(struct qe_recscan *sc, const char *s, size_t n, struct qe_recline *l)
 {
-	const char *k;
-	size_t kn;
 	int r, id;
 
 	memset(l, 0, sizeof *l);
@@ -143,8 +234,8 @@ qe_recscan_line(struct qe_recscan *sc, const char *s, size_t n, struct qe_reclin
 	qe_js_init(&sc->s, s, n);
 	if (qe_js_enter(&sc->s, QE_JS_OBJ) < 0)
 		return QE_LINE_TREE;
-	while ((r = qe_js_key(&sc->s, &k, &kn)) == 1) {
-		if ((id = qe_recscan_key(k, kn)) >= 0 ? member(sc, id, l) < 0 : qe_js_skip(&sc->s) < 0)
+	while ((r = next_key(&sc->s, &id)) == 1) {
+		if (id >= 0 ? member(sc, id, l) < 0 : skip(&sc->s) < 0)
 			return QE_LINE_TREE;
 	}
 	/* only SP and TAB after the record (qe_ndjson's rule), which at_end() also keeps */
