@@ -163,20 +163,57 @@ next_key(struct qe_jscan *s, int *id)
 	return r;
 }
 
-/* A value not read: a plain string, or else qe_jscan's skip; 0, or -1. */
+static int
+digit(const char *p, const char *end)
+{
+	return p < end && *p >= '0' && *p <= '9';
+}
+
+/*
+ * The end of the number at p without an exponent (finite then: at most 63
+ * bytes, as qe_jscan takes), or NULL for qe_jscan to read it.
+ */
+static const char *
+plain_num(const char *p, const char *end)
+{
+	const char *q = p + (p < end && *p == '-');
+
+	if (!digit(q, end))
+		return NULL;
+	if (*q++ != '0')
+		while (digit(q, end))
+			q++;
+	if (q < end && *q == '.') {
+		if (!digit(++q, end))
+			return NULL;
+		while (digit(q, end))
+			q++;
+	}
+	return (q < end && (*q == 'e' || *q == 'E')) || q - p > 63 ? NULL : q;
+}
+
+/* A value not read: a plain string, number or literal, or else qe_jscan's skip; 0, or -1. */
 static int
 skip(struct qe_jscan *s)
 {
+	static const char *const lit[] = { "null", "true", "false" };
 	const char *q;
 
-	if (!s->fail && s->p < s->end && *s->p == '"' && (q = plain_str(s->p, s->end)) != NULL) {
+	if (s->fail || s->p >= s->end)
+		return qe_js_skip(s) < 0 ? -1 : 0;
+	if (*s->p == '"' && (q = plain_str(s->p, s->end)) != NULL) {
 		s->p = q + 1;
 		return 0;
 	}
-	if (!s->fail && s->end - s->p >= 4 && memcmp(s->p, "null", 4) == 0) {
-		s->p += 4;
+	if ((*s->p == '-' || (*s->p >= '0' && *s->p <= '9')) && (q = plain_num(s->p, s->end)) != NULL) {
+		s->p = q;
 		return 0;
 	}
+	for (size_t i = 0; i < sizeof lit / sizeof *lit; i++)
+		if ((size_t)(s->end - s->p) >= strlen(lit[i]) && memcmp(s->p, lit[i], strlen(lit[i])) == 0) {
+			s->p += strlen(lit[i]);
+			return 0;
+		}
 	return qe_js_skip(s) < 0 ? -1 : 0;
 }
 
