@@ -186,8 +186,7 @@ static void
 side_common(struct qe_reader *r, struct qe_side *sd, const struct rec *rec)
 {
 	const cJSON *prov = rec->prov;
-	const char *f = qe_json_str(prov, "fingerprint");
-	const char *o = rec->origin;
+	const char *f, *o = rec->origin;
 
 	sd->present = 1;
 	if (o != NULL) {
@@ -196,7 +195,8 @@ side_common(struct qe_reader *r, struct qe_side *sd, const struct rec *rec)
 		else if (sd->origin < 0)
 			sd->origin = QE_ORIGIN_INHERITED;
 	}
-	if (f != NULL && sd->fp == NULL)
+	/* the side's first fingerprint only (looked up once a side, not once a record) */
+	if (sd->fp == NULL && (f = qe_json_str(prov, "fingerprint")) != NULL)
 		sd->fp = qe_fp_intern(&r->fps, f, cJSON_GetObjectItemCaseSensitive(prov, "fingerprint_facts"));
 	if (r->packages[r->side] == NULL) {
 		const cJSON *pk = cJSON_GetObjectItemCaseSensitive(
