@@ -1,4 +1,5 @@
 /* A record line read with the pull reader, provenance reused (qe_recscan.h). */
+#include <stdint.h>
 #include <string.h>
 
 #include "qe.h"
@@ -143,21 +144,78 @@ plain_str(const char *p, const char *end)
 	return q < end && *q == '"' ? q : NULL;
 }
 
-/* The next member's key as the id *id (-1 unknown): 1, 0 at the object's end, or QE_JS_ERR. */
+/* 1 when a[0..n) and b[0..n) are equal, n >= 8: eight bytes at a time, the last eight overlapping. */
 static int
-next_key(struct qe_jscan *s, int *id)
+same(const char *a, const char *b, size_t n)
 {
+	uint64_t x, y, d = 0;
+	size_t i = 0;
+
+	for (; n - i > 8; i += 8) {
+		memcpy(&x, a + i, 8), memcpy(&y, b + i, 8);
+		d |= x ^ y;
+	}
+	memcpy(&x, a + n - 8, 8), memcpy(&y, b + n - 8, 8);
+	return (d | (x ^ y)) == 0;
+}
+
+/* Member i's key at p, '"key":' being p[0..n), is the previous line's member i's: 1 (its id in *id), or 0. */
+static int
+predicted(struct qe_recscan *sc, int i, const char *p, int *id)
+{
+	const struct qe_jscan *s = &sc->s;
+	size_t n;
+
+	if (i >= sc->npk)
+		return 0;
+	n = sc->pkoff[i + 1] - sc->pkoff[i];
+	if ((size_t)(s->end - p) >= n && (n < 8 ? memcmp(p, sc->pk.data + sc->pkoff[i], n) == 0 :
+	    same(p, sc->pk.data + sc->pkoff[i], n))) {
+		*id = sc->pkid[i];
+		return 1;
+	}
+	sc->npk = i;	/* another key from here: predicted from this line on */
+	return 0;
+}
+
+/* Member i's key p[0..n) ('"key":', plain), id id: kept to predict the next line's. */
+static void
+remember(struct qe_recscan *sc, int i, const char *p, size_t n, int id)
+{
+	if (i != sc->npk || i >= QE_RS_NPK)
+		return;
+	sc->pk.len = sc->pkoff[i];
+	qe_buf_add(&sc->pk, p, n);
+	sc->pkoff[i + 1] = (unsigned)sc->pk.len;
+	sc->pkid[i] = (signed char)id;
+	sc->npk = i + 1;
+}
+
+/* Member i's key as the id *id (-1 unknown): 1, 0 at the object's end, or QE_JS_ERR. */
+static int
+next_key(struct qe_recscan *sc, int i, int *id)
+{
+	struct qe_jscan *s = &sc->s;
 	const char *p = s->p + !s->first, *q, *k;
 	size_t kn;
 	int r;
 
-	if (!s->fail && (s->first || (p <= s->end && p[-1] == ',')) && p < s->end && *p == '"' &&
-	    (q = plain_str(p, s->end)) != NULL && q + 1 < s->end && q[1] == ':') {
-		*id = qe_recscan_key(p + 1, (size_t)(q - p - 1));
-		s->p = q + 2;
-		s->first = 0;
-		return 1;
+	if (!s->fail && (s->first || (p <= s->end && p[-1] == ',')) && p < s->end && *p == '"') {
+		if (predicted(sc, i, p, id)) {
+			s->p = p + (sc->pkoff[i + 1] - sc->pkoff[i]);
+			s->first = 0;
+			return 1;
+		}
+		if ((q = plain_str(p, s->end)) != NULL && q + 1 < s->end && q[1] == ':') {
+			*id = qe_recscan_key(p + 1, (size_t)(q - p - 1));
+			remember(sc, i, p, (size_t)(q + 2 - p), *id);
+			s->p = q + 2;
+			s->first = 0;
+			return 1;
+		}
 	}
+	if (sc->npk > i)
+		sc->npk = i;	/* a key not read plain: not predicted */
 	if ((r = qe_js_key(s, &k, &kn)) == 1)
 		*id = qe_recscan_key(k, kn);
 	return r;
@@ -260,7 +318,7 @@ member(struct qe_recscan *sc, int id, struct qe_recline *l)
 int
 qe_recscan_line(struct qe_recscan *sc, const char *s, size_t n, struct qe_recline *l)
 {
-	int r, id;
+	int r, id, m = 0;
 
 	memset(l, 0, sizeof *l);
 	for (size_t i = 0; i < sizeof sc->own / sizeof *sc->own; i++) {
@@ -271,7 +329,7 @@ qe_recscan_line(struct qe_recscan *sc, const char *s, size_t n, struct qe_reclin
 	qe_js_init(&sc->s, s, n);
 	if (qe_js_enter(&sc->s, QE_JS_OBJ) < 0)
 		return QE_LINE_TREE;
-	while ((r = next_key(&sc->s, &id)) == 1) {
+	while ((r = next_key(sc, m++, &id)) == 1) {
 		if (id >= 0 ? member(sc, id, l) < 0 : skip(&sc->s) < 0)
 			return QE_LINE_TREE;
 	}
@@ -292,6 +350,7 @@ qe_recscan_free(struct qe_recscan *sc)
 	qe_js_free(&sc->s);
 	qe_buf_free(&sc->text);
 	qe_buf_free(&sc->psuffix);
+	qe_buf_free(&sc->pk);
 	cJSON_Delete(sc->ptree);
 	for (size_t i = 0; i < sizeof sc->own / sizeof *sc->own; i++)
 		cJSON_Delete(sc->own[i]);
