@@ -292,12 +292,30 @@ str_member(struct qe_recscan *sc, int id)
 	return 0;
 }
 
+/* The type of the value at the cursor: by its first byte, else (blanks first) qe_jscan's word. */
+static int
+type_at(struct qe_jscan *s)
+{
+	if (!s->fail && s->p < s->end)
+		switch (*s->p) {
+		case '"':
+			return QE_JS_STR;
+		case 'n':
+			return QE_JS_NULL;
+		case '{':
+			return QE_JS_OBJ;
+		default:
+			break;
+		}
+	return qe_js_type(s);
+}
+
 /* One known member's value into l; 0, or -1. */
 static int
 member(struct qe_recscan *sc, int id, struct qe_recline *l)
 {
 	struct qe_jscan *s = &sc->s;
-	int t = qe_js_type(s);
+	int t = type_at(s);
 
 	if (t < 0 || l->type[id] != 0)	/* a repeated member: cJSON's way */
 		return -1;
