@@ -284,7 +284,10 @@ str_member(struct qe_recscan *sc, int id)
 
 	sc->off[id] = sc->text.len;
 	if (!s->fail && s->p < s->end && *s->p == '"' && (q = plain_str(s->p, s->end)) != NULL) {
-		qe_buf_add(&sc->text, s->p + 1, (size_t)(q - s->p - 1));
+		/* room reserved for the line's strings (qe_recscan_line) */
+		memcpy(sc->text.data + sc->text.len, s->p + 1, (size_t)(q - s->p - 1));
+		sc->text.len += (size_t)(q - s->p - 1);
+		sc->text.data[sc->text.len] = '\0';
 		s->p = q + 1;
 	} else if (qe_js_str_buf(s, &sc->text) < 0)
 		return -1;
@@ -344,6 +347,9 @@ qe_recscan_line(struct qe_recscan *sc, const char *s, size_t n, struct qe_reclin
 		sc->own[i] = NULL;
 	}
 	qe_buf_reset(&sc->text);
+	/* every string of the line, decoded, with its NUL: at most the line's n bytes (a
+	 * string's quotes make room for its NUL, and an escape decodes shorter than it is) */
+	qe_buf_grow(&sc->text, n);
 	qe_js_init(&sc->s, s, n);
 	if (qe_js_enter(&sc->s, QE_JS_OBJ) < 0)
 		return QE_LINE_TREE;
