@@ -15,6 +15,11 @@
  *    numbers, its value as cJSON reads it; "provenance", "timeout_cell"
  *    and "kernel_env" as trees when they are objects. Everything given
  *    borrows from the struct qe_recscan until its next line.
+ *  - the common case is read here, the rest by qe_jscan at the same cursor:
+ *    a key or string of plain ASCII (no escape, no control byte, nothing
+ *    above 0x7f), a number without exponent and a literal; whatever else
+ *    (blanks, escapes, UTF-8, containers) is left to qe_jscan, so a line
+ *    is taken or refused exactly as qe_jscan alone would take or refuse it.
  *  - the keys of a line are predicted from the previous line's: the bytes
  *    '"key":' of the same member there, compared whole, give its id; any
  *    difference and the key is read as before (and predicted from then on).
