@@ -9,6 +9,10 @@
 #include "qe_recscan.h"
 #include "qe_stats.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /*
  * What a record says to the sides, read from its tree (cJSON) or from its
  * line (qe_recscan): the same values either way, as qe_json_str() and
@@ -79,12 +83,15 @@ doc_get(struct qe_reader *r, const char *name)
 	size_t i;
 	struct qe_doc *d;
 
+	/* a document's records come together: its last one's document first */
+	if (r->last && strcmp(r->last->name, name) == 0)
+		return r->last;
 	if (r->ndocs * 2 >= r->tabcap)
 		doc_rehash(r);
 	for (i = fnv(name) & (r->tabcap - 1); r->tab[i]; i = (i + 1) & (r->tabcap - 1))
 		if (strcmp(r->tab[i]->name, name) == 0)
-			return r->tab[i];
-	d = r->tab[i] = qe_xcalloc(1, sizeof *d);
+			return r->last = r->tab[i];
+	d = r->last = r->tab[i] = qe_xcalloc(1, sizeof *d);
 	d->name = qe_xstrdup(name);
 	for (int w = 0; w < 2; w++) {
 		d->s[w].tsrc = QE_SIDE_TS_NONE;
@@ -94,16 +101,54 @@ doc_get(struct qe_reader *r, const char *name)
 	return d;
 }
 
-/* The first 16 bytes of a 64-hex digest; -1 if s is not one. */
+#ifdef __SSE2__
+/* 1 when the 16 bytes at p are hex digits (either case), their values in *v; else 0. */
+static int
+hex16(const char *p, __m128i *v)
+{
+	__m128i c = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i l = _mm_or_si128(c, _mm_set1_epi8(0x20));	/* 'A'..'F' to 'a'..'f', digits kept */
+	__m128i dig = _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('0' - 1)),
+	    _mm_cmplt_epi8(c, _mm_set1_epi8('9' + 1)));
+	__m128i alp = _mm_and_si128(_mm_cmpgt_epi8(l, _mm_set1_epi8('a' - 1)),
+	    _mm_cmplt_epi8(l, _mm_set1_epi8('f' + 1)));
+
+	*v = _mm_sub_epi8(l, _mm_or_si128(_mm_and_si128(dig, _mm_set1_epi8('0')),
+	    _mm_andnot_si128(dig, _mm_set1_epi8('a' - 10))));
+	return _mm_movemask_epi8(_mm_or_si128(dig, alp)) == 0xffff;
+}
+
+/* Two nibbles a byte: 16 values of hex16() to 8 bytes, in the low half of the result's lanes. */
+static __m128i
+nibbles(__m128i v)
+{
+	return _mm_or_si128(_mm_slli_epi16(_mm_and_si128(v, _mm_set1_epi16(0xff)), 4), _mm_srli_epi16(v, 8));
+}
+#endif
+
+/*
+ * The first 16 bytes of a 64-hex digest; -1 if s is not one (as
+ * qe_unhex() of all 64 digits would say: per cell and side, so in SSE2).
+ */
 static int
 digest16(const char *s, uint8_t out[16])
 {
+#ifdef __SSE2__
+	__m128i a, b, c, d;
+
+	if (s == NULL || strnlen(s, 65) != 64 || !hex16(s, &a) || !hex16(s + 16, &b) ||
+	    !hex16(s + 32, &c) || !hex16(s + 48, &d))
+		return -1;
+	_mm_storeu_si128((__m128i *)(void *)out, _mm_packus_epi16(nibbles(a), nibbles(b)));
+	return 0;
+#else
 	unsigned char raw[32];
 
 	if (s == NULL || strlen(s) != 64 || qe_unhex(s, 32, raw) < 0)
 		return -1;
 	memcpy(out, raw, 16);
 	return 0;
+#endif
 }
 
 static void
@@ -141,8 +186,7 @@ static void
 side_common(struct qe_reader *r, struct qe_side *sd, const struct rec *rec)
 {
 	const cJSON *prov = rec->prov;
-	const char *f = qe_json_str(prov, "fingerprint");
-	const char *o = rec->origin;
+	const char *f, *o = rec->origin;
 
 	sd->present = 1;
 	if (o != NULL) {
@@ -151,7 +195,8 @@ side_common(struct qe_reader *r, struct qe_side *sd, const struct rec *rec)
 		else if (sd->origin < 0)
 			sd->origin = QE_ORIGIN_INHERITED;
 	}
-	if (f != NULL && sd->fp == NULL)
+	/* the side's first fingerprint only (looked up once a side, not once a record) */
+	if (sd->fp == NULL && (f = qe_json_str(prov, "fingerprint")) != NULL)
 		sd->fp = qe_fp_intern(&r->fps, f, cJSON_GetObjectItemCaseSensitive(prov, "fingerprint_facts"));
 	if (r->packages[r->side] == NULL) {
 		const cJSON *pk = cJSON_GetObjectItemCaseSensitive(
@@ -517,7 +562,7 @@ rec_of_tree(const cJSON *t, struct rec *f)
 	    .prov = cJSON_GetObjectItemCaseSensitive(t, "provenance") };
 }
 
-static int take(struct qe_reader *r, const struct rec *f, int iscell, char *name, const char *file,
+static int take(struct qe_reader *r, const struct rec *f, int iscell, const char *name, const char *file,
     long line);
 
 /*
@@ -571,16 +616,17 @@ qe_reader_record(cJSON *rec, const char *file, long line, void *ctx)
 		return -1;
 	}
 	rec_of_tree(rec, &f);
-	return take(r, &f, iscell, name, file, line);
+	s = take(r, &f, iscell, name, file, line);
+	free(name);
+	return s;
 }
 
-/* A record checked in full: its document's side takes it; frees name. */
+/* A record checked in full: its document's side takes it. */
 static int
-take(struct qe_reader *r, const struct rec *f, int iscell, char *name, const char *file, long line)
+take(struct qe_reader *r, const struct rec *f, int iscell, const char *name, const char *file, long line)
 {
 	struct qe_doc *d = doc_get(r, name);
 
-	free(name);
 	if (iscell)
 		return read_cell(r, d, f, file, line);
 	read_notebook(r, &d->s[r->side], f);
@@ -682,7 +728,7 @@ qe_reader_line(const char *s, size_t n, const char *file, long line, void *ctx)
 	if (l.str[QE_RK_DOCUMENT] == NULL || (iscell && line_bad_cell(&l)))
 		return QE_LINE_TREE;
 	rec_of_line(&l, &f);
-	return take(r, &f, iscell, qe_xstrdup(l.str[QE_RK_DOCUMENT]), file, line);
+	return take(r, &f, iscell, l.str[QE_RK_DOCUMENT], file, line);
 }
 
 int
@@ -800,6 +846,7 @@ qe_reader_free(struct qe_reader *r)
 		}
 	free(r->tab);
 	r->tab = NULL;
+	r->last = NULL;
 	r->tabcap = r->ndocs = 0;
 	r->nrecords[QE_BASE] = r->nrecords[QE_HEAD] = 0;
 	qe_buf_free(&r->text);

@@ -113,6 +113,7 @@ struct qe_reader {
 	/* what was read */
 	long nrecords[2];	/* records taken per side */
 	struct qe_doc **tab;	/* open hash of documents by name */
+	struct qe_doc *last;	/* the document of the last record taken, or NULL */
 	size_t tabcap, ndocs;
 	struct qe_buf text;	/* labels and first lines; offset 0 is none */
 	struct qe_fingerprints fps;

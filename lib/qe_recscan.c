@@ -1,8 +1,13 @@
 /* A record line read with the pull reader, provenance reused (qe_recscan.h). */
+#include <stdint.h>
 #include <string.h>
 
 #include "qe.h"
 #include "qe_recscan.h"
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define K(s) (sizeof(s) - 1 == n && memcmp(k, s, n) == 0)
 
@@ -99,25 +104,229 @@ provenance(struct qe_recscan *sc, struct qe_recline *l)
 	return 0;
 }
 
+
+/*
+ * The fast path (most members of most lines): a key or string of plain
+ * ASCII without escapes, directly after its ',' or ':', read here; at
+ * anything else the cursor is left where it was and qe_jscan reads the
+ * member, so what is taken is what qe_jscan takes.
+ */
+
+/* The first byte at or after p that is '"', '\\', below 0x20 or above 0x7f; or end. */
+static const char *
+plain_end(const char *p, const char *end)
+{
+#ifdef __SSE2__
+	const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\'), c = _mm_set1_epi8(0x20);
+
+	while (end - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		/* signed: below 0x20 is a control character or a byte above 0x7f */
+		int m = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q),
+		    _mm_cmpeq_epi8(v, b)), _mm_cmplt_epi8(v, c)));
+
+		if (m)
+			return p + __builtin_ctz((unsigned)m);
+		p += 16;
+	}
+#endif
+	while (p < end && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x80)
+		p++;
+	return p;
+}
+
+/* The plain string at p (*p == '"'): its closing quote, or NULL when it is not plain. */
+static const char *
+plain_str(const char *p, const char *end)
+{
+	const char *q = plain_end(p + 1, end);
+
+	return q < end && *q == '"' ? q : NULL;
+}
+
+/* 1 when a[0..n) and b[0..n) are equal, n >= 8: eight bytes at a time, the last eight overlapping. */
+static int
+same(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y, d = 0;
+	size_t i = 0;
+
+	for (; n - i > 8; i += 8) {
+		memcpy(&x, a + i, 8), memcpy(&y, b + i, 8);
+		d |= x ^ y;
+	}
+	memcpy(&x, a + n - 8, 8), memcpy(&y, b + n - 8, 8);
+	return (d | (x ^ y)) == 0;
+}
+
+/* Member i's key at p, '"key":' being p[0..n), is the previous line's member i's: 1 (its id in *id), or 0. */
+static int
+predicted(struct qe_recscan *sc, int i, const char *p, int *id)
+{
+	const struct qe_jscan *s = &sc->s;
+	size_t n;
+
+	if (i >= sc->npk)
+		return 0;
+	n = sc->pkoff[i + 1] - sc->pkoff[i];
+	if ((size_t)(s->end - p) >= n && (n < 8 ? memcmp(p, sc->pk.data + sc->pkoff[i], n) == 0 :
+	    same(p, sc->pk.data + sc->pkoff[i], n))) {
+		*id = sc->pkid[i];
+		return 1;
+	}
+	sc->npk = i;	/* another key from here: predicted from this line on */
+	return 0;
+}
+
+/* Member i's key p[0..n) ('"key":', plain), id id: kept to predict the next line's. */
+static void
+remember(struct qe_recscan *sc, int i, const char *p, size_t n, int id)
+{
+	if (i != sc->npk || i >= QE_RS_NPK)
+		return;
+	sc->pk.len = sc->pkoff[i];
+	qe_buf_add(&sc->pk, p, n);
+	sc->pkoff[i + 1] = (unsigned)sc->pk.len;
+	sc->pkid[i] = (signed char)id;
+	sc->npk = i + 1;
+}
+
+/* Member i's key as the id *id (-1 unknown): 1, 0 at the object's end, or QE_JS_ERR. */
+static int
+next_key(struct qe_recscan *sc, int i, int *id)
+{
+	struct qe_jscan *s = &sc->s;
+	const char *p = s->p + !s->first, *q, *k;
+	size_t kn;
+	int r;
+
+	if (!s->fail && (s->first || (p <= s->end && p[-1] == ',')) && p < s->end && *p == '"') {
+		if (predicted(sc, i, p, id)) {
+			s->p = p + (sc->pkoff[i + 1] - sc->pkoff[i]);
+			s->first = 0;
+			return 1;
+		}
+		if ((q = plain_str(p, s->end)) != NULL && q + 1 < s->end && q[1] == ':') {
+			*id = qe_recscan_key(p + 1, (size_t)(q - p - 1));
+			remember(sc, i, p, (size_t)(q + 2 - p), *id);
+			s->p = q + 2;
+			s->first = 0;
+			return 1;
+		}
+	}
+	if (sc->npk > i)
+		sc->npk = i;	/* a key not read plain: not predicted */
+	if ((r = qe_js_key(s, &k, &kn)) == 1)
+		*id = qe_recscan_key(k, kn);
+	return r;
+}
+
+static int
+digit(const char *p, const char *end)
+{
+	return p < end && *p >= '0' && *p <= '9';
+}
+
+/*
+ * The end of the number at p without an exponent (finite then: at most 63
+ * bytes, as qe_jscan takes), or NULL for qe_jscan to read it.
+ */
+static const char *
+plain_num(const char *p, const char *end)
+{
+	const char *q = p + (p < end && *p == '-');
+
+	if (!digit(q, end))
+		return NULL;
+	if (*q++ != '0')
+		while (digit(q, end))
+			q++;
+	if (q < end && *q == '.') {
+		if (!digit(++q, end))
+			return NULL;
+		while (digit(q, end))
+			q++;
+	}
+	return (q < end && (*q == 'e' || *q == 'E')) || q - p > 63 ? NULL : q;
+}
+
+/* A value not read: a plain string, number or literal, or else qe_jscan's skip; 0, or -1. */
+static int
+skip(struct qe_jscan *s)
+{
+	static const char *const lit[] = { "null", "true", "false" };
+	const char *q;
+
+	if (s->fail || s->p >= s->end)
+		return qe_js_skip(s) < 0 ? -1 : 0;
+	if (*s->p == '"' && (q = plain_str(s->p, s->end)) != NULL) {
+		s->p = q + 1;
+		return 0;
+	}
+	if ((*s->p == '-' || (*s->p >= '0' && *s->p <= '9')) && (q = plain_num(s->p, s->end)) != NULL) {
+		s->p = q;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof lit / sizeof *lit; i++)
+		if ((size_t)(s->end - s->p) >= strlen(lit[i]) && memcmp(s->p, lit[i], strlen(lit[i])) == 0) {
+			s->p += strlen(lit[i]);
+			return 0;
+		}
+	return qe_js_skip(s) < 0 ? -1 : 0;
+}
+
+/* A string member into sc->text (NUL after it): 0, or -1. */
+static int
+str_member(struct qe_recscan *sc, int id)
+{
+	struct qe_jscan *s = &sc->s;
+	const char *q;
+
+	sc->off[id] = sc->text.len;
+	if (!s->fail && s->p < s->end && *s->p == '"' && (q = plain_str(s->p, s->end)) != NULL) {
+		/* room reserved for the line's strings (qe_recscan_line) */
+		memcpy(sc->text.data + sc->text.len, s->p + 1, (size_t)(q - s->p - 1));
+		sc->text.len += (size_t)(q - s->p - 1);
+		sc->text.data[sc->text.len] = '\0';
+		s->p = q + 1;
+	} else if (qe_js_str_buf(s, &sc->text) < 0)
+		return -1;
+	sc->text.len++;		/* keep the NUL qe_buf ends with */
+	return 0;
+}
+
+/* The type of the value at the cursor: by its first byte, else (blanks first) qe_jscan's word. */
+static int
+type_at(struct qe_jscan *s)
+{
+	if (!s->fail && s->p < s->end)
+		switch (*s->p) {
+		case '"':
+			return QE_JS_STR;
+		case 'n':
+			return QE_JS_NULL;
+		case '{':
+			return QE_JS_OBJ;
+		default:
+			break;
+		}
+	return qe_js_type(s);
+}
+
 /* One known member's value into l; 0, or -1. */
 static int
 member(struct qe_recscan *sc, int id, struct qe_recline *l)
 {
 	struct qe_jscan *s = &sc->s;
-	int t = qe_js_type(s);
+	int t = type_at(s);
 
 	if (t < 0 || l->type[id] != 0)	/* a repeated member: cJSON's way */
 		return -1;
 	l->type[id] = (signed char)t;
 	if (id == QE_RK_PROVENANCE)
 		return provenance(sc, l);
-	if (t == QE_JS_STR) {
-		sc->off[id] = sc->text.len;
-		if (qe_js_str_buf(s, &sc->text) < 0)
-			return -1;
-		sc->text.len++;		/* keep the NUL qe_buf ends with */
-		return 0;
-	}
+	if (t == QE_JS_STR)
+		return str_member(sc, id);
 	if (t == QE_JS_NUM)
 		return qe_js_num(s, &l->num[id]) < 0 ? -1 : 0;
 	if (id == QE_RK_TIMEOUT && t == QE_JS_OBJ)
@@ -130,9 +339,7 @@ member(struct qe_recscan *sc, int id, struct qe_recline *l)
 int
 qe_recscan_line(struct qe_recscan *sc, const char *s, size_t n, struct qe_recline *l)
 {
-	const char *k;
-	size_t kn;
-	int r, id;
+	int r, id, m = 0;
 
 	memset(l, 0, sizeof *l);
 	for (size_t i = 0; i < sizeof sc->own / sizeof *sc->own; i++) {
@@ -140,11 +347,14 @@ qe_recscan_line(struct qe_recscan *sc, const char *s, size_t n, struct qe_reclin
 		sc->own[i] = NULL;
 	}
 	qe_buf_reset(&sc->text);
+	/* every string of the line, decoded, with its NUL: at most the line's n bytes (a
+	 * string's quotes make room for its NUL, and an escape decodes shorter than it is) */
+	qe_buf_grow(&sc->text, n);
 	qe_js_init(&sc->s, s, n);
 	if (qe_js_enter(&sc->s, QE_JS_OBJ) < 0)
 		return QE_LINE_TREE;
-	while ((r = qe_js_key(&sc->s, &k, &kn)) == 1) {
-		if ((id = qe_recscan_key(k, kn)) >= 0 ? member(sc, id, l) < 0 : qe_js_skip(&sc->s) < 0)
+	while ((r = next_key(sc, m++, &id)) == 1) {
+		if (id >= 0 ? member(sc, id, l) < 0 : skip(&sc->s) < 0)
 			return QE_LINE_TREE;
 	}
 	/* only SP and TAB after the record (qe_ndjson's rule), which at_end() also keeps */
@@ -164,6 +374,7 @@ qe_recscan_free(struct qe_recscan *sc)
 	qe_js_free(&sc->s);
 	qe_buf_free(&sc->text);
 	qe_buf_free(&sc->psuffix);
+	qe_buf_free(&sc->pk);
 	cJSON_Delete(sc->ptree);
 	for (size_t i = 0; i < sizeof sc->own / sizeof *sc->own; i++)
 		cJSON_Delete(sc->own[i]);

@@ -15,6 +15,14 @@
  *    numbers, its value as cJSON reads it; "provenance", "timeout_cell"
  *    and "kernel_env" as trees when they are objects. Everything given
  *    borrows from the struct qe_recscan until its next line.
+ *  - the common case is read here, the rest by qe_jscan at the same cursor:
+ *    a key or string of plain ASCII (no escape, no control byte, nothing
+ *    above 0x7f), a number without exponent and a literal; whatever else
+ *    (blanks, escapes, UTF-8, containers) is left to qe_jscan, so a line
+ *    is taken or refused exactly as qe_jscan alone would take or refuse it.
+ *  - the keys of a line are predicted from the previous line's: the bytes
+ *    '"key":' of the same member there, compared whole, give its id; any
+ *    difference and the key is read as before (and predicted from then on).
  *  - struct qe_recscan is the caller's (zero-initialised); it owns the
  *    decoded strings, the trees and the previous line's provenance
  *    (qe_recscan_free).
@@ -45,6 +53,9 @@ struct qe_recline {
 	int reused;			/* prov is the previous line's tree, known by its bytes */
 };
 
+/* Keys predicted a line (qe-cache-extract and qe-stamp write them in one order). */
+#define QE_RS_NPK 48
+
 struct qe_recscan {
 	struct qe_jscan s;
 	struct qe_buf text;		/* this line's strings, decoded, NUL after each */
@@ -52,6 +63,11 @@ struct qe_recscan {
 	struct qe_buf psuffix;		/* the last provenance that ended its line, to that end */
 	cJSON *ptree;			/* its tree */
 	cJSON *own[3];			/* this line's own provenance, timeout_cell and kernel_env trees */
+	/* the keys of the previous line's first members, read plain: each as its bytes '"key":' */
+	struct qe_buf pk;
+	unsigned pkoff[QE_RS_NPK + 1];	/* key i is pk.data[pkoff[i] .. pkoff[i + 1]) */
+	signed char pkid[QE_RS_NPK];	/* its member id, or -1 */
+	int npk;
 };
 
 /* The member id of a key, or -1. */
