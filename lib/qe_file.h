@@ -13,7 +13,9 @@
  * for its end), never through an intermediate chunk. (mmap was not used:
  * the reader wants a NUL-terminated buffer it owns and may free, and for
  * notebooks that are read once the page-cache copy costs about what the
- * faults of a fresh mapping do.)
+ * faults of a fresh mapping do.) A buffer of several MiB is marked for
+ * transparent huge pages before the read (madvise, a hint): fewer faults
+ * and TLB misses for the copy and the parse.
  */
 #ifndef QE_FILE_H
 #define QE_FILE_H
