@@ -132,12 +132,6 @@ worker(struct qe_par *p, struct qe_par_item *it)
 	memset(&h, 0, sizeof h);	/* its padding is written too */
 	if (dup2(it->errfd, 2) < 0 || dup2(p->devnull, 1) < 0)
 		_exit(QE_EXIT_TROUBLE);
-	/*
-	 * A notebook's buffers (MBs) from the heap, kept there from one task
-	 * to the next (qe_mem.h): without it a new worker took 20 % more CPU
-	 * than the same notebooks in one process.
-	 */
-	qe_mem_hold_large();
 	for (size_t k = 0; k < it->ntask; k++) {
 		qe_buf_reset(&out);
 		qe_buf_reset(&note);
