@@ -504,6 +504,17 @@ chart(struct qe_buf *b, const struct qe_histhtml *h, const char *doc, double t0,
 	free(v);
 }
 
+/* A section's heading; 1 when it has rows, else 0 after the note saying it has none. */
+static int
+section_open(struct qe_buf *b, const char *heading, const cJSON *rows, const char *none)
+{
+	qe_buf_adds(b, heading);
+	if (cJSON_GetArraySize(rows) > 0)
+		return 1;
+	qe_buf_addf(b, "<p class='note'>%s</p>\n", none);
+	return 0;
+}
+
 static void
 section_trends(struct qe_buf *b, const struct qe_histhtml *h)
 {
@@ -519,9 +530,8 @@ section_trends(struct qe_buf *b, const struct qe_histhtml *h)
 			t1 = fmax(t1, t);
 		}
 	}
-	qe_buf_adds(b, "<h2 id='trends'>Trends: lecture time per main build</h2>\n");
-	if (cJSON_GetArraySize(docs) == 0) {
-		qe_buf_adds(b, "<p class='note'>No lecture series in the history yet.</p>\n");
+	if (!section_open(b, "<h2 id='trends'>Trends: lecture time per main build</h2>\n", docs,
+	    "No lecture series in the history yet.")) {
 		cJSON_Delete(docs);
 		return;
 	}
@@ -573,11 +583,9 @@ slowest_rows(struct qe_buf *b, const struct qe_histhtml *h, const char *level)
 static void
 section_slowest(struct qe_buf *b, const struct qe_histhtml *h)
 {
-	qe_buf_adds(b, "<h2 id='slowest'>Slowest lectures and cells of the newest main build</h2>\n");
-	if (cJSON_GetArraySize(h->slowest) == 0) {
-		qe_buf_adds(b, "<p class='note'>No main build in the history yet.</p>\n");
+	if (!section_open(b, "<h2 id='slowest'>Slowest lectures and cells of the newest main build</h2>\n",
+	    h->slowest, "No main build in the history yet."))
 		return;
-	}
 	qe_buf_adds(b, "<table><tr><th>#</th><th>Lecture</th><th>Time</th><th>Share of build</th><th></th></tr>\n");
 	slowest_rows(b, h, "lecture");
 	qe_buf_adds(b, "</table>\n<table><tr><th>#</th><th>Lecture</th><th>Cell</th><th>Label or first line</th>"
@@ -623,11 +631,8 @@ section_changes(struct qe_buf *b, const struct qe_histhtml *h)
 	double r;
 	const char *cell;
 
-	qe_buf_adds(b, "<h2 id='changes'>Step changes on main</h2>\n");
-	if (cJSON_GetArraySize(h->changes) == 0) {
-		qe_buf_adds(b, "<p class='note'>No step change found.</p>\n");
+	if (!section_open(b, "<h2 id='changes'>Step changes on main</h2>\n", h->changes, "No step change found."))
 		return;
-	}
 	qe_buf_adds(b, "<table><tr><th>Level</th><th>Lecture</th><th>Cell</th><th>First build after</th>"
 	    "<th>Commit</th><th>Before</th><th>After</th><th>Ratio</th><th>What changed</th></tr>\n");
 	cJSON_ArrayForEach(c, h->changes) {
@@ -706,11 +711,9 @@ section_compare(struct qe_buf *b, const struct qe_histhtml *h)
 {
 	const cJSON *r;
 
-	qe_buf_adds(b, "<h2 id='compare'>Environment upgrade: before and after</h2>\n");
-	if (cJSON_GetArraySize(h->compare) == 0) {
-		qe_buf_adds(b, "<p class='note'>No environment change in the history to compare across.</p>\n");
+	if (!section_open(b, "<h2 id='compare'>Environment upgrade: before and after</h2>\n", h->compare,
+	    "No environment change in the history to compare across."))
 		return;
-	}
 	qe_buf_adds(b, "<p class='note'>Per lecture: the median ratio after/before (Hodges-Lehmann) with its 95% "
 	    "interval, on a log scale from \u00d70.5 to \u00d72 (the grey rule is \u00d71).</p>\n"
 	    "<table><tr><th>Lecture</th><th>Changed</th><th>Before \u2192 after</th><th>Builds</th>"
@@ -783,11 +786,8 @@ section_cost(struct qe_buf *b, const struct qe_histhtml *h)
 	cJSON *by;
 	const char *month;
 
-	qe_buf_adds(b, "<h2 id='cost'>Runner cost</h2>\n");
-	if (cJSON_GetArraySize(h->cost) == 0) {
-		qe_buf_adds(b, "<p class='note'>No cost rows.</p>\n");
+	if (!section_open(b, "<h2 id='cost'>Runner cost</h2>\n", h->cost, "No cost rows."))
 		return;
-	}
 	qe_buf_adds(b, "<p class='note'>Execution minutes of main's builds times the price of their runner "
 	    "class (<code>qe-history cost</code>; per month, class and lecture there).</p>\n"
 	    "<table><tr><th>Month</th><th>Runner class</th><th>Builds</th><th>Minutes</th>"
