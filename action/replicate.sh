@@ -107,9 +107,9 @@ if [ "$done" -gt 0 ] && ! "$QE_BIN/qe-cell-diff" "$stream" "$stream" > "$repdiff
 	warn "replicates: qe-cell-diff reported trouble over the replicate runs (see above)"
 fi
 [ "$flagged" -gt 0 ] || exit 0
-runs="$k runs"
-[ "$k" != 1 ] || runs="1 run"
-title="Replicate runs: ${runs/ / fresh } of each version on this runner, as used and warm"
+run_s=runs
+[ "$k" != 1 ] || run_s=run
+title="Replicate runs: $k fresh $run_s of each version on this runner, as used and warm"
 {
 	if [ -s "$repdiff" ]; then
 		"$QE_BIN/qe-comment" -s -l 12000 -n 10 -t "$title" "$repdiff" ||
@@ -126,4 +126,4 @@ title="Replicate runs: ${runs/ / fresh } of each version on this runner, as used
 if [ -n "${QE_COMMENT_FILE:-}" ] && [ -f "$QE_COMMENT_FILE" ]; then
 	{ printf '\n'; cat "$QE_STATE/replicate.md"; } >> "$QE_COMMENT_FILE"
 fi
-notice "replicates: $done of $flagged flagged lectures replicated ($runs of each version)"
+notice "replicates: $done of $flagged flagged lectures replicated ($k $run_s of each version)"
