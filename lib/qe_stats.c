@@ -91,14 +91,82 @@ exact_p(double u, int m, int n)
 	return p > 1 ? 1 : p;
 }
 
+/* The first of the sorted v[0..n) equal to key (key is one of them). */
+static const double *
+bsearch_first(const double *v, int n, double key)
+{
+	int lo = 0, hi = n;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (v[mid] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return v + lo;
+}
+
+/*
+ * The exact two-sided p of x against y when values are tied: the null
+ * distribution of U over every split of the pooled values into n1 and n2,
+ * counted by the sum of twice the midranks of the first group (integers,
+ * so the counts are exact). With midranks U = R1 - n1 (n1 + 1) / 2, the
+ * same U as u_statistic's half-counted ties.
+ */
+static double
+exact_tied_p(const double *x, int n1, const double *y, int n2)
+{
+	int N = n1 + n2, top = N * (N + 1), obs = 0;
+	double *all = qe_xmalloc(sizeof(double) * (size_t)N), lo = 0, hi = 0, tot = 0, p;
+	int *rank2 = qe_xmalloc(sizeof(int) * (size_t)N);
+	double *cnt = qe_xcalloc((size_t)(n1 + 1) * (size_t)(top + 1), sizeof *cnt);
+
+	memcpy(all, x, sizeof(double) * (size_t)n1);
+	memcpy(all + n1, y, sizeof(double) * (size_t)n2);
+	qsort(all, (size_t)N, sizeof *all, dcmp);
+	for (int i = 0; i < N;) {	/* twice the midrank of a run i..j-1 of equal values: i + j + 1 */
+		int j = i;
+
+		while (j < N && all[j] == all[i])
+			j++;
+		for (int k = i; k < j; k++)
+			rank2[k] = i + j + 1;
+		i = j;
+	}
+	for (int i = 0; i < n1; i++) {	/* x[i]'s run starts at its first place in the sorted values */
+		const double *at = bsearch_first(all, N, x[i]);
+
+		obs += rank2[at - all];
+	}
+	cnt[0] = 1;	/* cnt[k * (top + 1) + s]: ways to pick k of the values so far with rank2 sum s */
+	for (int i = 0; i < N; i++)
+		for (int k = i + 1 < n1 ? i + 1 : n1; k >= 1; k--)
+			for (int s = top; s >= rank2[i]; s--)
+				cnt[k * (top + 1) + s] += cnt[(k - 1) * (top + 1) + s - rank2[i]];
+	for (int s = 0; s <= top; s++) {
+		double c = cnt[n1 * (top + 1) + s];
+
+		tot += c;
+		lo += s <= obs ? c : 0;
+		hi += s >= obs ? c : 0;
+	}
+	free(all);
+	free(rank2);
+	free(cnt);
+	p = 2 * fmin(lo, hi) / tot;
+	return p > 1 ? 1 : p;
+}
+
 double
 qe_mann_whitney(const double *x, int n1, const double *y, int n2)
 {
 	double u = u_statistic(x, n1, y, n2), tiesum = tie_sum(x, n1, y, n2);
 	int N = n1 + n2;
 
-	if (tiesum == 0 && N <= 40)
-		return exact_p(u, n1, n2);
+	if (N <= 40)
+		return tiesum == 0 ? exact_p(u, n1, n2) : exact_tied_p(x, n1, y, n2);
 
 	double mu = n1 * (double)n2 / 2;
 	double var = n1 * (double)n2 / 12 * ((N + 1) - tiesum / ((double)N * (N - 1)));

@@ -14,12 +14,14 @@ double qe_median(double *v, int n);
 
 /*
  * The p value of the two-sided Mann-Whitney U test of x[0..n1) against
- * y[0..n2) (n1, n2 >= 1). Without ties and with n1 + n2 <= 40 it is
- * exact: twice the smaller tail of the null distribution of U (the
- * coefficients of the Gaussian binomial [n1+n2 choose n1]_q), at most 1.
- * Otherwise the normal approximation with the tie correction of the
- * variance and a continuity correction of 0.5; 1 when the variance is 0
- * (every value tied).
+ * y[0..n2) (n1, n2 >= 1). With n1 + n2 <= 40 it is exact: twice the
+ * smaller tail of the null distribution of U over every split of the
+ * pooled values, at most 1 (without ties the coefficients of the Gaussian
+ * binomial [n1+n2 choose n1]_q; with ties counted over the midranks, so
+ * two timings equal to the microsecond do not change the method). Above
+ * 40 the normal approximation with the tie correction of the variance and
+ * a continuity correction of 0.5; 1 when the variance is 0 (every value
+ * tied).
  */
 double qe_mann_whitney(const double *x, int n1, const double *y, int n2);
 

@@ -2,7 +2,7 @@
  * Unit driver for lib/qe_stats.c. The Mann-Whitney p values of
  * tests/unit/stats.test were computed by tests/unit/stats-reference.py
  * (python3, stdlib only: the exact p by enumerating every split of the
- * pooled samples; with ties or more than 40 values, the normal
+ * pooled samples, tied or not, up to 40 values; above 40, the normal
  * approximation) and agree with the published tables' critical values.
  */
 #include <string.h>
