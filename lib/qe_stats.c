@@ -141,10 +141,12 @@ exact_tied_p(const double *x, int n1, const double *y, int n2)
 		obs += rank2[at - all];
 	}
 	cnt[0] = 1;	/* cnt[k * (top + 1) + s]: ways to pick k of the values so far with rank2 sum s */
-	for (int i = 0; i < N; i++)
+	for (int i = 0, reach = 0; i < N; i++) {
+		reach += rank2[i];	/* no pick of the first i + 1 values sums higher */
 		for (int k = i + 1 < n1 ? i + 1 : n1; k >= 1; k--)
-			for (int s = top; s >= rank2[i]; s--)
+			for (int s = reach; s >= rank2[i]; s--)
 				cnt[k * (top + 1) + s] += cnt[(k - 1) * (top + 1) + s - rank2[i]];
+	}
 	for (int s = 0; s <= top; s++) {
 		double c = cnt[n1 * (top + 1) + s];
 
