@@ -24,6 +24,21 @@ QE_ARTIFACT=$QE_STATE/artifact
 # other than ':' (a tool's own lines start with its name) has every "::"
 # written ": :". Our own commands (ghcmd below) go to stdout.
 exec 2> >(LC_ALL=C sed -u '/^[!-9;-~]/!s/::/: :/g' >&2)
+QE_GUARD_PID=$!
+
+# At the end the step closes its stderr and lets the guard write what it
+# still holds (a reader that stops when the step's shell exits would lose
+# the last lines), waiting at most 5 s: a child left running in the
+# background may keep the pipe open, and it must not hold the step.
+# shellcheck disable=SC2317 # called from the EXIT trap
+guard_drain() {
+	exec 2>&-
+	local waited=0
+	while [ "$waited" -lt 100 ] && kill -0 "$QE_GUARD_PID" 2> /dev/null; do
+		sleep 0.05
+		waited=$((waited + 1))
+	done
+}
 
 # Workflow commands: the message is data, so %, CR and LF are escaped as the
 # runner expects (a message can never start a command of its own).
@@ -35,13 +50,22 @@ ghcmd() {
 	printf '::%s::qe-telemetry: %s\n' "$kind" "$msg"
 }
 warn() { ghcmd warning "$*"; }
+# read_nul VAR: one field ended by a NUL byte into VAR, byte for byte. In a
+# UTF-8 locale bash's read takes a byte that is not UTF-8 and the NUL after
+# it as one broken character and runs on into the next field; in C it cannot.
+read_nul() {
+	local LC_ALL=C
+	IFS= read -r -d '' "$1"
+}
 # shellcheck disable=SC2317 # called from the EXIT trap
 green_exit() {
 	local rc=$?
 	if [ "$rc" -ne 0 ] && [ "${QE_MAY_FAIL:-0}" != 1 ]; then
 		warn "step '${0##*/}' stopped with status $rc (see the messages above); the build is not affected. Please report it at https://github.com/QuantEcon/qe-telemetry/issues if it persists"
-		exit 0
+		rc=0
 	fi
+	guard_drain
+	exit "$rc"
 }
 trap green_exit EXIT
 notice() { ghcmd notice "$*"; }

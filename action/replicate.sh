@@ -58,25 +58,20 @@ note() { printf -- '- %s\n' "$*" >> "$notes"; }
 shown() {
 	if [[ $1 =~ ^[A-Za-z0-9_./-]{1,80}$ ]]; then printf '\140%s\140' "$1"; else printf 'a lecture'; fi
 }
-secs() {	# secs NUMBER-OR-null: whole seconds, rounded up, 0 for null
-	case $1 in
-	null | '') echo 0 ;;
-	*) awk -v v="$1" 'BEGIN { s = int(v); if (s < v) s++; print (s < 0 ? 0 : s) }' ;;
-	esac
-}
 
-re='^\{"kind":"notebook-diff","schema_version":1,"document":"([^"\\]*)","verdict":"(regression|improvement)",'
-ere='"base_execution_seconds":([-0-9.eE+]+|null),"head_execution_seconds":([-0-9.eE+]+|null)'
+# the flagged lectures, read by flagged.py: any document name, as its bytes
+if ! "${QE_PYTHON:-python3}" "$GITHUB_ACTION_PATH/action/flagged.py" "$diff" > "$QE_STATE/flagged.bin"; then
+	warn "replicates: could not read the flagged lectures from the screen's diff (see above): no replicate runs"
+	exit 0
+fi
 start=$SECONDS
-flagged=0 done=0
-while IFS= read -r line; do
-	[[ $line =~ $re ]] || continue
-	doc=${BASH_REMATCH[1]}
+flagged=0 done=0 doc='' b=0 h=0	# b, h: whole seconds, digits only (flagged.py writes them)
+while read_nul doc && read_nul b && read_nul h; do
 	flagged=$((flagged + 1))
-	b=0 h=0
-	if [[ $line =~ $ere ]]; then
-		b=$(secs "${BASH_REMATCH[1]}")
-		h=$(secs "${BASH_REMATCH[2]}")
+	if [ -z "$doc" ]; then
+		warn "replicates: a flagged lecture's name cannot be passed to qe-replicate (a NUL byte); skipped"
+		note "a lecture: not replicated, its name cannot be passed to qe-replicate"
+		continue
 	fi
 	# each run: a kernel start (10 s allowed) and the lecture, twice with --warm
 	est=$((k * (2 * (b + h) + 20)))
@@ -100,8 +95,8 @@ while IFS= read -r line; do
 	fi
 	cat "$QE_STATE/replicate-one.ndjson" >> "$stream"
 	done=$((done + 1))
-done < "$diff"
-rm -f "$QE_STATE/replicate-one.ndjson"
+done < "$QE_STATE/flagged.bin"
+rm -f "$QE_STATE/replicate-one.ndjson" "$QE_STATE/flagged.bin"
 
 if [ "$done" -gt 0 ] && ! "$QE_BIN/qe-cell-diff" "$stream" "$stream" > "$repdiff"; then
 	warn "replicates: qe-cell-diff reported trouble over the replicate runs (see above)"

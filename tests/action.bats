@@ -1128,6 +1128,31 @@ LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.y
 	assert_output --partial "::warning::qe-telemetry: input replicate-budget: expected seconds, or minutes or hours (90s, 20m, 1h), got 'soon': no replicate runs"
 }
 
+@test "replicates: the flagged lectures are read whatever their names hold (quotes, backslashes, newlines, bytes that are not UTF-8)" {
+	# before flagged.py, a bash pattern over the line skipped a name with '"' or '\'
+	d=$BATS_TEST_TMPDIR/diff.ndjson
+	{
+		printf '%s\n' '{"kind":"notebook-diff","schema_version":1,"document":"say \"hi\"\\there","verdict":"regression","base_execution_seconds":1.2,"head_execution_seconds":30}'
+		printf '%s\n' '{"kind":"notebook-diff","schema_version":1,"document":"plain","verdict":"unchanged","base_execution_seconds":1,"head_execution_seconds":1}'
+		printf '%s\n' '{"kind":"cell-diff","schema_version":1,"document":"cell","verdict":"regression"}'
+		printf '%s\n' '{"kind":"notebook-diff","schema_version":1,"document":"two\nlines","verdict":"improvement","base_execution_seconds":null,"head_execution_seconds":0.0001}'
+		printf '{"kind":"notebook-diff","schema_version":1,"document":"caf\351","verdict":"regression","base_execution_seconds":-3,"head_execution_seconds":2}\n'
+		printf '%s\n' '{"kind":"notebook-diff","schema_version":1,"document":"nul\u0000name","verdict":"regression","base_execution_seconds":5,"head_execution_seconds":6}'
+		printf '%s\n' 'not json'
+	} > "$d"
+	run -0 --separate-stderr python3 "$REPO/action/flagged.py" "$d"
+	assert_equal "$stderr" ""
+	python3 "$REPO/action/flagged.py" "$d" > "$BATS_TEST_TMPDIR/got"
+	printf 'say "hi"\\there\0002\00030\000two\nlines\0000\0001\000caf\351\0000\0002\000\0005\0006\000' > "$BATS_TEST_TMPDIR/want"
+	cmp "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got"
+	# replicate.sh's loop reads the same fields back, in the runners' UTF-8 locale too
+	run -0 --separate-stderr env LC_ALL=C.UTF-8 RUNNER_TEMP="$BATS_TEST_TMPDIR" GITHUB_ACTION_PATH="$REPO" bash -c \
+		'. "$GITHUB_ACTION_PATH/action/lib.sh"; while read_nul doc && read_nul b && read_nul h; do printf "[%s|%s|%s]" "$doc" "$b" "$h"; done < "$1"' _ "$BATS_TEST_TMPDIR/got"
+	assert_output "$(printf '[say "hi"\\there|2|30][two\nlines|0|1][caf\351|0|2][|5|6]')"
+	run -2 --separate-stderr python3 "$REPO/action/flagged.py" "$BATS_TEST_TMPDIR/none"
+	assert_equal "$stderr" "flagged.py: $BATS_TEST_TMPDIR/none: No such file or directory"
+}
+
 @test "lint: shellcheck on the action's scripts and the test helpers" {
 	command -v shellcheck > /dev/null || skip "shellcheck is not installed (Debian package shellcheck)"
 	cd "$REPO"
