@@ -125,22 +125,80 @@ check_version(struct qe_hstore *s, int readonly)
 	return 0;
 }
 
+/* A file: URI that names path exactly (bytes outside the unreserved set %-escaped), with query. */
+static char *
+file_uri(const char *path, const char *query)
+{
+	struct qe_buf b = { 0 };
+
+	qe_buf_adds(&b, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr("/-._~", *p))
+			qe_buf_addc(&b, (char)*p);
+		else
+			qe_buf_addf(&b, "%%%02X", *p);
+	qe_buf_addf(&b, "?%s", query);
+	return b.data;	/* NUL-terminated; the caller frees it */
+}
+
+/*
+ * A WAL database whose -wal and -shm files do not exist cannot be read
+ * where they cannot be created (a folder this user may not write): SQLite
+ * says "readonly" or "cannot open" on the first read. Such a database has
+ * no writer at this moment (a writer would have made those files), so it
+ * is read as immutable, without them.
+ */
+static int
+open_reader(struct qe_hstore *s, const char *path)
+{
+	const int fl = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX;
+	sqlite3_stmt *st;
+	int rc = SQLITE_ERROR;
+
+	if (sqlite3_open_v2(path, &s->db, fl, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK) {
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+	} else
+		rc = sqlite3_errcode(s->db);
+	if ((rc & 0xff) != SQLITE_READONLY && (rc & 0xff) != SQLITE_CANTOPEN)
+		return 0;	/* readable, or an error the version check reports */
+	char *uri = file_uri(path, "immutable=1");
+
+	sqlite3_close(s->db);
+	rc = sqlite3_open_v2(uri, &s->db, fl | SQLITE_OPEN_URI, NULL);
+	free(uri);
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
+/* WAL and its settings, or why the database cannot be written. */
+static int
+set_journal(struct qe_hstore *s)
+{
+	if (sqlite3_exec(s->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) != SQLITE_OK) {
+		if ((sqlite3_errcode(s->db) & 0xff) == SQLITE_READONLY)
+			return qe_hstore_err(s, "cannot write it (add writes the file and makes its "
+			    "-wal and -shm files beside it: the file and its folder must be writable)");
+		return qe_hstore_err(s, "PRAGMA journal_mode = WAL");
+	}
+	return exec(s, "PRAGMA synchronous = NORMAL");
+}
+
 int
 qe_hstore_open(struct qe_hstore *s, const char *path, int readonly)
 {
-	int fl = (readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
-	    SQLITE_OPEN_NOMUTEX;	/* one thread */
-
 	memset(s, 0, sizeof *s);
 	s->path = path;
-	if (sqlite3_open_v2(path, &s->db, fl, NULL) != SQLITE_OK) {
+	if (readonly ? open_reader(s, path) < 0 : sqlite3_open_v2(path, &s->db,
+	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		qe_hstore_err(s, readonly ? "cannot open (qe-history add creates it)" : "cannot open");
 		qe_hstore_close(s);
 		return -1;
 	}
 	sqlite3_busy_timeout(s->db, 10000);
-	if ((!readonly && (exec(s, "PRAGMA journal_mode = WAL") < 0 ||
-	    exec(s, "PRAGMA synchronous = NORMAL") < 0)) || check_version(s, readonly) < 0 ||
+	if ((!readonly && set_journal(s) < 0) || check_version(s, readonly) < 0 ||
 	    (!readonly && prepare(s) < 0)) {
 		qe_hstore_close(s);
 		return -1;

@@ -93,6 +93,29 @@ for line in c.iterdump():
 	assert_equal "$(buildno <<< "${lines[0]}")" 005
 }
 
+@test "a database this user may not write: add says so (status 2, the database as before); the queries still read it, without -wal and -shm" {
+	local ro before want as=()
+	# outside the test's folders (other users may not enter them); as root, run as nobody
+	ro=$(mktemp -d "/tmp/qe history ro?%#é.XXXXXX")	# a name the file: URI must escape
+	cp "$DB" "$ro/db"
+	before=$(dump "$ro/db")
+	want=$(qe-history slowest -d "$DB" -n 3)
+	chmod 444 "$ro/db"
+	chmod 555 "$ro"
+	[ "$(id -u)" != 0 ] || as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	run -2 --separate-stderr "${as[@]}" "$(command -v qe-history)" add -d "$ro/db" "$H/reports/main-01.ndjson.gz"
+	assert_output ""
+	assert_equal "$stderr" "qe-history: $ro/db: cannot write it (add writes the file and makes its -wal and -shm files beside it: the file and its folder must be writable): attempt to write a readonly database"
+	# before: "reading the schema version: attempt to write a readonly database" and no rows
+	run -0 --separate-stderr "${as[@]}" "$(command -v qe-history)" slowest -d "$ro/db" -n 3
+	assert_equal "$stderr" ""
+	assert_output "$want"
+	assert_equal "$(ls -A "$ro")" db
+	chmod 755 "$ro"
+	assert_equal "$(dump "$ro/db")" "$before"
+	rm -rf "$ro"
+}
+
 @test "add killed mid-ingest (SIGKILL while it waits on a FIFO inside its transaction) leaves the database exactly as before" {
 	/usr/bin/python3 "$TESTS_DIR/gen_history.py" --builds 1 --prs 0 --lectures 40 --cells 60 --plain \
 		"$H/base.ndjson" "$H/head.ndjson" "$T/big"
