@@ -690,14 +690,13 @@ gone_reader() {
 	assert_equal "${output%%,\"provenance\":*}" '{"kind":"cell","a":1.7976931348623157e+308'
 }
 
-@test "global.db with 200,000 rows: read in linear time (the row array grows geometrically)" {
+@test "global.db with 200,000 rows: every row read, the cache's 31 records out (the row array grows geometrically: tests/unit/mem.test counts its 13 reallocations)" {
 	mkdir "$T/big"
 	sqlite3 "$T/big/global.db" "CREATE TABLE nbcache (pk INTEGER PRIMARY KEY, hashkey VARCHAR(255), uri VARCHAR(255), description VARCHAR(255), data JSON, created DATETIME, accessed DATETIME);
 		WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200000)
 		INSERT INTO nbcache SELECT i, printf('%032x', i), printf('/b/n%d.md', i), '', '{}', '2026-11-29 00:00:00', NULL FROM n"
-	t0=$(date +%s%N)
 	run -0 --separate-stderr qe-cache-extract -b "$T/big" "$(shared jupyter-cache/base/.jupyter_cache)"
-	[ $(( ($(date +%s%N) - t0) / 1000000 )) -lt 5000 ]
+	assert_equal "$stderr" ""
 	assert_equal "$(jq -s length <<< "$output")" 31
 }
 
