@@ -3,7 +3,8 @@
 
   hooktool.py run [--timing] [--parallel] OUTDIR NB...
       execute each notebook with nbclient (record_timing only with --timing;
-      --parallel: all at once, one kernel each), in the notebook's own folder;
+      --parallel: all at once, one kernel each, no cell before every kernel
+      is up), in the notebook's own folder;
       writes OUTDIR/STEM.ipynb (nbformat.writes), OUTDIR/STEM.pid (the kernel's
       process id) and OUTDIR/STEM.status ("ok" or "CellExecutionError")
   hooktool.py cells LOG OUTDIR STEM
@@ -59,13 +60,22 @@ def cmd_run(args):
     out = pathlib.Path(args[0])
     out.mkdir(parents=True, exist_ok=True)
 
+    # --parallel: no cell runs before every kernel is up, so the kernels are
+    # alive at the same time however the machine schedules their starts
+    barrier = asyncio.Barrier(len(args) - 1) if parallel else None
+
+    async def started(pid, client):
+        pid.append(client.km.provisioner.pid)
+        if barrier is not None:
+            await asyncio.wait_for(barrier.wait(), 120)
+
     async def one(path):
         path = pathlib.Path(path).resolve()
         nb = nbformat.read(str(path), as_version=4)
         pid = []
         client = NotebookClient(nb, timeout=120, kernel_name="python3", record_timing=timing,
                                 resources={"metadata": {"path": str(path.parent)}},
-                                on_notebook_start=lambda notebook: pid.append(client.km.provisioner.pid))
+                                on_notebook_start=lambda notebook: started(pid, client))
         status = "ok"
         try:
             await client.async_execute()
