@@ -26,29 +26,61 @@ static const char esc_of[256] = {
 	[0x1e] = 'u', [0x1f] = 'u', ['"'] = '"', ['\\'] = '\\',
 };
 
+#define ONES	0x0101010101010101ULL
+#define HIGHS	0x8080808080808080ULL
+
+/* 1 if any of the eight bytes of w is '"', '\\' or below 0x20 (those escaped). */
+static int
+escaped8(uint64_t w)
+{
+	uint64_t q = w ^ (ONES * '"'), b = w ^ (ONES * '\\');
+
+	return (((w - ONES * 0x20) | (q - ONES) | (b - ONES)) & ~w & HIGHS) != 0;
+}
+
+/* One byte escaped at o (its bytes as they are when it needs no escape); the end. */
+static char *
+escape_byte(char *o, unsigned char c)
+{
+	static const char hex[] = "0123456789abcdef";
+	char e = esc_of[c];
+
+	if (e == 0) {
+		*o++ = (char)c;
+		return o;
+	}
+	*o++ = '\\';
+	*o++ = e;
+	if (e == 'u') {
+		*o++ = '0', *o++ = '0';
+		*o++ = hex[c >> 4], *o++ = hex[c & 15];
+	}
+	return o;
+}
+
 /*
  * Up to n bytes of p escaped at o, which has room for 6 bytes a byte
- * (\u00xx); the end of what was written.
+ * (\u00xx); the end of what was written. Eight bytes a step while none of
+ * them is escaped, else those eight one by one.
  */
 static char *
 escape_run(char *o, const unsigned char *p, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
+	const unsigned char *end = p + n;
+	uint64_t w;
 
-	for (const unsigned char *end = p + n; p < end; p++) {
-		char e = esc_of[*p];
-
-		if (e == 0) {
-			*o++ = (char)*p;
+	while (end - p >= 8) {
+		memcpy(&w, p, 8);
+		if (!escaped8(w)) {
+			memcpy(o, p, 8);
+			o += 8, p += 8;
 			continue;
 		}
-		*o++ = '\\';
-		*o++ = e;
-		if (e == 'u') {
-			*o++ = '0', *o++ = '0';
-			*o++ = hex[*p >> 4], *o++ = hex[*p & 15];
-		}
+		for (int i = 0; i < 8; i++)
+			o = escape_byte(o, *p++);
 	}
+	while (p < end)
+		o = escape_byte(o, *p++);
 	return o;
 }
 
@@ -63,7 +95,7 @@ qe_jw_str(struct qe_buf *b, const char *s)
 	size_t n;
 
 	if (s == NULL) {
-		qe_buf_adds(b, "null");
+		qe_jw_raw(b, "null", 4);
 		return;
 	}
 	n = strlen(s);
@@ -130,7 +162,60 @@ qe_jw_num(struct qe_buf *b, double x, int decimals)
 		*end++ = '.';
 		end = put_digits(end, (unsigned long long)fp, d);
 	}
-	qe_buf_add(b, tmp, (size_t)(end - tmp));
+	qe_jw_raw(b, tmp, (size_t)(end - tmp));
+}
+
+/*
+ * An integer below 1e15 in magnitude is its digits (%.15g's, and cJSON's
+ * %d within int), else qe_json_numfmt()'s text: the bytes qe_json_print()
+ * writes for every number (-0 as 0, not finite as null).
+ */
+void
+qe_jw_numfmt(struct qe_buf *b, double x)
+{
+	char tmp[32], *end = tmp;
+
+	if (x == floor(x) && fabs(x) < 1e15) {	/* NaN and the infinities fail */
+		long long v = (long long)x;
+
+		if (v < 0)
+			*end++ = '-', v = -v;
+		end = put_digits(end, (unsigned long long)v, 1);
+		qe_jw_raw(b, tmp, (size_t)(end - tmp));
+		return;
+	}
+	qe_jw_raw(b, tmp, (size_t)qe_json_numfmt(tmp, x));
+}
+
+/*
+ * What qe_jw_add_rounded adds, printed: r = qe_jw_round(x, decimals) in
+ * qe_json_numfmt()'s form. Where r is 0, or at least 1e-4 and below 1e9 in
+ * magnitude (at most 15 significant digits, no exponent in %.15g), that is
+ * qe_jw_num's text of x (qe_jw.h); elsewhere qe_jw_numfmt's of r.
+ */
+void
+qe_jw_rounded(struct qe_buf *b, double x, int decimals)
+{
+	double r;
+
+	if (isnan(x) || isinf(x)) {
+		qe_jw_raw(b, "null", 4);
+		return;
+	}
+	r = qe_jw_round(x, decimals);
+	if (r == 0 || (fabs(r) >= 1e-4 && fabs(r) < 1e9))
+		qe_jw_num(b, x, decimals);
+	else
+		qe_jw_numfmt(b, r);
+}
+
+void
+qe_jw_bool(struct qe_buf *b, int v)
+{
+	if (v)
+		qe_jw_raw(b, "true", 4);
+	else
+		qe_jw_raw(b, "false", 5);
 }
 
 void
@@ -159,9 +244,11 @@ qe_jw_key(struct qe_buf *b, const char *k)
 void
 qe_jw_begin(struct qe_buf *b, const char *kind)
 {
-	qe_buf_adds(b, "{\"kind\":");
+	static const char sv[] = ",\"schema_version\":" QE_JW_STR(QE_SCHEMA_VERSION);
+
+	qe_jw_raw(b, "{\"kind\":", 8);
 	qe_jw_str(b, kind);
-	qe_buf_adds(b, ",\"schema_version\":" QE_JW_STR(QE_SCHEMA_VERSION));
+	qe_jw_raw(b, sv, sizeof sv - 1);
 }
 
 double
