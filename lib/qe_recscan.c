@@ -5,10 +5,6 @@
 #include "qe.h"
 #include "qe_recscan.h"
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
 #define K(s) (sizeof(s) - 1 == n && memcmp(k, s, n) == 0)
 
 int
@@ -112,34 +108,11 @@ provenance(struct qe_recscan *sc, struct qe_recline *l)
  * member, so what is taken is what qe_jscan takes.
  */
 
-/* The first byte at or after p that is '"', '\\', below 0x20 or above 0x7f; or end. */
-static const char *
-plain_end(const char *p, const char *end)
-{
-#ifdef __SSE2__
-	const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\'), c = _mm_set1_epi8(0x20);
-
-	while (end - p >= 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		/* signed: below 0x20 is a control character or a byte above 0x7f */
-		int m = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q),
-		    _mm_cmpeq_epi8(v, b)), _mm_cmplt_epi8(v, c)));
-
-		if (m)
-			return p + __builtin_ctz((unsigned)m);
-		p += 16;
-	}
-#endif
-	while (p < end && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x80)
-		p++;
-	return p;
-}
-
 /* The plain string at p (*p == '"'): its closing quote, or NULL when it is not plain. */
 static const char *
 plain_str(const char *p, const char *end)
 {
-	const char *q = plain_end(p + 1, end);
+	const char *q = qe_js_plain_end(p + 1, end);
 
 	return q < end && *q == '"' ? q : NULL;
 }
