@@ -114,21 +114,50 @@ qe_jw_str(struct qe_buf *b, const char *s)
 	b->data[b->len] = '\0';
 }
 
-/* The decimal digits of v (>= 0) at o, at least `width` of them. */
+/* The decimal digits of v (>= 0) at o, at least `width` (<= 20) of them: two digits a step. */
 static char *
 put_digits(char *o, unsigned long long v, int width)
 {
-	char tmp[24];
-	int n = 0;
+	static const char d2[] =
+	    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	    "8081828384858687888990919293949596979899";
+	char tmp[24], *t = tmp + sizeof tmp;
+	size_t n;
 
-	do
-		tmp[n++] = (char)('0' + v % 10), v /= 10;
-	while (v);
-	while (n < width)
-		tmp[n++] = '0';
-	while (n)
-		*o++ = tmp[--n];
-	return o;
+	while (v >= 100) {
+		t -= 2;
+		memcpy(t, d2 + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		t -= 2;
+		memcpy(t, d2 + 2 * v, 2);
+	} else
+		*--t = (char)('0' + v);
+	while (tmp + sizeof tmp - t < width)
+		*--t = '0';
+	n = (size_t)(tmp + sizeof tmp - t);
+	memcpy(o, t, n);
+	return o + n;
+}
+
+/*
+ * y rounded half away from zero, as llround() rounds it (|y| < 2^63): y
+ * less its integer part is exact (below 2^53 the integer part is an exact
+ * double; from there y is an integer), so one compare with 0.5 decides.
+ */
+static long long
+round_half_away(double y)
+{
+	long long t = (long long)y;	/* toward zero */
+	double f = y - (double)t;
+
+	if (f >= 0.5)
+		t++;
+	else if (f <= -0.5)
+		t--;
+	return t;
 }
 
 void
@@ -148,7 +177,7 @@ qe_jw_num(struct qe_buf *b, double x, int decimals)
 		}
 		return;
 	}
-	v = llround(x * (double)pow10[decimals]);
+	v = round_half_away(x * (double)pow10[decimals]);
 	if (v < 0)
 		tmp[n++] = '-', v = -v;
 	ip = v / pow10[decimals];
