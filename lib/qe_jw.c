@@ -92,23 +92,24 @@ void
 qe_jw_str(struct qe_buf *b, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t n;
+	size_t n, k;
 
 	if (s == NULL) {
 		qe_jw_raw(b, "null", 4);
 		return;
 	}
 	n = strlen(s);
-	qe_buf_grow(b, (n < 4096 ? n : 4096) * 6 + 2);
+	k = n < 4096 ? n : 4096;
+	if (b->cap - b->len <= k * 6 + 2)
+		qe_buf_grow(b, k * 6 + 2);
 	b->data[b->len++] = '"';
 	for (;;) {
-		size_t k = n < 4096 ? n : 4096;
-
 		b->len = (size_t)(escape_run(b->data + b->len, p, k) - b->data);
 		p += k, n -= k;
 		if (n == 0)
 			break;
-		qe_buf_grow(b, (n < 4096 ? n : 4096) * 6 + 1);
+		k = n < 4096 ? n : 4096;
+		qe_buf_grow(b, k * 6 + 1);
 	}
 	b->data[b->len++] = '"';
 	b->data[b->len] = '\0';
@@ -122,24 +123,25 @@ put_digits(char *o, unsigned long long v, int width)
 	    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 	    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	    "8081828384858687888990919293949596979899";
-	char tmp[24], *t = tmp + sizeof tmp;
-	size_t n;
+	unsigned long long t = v;
+	int n = 1;
+	char *e;
 
-	while (v >= 100) {
-		t -= 2;
-		memcpy(t, d2 + 2 * (v % 100), 2);
-		v /= 100;
+	while (t >= 10)
+		t /= 10, n++;
+	e = o + (n > width ? n : width);
+	for (o = e; v >= 100; v /= 100) {
+		o -= 2;
+		memcpy(o, d2 + 2 * (v % 100), 2);
 	}
 	if (v >= 10) {
-		t -= 2;
-		memcpy(t, d2 + 2 * v, 2);
+		o -= 2;
+		memcpy(o, d2 + 2 * v, 2);
 	} else
-		*--t = (char)('0' + v);
-	while (tmp + sizeof tmp - t < width)
-		*--t = '0';
-	n = (size_t)(tmp + sizeof tmp - t);
-	memcpy(o, t, n);
-	return o + n;
+		*--o = (char)('0' + v);
+	while (o > e - width)
+		*--o = '0';
+	return e;
 }
 
 /*
@@ -164,9 +166,8 @@ void
 qe_jw_num(struct qe_buf *b, double x, int decimals)
 {
 	static const long long pow10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
-	char tmp[48], *end;
+	char tmp[48], *o;
 	long long v, ip, fp;
-	int n = 0;
 
 	if (isnan(x) || isinf(x) || fabs(x) > 1e12) {
 		if (isnan(x) || isinf(x))
@@ -177,21 +178,26 @@ qe_jw_num(struct qe_buf *b, double x, int decimals)
 		}
 		return;
 	}
+	/* written in place: a sign, at most 19 digits, a point and 6 digits */
+	if (b->cap - b->len <= 32)
+		qe_buf_grow(b, 32);
+	o = b->data + b->len;
 	v = round_half_away(x * (double)pow10[decimals]);
 	if (v < 0)
-		tmp[n++] = '-', v = -v;
+		*o++ = '-', v = -v;
 	ip = v / pow10[decimals];
 	fp = v % pow10[decimals];
-	end = put_digits(tmp + n, (unsigned long long)ip, 1);
+	o = put_digits(o, (unsigned long long)ip, 1);
 	if (fp) {
 		int d = decimals;
 
 		while (fp % 10 == 0)
 			fp /= 10, d--;
-		*end++ = '.';
-		end = put_digits(end, (unsigned long long)fp, d);
+		*o++ = '.';
+		o = put_digits(o, (unsigned long long)fp, d);
 	}
-	qe_jw_raw(b, tmp, (size_t)(end - tmp));
+	*o = '\0';
+	b->len = (size_t)(o - b->data);
 }
 
 /*
