@@ -206,15 +206,16 @@ random_exact(const char *in, size_t n, struct qe_buf *out)
 		double x = random_double(&st);
 		struct qe_buf a = { 0 }, r = { 0 };
 		char *cj;
-		cJSON *o = qe_json_check(cJSON_CreateObject());
+		cJSON *o = qe_json_check(cJSON_CreateObject()), *num = qe_json_check(cJSON_CreateNumber(x));
 		int d = (int)(i % 7), same;
 
 		qe_jw_numfmt(&a, x);
 		QE_JW_LIT(&a, " ");
 		qe_jw_rounded(&a, x, d);
-		cj = qe_json_print(qe_json_check(cJSON_CreateNumber(x)));
+		cj = qe_json_print(num);
 		qe_buf_adds(&r, cj);
 		cJSON_free(cj);
+		cJSON_Delete(num);
 		qe_jw_add_rounded(o, "x", x, d);
 		cj = qe_json_print(cJSON_GetObjectItem(o, "x"));
 		qe_buf_addf(&r, " %s", cj);
