@@ -24,32 +24,32 @@ jw_flags(struct qe_buf *b, unsigned flags)
 {
 	int first = 1;
 
-	qe_jw_key(b, "flags");
-	qe_buf_addc(b, '[');
+	QE_JW_KEY(b, "flags");
+	QE_JW_LIT(b, "[");
 	for (int f = 0; f < QE_NFLAGS; f++)
 		if (flags & QE_FLAG(f)) {
 			if (!first)
-				qe_buf_addc(b, ',');
+				QE_JW_LIT(b, ",");
 			qe_jw_str(b, qe_vocab_name(&qe_flags, f));
 			first = 0;
 		}
-	qe_buf_addc(b, ']');
+	QE_JW_LIT(b, "]");
 }
 
 static void
 jw_test(struct qe_buf *b, const struct qe_judgement *j)
 {
-	qe_jw_key(b, "test");
+	QE_JW_KEY(b, "test");
 	if (j->answer < 0) {
-		qe_buf_adds(b, "null");
+		QE_JW_LIT(b, "null");
 		return;
 	}
-	qe_buf_adds(b, "{\"method\":\"mann-whitney\",\"answer\":");
+	QE_JW_LIT(b, "{\"method\":\"mann-whitney\",\"answer\":");
 	qe_jw_str(b, qe_vocab_name(&qe_answers, j->answer));
-	qe_jw_key(b, "p"), qe_jw_num(b, j->p, 6);
-	qe_jw_key(b, "n_base"), qe_jw_num(b, j->nb, 0);
-	qe_jw_key(b, "n_head"), qe_jw_num(b, j->nh, 0);
-	qe_buf_addc(b, '}');
+	QE_JW_KEY(b, "p"), qe_jw_num(b, j->p, 6);
+	QE_JW_KEY(b, "n_base"), qe_jw_num(b, j->nb, 0);
+	QE_JW_KEY(b, "n_head"), qe_jw_num(b, j->nh, 0);
+	QE_JW_LIT(b, "}");
 }
 
 /* "warm": the warm judgement, only when a side had warm samples. */
@@ -58,14 +58,14 @@ jw_warm(struct qe_buf *b, const struct qe_judgement *w, int both)
 {
 	if (w->verdict < 0)
 		return;
-	qe_jw_key(b, "warm");
-	qe_buf_adds(b, "{\"base_s\":");
+	QE_JW_KEY(b, "warm");
+	QE_JW_LIT(b, "{\"base_s\":");
 	qe_jw_num(b, w->b, 6);
-	qe_jw_key(b, "head_s"), qe_jw_num(b, w->h, 6);
-	qe_jw_key(b, "ratio"), qe_jw_num(b, both && w->b > 0 ? w->h / w->b : NAN, 4);
-	qe_jw_key(b, "verdict"), qe_jw_str(b, qe_vocab_name(&qe_verdicts, w->verdict));
+	QE_JW_KEY(b, "head_s"), qe_jw_num(b, w->h, 6);
+	QE_JW_KEY(b, "ratio"), qe_jw_num(b, both && w->b > 0 ? w->h / w->b : NAN, 4);
+	QE_JW_KEY(b, "verdict"), qe_jw_str(b, qe_vocab_name(&qe_verdicts, w->verdict));
 	jw_test(b, w);
-	qe_buf_addc(b, '}');
+	QE_JW_LIT(b, "}");
 }
 
 /* A cell-diff line into the writer's buffer (a qe_cell_diff_fn). */
@@ -79,41 +79,41 @@ write_cell(void *arg, const struct qe_nb_diff *nb, const struct qe_cell_diff *c)
 	uint32_t label = hc && hc->label ? hc->label : bc && bc->label ? bc->label : 0;
 
 	qe_jw_begin(b, "cell-diff");
-	qe_jw_key(b, "document"), qe_jw_str(b, nb->doc->name);
+	QE_JW_KEY(b, "document"), qe_jw_str(b, nb->doc->name);
 	/* (double): int ? int : NAN is a float, exact only to 2^24 */
-	qe_jw_key(b, "base_index"), qe_jw_num(b, bc ? (double)bc->index : NAN, 0);
-	qe_jw_key(b, "head_index"), qe_jw_num(b, hc ? (double)hc->index : NAN, 0);
-	qe_jw_key(b, "label"), qe_jw_str(b, qe_reader_text(w->r, label));
-	qe_jw_key(b, "first_line"), qe_jw_str(b, qe_reader_text(w->r, any->first_line));
-	qe_jw_key(b, "verdict"), qe_jw_str(b, qe_vocab_name(&qe_verdicts, j->verdict));
+	QE_JW_KEY(b, "base_index"), qe_jw_num(b, bc ? (double)bc->index : NAN, 0);
+	QE_JW_KEY(b, "head_index"), qe_jw_num(b, hc ? (double)hc->index : NAN, 0);
+	QE_JW_KEY(b, "label"), qe_jw_str(b, qe_reader_text(w->r, label));
+	QE_JW_KEY(b, "first_line"), qe_jw_str(b, qe_reader_text(w->r, any->first_line));
+	QE_JW_KEY(b, "verdict"), qe_jw_str(b, qe_vocab_name(&qe_verdicts, j->verdict));
 	jw_flags(b, c->flags);
-	qe_jw_key(b, "reason"), qe_jw_str(b, c->reason);
-	qe_jw_key(b, "base_s"), qe_jw_num(b, j->b, 6);
-	qe_jw_key(b, "head_s"), qe_jw_num(b, j->h, 6);
-	qe_jw_key(b, "ratio"), qe_jw_num(b, bc && hc && j->b > 0 ? j->h / j->b : NAN, 4);
-	qe_jw_key(b, "delta_s"), qe_jw_num(b, bc && hc ? j->h - j->b : NAN, 6);
+	QE_JW_KEY(b, "reason"), qe_jw_str(b, c->reason);
+	QE_JW_KEY(b, "base_s"), qe_jw_num(b, j->b, 6);
+	QE_JW_KEY(b, "head_s"), qe_jw_num(b, j->h, 6);
+	QE_JW_KEY(b, "ratio"), qe_jw_num(b, bc && hc && j->b > 0 ? j->h / j->b : NAN, 4);
+	QE_JW_KEY(b, "delta_s"), qe_jw_num(b, bc && hc ? j->h - j->b : NAN, 6);
 	if (w->o->adjust)
-		qe_jw_key(b, "adjusted_ratio"),
+		QE_JW_KEY(b, "adjusted_ratio"),
 		qe_jw_num(b, qe_verdict_is_timed(j->verdict) && j->b > 0 ? j->ratio : NAN, 4);
-	qe_jw_key(b, "share_base"), qe_jw_num(b, share(j->b, nb->sum[QE_BASE]), 4);
-	qe_jw_key(b, "share_head"), qe_jw_num(b, share(j->h, nb->sum[QE_HEAD]), 4);
-	qe_jw_key(b, "status_base"), qe_jw_str(b, bc ? qe_vocab_name(&qe_cell_statuses, bc->status) : NULL);
-	qe_jw_key(b, "status_head"), qe_jw_str(b, hc ? qe_vocab_name(&qe_cell_statuses, hc->status) : NULL);
-	qe_jw_key(b, "error_base"), qe_jw_str(b, bc ? qe_reader_text(w->r, bc->error) : NULL);
-	qe_jw_key(b, "error_head"), qe_jw_str(b, hc ? qe_reader_text(w->r, hc->error) : NULL);
-	qe_jw_key(b, "timing_note_base"), qe_jw_str(b, bc ? qe_vocab_name(&qe_timing_notes, bc->note) : NULL);
-	qe_jw_key(b, "timing_note_head"), qe_jw_str(b, hc ? qe_vocab_name(&qe_timing_notes, hc->note) : NULL);
-	qe_jw_key(b, "timing_source_base"), qe_jw_str(b, bc ? qe_vocab_name(&qe_timing_sources, bc->tsrc) : NULL);
-	qe_jw_key(b, "timing_source_head"), qe_jw_str(b, hc ? qe_vocab_name(&qe_timing_sources, hc->tsrc) : NULL);
-	qe_jw_key(b, "n_base"), qe_jw_num(b, j->nb, 0);
-	qe_jw_key(b, "n_head"), qe_jw_num(b, j->nh, 0);
+	QE_JW_KEY(b, "share_base"), qe_jw_num(b, share(j->b, nb->sum[QE_BASE]), 4);
+	QE_JW_KEY(b, "share_head"), qe_jw_num(b, share(j->h, nb->sum[QE_HEAD]), 4);
+	QE_JW_KEY(b, "status_base"), qe_jw_str(b, bc ? qe_vocab_name(&qe_cell_statuses, bc->status) : NULL);
+	QE_JW_KEY(b, "status_head"), qe_jw_str(b, hc ? qe_vocab_name(&qe_cell_statuses, hc->status) : NULL);
+	QE_JW_KEY(b, "error_base"), qe_jw_str(b, bc ? qe_reader_text(w->r, bc->error) : NULL);
+	QE_JW_KEY(b, "error_head"), qe_jw_str(b, hc ? qe_reader_text(w->r, hc->error) : NULL);
+	QE_JW_KEY(b, "timing_note_base"), qe_jw_str(b, bc ? qe_vocab_name(&qe_timing_notes, bc->note) : NULL);
+	QE_JW_KEY(b, "timing_note_head"), qe_jw_str(b, hc ? qe_vocab_name(&qe_timing_notes, hc->note) : NULL);
+	QE_JW_KEY(b, "timing_source_base"), qe_jw_str(b, bc ? qe_vocab_name(&qe_timing_sources, bc->tsrc) : NULL);
+	QE_JW_KEY(b, "timing_source_head"), qe_jw_str(b, hc ? qe_vocab_name(&qe_timing_sources, hc->tsrc) : NULL);
+	QE_JW_KEY(b, "n_base"), qe_jw_num(b, j->nb, 0);
+	QE_JW_KEY(b, "n_head"), qe_jw_num(b, j->nh, 0);
 	jw_test(b, j);
 	if (c->has_mem) {
-		qe_jw_key(b, "peak_growth_base_bytes"), qe_jw_num(b, c->mem_b, 0);
-		qe_jw_key(b, "peak_growth_head_bytes"), qe_jw_num(b, c->mem_h, 0);
+		QE_JW_KEY(b, "peak_growth_base_bytes"), qe_jw_num(b, c->mem_b, 0);
+		QE_JW_KEY(b, "peak_growth_head_bytes"), qe_jw_num(b, c->mem_h, 0);
 	}
 	jw_warm(b, &c->warm, bc && hc);
-	qe_buf_adds(b, "}\n");
+	QE_JW_LIT(b, "}\n");
 }
 
 static void
@@ -128,16 +128,6 @@ add_number(cJSON *o, const char *key, double v)
 	qe_json_check(cJSON_AddNumberToObject(o, key, v));
 }
 
-static void
-add_flags(cJSON *o, unsigned flags)
-{
-	cJSON *a = qe_json_check(cJSON_AddArrayToObject(o, "flags"));
-
-	for (int f = 0; f < QE_NFLAGS; f++)
-		if (flags & QE_FLAG(f))
-			cJSON_AddItemToArray(a, qe_json_check(cJSON_CreateString(qe_vocab_name(&qe_flags, f))));
-}
-
 /* {verdict: count} over every verdict, or over the cell verdicts only. */
 static void
 add_counts(cJSON *o, const char *key, const long *c, int cells_only)
@@ -149,81 +139,123 @@ add_counts(cJSON *o, const char *key, const long *c, int cells_only)
 			add_number(x, qe_vocab_name(&qe_verdicts, v), (double)c[v]);
 }
 
+/* A notebook-diff's "test": as cJSON printed it (p rounded in qe_json_numfmt()'s form). */
 static void
-add_test(cJSON *o, const struct qe_judgement *j)
+jw_nb_test(struct qe_buf *b, const struct qe_judgement *j)
 {
-	cJSON *t;
-
+	QE_JW_KEY(b, "test");
 	if (j->answer < 0) {
-		qe_json_check(cJSON_AddNullToObject(o, "test"));
+		QE_JW_LIT(b, "null");
 		return;
 	}
-	t = qe_json_check(cJSON_AddObjectToObject(o, "test"));
-	add_str(t, "method", "mann-whitney");
-	add_str(t, "answer", qe_vocab_name(&qe_answers, j->answer));
-	qe_jw_add_rounded(t, "p", j->p, 6);
-	add_number(t, "n_base", j->nb);
-	add_number(t, "n_head", j->nh);
+	QE_JW_LIT(b, "{\"method\":\"mann-whitney\",\"answer\":");
+	qe_jw_str(b, qe_vocab_name(&qe_answers, j->answer));
+	QE_JW_KEY(b, "p"), qe_jw_rounded(b, j->p, 6);
+	QE_JW_KEY(b, "n_base"), qe_jw_numfmt(b, j->nb);
+	QE_JW_KEY(b, "n_head"), qe_jw_numfmt(b, j->nh);
+	QE_JW_LIT(b, "}");
+}
+
+/* "cells": {verdict: count} over the cell verdicts. */
+static void
+jw_cell_counts(struct qe_buf *b, const long *c)
+{
+	int first = 1;
+
+	QE_JW_KEY(b, "cells");
+	QE_JW_LIT(b, "{");
+	for (int v = 0; v < QE_NVERDICTS; v++)
+		if (qe_verdict_is_cell(v)) {
+			if (!first)
+				QE_JW_LIT(b, ",");
+			qe_jw_str(b, qe_vocab_name(&qe_verdicts, v));
+			QE_JW_LIT(b, ":");
+			qe_jw_numfmt(b, (double)c[v]);
+			first = 0;
+		}
+	QE_JW_LIT(b, "}");
 }
 
 /* HEAD's "timeout_cell": the cell its failed run never finished, or null. */
 static void
-add_timeout(cJSON *o, const struct qe_side *hs)
+jw_timeout(struct qe_buf *b, const struct qe_side *hs)
 {
-	cJSON *t;
-
+	QE_JW_KEY(b, "timeout_cell");
 	if (hs->timeout_seq <= 0) {
-		qe_json_check(cJSON_AddNullToObject(o, "timeout_cell"));
+		QE_JW_LIT(b, "null");
 		return;
 	}
-	t = qe_json_check(cJSON_AddObjectToObject(o, "timeout_cell"));
-	add_number(t, "seq", (double)hs->timeout_seq);
-	add_str(t, "source_sha256", hs->timeout_digest);
+	QE_JW_LIT(b, "{\"seq\":");
+	qe_jw_numfmt(b, (double)hs->timeout_seq);
+	QE_JW_KEY(b, "source_sha256"), qe_jw_str(b, hs->timeout_digest);
+	QE_JW_LIT(b, "}");
 }
 
+/* "kernel_changes", only when a hook measured what a kernel ran with: cJSON's array, printed. */
 static void
-write_notebook(const struct qe_nb_diff *nb)
+jw_kernel_changes(struct qe_buf *b, const struct qe_side *bs, const struct qe_side *hs)
+{
+	cJSON *a;
+	char *s;
+
+	if (!bs->kenv && !hs->kenv)
+		return;
+	a = qe_json_check(cJSON_CreateArray());
+	qe_kenv_changes(bs->kenv, hs->kenv, a);
+	s = qe_json_print(a);
+	QE_JW_KEY(b, "kernel_changes");
+	qe_buf_adds(b, s);
+	cJSON_free(s);
+	cJSON_Delete(a);
+}
+
+/*
+ * The notebook-diff line into b, byte for byte what cJSON printed when it
+ * was a cJSON object: numbers in qe_json_numfmt()'s form (qe_jw_numfmt,
+ * qe_jw_rounded), strings escaped as cJSON escapes them.
+ */
+static void
+write_notebook(struct qe_buf *b, const struct qe_nb_diff *nb)
 {
 	const struct qe_side *bs = &nb->doc->s[QE_BASE], *hs = &nb->doc->s[QE_HEAD];
 	const struct qe_judgement *j = &nb->j;
-	cJSON *o = qe_record_new("notebook-diff");
 
-	add_str(o, "document", nb->doc->name);
-	add_str(o, "verdict", qe_vocab_name(&qe_verdicts, nb->verdict));
-	add_flags(o, nb->flags);
-	qe_json_add_str_or_null(o, "reason", nb->reason);
-	qe_json_add_str_or_null(o, "verdict_rule", qe_vocab_name(&qe_verdict_rules, nb->rule));
-	qe_json_add_str_or_null(o, "error_base", bs->error);
-	qe_json_add_str_or_null(o, "error_head", hs->error);
-	add_timeout(o, hs);
+	qe_jw_begin(b, "notebook-diff");
+	QE_JW_KEY(b, "document"), qe_jw_str(b, nb->doc->name);
+	QE_JW_KEY(b, "verdict"), qe_jw_str(b, qe_vocab_name(&qe_verdicts, nb->verdict));
+	jw_flags(b, nb->flags);
+	QE_JW_KEY(b, "reason"), qe_jw_str(b, nb->reason);
+	QE_JW_KEY(b, "verdict_rule"), qe_jw_str(b, qe_vocab_name(&qe_verdict_rules, nb->rule));
+	QE_JW_KEY(b, "error_base"), qe_jw_str(b, bs->error);
+	QE_JW_KEY(b, "error_head"), qe_jw_str(b, hs->error);
+	jw_timeout(b, hs);
+	QE_JW_KEY(b, "pr_touched");
 	if (nb->touched < 0)
-		qe_json_check(cJSON_AddNullToObject(o, "pr_touched"));
+		QE_JW_LIT(b, "null");
 	else
-		qe_json_check(cJSON_AddBoolToObject(o, "pr_touched", nb->touched));
-	qe_json_add_str_or_null(o, "measure", nb->measure);
-	qe_jw_add_rounded(o, "base_s", j->b, 6);
-	qe_jw_add_rounded(o, "head_s", j->h, 6);
-	qe_jw_add_rounded(o, "ratio", nb->measure && j->b > 0 ? j->h / j->b : NAN, 4);
-	qe_jw_add_rounded(o, "delta_s", nb->measure ? j->h - j->b : NAN, 6);
-	qe_jw_add_rounded(o, "base_execution_seconds", nb->exec_med[QE_BASE], 6);
-	qe_jw_add_rounded(o, "head_execution_seconds", nb->exec_med[QE_HEAD], 6);
-	qe_jw_add_rounded(o, "base_cells_seconds", nb->cells_med[QE_BASE], 6);
-	qe_jw_add_rounded(o, "head_cells_seconds", nb->cells_med[QE_HEAD], 6);
-	qe_json_add_str_or_null(o, "status_base", bs->status);
-	qe_json_add_str_or_null(o, "status_head", hs->status);
-	qe_json_add_str_or_null(o, "cache_key_base", bs->cache_key);
-	qe_json_add_str_or_null(o, "cache_key_head", hs->cache_key);
-	qe_json_add_str_or_null(o, "head_origin", !hs->present ? NULL :
+		qe_jw_bool(b, nb->touched);
+	QE_JW_KEY(b, "measure"), qe_jw_str(b, nb->measure);
+	QE_JW_KEY(b, "base_s"), qe_jw_rounded(b, j->b, 6);
+	QE_JW_KEY(b, "head_s"), qe_jw_rounded(b, j->h, 6);
+	QE_JW_KEY(b, "ratio"), qe_jw_rounded(b, nb->measure && j->b > 0 ? j->h / j->b : NAN, 4);
+	QE_JW_KEY(b, "delta_s"), qe_jw_rounded(b, nb->measure ? j->h - j->b : NAN, 6);
+	QE_JW_KEY(b, "base_execution_seconds"), qe_jw_rounded(b, nb->exec_med[QE_BASE], 6);
+	QE_JW_KEY(b, "head_execution_seconds"), qe_jw_rounded(b, nb->exec_med[QE_HEAD], 6);
+	QE_JW_KEY(b, "base_cells_seconds"), qe_jw_rounded(b, nb->cells_med[QE_BASE], 6);
+	QE_JW_KEY(b, "head_cells_seconds"), qe_jw_rounded(b, nb->cells_med[QE_HEAD], 6);
+	QE_JW_KEY(b, "status_base"), qe_jw_str(b, bs->status);
+	QE_JW_KEY(b, "status_head"), qe_jw_str(b, hs->status);
+	QE_JW_KEY(b, "cache_key_base"), qe_jw_str(b, bs->cache_key);
+	QE_JW_KEY(b, "cache_key_head"), qe_jw_str(b, hs->cache_key);
+	QE_JW_KEY(b, "head_origin"), qe_jw_str(b, !hs->present ? NULL :
 	    qe_vocab_name(&qe_origins, nb->executed ? QE_ORIGIN_EXECUTED : QE_ORIGIN_INHERITED));
-	qe_json_add_str_or_null(o, "origin_from", nb->how);
-	qe_json_add_str_or_null(o, "fingerprint_base", bs->fp);
-	qe_json_add_str_or_null(o, "fingerprint_head", hs->fp);
-	add_counts(o, "cells", nb->cells, 1);
-	add_test(o, j);
-	if (bs->kenv || hs->kenv)	/* only when a hook measured what a kernel ran with */
-		qe_kenv_changes(bs->kenv, hs->kenv, qe_json_check(cJSON_AddArrayToObject(o, "kernel_changes")));
-	qe_emit(o);
-	cJSON_Delete(o);
+	QE_JW_KEY(b, "origin_from"), qe_jw_str(b, nb->how);
+	QE_JW_KEY(b, "fingerprint_base"), qe_jw_str(b, bs->fp);
+	QE_JW_KEY(b, "fingerprint_head"), qe_jw_str(b, hs->fp);
+	jw_cell_counts(b, nb->cells);
+	jw_nb_test(b, j);
+	jw_kernel_changes(b, bs, hs);
+	QE_JW_LIT(b, "}\n");
 }
 
 static void
@@ -341,6 +373,7 @@ qe_diff_write(const struct qe_diff_opts *o, const struct qe_reader *r, const cha
 	struct qe_doc **docs = qe_reader_docs(r, &n);
 	struct qe_runner_factor rf = qe_diff_runner_factor(o, r, docs, n);
 	struct writer w = { o, r, { 0 } };
+	struct qe_buf line = { 0 };	/* the notebook-diff line, then its cell-diff lines */
 	struct qe_diff_totals t = { 0 };
 	struct qe_nb_diff nb;
 	struct qe_doc **executed = qe_xmalloc(sizeof *executed * (n + 1));
@@ -352,9 +385,10 @@ qe_diff_write(const struct qe_diff_opts *o, const struct qe_reader *r, const cha
 		qe_diff_doc(o, r, &rf, docs[i], &nb, write_cell, &w);
 		if (nb.executed)
 			executed[nexecuted++] = docs[i];
-		write_notebook(&nb);
-		if (w.cells.len > 0)
-			qe_emit_line(w.cells.data, w.cells.len - 1);
+		qe_buf_reset(&line);
+		write_notebook(&line, &nb);
+		qe_emit_bytes(line.data, line.len);
+		qe_emit_bytes(w.cells.data, w.cells.len);
 		qe_diff_tally(&t, r, &nb);
 	}
 	write_summary(o, r, &rf, &t, basename, headname, executed, nexecuted);
@@ -362,6 +396,7 @@ qe_diff_write(const struct qe_diff_opts *o, const struct qe_reader *r, const cha
 	regressions = t.regressions;
 	qe_diff_totals_free(&t);
 	qe_buf_free(&w.cells);
+	qe_buf_free(&line);
 	free(docs);
 	return regressions;
 }

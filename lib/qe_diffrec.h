@@ -7,9 +7,11 @@
  *  - records go to stdout through qe_emit (one compact line each); a write
  *    error ends the program there, as everywhere.
  *  - cell-diff lines are written by the hand writer (qe_jw.h): a million of
- *    them must print fast. The notebook-diff and diff-summary records are
- *    cJSON objects. Numbers are rounded: seconds to 6 decimals, ratios and
- *    shares to 4.
+ *    them must print fast. Notebook-diff lines too (tens of thousands), in
+ *    the bytes cJSON printed for them when they were cJSON objects
+ *    (qe_jw_numfmt, qe_jw_rounded); the one diff-summary record is a cJSON
+ *    object. Numbers are rounded: seconds to 6 decimals, ratios and shares
+ *    to 4.
  *  - nothing is kept between calls: the caller owns the reader and options.
  */
 #ifndef QE_DIFFREC_H

@@ -7,13 +7,6 @@
 #include "qe.h"
 #include "qe_jscan.h"
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
-#define ONES	0x0101010101010101ULL
-#define HIGHS	0x8080808080808080ULL
-
 static int
 fail(struct qe_jscan *s)
 {
@@ -48,53 +41,6 @@ ws(struct qe_jscan *s)
 		s->p++;
 }
 
-/* 1 if any of the eight bytes of w is '"', '\\', below 0x20 or above 0x7f. */
-static int
-special8(uint64_t w)
-{
-	uint64_t q = w ^ (ONES * '"'), b = w ^ (ONES * '\\');
-
-	return (((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) | ((b - ONES) & ~b) | w) & HIGHS ? 1 : 0;
-}
-
-#ifdef __SSE2__
-/* The bytes of the 16 at p that are '"', '\\', below 0x20 or above 0x7f, as a bit mask. */
-static unsigned
-special16(const char *p)
-{
-	const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\'), c = _mm_set1_epi8(0x20);
-	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-
-	/* signed: below 0x20 is a control character or a byte above 0x7f */
-	return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q),
-	    _mm_cmpeq_epi8(v, b)), _mm_cmplt_epi8(v, c)));
-}
-#endif
-
-/*
- * Past the 16-byte blocks at p without '"', '\\', a control character or a
- * byte above 0x7f: 64 bytes a step while there are, one test for the four.
- */
-static const char *
-plain16(const char *p, const char *end)
-{
-#ifdef __SSE2__
-	unsigned m;
-
-	while (end - p >= 64 && (special16(p) | special16(p + 16) | special16(p + 32) |
-	    special16(p + 48)) == 0)
-		p += 64;
-	while (end - p >= 16) {
-		if ((m = special16(p)) != 0)
-			return p + __builtin_ctz(m);
-		p += 16;
-	}
-#else
-	(void)end;
-#endif
-	return p;
-}
-
 /*
  * The first byte at or after p that ends a run of a string: '"', '\\', a
  * control character or a byte that is not well-formed UTF-8; or end.
@@ -102,24 +48,17 @@ plain16(const char *p, const char *end)
 static const char *
 run_end(const char *p, const char *end)
 {
-	uint64_t w;
 	long cp;
-	for (;;) {
-		p = plain16(p, end);
-		while (end - p >= 8 && (memcpy(&w, p, 8), !special8(w)))
-			p += 8;
-		if (p >= end)
-			return end;
-		if ((unsigned char)*p >= 0x80) {
-			size_t n = qe_utf8_next((const unsigned char *)p, (size_t)(end - p), &cp);
+	size_t n;
 
-			if (cp < 0)
-				return p;
-			p += n;
-		} else if (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20)
+	for (;;) {
+		p = qe_js_plain_end(p, end);
+		if (p >= end || (unsigned char)*p < 0x80)
+			return p;	/* the end, '"', '\\' or a control character */
+		n = qe_utf8_next((const unsigned char *)p, (size_t)(end - p), &cp);
+		if (cp < 0)
 			return p;
-		else
-			p++;
+		p += n;
 	}
 }
 

@@ -30,6 +30,12 @@
 #define QE_JSCAN_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "qe_mem.h"
 
@@ -54,6 +60,62 @@ struct qe_jscan {
 
 /* Where a string's decoded runs go, in order. */
 typedef void (*qe_js_sink)(void *arg, const char *p, size_t n);
+
+#ifdef __SSE2__
+/* The bytes of the 16 at p that are '"', '\\', below 0x20 or above 0x7f, as a bit mask. */
+static inline unsigned
+qe_js_special16(const char *p)
+{
+	const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\'), c = _mm_set1_epi8(0x20);
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+
+	/* signed: below 0x20 is a control character or a byte above 0x7f */
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q),
+	    _mm_cmpeq_epi8(v, b)), _mm_cmplt_epi8(v, c)));
+}
+#endif
+
+/*
+ * The first byte at or after p that is '"', '\\', below 0x20 or above 0x7f
+ * (what ends a run of plain ASCII in a string), or end. With SSE2 one
+ * block of 16 bytes, then 64 a step (four blocks, one test), then 16;
+ * then 8 a step by SWAR, then byte by byte. The one copy of this scan: qe_jscan's strings and qe_recscan's
+ * plain keys and values both use it.
+ */
+static inline const char *
+qe_js_plain_end(const char *p, const char *end)
+{
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+	uint64_t w, q, b;
+
+#ifdef __SSE2__
+	uint64_t m;
+
+	/* one block first: most strings of a record end in it */
+	if (end - p >= 16 && (m = qe_js_special16(p)) != 0)
+		return p + __builtin_ctzll(m);
+	if (end - p >= 16)
+		p += 16;
+	for (; end - p >= 64; p += 64) {
+		m = qe_js_special16(p) | (uint64_t)qe_js_special16(p + 16) << 16 |
+		    (uint64_t)qe_js_special16(p + 32) << 32 | (uint64_t)qe_js_special16(p + 48) << 48;
+		if (m)
+			return p + __builtin_ctzll(m);
+	}
+	for (; end - p >= 16; p += 16)
+		if ((m = qe_js_special16(p)) != 0)
+			return p + __builtin_ctzll(m);
+#endif
+	for (; end - p >= 8; p += 8) {
+		memcpy(&w, p, 8);
+		q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+		if ((((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b) | w) & highs)
+			break;
+	}
+	while (p < end && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x80)
+		p++;
+	return p;
+}
 
 /* Read text[0..n) from its start; depth 0. */
 void qe_js_init(struct qe_jscan *s, const char *text, size_t n);

@@ -26,29 +26,61 @@ static const char esc_of[256] = {
 	[0x1e] = 'u', [0x1f] = 'u', ['"'] = '"', ['\\'] = '\\',
 };
 
+#define ONES	0x0101010101010101ULL
+#define HIGHS	0x8080808080808080ULL
+
+/* 1 if any of the eight bytes of w is '"', '\\' or below 0x20 (those escaped). */
+static int
+escaped8(uint64_t w)
+{
+	uint64_t q = w ^ (ONES * '"'), b = w ^ (ONES * '\\');
+
+	return (((w - ONES * 0x20) | (q - ONES) | (b - ONES)) & ~w & HIGHS) != 0;
+}
+
+/* One byte escaped at o (its bytes as they are when it needs no escape); the end. */
+static char *
+escape_byte(char *o, unsigned char c)
+{
+	static const char hex[] = "0123456789abcdef";
+	char e = esc_of[c];
+
+	if (e == 0) {
+		*o++ = (char)c;
+		return o;
+	}
+	*o++ = '\\';
+	*o++ = e;
+	if (e == 'u') {
+		*o++ = '0', *o++ = '0';
+		*o++ = hex[c >> 4], *o++ = hex[c & 15];
+	}
+	return o;
+}
+
 /*
  * Up to n bytes of p escaped at o, which has room for 6 bytes a byte
- * (\u00xx); the end of what was written.
+ * (\u00xx); the end of what was written. Eight bytes a step while none of
+ * them is escaped, else those eight one by one.
  */
 static char *
 escape_run(char *o, const unsigned char *p, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
+	const unsigned char *end = p + n;
+	uint64_t w;
 
-	for (const unsigned char *end = p + n; p < end; p++) {
-		char e = esc_of[*p];
-
-		if (e == 0) {
-			*o++ = (char)*p;
+	while (end - p >= 8) {
+		memcpy(&w, p, 8);
+		if (!escaped8(w)) {
+			memcpy(o, p, 8);
+			o += 8, p += 8;
 			continue;
 		}
-		*o++ = '\\';
-		*o++ = e;
-		if (e == 'u') {
-			*o++ = '0', *o++ = '0';
-			*o++ = hex[*p >> 4], *o++ = hex[*p & 15];
-		}
+		for (int i = 0; i < 8; i++)
+			o = escape_byte(o, *p++);
 	}
+	while (p < end)
+		o = escape_byte(o, *p++);
 	return o;
 }
 
@@ -60,52 +92,82 @@ void
 qe_jw_str(struct qe_buf *b, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t n;
+	size_t n, k;
 
 	if (s == NULL) {
-		qe_buf_adds(b, "null");
+		qe_jw_raw(b, "null", 4);
 		return;
 	}
 	n = strlen(s);
-	qe_buf_grow(b, (n < 4096 ? n : 4096) * 6 + 2);
+	k = n < 4096 ? n : 4096;
+	if (b->cap - b->len <= k * 6 + 2)
+		qe_buf_grow(b, k * 6 + 2);
 	b->data[b->len++] = '"';
 	for (;;) {
-		size_t k = n < 4096 ? n : 4096;
-
 		b->len = (size_t)(escape_run(b->data + b->len, p, k) - b->data);
 		p += k, n -= k;
 		if (n == 0)
 			break;
-		qe_buf_grow(b, (n < 4096 ? n : 4096) * 6 + 1);
+		k = n < 4096 ? n : 4096;
+		qe_buf_grow(b, k * 6 + 1);
 	}
 	b->data[b->len++] = '"';
 	b->data[b->len] = '\0';
 }
 
-/* The decimal digits of v (>= 0) at o, at least `width` of them. */
+/* The decimal digits of v (>= 0) at o, at least `width` (<= 20) of them: two digits a step. */
 static char *
 put_digits(char *o, unsigned long long v, int width)
 {
-	char tmp[24];
-	int n = 0;
+	static const char d2[] =
+	    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	    "8081828384858687888990919293949596979899";
+	unsigned long long t = v;
+	int n = 1;
+	char *e;
 
-	do
-		tmp[n++] = (char)('0' + v % 10), v /= 10;
-	while (v);
-	while (n < width)
-		tmp[n++] = '0';
-	while (n)
-		*o++ = tmp[--n];
-	return o;
+	while (t >= 10)
+		t /= 10, n++;
+	e = o + (n > width ? n : width);
+	for (o = e; v >= 100; v /= 100) {
+		o -= 2;
+		memcpy(o, d2 + 2 * (v % 100), 2);
+	}
+	if (v >= 10) {
+		o -= 2;
+		memcpy(o, d2 + 2 * v, 2);
+	} else
+		*--o = (char)('0' + v);
+	while (o > e - width)
+		*--o = '0';
+	return e;
+}
+
+/*
+ * y rounded half away from zero, as llround() rounds it (|y| < 2^63): y
+ * less its integer part is exact (below 2^53 the integer part is an exact
+ * double; from there y is an integer), so one compare with 0.5 decides.
+ */
+static long long
+round_half_away(double y)
+{
+	long long t = (long long)y;	/* toward zero */
+	double f = y - (double)t;
+
+	if (f >= 0.5)
+		t++;
+	else if (f <= -0.5)
+		t--;
+	return t;
 }
 
 void
 qe_jw_num(struct qe_buf *b, double x, int decimals)
 {
 	static const long long pow10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
-	char tmp[48], *end;
+	char tmp[48], *o;
 	long long v, ip, fp;
-	int n = 0;
 
 	if (isnan(x) || isinf(x) || fabs(x) > 1e12) {
 		if (isnan(x) || isinf(x))
@@ -116,21 +178,79 @@ qe_jw_num(struct qe_buf *b, double x, int decimals)
 		}
 		return;
 	}
-	v = llround(x * (double)pow10[decimals]);
+	/* written in place: a sign, at most 19 digits, a point and 6 digits */
+	if (b->cap - b->len <= 32)
+		qe_buf_grow(b, 32);
+	o = b->data + b->len;
+	v = round_half_away(x * (double)pow10[decimals]);
 	if (v < 0)
-		tmp[n++] = '-', v = -v;
+		*o++ = '-', v = -v;
 	ip = v / pow10[decimals];
 	fp = v % pow10[decimals];
-	end = put_digits(tmp + n, (unsigned long long)ip, 1);
+	o = put_digits(o, (unsigned long long)ip, 1);
 	if (fp) {
 		int d = decimals;
 
 		while (fp % 10 == 0)
 			fp /= 10, d--;
-		*end++ = '.';
-		end = put_digits(end, (unsigned long long)fp, d);
+		*o++ = '.';
+		o = put_digits(o, (unsigned long long)fp, d);
 	}
-	qe_buf_add(b, tmp, (size_t)(end - tmp));
+	*o = '\0';
+	b->len = (size_t)(o - b->data);
+}
+
+/*
+ * An integer below 1e15 in magnitude is its digits (%.15g's, and cJSON's
+ * %d within int), else qe_json_numfmt()'s text: the bytes qe_json_print()
+ * writes for every number (-0 as 0, not finite as null).
+ */
+void
+qe_jw_numfmt(struct qe_buf *b, double x)
+{
+	char tmp[32], *end = tmp;
+
+	if (x == floor(x) && fabs(x) < 1e15) {	/* NaN and the infinities fail */
+		long long v = (long long)x;
+
+		if (v < 0)
+			*end++ = '-', v = -v;
+		end = put_digits(end, (unsigned long long)v, 1);
+		qe_jw_raw(b, tmp, (size_t)(end - tmp));
+		return;
+	}
+	qe_jw_raw(b, tmp, (size_t)qe_json_numfmt(tmp, x));
+}
+
+/*
+ * What qe_jw_add_rounded adds, printed: r = qe_jw_round(x, decimals) in
+ * qe_json_numfmt()'s form. Where r is 0, or at least 1e-4 and below 1e9 in
+ * magnitude (at most 15 significant digits, no exponent in %.15g), that is
+ * qe_jw_num's text of x (qe_jw.h); elsewhere qe_jw_numfmt's of r.
+ */
+void
+qe_jw_rounded(struct qe_buf *b, double x, int decimals)
+{
+	double r;
+
+	if (isnan(x) || isinf(x)) {
+		qe_jw_raw(b, "null", 4);
+		return;
+	}
+	r = qe_jw_round(x, decimals);
+	if (r == 0 || (fabs(r) >= 1e-4 && fabs(r) < 1e9))
+		qe_jw_num(b, x, decimals);
+	else
+		qe_jw_numfmt(b, r);
+}
+
+void
+qe_jw_bool(struct qe_buf *b, int v)
+{
+	if (v)
+		qe_jw_raw(b, "true", 4);
+	else
+		qe_jw_raw(b, "false", 5);
 }
 
 void
@@ -159,9 +279,11 @@ qe_jw_key(struct qe_buf *b, const char *k)
 void
 qe_jw_begin(struct qe_buf *b, const char *kind)
 {
-	qe_buf_adds(b, "{\"kind\":");
+	static const char sv[] = ",\"schema_version\":" QE_JW_STR(QE_SCHEMA_VERSION);
+
+	qe_jw_raw(b, "{\"kind\":", 8);
 	qe_jw_str(b, kind);
-	qe_buf_adds(b, ",\"schema_version\":" QE_JW_STR(QE_SCHEMA_VERSION));
+	qe_jw_raw(b, sv, sizeof sv - 1);
 }
 
 double

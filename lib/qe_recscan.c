@@ -5,10 +5,6 @@
 #include "qe.h"
 #include "qe_recscan.h"
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
 #define K(s) (sizeof(s) - 1 == n && memcmp(k, s, n) == 0)
 
 int
@@ -112,34 +108,11 @@ provenance(struct qe_recscan *sc, struct qe_recline *l)
  * member, so what is taken is what qe_jscan takes.
  */
 
-/* The first byte at or after p that is '"', '\\', below 0x20 or above 0x7f; or end. */
-static const char *
-plain_end(const char *p, const char *end)
-{
-#ifdef __SSE2__
-	const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\'), c = _mm_set1_epi8(0x20);
-
-	while (end - p >= 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		/* signed: below 0x20 is a control character or a byte above 0x7f */
-		int m = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q),
-		    _mm_cmpeq_epi8(v, b)), _mm_cmplt_epi8(v, c)));
-
-		if (m)
-			return p + __builtin_ctz((unsigned)m);
-		p += 16;
-	}
-#endif
-	while (p < end && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x80)
-		p++;
-	return p;
-}
-
 /* The plain string at p (*p == '"'): its closing quote, or NULL when it is not plain. */
 static const char *
 plain_str(const char *p, const char *end)
 {
-	const char *q = plain_end(p + 1, end);
+	const char *q = qe_js_plain_end(p + 1, end);
 
 	return q < end && *q == '"' ? q : NULL;
 }
@@ -250,11 +223,25 @@ plain_num(const char *p, const char *end)
 	return (q < end && (*q == 'e' || *q == 'E')) || q - p > 63 ? NULL : q;
 }
 
+/* The literal null, true or false at the cursor passed: its type, or 0 (cursor kept) when none is there. */
+static int
+literal(struct qe_jscan *s)
+{
+	size_t left = (size_t)(s->end - s->p);
+
+	if (left >= 4 && memcmp(s->p, "null", 4) == 0)
+		return s->p += 4, QE_JS_NULL;
+	if (left >= 4 && memcmp(s->p, "true", 4) == 0)
+		return s->p += 4, QE_JS_TRUE;
+	if (left >= 5 && memcmp(s->p, "false", 5) == 0)
+		return s->p += 5, QE_JS_FALSE;
+	return 0;
+}
+
 /* A value not read: a plain string, number or literal, or else qe_jscan's skip; 0, or -1. */
 static int
 skip(struct qe_jscan *s)
 {
-	static const char *const lit[] = { "null", "true", "false" };
 	const char *q;
 
 	if (s->fail || s->p >= s->end)
@@ -267,12 +254,44 @@ skip(struct qe_jscan *s)
 		s->p = q;
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof lit / sizeof *lit; i++)
-		if ((size_t)(s->end - s->p) >= strlen(lit[i]) && memcmp(s->p, lit[i], strlen(lit[i])) == 0) {
-			s->p += strlen(lit[i]);
-			return 0;
-		}
+	if (literal(s))
+		return 0;
 	return qe_js_skip(s) < 0 ? -1 : 0;
+}
+
+/*
+ * A number member: a plain one (plain_num) of at most 15 digits read here
+ * as qe_jscan reads it (its digits as an integer m < 10^15, exact as a
+ * double, divided by 10^k: the one correctly rounded division strtod's
+ * value is, -0 kept), anything else by qe_js_num; 0, or -1.
+ */
+static int
+num_member(struct qe_jscan *s, double *d)
+{
+	static const double p10[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
+	    1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
+	const char *q = s->fail ? NULL : plain_num(s->p, s->end), *p = s->p;
+	uint64_t m = 0;
+	int digits = 0, k = -1;
+	double v;
+
+	if (q == NULL)
+		return qe_js_num(s, d) < 0 ? -1 : 0;
+	for (p += *p == '-'; p < q; p++) {
+		if (*p == '.') {
+			k = 0;
+			continue;
+		}
+		m = m * 10 + (uint64_t)(*p - '0');
+		digits++;
+		k += k >= 0;
+	}
+	if (digits > 15)
+		return qe_js_num(s, d) < 0 ? -1 : 0;
+	v = k > 0 ? (double)m / p10[k] : (double)m;
+	*d = *s->p == '-' ? -v : v;
+	s->p = q;
+	return 0;
 }
 
 /* A string member into sc->text (NUL after it): 0, or -1. */
@@ -305,8 +324,16 @@ type_at(struct qe_jscan *s)
 			return QE_JS_STR;
 		case 'n':
 			return QE_JS_NULL;
+		case 't':
+			return QE_JS_TRUE;
+		case 'f':
+			return QE_JS_FALSE;
 		case '{':
 			return QE_JS_OBJ;
+		case '[':
+			return QE_JS_ARR;
+		case '-': case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9':
+			return QE_JS_NUM;
 		default:
 			break;
 		}
@@ -328,7 +355,9 @@ member(struct qe_recscan *sc, int id, struct qe_recline *l)
 	if (t == QE_JS_STR)
 		return str_member(sc, id);
 	if (t == QE_JS_NUM)
-		return qe_js_num(s, &l->num[id]) < 0 ? -1 : 0;
+		return num_member(s, &l->num[id]);
+	if ((t == QE_JS_NULL || t == QE_JS_TRUE || t == QE_JS_FALSE) && literal(s) == t)
+		return 0;
 	if (id == QE_RK_TIMEOUT && t == QE_JS_OBJ)
 		return (l->tc = sc->own[1] = tree(s)) ? 0 : -1;
 	if (id == QE_RK_KENV && t == QE_JS_OBJ)

@@ -51,6 +51,42 @@ num(const char *in, size_t n, struct qe_buf *out)
 	compare(out, &jw, cJSON_CreateNumber(qe_jw_round(v[0], (int)v[1])));
 }
 
+/* "X D": X as qe_jw_rounded writes it, against cJSON's print of what qe_jw_add_rounded adds. */
+static void
+rounded(const char *in, size_t n, struct qe_buf *out)
+{
+	struct qe_buf jw = { 0 };
+	cJSON *o = qe_json_check(cJSON_CreateObject());
+	double v[2];
+
+	(void)n;
+	if (unit_numbers(in, v, 2) != 2 || v[1] < 0 || v[1] > 6) {
+		qe_buf_adds(out, "bad case");
+		cJSON_Delete(o);
+		return;
+	}
+	qe_jw_rounded(&jw, v[0], (int)v[1]);
+	qe_jw_add_rounded(o, "x", v[0], (int)v[1]);
+	compare(out, &jw, cJSON_DetachItemFromObject(o, "x"));
+	cJSON_Delete(o);
+}
+
+/* "X": X as qe_jw_numfmt writes it, against cJSON's print of the number. */
+static void
+numfmt(const char *in, size_t n, struct qe_buf *out)
+{
+	struct qe_buf jw = { 0 };
+	double v;
+
+	(void)n;
+	if (unit_numbers(in, &v, 1) != 1) {
+		qe_buf_adds(out, "bad case");
+		return;
+	}
+	qe_jw_numfmt(&jw, v);
+	compare(out, &jw, cJSON_CreateNumber(v));
+}
+
 /*
  * The key "in" written after every prefix of 0 to 600 bytes: "ok" when
  * each time the bytes are right and the buffer kept room for its NUL (a
@@ -148,7 +184,58 @@ random_num(const char *in, size_t n, struct qe_buf *out)
 	qe_buf_free(&r);
 }
 
+/*
+ * "N SEED": N random doubles, each written by qe_jw_numfmt and, at every
+ * decimals 0..6, by qe_jw_rounded, against qe_json_print of the cJSON
+ * numbers: "N agree", or the first value that differs.
+ */
+static void
+random_exact(const char *in, size_t n, struct qe_buf *out)
+{
+	double v[2];
+	unsigned long long st;
+	long i;
+
+	(void)n;
+	if (unit_numbers(in, v, 2) != 2) {
+		qe_buf_adds(out, "bad case");
+		return;
+	}
+	st = (unsigned long long)v[1];
+	for (i = 0; i < (long)v[0]; i++) {
+		double x = random_double(&st);
+		struct qe_buf a = { 0 }, r = { 0 };
+		char *cj;
+		cJSON *o = qe_json_check(cJSON_CreateObject()), *num = qe_json_check(cJSON_CreateNumber(x));
+		int d = (int)(i % 7), same;
+
+		qe_jw_numfmt(&a, x);
+		QE_JW_LIT(&a, " ");
+		qe_jw_rounded(&a, x, d);
+		cj = qe_json_print(num);
+		qe_buf_adds(&r, cj);
+		cJSON_free(cj);
+		cJSON_Delete(num);
+		qe_jw_add_rounded(o, "x", x, d);
+		cj = qe_json_print(cJSON_GetObjectItem(o, "x"));
+		qe_buf_addf(&r, " %s", cj);
+		cJSON_free(cj);
+		cJSON_Delete(o);
+		same = strcmp(a.data, r.data) == 0;
+		if (!same)
+			qe_buf_addf(out, "%a %d: %s != %s", x, d, a.data, r.data);
+		qe_buf_free(&a);
+		qe_buf_free(&r);
+		if (!same)
+			return;
+	}
+	qe_buf_addf(out, "%ld agree", i);
+}
+
 static const struct unit_fn fns[] = {
+	{ "random-exact", random_exact },
+	{ "rounded", rounded },
+	{ "numfmt", numfmt },
 	{ "random-num", random_num },
 	{ "str", str },
 	{ "num", num },

@@ -74,8 +74,47 @@ replicate(const char *in, size_t n, struct qe_buf *out)
 	qe_recscan_free(&sc);
 }
 
+/*
+ * Per line: "tree", or "duration_s" as read, "same" when it is bit for bit
+ * the double cJSON's parse of the line gives (strtod's), else its %a and
+ * cJSON's; its type word when it is not a number.
+ */
+static void
+numbers(const char *in, size_t n, struct qe_buf *out)
+{
+	struct qe_recscan sc = { 0 };
+	struct qe_recline l;
+	const char *p = in, *end = in + n;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end;
+
+		if (out->len)
+			qe_buf_addc(out, ' ');
+		if (qe_recscan_line(&sc, p, (size_t)(e - p), &l) != 0)
+			qe_buf_adds(out, "tree");
+		else if (l.type[QE_RK_DURATION] != QE_JS_NUM)
+			qe_buf_adds(out, l.type[QE_RK_DURATION] == QE_JS_NULL ? "null" :
+			    l.type[QE_RK_DURATION] == QE_JS_TRUE ? "true" : l.type[QE_RK_DURATION] == QE_JS_FALSE ?
+			    "false" : "other");
+		else {
+			cJSON *t = cJSON_ParseWithLength(p, (size_t)(e - p));
+			double c = cJSON_GetObjectItemCaseSensitive(t, "duration_s")->valuedouble;
+
+			if (memcmp(&c, &l.num[QE_RK_DURATION], sizeof c) == 0)
+				qe_buf_adds(out, "same");
+			else
+				qe_buf_addf(out, "%a!=%a", l.num[QE_RK_DURATION], c);
+			cJSON_Delete(t);
+		}
+		p = e + (nl != NULL);
+	}
+	qe_recscan_free(&sc);
+}
+
 static const struct unit_fn fns[] = {
 	{ "lines", lines },
+	{ "numbers", numbers },
 	{ "replicate", replicate },
 	{ NULL, NULL }
 };
