@@ -78,9 +78,22 @@ struct qe_par_fn {
 	 * (bytes, say); batches are cut by size instead of fn->batch.
 	 */
 	double total;
+	/*
+	 * Set: fn's batches go to workers kept from one batch to the next
+	 * (forked at its first batch, ended by qe_par_drain() or a batch of
+	 * another fn), each on one warm heap. A kept worker sees the parent's
+	 * memory as it was when it was forked: a task reaches it as a copy of
+	 * its first keep(task) bytes, or, when that is 0, as the pointer
+	 * itself, for a task allocated before fn's first submission and
+	 * unchanged until its done(). Pointers in a copied task, and what
+	 * work() reads through ctx, must be of that kind too. NULL: a worker
+	 * is forked for each batch and sees its tasks as they were then.
+	 */
+	size_t (*keep)(void *task);
 };
 
 struct qe_par_item;
+struct qe_par_worker;
 
 struct qe_par {
 	int jobs;			/* workers at once; 1: none, work inline */
@@ -90,6 +103,8 @@ struct qe_par {
 	struct qe_par_item *q;		/* the ring of batches waiting for their turn */
 	struct qe_par_item *open;	/* the batch being filled (the ring's last), or NULL */
 	size_t size, head, n, running;
+	struct qe_par_worker *w;	/* kept workers (jobs of them at most), or NULL */
+	const struct qe_par_fn *wfn;	/* the fn they work for */
 };
 
 /*
