@@ -152,6 +152,18 @@ task_done(struct qe_extract *x, const struct qe_buf *note, int problems)
 	}
 }
 
+/*
+ * For workers kept from batch to batch (qe_par_fn.keep): a task allocated
+ * before its operand's first submission (a row of its cache, a path of
+ * its list), which a kept worker reads in its own copy.
+ */
+static size_t
+task_in_place(void *task)
+{
+	(void)task;
+	return 0;
+}
+
 /* Queue a task on x->par, or do it now when there is none (-j 1 outside operands). */
 static void
 submit(struct qe_extract *x, const struct qe_par_fn *fn, void *task, int inparent)
@@ -332,7 +344,7 @@ qe_extract_cache_dir(struct qe_extract *x, const char *dir, const char *db)
 {
 	struct qe_jcache c = { .name = dir };
 	struct dirjob j = { x, dir, realpath(dir, NULL) };
-	struct qe_par_fn fn = { dir_work, NULL, dir_done, &j, 0, 0 };
+	struct qe_par_fn fn = { dir_work, NULL, dir_done, &j, 0, 0, task_in_place };
 	struct sizing sz = { 0 };
 	struct qe_buf path = { 0 };
 
@@ -365,7 +377,8 @@ done:
 struct archive_pass {
 	struct qe_extract *x;
 	struct qe_jcache *c;
-	struct qe_par_fn fn;		/* its tasks (archive_work...) */
+	struct qe_par_fn fn;		/* its tasks (archive_work...), bytes read here */
+	struct qe_par_fn fnat;		/* the same, members read by kept workers */
 	const char *path;		/* the archive */
 	double total;			/* its members' declared sizes (for workers) */
 	struct qe_archive_cursor cur;	/* members read by index: the reader's (a worker's) */
@@ -391,11 +404,31 @@ want_notebook(void *ctx, const char *hashkey)
  */
 struct archive_task {
 	struct qe_jcache_entry *e;
-	char *where;
 	unsigned char *bytes;		/* NULL once a worker took them, or to be read */
 	size_t len;
 	long index;			/* the member to read, or -1 */
+	char where[];			/* in the task: a kept worker gets a copy of it */
 };
+
+/* A task with a copy of where, bytes NULL. */
+static struct archive_task *
+archive_task_new(struct qe_jcache_entry *e, const char *where, long index)
+{
+	size_t n = strlen(where) + 1;
+	struct archive_task *t = qe_xcalloc(1, sizeof *t + n);
+
+	t->e = e;
+	memcpy(t->where, where, n);
+	t->index = index;
+	return t;
+}
+
+/* What a kept worker needs of a task (member `index`): all of it (e is the cache's row). */
+static size_t
+archive_keep(void *task)
+{
+	return sizeof(struct archive_task) + strlen(((struct archive_task *)task)->where) + 1;
+}
 
 static int
 archive_work(void *ctx, void *task, struct qe_buf *out, struct qe_buf *note)
@@ -433,7 +466,6 @@ archive_done(void *ctx, void *task, struct qe_buf *out, struct qe_buf *note, int
 
 	task_done(((struct archive_pass *)ctx)->x, note, problems);
 	qe_buf_add(&t->e->out, out->data, out->len);
-	free(t->where);
 	free(t);
 }
 
@@ -441,13 +473,10 @@ static int
 got_notebook(void *ctx, void *item, const char *where, unsigned char *bytes, size_t len)
 {
 	struct archive_pass *pass = ctx;
-	struct archive_task *t = qe_xmalloc(sizeof *t);
+	struct archive_task *t = archive_task_new(item, where, -1);
 
-	t->e = item;
-	t->where = qe_xstrdup(where);
 	t->bytes = bytes;
 	t->len = len;
-	t->index = -1;
 	submit(pass->x, &pass->fn, t, 0);
 	return 0;
 }
@@ -457,13 +486,10 @@ static int
 at_notebook(void *ctx, void *item, const char *where, long index, double size, double seen)
 {
 	struct archive_pass *pass = ctx;
-	struct archive_task *t = qe_xcalloc(1, sizeof *t);
+	struct archive_task *t = archive_task_new(item, where, index);
 	double left = pass->total - seen;
 
-	t->e = item;
-	t->where = qe_xstrdup(where);
-	t->index = index;
-	qe_par_submit_sized(pass->x->par, &pass->fn, t, 0, 4096 + size, left > 0 ? left : 0);
+	qe_par_submit_sized(pass->x->par, &pass->fnat, t, 0, 4096 + size, left > 0 ? left : 0);
 	return 0;
 }
 
@@ -495,8 +521,8 @@ qe_extract_archive_cache(struct qe_extract *x, const char *path, struct qe_jcach
     int keys_only)
 {
 	struct qe_archive_db db = { 0 };
-	struct archive_pass pass = { x, c, { archive_work, archive_forked, archive_done, NULL, 1, 0 },
-	    path, 0, { NULL, -1 } };
+	struct archive_pass pass = { x, c, { archive_work, archive_forked, archive_done, NULL, 1, 0, NULL },
+	    { archive_work, NULL, archive_done, NULL, 1, 0, archive_keep }, path, 0, { NULL, -1 } };
 	struct qe_archive_nb_fn fn = { want_notebook, got_notebook, &pass, NULL };
 	int r, problems = 0;
 
@@ -508,11 +534,11 @@ qe_extract_archive_cache(struct qe_extract *x, const char *path, struct qe_jcach
 	qe_archive_db_free(&db);
 	if (r == 0 && !keys_only) {
 		qe_jcache_arrange(c, x->all, x->root);
-		pass.fn.ctx = &pass;
+		pass.fn.ctx = pass.fnat.ctx = &pass;
 		/* workers read their members themselves where passing one is a seek */
 		if (x->par != NULL && x->par->jobs > 1) {
 			fn.at = at_notebook;
-			pass.fn.total = pass.total;
+			pass.fnat.total = pass.total;
 		}
 		r = qe_archive_each_notebook(path, c->rootpfx, x->lim.member_bytes, &fn, &problems);
 		drain(x);
@@ -652,7 +678,7 @@ qe_extract_ipynb(struct qe_extract *x, const struct qe_paths *files)
 {
 	struct qe_paths abs = { 0 };
 	struct filejob j = { x, files, &abs, NULL, 0 };
-	struct qe_par_fn fn = { file_work, NULL, file_done, &j, 0, 0 };
+	struct qe_par_fn fn = { file_work, NULL, file_done, &j, 0, 0, task_in_place };
 	struct sizing sz = { 0 };
 
 	if (files->n == 0)

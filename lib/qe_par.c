@@ -4,11 +4,13 @@
 #include <fcntl.h>
 #include <math.h>
 #include <sched.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,7 +28,37 @@ struct qe_par_item {
 	double size;			/* the tasks' sizes added up (qe_par_submit_sized) */
 	int errfd, resfd;		/* its stderr and its results (memfds) */
 	int started, finished, wstatus;
+	int kept;			/* done by a kept worker (fn->keep) */
 };
+
+/* A kept worker: its socket (batches in, a byte out when one is done), its batch. */
+struct qe_par_worker {
+	pid_t pid;			/* 0: none in this place */
+	int sock;
+	struct qe_par_item *busy;	/* the batch it is doing, or NULL */
+};
+
+/* A batch for a kept worker, then ntask x (task, len, len bytes padded); its files ride along. */
+struct batch_head {
+	size_t ntask, len;
+};
+
+struct task_head {
+	void *task;			/* the parent's pointer; with len > 0, a copy follows */
+	size_t len;
+};
+
+/* Any type's alignment divides the size of this (C99 has no max_align_t). */
+union task_align {
+	long double d;
+	long long l;
+	void *p;
+	void (*f)(void);
+};
+
+/* A task's copied bytes take this much room in a batch, so the next task is aligned. */
+#define TASK_ROOM(n) (((n) + sizeof(union task_align) - 1) / sizeof(union task_align) * \
+    sizeof(union task_align))
 
 /* What a worker writes to its result file per task, before its records and note. */
 struct result_head {
@@ -116,34 +148,287 @@ qe_par_open(struct qe_par *p, int jobs)
 	p->jobs = jobs;
 	p->size = 4 * (size_t)jobs;
 	p->q = qe_xcalloc(p->size, sizeof *p->q);
+	p->w = qe_xcalloc((size_t)jobs, sizeof *p->w);
 }
 
 /*
- * In the worker: do the tasks one after another (the heap a notebook
- * used is reused by the next: no fresh pages), write each one's results,
- * never return.
+ * In a worker: do the tasks one after another (the heap a notebook used
+ * is reused by the next: no fresh pages), write each one's results. t[k]
+ * is task k as the worker sees it.
  */
 static void
-worker(struct qe_par *p, struct qe_par_item *it)
+do_batch(const struct qe_par_fn *fn, void **t, size_t ntask, int resfd)
 {
 	struct qe_buf out = { 0 }, note = { 0 };
 	struct result_head h;
 
 	memset(&h, 0, sizeof h);	/* its padding is written too */
-	if (dup2(it->errfd, 2) < 0 || dup2(p->devnull, 1) < 0)
-		_exit(QE_EXIT_TROUBLE);
-	for (size_t k = 0; k < it->ntask; k++) {
+	for (size_t k = 0; k < ntask; k++) {
 		qe_buf_reset(&out);
 		qe_buf_reset(&note);
-		h.problems = it->fn->work(it->fn->ctx, it->task[k], &out, &note);
+		h.problems = fn->work(fn->ctx, t[k], &out, &note);
 		h.outlen = out.len;
 		h.notelen = note.len;
 		h.errend = lseek(2, 0, SEEK_CUR);
-		write_all(it->resfd, (const char *)&h, sizeof h);
-		write_all(it->resfd, out.data, out.len);
-		write_all(it->resfd, note.data, note.len);
+		write_all(resfd, (const char *)&h, sizeof h);
+		write_all(resfd, out.data, out.len);
+		write_all(resfd, note.data, note.len);
+	}
+	qe_buf_free(&out);
+	qe_buf_free(&note);
+}
+
+/* A worker forked for one batch: its tasks, then its end. */
+static void
+worker(struct qe_par *p, struct qe_par_item *it)
+{
+	if (dup2(it->errfd, 2) < 0 || dup2(p->devnull, 1) < 0)
+		_exit(QE_EXIT_TROUBLE);
+	do_batch(it->fn, it->task, it->ntask, it->resfd);
+	_exit(0);
+}
+
+/* Read n bytes from a socket; 0 at its end (or on an error). */
+static int
+read_sock(int fd, void *b, size_t n)
+{
+	ssize_t r;
+
+	for (char *c = b; n > 0; c += r, n -= (size_t)r)
+		while ((r = recv(fd, c, n, 0)) <= 0)
+			if (r == 0 || errno != EINTR)
+				return 0;
+	return 1;
+}
+
+/* The next batch's head and its two files (stderr, results); 0 at the end. */
+static int
+recv_batch(int sock, struct batch_head *bh, int fds[2])
+{
+	union {
+		char b[CMSG_SPACE(2 * sizeof(int))];
+		struct cmsghdr align;
+	} ctl;
+	struct iovec iov = { bh, sizeof *bh };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.b,
+	    .msg_controllen = sizeof ctl.b };
+	struct cmsghdr *cm;
+	ssize_t r;
+
+	memset(&ctl, 0, sizeof ctl);
+	while ((r = recvmsg(sock, &m, MSG_CMSG_CLOEXEC | MSG_WAITALL)) < 0 && errno == EINTR)
+		;
+	cm = CMSG_FIRSTHDR(&m);
+	if (r != (ssize_t)sizeof *bh || cm == NULL || cm->cmsg_type != SCM_RIGHTS ||
+	    cm->cmsg_len != CMSG_LEN(2 * sizeof(int)))
+		return 0;
+	memcpy(fds, CMSG_DATA(cm), 2 * sizeof(int));
+	return 1;
+}
+
+/*
+ * A kept worker: batch after batch from its socket, each task the
+ * parent's pointer or the copy that came with it, a byte back when one is
+ * done; ends when the parent closes the socket.
+ */
+static void
+kept_worker(const struct qe_par_fn *fn, int sock, int devnull)
+{
+	struct batch_head bh;
+	int fds[2];
+
+	if (dup2(devnull, 1) < 0 || dup2(devnull, 2) < 0)
+		_exit(QE_EXIT_TROUBLE);
+	while (recv_batch(sock, &bh, fds)) {
+		char *msg = qe_xmalloc(bh.len + 1), *at = msg;
+		void **t = qe_xcalloc(bh.ntask + 1, sizeof *t);
+
+		if (!read_sock(sock, msg, bh.len) || dup2(fds[0], 2) < 0)
+			_exit(QE_EXIT_TROUBLE);
+		for (size_t k = 0; k < bh.ntask; k++) {
+			struct task_head th;
+
+			memcpy(&th, at, sizeof th);
+			at += TASK_ROOM(sizeof th);
+			t[k] = th.len > 0 ? at : th.task;
+			at += TASK_ROOM(th.len);
+		}
+		do_batch(fn, t, bh.ntask, fds[1]);
+		free(t);
+		free(msg);
+		close(fds[0]);
+		close(fds[1]);
+		if (dup2(devnull, 2) < 0 || send(sock, "", 1, MSG_NOSIGNAL) != 1)
+			_exit(QE_EXIT_TROUBLE);
 	}
 	_exit(0);
+}
+
+/* Fork a kept worker for fn in place k; 0, or -1 when none could be. */
+static int
+spawn(struct qe_par *p, const struct qe_par_fn *fn, size_t k)
+{
+	int sv[2];
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return -1;
+	sv[0] = above_stdio(sv[0]);
+	sv[1] = above_stdio(sv[1]);
+	if (sv[0] < 0 || sv[1] < 0 || (pid = fork()) < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		/* nothing of the parent's that would keep another worker's socket or files open */
+		close(sv[0]);
+		for (size_t i = 0; i < (size_t)p->jobs; i++)
+			if (p->w[i].pid > 0)
+				close(p->w[i].sock);
+		for (size_t i = 0; i < p->n; i++) {
+			struct qe_par_item *it = &p->q[(p->head + i) % p->size];
+
+			if (it->errfd >= 0)
+				close(it->errfd);
+			if (it->resfd >= 0)
+				close(it->resfd);
+		}
+		kept_worker(fn, sv[1], p->devnull);
+	}
+	close(sv[1]);
+	p->w[k].pid = pid;
+	p->w[k].sock = sv[0];
+	p->w[k].busy = NULL;
+	p->wfn = fn;
+	return 0;
+}
+
+/* The batch it as a message for a kept worker: its head, then its tasks. */
+static void
+batch_msg(const struct qe_par_item *it, struct qe_buf *m)
+{
+	struct batch_head bh = { it->ntask, 0 };
+
+	qe_buf_add(m, &bh, sizeof bh);
+	for (size_t k = 0; k < it->ntask; k++) {
+		struct task_head th;
+		size_t at;
+
+		memset(&th, 0, sizeof th);
+		th.task = it->task[k];
+		th.len = it->fn->keep(it->task[k]);
+		at = m->len;
+		qe_buf_grow(m, TASK_ROOM(sizeof th) + TASK_ROOM(th.len));
+		memset(m->data + at, 0, TASK_ROOM(sizeof th) + TASK_ROOM(th.len));
+		memcpy(m->data + at, &th, sizeof th);
+		if (th.len > 0)
+			memcpy(m->data + at + TASK_ROOM(sizeof th), it->task[k], th.len);
+		m->len = at + TASK_ROOM(sizeof th) + TASK_ROOM(th.len);
+	}
+	bh.len = m->len - sizeof bh;
+	memcpy(m->data, &bh, sizeof bh);
+}
+
+/* Send the batch message m with the files fds[2]; 0, or -1 (the worker is gone). */
+static int
+send_batch(int sock, const struct qe_buf *m, const int fds[2])
+{
+	union {
+		char b[CMSG_SPACE(2 * sizeof(int))];
+		struct cmsghdr align;
+	} ctl;
+	struct iovec iov = { m->data, sizeof(struct batch_head) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.b,
+	    .msg_controllen = sizeof ctl.b };
+	struct cmsghdr *cm;
+	ssize_t w;
+
+	memset(&ctl, 0, sizeof ctl);
+	cm = CMSG_FIRSTHDR(&msg);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(2 * sizeof(int));
+	memcpy(CMSG_DATA(cm), fds, 2 * sizeof(int));
+	while ((w = sendmsg(sock, &msg, MSG_NOSIGNAL)) < 0 && errno == EINTR)
+		;
+	if (w != (ssize_t)sizeof(struct batch_head))
+		return -1;
+	for (size_t at = (size_t)w; at < m->len; at += (size_t)w)
+		while ((w = send(sock, m->data + at, m->len - at, MSG_NOSIGNAL)) <= 0)
+			if (w == 0 || errno != EINTR)
+				return -1;
+	return 0;
+}
+
+/* Reap a kept worker that ended (its batch, if any, ends with it). */
+static void
+bury(struct qe_par *p, struct qe_par_worker *w)
+{
+	int st = 0;
+
+	close(w->sock);
+	while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (w->busy != NULL) {
+		w->busy->wstatus = st;
+		w->busy->finished = 1;
+		p->running--;
+	}
+	memset(w, 0, sizeof *w);
+}
+
+/* Give the batch it to a kept worker, forked if none is free; 0, or -1 when it cannot be. */
+static int
+start_kept(struct qe_par *p, struct qe_par_item *it)
+{
+	struct qe_par_worker *w;
+	struct qe_buf m = { 0 };
+	int fds[2] = { it->errfd, it->resfd };
+
+	batch_msg(it, &m);
+	/* a worker that died between two batches is replaced (a few times at most) */
+	for (int tries = 0; tries <= p->jobs; tries++) {
+		w = NULL;
+		for (size_t k = 0; w == NULL && k < (size_t)p->jobs; k++)
+			if (p->w[k].pid > 0 && p->w[k].busy == NULL)
+				w = &p->w[k];
+		for (size_t k = 0; w == NULL && k < (size_t)p->jobs; k++)
+			if (p->w[k].pid == 0 && spawn(p, it->fn, k) == 0)
+				w = &p->w[k];
+		if (w == NULL)
+			break;
+		if (send_batch(w->sock, &m, fds) == 0) {
+			qe_buf_free(&m);
+			it->kept = 1;
+			it->pid = w->pid;
+			w->busy = it;
+			p->running++;
+			return 0;
+		}
+		bury(p, w);
+	}
+	qe_buf_free(&m);
+	return -1;
+}
+
+static void reap(struct qe_par *p, int block);
+
+/*
+ * End the kept workers, after their batches: before batches of another fn
+ * (which they cannot see) or at the end of the work.
+ */
+static void
+end_kept(struct qe_par *p)
+{
+	if (p->w == NULL)
+		return;
+	while (p->running > 0)
+		reap(p, 1);
+	for (size_t k = 0; k < (size_t)p->jobs; k++)
+		if (p->w[k].pid > 0)
+			bury(p, &p->w[k]);
+	p->wfn = NULL;
 }
 
 /* Fork the worker of the batch it; on failure its tasks are done in the parent. */
@@ -151,18 +436,64 @@ static void
 start(struct qe_par *p, struct qe_par_item *it)
 {
 	it->started = 1;
+	/* kept workers serve one fn, and do not run beside workers forked per batch */
+	if (p->wfn != NULL && p->wfn != it->fn)
+		end_kept(p);
+	else if (p->wfn == NULL && it->fn->keep != NULL)
+		while (p->running > 0)
+			reap(p, 1);
 	it->errfd = memfd();
 	it->resfd = memfd();
-	if (it->errfd < 0 || it->resfd < 0 || (it->pid = fork()) < 0) {
+	if (it->errfd < 0 || it->resfd < 0 ||
+	    (it->fn->keep != NULL ? start_kept(p, it) : (it->pid = fork())) < 0) {
 		it->pid = 0;
 		it->inparent = 1;
 		return;
 	}
-	if (it->pid == 0)
-		worker(p, it);
-	p->running++;
+	if (!it->kept) {
+		if (it->pid == 0)
+			worker(p, it);
+		p->running++;
+	}
 	for (size_t k = 0; it->fn->forked && k < it->ntask; k++)
 		it->fn->forked(it->fn->ctx, it->task[k]);
+}
+
+/* Note batches of kept workers that are done, or whose worker died; with `block`, wait for one. */
+static void
+reap_kept(struct qe_par *p, int block)
+{
+	struct pollfd pf[p->jobs];		/* jobs <= 1024 (the option's bound) */
+	struct qe_par_worker *of[p->jobs];
+	nfds_t n = 0;
+	int r;
+
+	for (size_t k = 0; k < (size_t)p->jobs; k++)
+		if (p->w[k].pid > 0 && p->w[k].busy != NULL) {
+			pf[n].fd = p->w[k].sock;
+			pf[n].events = POLLIN;
+			pf[n].revents = 0;
+			of[n++] = &p->w[k];
+		}
+	if (n == 0)
+		return;
+	while ((r = poll(pf, n, block ? -1 : 0)) < 0 && errno == EINTR)
+		;
+	for (nfds_t i = 0; r > 0 && i < n; i++) {
+		char c;
+		ssize_t got;
+
+		if (pf[i].revents == 0)
+			continue;
+		while ((got = recv(pf[i].fd, &c, 1, MSG_DONTWAIT)) < 0 && errno == EINTR)
+			;
+		if (got == 1) {
+			of[i]->busy->finished = 1;
+			of[i]->busy = NULL;
+			p->running--;
+		} else if (got == 0 || errno != EAGAIN)
+			bury(p, of[i]);	/* it died: its batch is cut short */
+	}
 }
 
 /*
@@ -194,6 +525,10 @@ wait_any(struct qe_par *p)
 static void
 reap(struct qe_par *p, int block)
 {
+	if (p->wfn != NULL) {
+		reap_kept(p, block);
+		return;
+	}
 	if (block && p->running > 0 && wait_any(p) == 0)
 		block = 0;	/* one has ended: reaped below without waiting */
 	for (size_t k = 0; k < p->n; k++) {
@@ -219,12 +554,17 @@ kill_all(struct qe_par *p)
 	for (size_t k = 0; k < p->n; k++) {
 		struct qe_par_item *it = &p->q[(p->head + k) % p->size];
 
-		if (it->pid > 0 && !it->finished) {
+		if (it->pid > 0 && !it->finished && !it->kept) {
 			kill(it->pid, SIGKILL);
 			waitpid(it->pid, &it->wstatus, 0);
 			it->finished = 1;
 		}
 	}
+	for (size_t k = 0; p->w != NULL && k < (size_t)p->jobs; k++)
+		if (p->w[k].pid > 0) {
+			kill(p->w[k].pid, SIGKILL);
+			bury(p, &p->w[k]);
+		}
 }
 
 /* The end of a worker that did not finish its batch: qe_oom ends the program, as with jobs 1. */
@@ -426,6 +766,7 @@ qe_par_drain(struct qe_par *p)
 	if (p->jobs > 1) {
 		start_open(p);
 		flush(p, 1);
+		end_kept(p);
 	}
 }
 
@@ -448,6 +789,7 @@ qe_par_close(struct qe_par *p)
 	if (p->devnull >= 0)
 		close(p->devnull);
 	free(p->q);
+	free(p->w);
 	memset(p, 0, sizeof *p);
 	p->jobs = 1;
 	p->realerr = p->capture = p->devnull = -1;

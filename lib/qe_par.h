@@ -29,9 +29,18 @@
  *    fn->batch tasks, or with sizes (qe_par_submit_sized) what
  *    qe_par_batch_full() says: batches shrink as the work left does, so
  *    the workers end together however the sizes vary.
- *  - when a worker ends, the next batch is forked at once, whichever
- *    worker it was (waitid of any child, WNOWAIT; the program forks no
- *    other children).
+ *  - a batch's stderr and results are two memory files of its own, read
+ *    by the parent when the batch's turn comes. With fn->keep, the
+ *    workers are kept: forked at fn's first batch, up to `jobs`, each
+ *    takes batch after batch over a socket (the batch's tasks, its two
+ *    files passed along, SCM_RIGHTS) and answers a byte when one is done,
+ *    on one warm heap; they end when the queue is drained, or before a
+ *    batch of another fn (the two kinds never run at once). Without it, a
+ *    worker is forked for each batch and ends with it.
+ *  - when a batch ends, the next one is started at once, whichever worker
+ *    did it: kept workers are polled (their sockets), forked ones waited
+ *    for (waitid of any child, WNOWAIT; the program forks no other
+ *    children).
  *  - a task's state is decided before it is submitted (what the parent
  *    decides stays in the parent); a worker only reads what it was given
  *    and returns bytes. With jobs 1, or a task submitted `inparent`, the
@@ -40,7 +49,8 @@
  *  - a worker that dies of a signal is reported ("prog: where: worker
  *    killed by signal N") and counted by done() as a problem; one that
  *    exits with a status (qe_oom) ends the program with that status after
- *    the results before it, as jobs 1 would have.
+ *    the results before it, as jobs 1 would have. A kept worker that dies
+ *    loses the rest of its batch only; later batches go to a new one.
  *  - struct qe_par is owned by its caller; tasks are the caller's and must
  *    live until their done().
  */
@@ -78,9 +88,22 @@ struct qe_par_fn {
 	 * (bytes, say); batches are cut by size instead of fn->batch.
 	 */
 	double total;
+	/*
+	 * Set: fn's batches go to workers kept from one batch to the next
+	 * (forked at its first batch, ended by qe_par_drain() or a batch of
+	 * another fn), each on one warm heap. A kept worker sees the parent's
+	 * memory as it was when it was forked: a task reaches it as a copy of
+	 * its first keep(task) bytes, or, when that is 0, as the pointer
+	 * itself, for a task allocated before fn's first submission and
+	 * unchanged until its done(). Pointers in a copied task, and what
+	 * work() reads through ctx, must be of that kind too. NULL: a worker
+	 * is forked for each batch and sees its tasks as they were then.
+	 */
+	size_t (*keep)(void *task);
 };
 
 struct qe_par_item;
+struct qe_par_worker;
 
 struct qe_par {
 	int jobs;			/* workers at once; 1: none, work inline */
@@ -90,6 +113,8 @@ struct qe_par {
 	struct qe_par_item *q;		/* the ring of batches waiting for their turn */
 	struct qe_par_item *open;	/* the batch being filled (the ring's last), or NULL */
 	size_t size, head, n, running;
+	struct qe_par_worker *w;	/* kept workers (jobs of them at most), or NULL */
+	const struct qe_par_fn *wfn;	/* the fn they work for */
 };
 
 /*

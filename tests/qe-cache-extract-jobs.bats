@@ -142,6 +142,39 @@ qe-cache-extract: /nonexistent: No such file or directory"
 	assert_output 120
 }
 
+# workers_seen CMD...: run CMD (stdout discarded), sampling its children
+# every 2 ms; prints the number of distinct child processes seen.
+workers_seen() {
+	/usr/bin/python3 - "$@" <<-'PY'
+	import subprocess, sys, time
+	p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)
+	seen = set()
+	while p.poll() is None:
+	    try:
+	        with open("/proc/%d/task/%d/children" % (p.pid, p.pid)) as f:
+	            seen.update(f.read().split())
+	    except OSError:
+	        pass
+	    time.sleep(0.002)
+	print(len(seen))
+	sys.exit(p.returncode)
+	PY
+}
+
+@test "-j 2: the two workers are kept from batch to batch (forked once per operand), in a folder and a zip" {
+	[ -z "${QE_VALGRIND:-}${QE_SANITIZED:-}" ] || skip "valgrind and ASan builds have helper processes"
+	# 60 notebooks of 2 MB: batches of 4 MiB at the end, about 25 of them
+	make_big_cache "$T/c60" 60
+	(cd "$T/c60" && zip -q -r "$T/c60.zip" global.db executed)
+	run -0 workers_seen qe-cache-extract -j 2 "$T/c60"
+	assert_output 2
+	run -0 workers_seen qe-cache-extract -j 2 "$T/c60.zip"
+	assert_output 2
+	# two operands: two workers each
+	run -0 workers_seen qe-cache-extract -j 2 "$T/c60" "$T/c60.zip"
+	assert_output 4
+}
+
 @test "-j defaults to the CPUs the process may use: on one CPU (taskset) no worker is forked" {
 	# (LeakSanitizer forks a tracer at exit: a child that is no worker)
 	[ -z "${QE_VALGRIND:-}${QE_SANITIZED:-}" ] || skip "valgrind and ASan builds have helper processes"
