@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "qe.h"
+#include "qe_jw.h"
 #include "qe_nbrecord.h"
 #include "qe_notebook.h"
 #include "qe_timing.h"
@@ -77,15 +78,83 @@ add_identity(cJSON *o, const struct qe_nbctx *nb, int notebook)
 		qe_json_check(cJSON_AddStringToObject(o, "origin", nb->origin));
 }
 
-/* Serialise a record as one NDJSON line onto `out`, and free it. */
+/*
+ * A number as cJSON_PrintUnformatted() prints it once qe_json_exact_begin()
+ * has made the inexact ones (and -0) raw text: null when not finite, else
+ * %.15g, which reads back exact (an int by hand: the same digits).
+ */
+static void
+write_number(struct qe_buf *b, double d)
+{
+	char buf[32];
+
+	if (!isfinite(d))
+		qe_buf_add(b, "null", 4);
+	else if (d >= -2147483648.0 && d <= 2147483647.0 && d == (double)(int)d) {
+		int i = (int)d, n = sizeof buf;
+		unsigned u = i < 0 ? 0u - (unsigned)i : (unsigned)i;
+
+		do
+			buf[--n] = (char)('0' + u % 10), u /= 10;
+		while (u);
+		if (i < 0)
+			buf[--n] = '-';
+		qe_buf_add(b, buf + n, sizeof buf - (size_t)n);
+	} else
+		qe_buf_add(b, buf, (size_t)snprintf(buf, sizeof buf, "%1.15g", d));
+}
+
+/*
+ * v appended to b byte for byte as qe_json_print() (cJSON_PrintUnformatted)
+ * prints it, without its string: strings escaped as cJSON does (qe_jw.h).
+ */
+static void
+write_value(struct qe_buf *b, const cJSON *v)
+{
+	const cJSON *c;
+	int obj = cJSON_IsObject(v);
+
+	switch (v->type & 0xFF) {
+	case cJSON_NULL:
+		qe_buf_add(b, "null", 4);
+		return;
+	case cJSON_False:
+		qe_buf_add(b, "false", 5);
+		return;
+	case cJSON_True:
+		qe_buf_add(b, "true", 4);
+		return;
+	case cJSON_Number:
+		write_number(b, v->valuedouble);
+		return;
+	case cJSON_Raw:
+		qe_buf_adds(b, v->valuestring);
+		return;
+	case cJSON_String:
+		qe_jw_str(b, v->valuestring ? v->valuestring : "");
+		return;
+	}
+	qe_buf_addc(b, obj ? '{' : '[');
+	for (c = v->child; c != NULL; c = c->next) {
+		if (c != v->child)
+			qe_buf_addc(b, ',');
+		if (obj) {
+			qe_jw_str(b, c->string ? c->string : "");
+			qe_buf_addc(b, ':');
+		}
+		write_value(b, c);
+	}
+	qe_buf_addc(b, obj ? '}' : ']');
+}
+
+/* Serialise a record (an object) as one NDJSON line onto `out`, and free it. */
 static void
 append_record(struct qe_buf *out, cJSON *rec)
 {
-	char *line = qe_json_print(rec);
-
-	qe_buf_adds(out, line);
+	/* inexact numbers as qe_json_print() writes them: raw text until freed */
+	qe_json_exact_begin(rec->child);
+	write_value(out, rec);
 	qe_buf_addc(out, '\n');
-	cJSON_free(line);
 	cJSON_Delete(rec);
 }
 

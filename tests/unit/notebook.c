@@ -146,8 +146,37 @@ both(const char *in, size_t n, struct qe_buf *out)
 	qe_buf_free(&b);
 }
 
+/*
+ * A notebook's records (the pull reader's way): "same" when every line is
+ * the bytes qe_json_print() gives for its own parse (the records are
+ * written without it), then each cell's execution_count as written.
+ */
+static void
+reprint(const char *in, size_t n, struct qe_buf *out)
+{
+	struct qe_nbctx nb = { .where = "t.ipynb", .document = "t", .input = "ipynb", .pk = -1,
+	    .current = -1, .execution_seconds = NAN, .stale_margin_us = 5000000 };
+	struct qe_buf a = { 0 };
+	const char *p, *nl, *c;
+	int same = qe_nbrecord_read(&nb, memcpy(qe_xmalloc(n + 1), in, n), n, free, 0, &a) == 0;
+
+	for (p = a.data ? a.data : ""; same && (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
+		cJSON *v = cJSON_ParseWithLength(p, (size_t)(nl - p));
+		char *s = v ? qe_json_print(v) : NULL;
+
+		same = s && strlen(s) == (size_t)(nl - p) && memcmp(s, p, strlen(s)) == 0;
+		cJSON_free(s);
+		cJSON_Delete(v);
+	}
+	qe_buf_adds(out, same ? "same" : "differ");
+	for (p = a.data ? a.data : ""; (c = strstr(p, "\"execution_count\":")) != NULL; p = c + 1)
+		qe_buf_addf(out, " %.*s", (int)strcspn(c + 18, ","), c + 18);
+	qe_buf_free(&a);
+}
+
 static const struct unit_fn fns[] = {
 	{ "both", both },
+	{ "reprint", reprint },
 	{ "normalise", normalise },
 	{ "source", source },
 	{ "first_line", first_line },
