@@ -186,3 +186,17 @@ unit_numbers(const char *s, double *v, int max)
 	}
 	return n;
 }
+
+int
+unit_count_seed(const char *in, long *count, unsigned long long *seed, struct qe_buf *out)
+{
+	double v[2];
+
+	if (unit_numbers(in, v, 2) != 2 || v[0] < 0 || v[1] < 0) {
+		qe_buf_adds(out, "bad case");
+		return -1;
+	}
+	*count = (long)v[0];
+	*seed = (unsigned long long)v[1];
+	return 0;
+}

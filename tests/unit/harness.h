@@ -45,5 +45,7 @@ int unit_main(int argc, char **argv, const struct unit_fn *fns);
 void unit_add_double(struct qe_buf *out, double v);
 void unit_add_json(struct qe_buf *out, const cJSON *v);
 int unit_numbers(const char *s, double *v, int max);
+/* A random case's "N SEED": 0, or -1 after writing "bad case". */
+int unit_count_seed(const char *in, long *count, unsigned long long *seed, struct qe_buf *out);
 
 #endif /* UNIT_HARNESS_H */

@@ -90,18 +90,15 @@ static void
 random_num(const char *in, size_t n, struct qe_buf *out)
 {
 	struct qe_jscan s = { 0 };
-	double v[2], d, e;
+	double d, e;
 	unsigned long long st;
 	char buf[64];
-	long i;
+	long i, count;
 
 	(void)n;
-	if (unit_numbers(in, v, 2) != 2) {
-		qe_buf_adds(out, "bad case");
+	if (unit_count_seed(in, &count, &st, out) < 0)
 		return;
-	}
-	st = (unsigned long long)v[1];
-	for (i = 0; i < (long)v[0]; i++) {
+	for (i = 0; i < count; i++) {
 		size_t len = random_number(&st, buf);
 
 		qe_js_init(&s, buf, len);
@@ -111,7 +108,7 @@ random_num(const char *in, size_t n, struct qe_buf *out)
 			break;
 		}
 	}
-	if (i == (long)v[0])
+	if (i == count)
 		qe_buf_addf(out, "%ld agree", i);
 	qe_js_free(&s);
 }

@@ -159,17 +159,13 @@ static void
 random_num(const char *in, size_t n, struct qe_buf *out)
 {
 	struct qe_buf a = { 0 }, r = { 0 };
-	double v[2];
 	unsigned long long st;
-	long i;
+	long i, count;
 
 	(void)n;
-	if (unit_numbers(in, v, 2) != 2) {
-		qe_buf_adds(out, "bad case");
+	if (unit_count_seed(in, &count, &st, out) < 0)
 		return;
-	}
-	st = (unsigned long long)v[1];
-	for (i = 0; i < (long)v[0]; i++) {
+	for (i = 0; i < count; i++) {
 		double x = random_double(&st);
 		int d = (int)(i % 7);
 
@@ -178,7 +174,7 @@ random_num(const char *in, size_t n, struct qe_buf *out)
 			break;
 		}
 	}
-	if (i == (long)v[0])
+	if (i == count)
 		qe_buf_addf(out, "%ld agree", i);
 	qe_buf_free(&a);
 	qe_buf_free(&r);
@@ -192,17 +188,13 @@ random_num(const char *in, size_t n, struct qe_buf *out)
 static void
 random_exact(const char *in, size_t n, struct qe_buf *out)
 {
-	double v[2];
 	unsigned long long st;
-	long i;
+	long i, count;
 
 	(void)n;
-	if (unit_numbers(in, v, 2) != 2) {
-		qe_buf_adds(out, "bad case");
+	if (unit_count_seed(in, &count, &st, out) < 0)
 		return;
-	}
-	st = (unsigned long long)v[1];
-	for (i = 0; i < (long)v[0]; i++) {
+	for (i = 0; i < count; i++) {
 		double x = random_double(&st);
 		struct qe_buf a = { 0 }, r = { 0 };
 		char *cj;
