@@ -79,32 +79,6 @@ add_identity(cJSON *o, const struct qe_nbctx *nb, int notebook)
 }
 
 /*
- * A number as cJSON_PrintUnformatted() prints it once qe_json_exact_begin()
- * has made the inexact ones (and -0) raw text: null when not finite, else
- * %.15g, which reads back exact (an int by hand: the same digits).
- */
-static void
-write_number(struct qe_buf *b, double d)
-{
-	char buf[32];
-
-	if (!isfinite(d))
-		qe_buf_add(b, "null", 4);
-	else if (d >= -2147483648.0 && d <= 2147483647.0 && d == (double)(int)d) {
-		int i = (int)d, n = sizeof buf;
-		unsigned u = i < 0 ? 0u - (unsigned)i : (unsigned)i;
-
-		do
-			buf[--n] = (char)('0' + u % 10), u /= 10;
-		while (u);
-		if (i < 0)
-			buf[--n] = '-';
-		qe_buf_add(b, buf + n, sizeof buf - (size_t)n);
-	} else
-		qe_buf_add(b, buf, (size_t)snprintf(buf, sizeof buf, "%1.15g", d));
-}
-
-/*
  * v appended to b byte for byte as qe_json_print() (cJSON_PrintUnformatted)
  * prints it, without its string: strings escaped as cJSON does (qe_jw.h).
  */
@@ -124,8 +98,8 @@ write_value(struct qe_buf *b, const cJSON *v)
 	case cJSON_True:
 		qe_buf_add(b, "true", 4);
 		return;
-	case cJSON_Number:
-		write_number(b, v->valuedouble);
+	case cJSON_Number:	/* qe_json_print()'s form, the inexact ones included */
+		qe_jw_numfmt(b, v->valuedouble);
 		return;
 	case cJSON_Raw:
 		qe_buf_adds(b, v->valuestring);
@@ -151,8 +125,6 @@ write_value(struct qe_buf *b, const cJSON *v)
 static void
 append_record(struct qe_buf *out, cJSON *rec)
 {
-	/* inexact numbers as qe_json_print() writes them: raw text until freed */
-	qe_json_exact_begin(rec->child);
 	write_value(out, rec);
 	qe_buf_addc(out, '\n');
 	cJSON_Delete(rec);
