@@ -35,16 +35,24 @@ u_statistic(const double *x, int n1, const double *y, int n2)
 	return u;
 }
 
-/* The sum of t^3 - t over the groups of t tied values of x and y together. */
-static double
-tie_sum(const double *x, int n1, const double *y, int n2)
+/* x[0..n1) and y[0..n2) together, sorted (the caller frees it). */
+static double *
+pooled_sorted(const double *x, int n1, const double *y, int n2)
 {
-	int N = n1 + n2;
-	double *all = qe_xmalloc(sizeof(double) * (size_t)N), sum = 0;
+	double *all = qe_xmalloc(sizeof(double) * (size_t)(n1 + n2));
 
 	memcpy(all, x, sizeof(double) * (size_t)n1);
 	memcpy(all + n1, y, sizeof(double) * (size_t)n2);
-	qsort(all, (size_t)N, sizeof *all, dcmp);
+	qsort(all, (size_t)(n1 + n2), sizeof *all, dcmp);
+	return all;
+}
+
+/* The sum of t^3 - t over the runs of t tied values of the sorted all[0..N). */
+static double
+tie_sum(const double *all, int N)
+{
+	double sum = 0;
+
 	for (int i = 0; i < N;) {
 		int j = i;
 
@@ -57,7 +65,6 @@ tie_sum(const double *x, int n1, const double *y, int n2)
 		}
 		i = j;
 	}
-	free(all);
 	return sum;
 }
 
@@ -109,23 +116,21 @@ bsearch_first(const double *v, int n, double key)
 }
 
 /*
- * The exact two-sided p of x against y when values are tied: the null
- * distribution of U over every split of the pooled values into n1 and n2,
+ * The exact two-sided p of x[0..n1) against the rest of the sorted pooled
+ * values all[0..N) when values are tied: the null distribution of U over
+ * every split of the pooled values into n1 and N - n1,
  * counted by the sum of twice the midranks of the first group (integers,
  * so the counts are exact). With midranks U = R1 - n1 (n1 + 1) / 2, the
  * same U as u_statistic's half-counted ties.
  */
 static double
-exact_tied_p(const double *x, int n1, const double *y, int n2)
+exact_tied_p(const double *x, int n1, const double *all, int N)
 {
-	int N = n1 + n2, top = N * (N + 1), obs = 0;
-	double *all = qe_xmalloc(sizeof(double) * (size_t)N), lo = 0, hi = 0, tot = 0, p;
+	int top = N * (N + 1), obs = 0;
+	double lo = 0, hi = 0, tot = 0, p;
 	int *rank2 = qe_xmalloc(sizeof(int) * (size_t)N);
 	double *cnt = qe_xcalloc((size_t)(n1 + 1) * (size_t)(top + 1), sizeof *cnt);
 
-	memcpy(all, x, sizeof(double) * (size_t)n1);
-	memcpy(all + n1, y, sizeof(double) * (size_t)n2);
-	qsort(all, (size_t)N, sizeof *all, dcmp);
 	for (int i = 0; i < N;) {	/* twice the midrank of a run i..j-1 of equal values: i + j + 1 */
 		int j = i;
 
@@ -154,7 +159,6 @@ exact_tied_p(const double *x, int n1, const double *y, int n2)
 		lo += s <= obs ? c : 0;
 		hi += s >= obs ? c : 0;
 	}
-	free(all);
 	free(rank2);
 	free(cnt);
 	p = 2 * fmin(lo, hi) / tot;
@@ -164,11 +168,15 @@ exact_tied_p(const double *x, int n1, const double *y, int n2)
 double
 qe_mann_whitney(const double *x, int n1, const double *y, int n2)
 {
-	double u = u_statistic(x, n1, y, n2), tiesum = tie_sum(x, n1, y, n2);
 	int N = n1 + n2;
+	double *all = pooled_sorted(x, n1, y, n2);
+	double u = u_statistic(x, n1, y, n2), tiesum = tie_sum(all, N), p = -1;
 
 	if (N <= 40)
-		return tiesum == 0 ? exact_p(u, n1, n2) : exact_tied_p(x, n1, y, n2);
+		p = tiesum == 0 ? exact_p(u, n1, n2) : exact_tied_p(x, n1, all, N);
+	free(all);
+	if (p >= 0)
+		return p;
 
 	double mu = n1 * (double)n2 / 2;
 	double var = n1 * (double)n2 / 12 * ((N + 1) - tiesum / ((double)N * (N - 1)));
