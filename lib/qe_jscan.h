@@ -80,7 +80,8 @@ qe_js_special16(const char *p)
  * (what ends a run of plain ASCII in a string), or end. With SSE2 one
  * block of 16 bytes, then 64 a step (four blocks, one test), then 16;
  * then 8 a step by SWAR, then byte by byte. The one copy of this scan: qe_jscan's strings and qe_recscan's
- * plain keys and values both use it.
+ * plain keys and values both use it (past a string's first 16 bytes
+ * qe_jscan.c goes on by AVX2 where the CPU has it: a base64 image is long).
  */
 static inline const char *
 qe_js_plain_end(const char *p, const char *end)
@@ -154,6 +155,13 @@ int qe_js_num(struct qe_jscan *s, double *d);
 
 /* 0 when only whitespace is left, else QE_JS_ERR. */
 int qe_js_done(struct qe_jscan *s);
+
+/*
+ * For tests: 0 scans strings with SSE2 (or 8 bytes a step) only, even on
+ * a CPU with AVX2; 1 (the default) lets a string's scan past its first
+ * 16 bytes use AVX2 where the CPU has it. Results are the same either way.
+ */
+void qe_js_allow_avx2(int on);
 
 /* A sink that appends to the struct qe_buf *arg. */
 void qe_js_sink_buf(void *arg, const char *p, size_t n);

@@ -113,7 +113,83 @@ random_num(const char *in, size_t n, struct qe_buf *out)
 	qe_js_free(&s);
 }
 
+/*
+ * "MAXLEN avx2|plain": every string of 1 to MAXLEN bytes of 'x' with one
+ * special byte at each position (the closing quote early, an escape, a
+ * control character, DEL, two-byte UTF-8, a byte that is not UTF-8),
+ * read by qe_js_str from a text that ends at its closing quote, against
+ * what a byte-by-byte reading expects: decoded bytes, the cursor after it,
+ * or a refusal. "N agree", or the first case that does not.
+ */
+static void
+positions(const char *in, size_t n, struct qe_buf *out)
+{
+	static const char *const kinds[] = { "\"", "\\n", "\x01", "\x7f", "\xc3\xa9", "\xff" };
+	char mode[8] = "";
+	long maxlen = 0, count = 0;
+	struct qe_buf text = { 0 }, got = { 0 }, want = { 0 };
+
+	(void)n;
+	if (sscanf(in, "%ld %7s", &maxlen, mode) != 2 || maxlen < 1) {
+		qe_buf_adds(out, "usage: MAXLEN avx2|plain");
+		return;
+	}
+	qe_js_allow_avx2(strcmp(mode, "plain") != 0);
+	for (long len = 1; len <= maxlen; len++)
+		for (long k = 0; k < len; k++)
+			for (size_t kind = 0; kind < sizeof kinds / sizeof *kinds; kind++) {
+				const char *sp = kinds[kind];
+				size_t spn = strlen(sp), cursor;
+				int refuse = kind == 2 || kind == 5, r;
+				struct qe_jscan s = { 0 };
+
+				if (k + (long)spn > len)
+					continue;
+				qe_buf_reset(&text), qe_buf_reset(&got), qe_buf_reset(&want);
+				qe_buf_addc(&text, '"');
+				for (long i = 0; i < len; i++)
+					qe_buf_addc(&text, 'x');
+				memcpy(text.data + 1 + k, sp, spn);
+				qe_buf_addc(&text, '"');
+				/* what it must read */
+				for (long i = 0; i < k; i++)
+					qe_buf_addc(&want, 'x');
+				if (kind == 0)
+					cursor = (size_t)k + 2;
+				else {
+					qe_buf_add(&want, kind == 1 ? "\n" : sp, kind == 1 ? 1 : spn);
+					for (long i = k + (long)spn; i < len; i++)
+						qe_buf_addc(&want, 'x');
+					cursor = (size_t)len + 2;
+				}
+				/* a copy of exactly the text: a scan past its end is caught by ASan */
+				char *exact = qe_xmalloc(text.len);
+
+				memcpy(exact, text.data, text.len);
+				qe_js_init(&s, exact, text.len);
+				r = qe_js_str(&s, qe_js_sink_buf, &got);
+				if (refuse ? r >= 0 : r < 0 || (size_t)(s.p - exact) != cursor || got.len != want.len ||
+				    (want.len > 0 && memcmp(got.data, want.data, want.len) != 0)) {
+					qe_buf_addf(out, "length %ld, byte %ld, kind %zu: %s", len, k, kind,
+					    r < 0 ? "refused" : "read otherwise");
+					free(exact);
+					qe_js_free(&s);
+					goto done;
+				}
+				free(exact);
+				qe_js_free(&s);
+				count++;
+			}
+	qe_buf_addf(out, "%ld agree", count);
+done:
+	qe_js_allow_avx2(1);
+	qe_buf_free(&text);
+	qe_buf_free(&got);
+	qe_buf_free(&want);
+}
+
 static const struct unit_fn fns[] = {
+	{ "positions", positions },
 	{ "random-num", random_num },
 	{ "walk", walk },
 	{ "agree", agree },
