@@ -80,6 +80,22 @@ def measure(name, cmd, runs, out=os.devnull, concurrent=1):
     return m
 
 
+def paired(cmd, floor, pairs):
+    """cmd and floor run by turns, `pairs` times: the host's drift from one minute to the next (10-25 % of
+    CPU time here) then moves both alike. -> medians of each one's CPU time and of the per-pair ratio."""
+    a, b, r = [], [], []
+    for _ in range(pairs):
+        ca, cb = run_once(cmd, os.devnull)[1], run_once(floor, os.devnull)[1]
+        a.append(ca)
+        b.append(cb)
+        r.append(ca / cb if cb > 0 else float("nan"))
+    m = {"cmd": statistics.median(a), "floor": statistics.median(b), "ratio": statistics.median(r),
+         "ratio_min": min(r), "ratio_max": max(r), "pairs": pairs}
+    log(f"  paired: {m['cmd']:.3f} / {m['floor']:.3f} s cpu, ratio median {m['ratio']:.3f} "
+        f"({m['ratio_min']:.3f}-{m['ratio_max']:.3f}, {pairs} pairs)")
+    return m
+
+
 def check(args, what):
     r = subprocess.run([PY, os.path.join(BENCH, "compare.py")] + args, capture_output=True, text=True)
     line = r.stdout.strip().splitlines()[-1] if r.stdout.strip() else r.stderr.strip()
@@ -192,10 +208,16 @@ def bench_extract(scale, runs, md, checks):
             measure("floor: sha256sum", ["sha256sum"] + files, runs),
             measure("floor: openssl dgst -sha256", ["openssl", "dgst", "-sha256"] + files, runs)]
     rows[2]["mult"] = 2
+    log("timing qe-cache-extract -j 1 and openssl dgst by turns ...")
+    pair = paired([tool, "-j", "1", cache], ["openssl", "dgst", "-sha256"] + files, max(11, runs))
     md.append(f"### qe-cache-extract: directory input\n\n{len(files) - 1} current notebooks + global.db = "
               f"{nbytes / 1e6:.1f} MB, {cells} code cells, largest notebook {st['largest'] / 1e6:.1f} MB "
               f"(`{os.path.relpath(cache, TOP)}`). Throughput on wall time; \"2 processes at once\" counts "
               f"both processes' bytes.\n\n" + table(rows, nbytes, cells, "cells", "qe-cache-extract -j 1"))
+    md.append(f"qe-cache-extract -j 1 against `openssl dgst -sha256` over the same bytes, run by turns "
+              f"({pair['pairs']} pairs, so the host's drift moves both alike): CPU {pair['cmd']:.3f} s against "
+              f"{pair['floor']:.3f} s, ratio {pair['ratio']:.2f}x (median of the pairs' ratios; "
+              f"{pair['ratio_min']:.2f}-{pair['ratio_max']:.2f}). Target: within 1.5x.")
     md.append(jobs_note(rows[0], rows[1], [tool, "-j", "2", cache], st["largest"]))
     checks.append(same_bytes(o("c-dir"), o("c-dir-j2"), "qe-cache-extract -j 2 = -j 1 (directory, byte for byte)"))
     tiny = os.path.join(TOP, "tests/fixtures/shared/jupyter-cache/base/.jupyter_cache")
@@ -222,7 +244,8 @@ def bench_extract(scale, runs, md, checks):
               f"{nbytes / 1e6:.1f} MB inflated (MB/s below count the inflated bytes).\n\n" +
               table(zrows, nbytes, cells, "cells", "qe-cache-extract -j 1 build-cache.zip") + "\n\n" +
               jobs_note(zrows[0], zrows[1], [tool, "-j", "2", zp], st["largest"]))
-    return {"bytes": nbytes, "cells": cells, "largest": st["largest"], "rows": rows, "zip_rows": zrows}
+    return {"bytes": nbytes, "cells": cells, "largest": st["largest"], "rows": rows, "zip_rows": zrows,
+            "paired_openssl": pair}
 
 
 def bench_diff(cells, runs, md, checks):
