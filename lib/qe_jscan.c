@@ -151,13 +151,34 @@ hex4(const char *p)
 static size_t
 escape(struct qe_jscan *s, const char *p)
 {
-	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
-	const char *e = p + 1 < s->end ? strchr(from, p[1]) : NULL;
 	long cp, lo;
+	int c = p + 1 < s->end ? p[1] : 0;
 
 	qe_buf_reset(&s->esc);
-	if (e != NULL && p[1] != '\0') {
-		qe_buf_addc(&s->esc, to[e - from]);
+	/* a switch, not strchr() on a table: "\n" ends most lines of text */
+	switch (c) {
+	case '"': case '\\': case '/':
+		break;
+	case 'b':
+		c = '\b';
+		break;
+	case 'f':
+		c = '\f';
+		break;
+	case 'n':
+		c = '\n';
+		break;
+	case 'r':
+		c = '\r';
+		break;
+	case 't':
+		c = '\t';
+		break;
+	default:
+		c = -1;
+	}
+	if (c >= 0) {
+		qe_buf_addc(&s->esc, (char)c);
 		return 2;
 	}
 	if (s->end - p < 6 || p[1] != 'u' || (cp = hex4(p + 2)) <= 0 || (cp >= 0xdc00 && cp <= 0xdfff))

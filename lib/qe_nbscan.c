@@ -184,10 +184,22 @@ sink_md(void *arg, const char *p, size_t n)
 	EVP_DigestUpdate(arg, p, n);
 }
 
+/* Normalised text fed from a value whose runs lie in the text at [lo, hi). */
+struct nsink {
+	struct qe_nb_ns ns;
+	const char *lo, *hi;
+};
+
 static void
 sink_ns(void *arg, const char *p, size_t n)
 {
-	qe_nb_ns_feed(arg, p, n);
+	struct nsink *k = arg;
+
+	/* a run of the text holds no '\n' (JSON strings hold no raw control character) */
+	if (p >= k->lo && p < k->hi)
+		qe_nb_ns_run(&k->ns, p, n);
+	else
+		qe_nb_ns_feed(&k->ns, p, n);
 }
 
 /* A string or list of strings at `at`, walked again (trusted: validated before), fed run by run. */
@@ -218,7 +230,7 @@ text_walk(const char *at, const char *end, qe_js_sink fn, void *arg)
 static int
 value_digest(struct nbs *b, EVP_MD_CTX *md, const struct val *v, int readable)
 {
-	struct qe_nb_ns ns = { md, { 0 }, { 0 } };
+	struct nsink ns = { { md, { 0 }, { 0 }, NULL, 0 }, v->at, b->s.end };
 	int r = 0;
 
 	qe_js_sink fn = readable ? sink_ns : sink_md;
@@ -230,7 +242,7 @@ value_digest(struct nbs *b, EVP_MD_CTX *md, const struct val *v, int readable)
 		if (v->kind == V_TEXT)
 			r = text_walk(v->at, b->s.end, fn, arg);
 		if (readable)
-			qe_nb_ns_end(&ns);
+			qe_nb_ns_end(&ns.ns);
 	} else if (v->kind == V_OTHER)
 		r = other_digest(md, v->at, b->s.end);
 	EVP_DigestUpdate(md, "", 1);

@@ -393,11 +393,39 @@ ns_line(struct qe_nb_ns *ns, const char *p, size_t len, int nl)
 		ns_flush(ns);
 }
 
+/* A kept run (qe_nb_ns_run) copied onto ns->line: the line goes on in another piece. */
+static void
+ns_unkeep(struct qe_nb_ns *ns)
+{
+	if (ns->run != NULL) {
+		qe_buf_add(&ns->line, ns->run, ns->nrun);
+		ns->run = NULL;
+	}
+}
+
+void
+qe_nb_ns_run(struct qe_nb_ns *ns, const char *s, size_t len)
+{
+	if (ns->run == NULL && ns->line.len == 0) {
+		ns->run = s;
+		ns->nrun = len;
+		return;
+	}
+	ns_unkeep(ns);
+	qe_buf_add(&ns->line, s, len);
+}
+
 void
 qe_nb_ns_feed(struct qe_nb_ns *ns, const char *s, size_t len)
 {
 	const char *nl;
 
+	if (ns->run != NULL && len > 0 && *s == '\n') {	/* a kept run, then its line's end */
+		ns_line(ns, ns->run, ns->nrun, 1);
+		ns->run = NULL;
+		s++, len--;
+	}
+	ns_unkeep(ns);
 	while ((nl = memchr(s, '\n', len)) != NULL) {
 		size_t seg = (size_t)(nl - s);
 
@@ -416,7 +444,11 @@ qe_nb_ns_feed(struct qe_nb_ns *ns, const char *s, size_t len)
 void
 qe_nb_ns_end(struct qe_nb_ns *ns)
 {
-	ns_line(ns, ns->line.data ? ns->line.data : "", ns->line.len, 0);
+	if (ns->run != NULL)
+		ns_line(ns, ns->run, ns->nrun, 0);
+	else
+		ns_line(ns, ns->line.data ? ns->line.data : "", ns->line.len, 0);
+	ns->run = NULL;
 	ns_flush(ns);
 	qe_buf_free(&ns->line);
 	qe_buf_free(&ns->out);
@@ -432,7 +464,7 @@ md_update_value(EVP_MD_CTX *md, const cJSON *v, int readable)
 {
 	const cJSON *it;
 	int text = cJSON_IsString(v) || cJSON_IsNull(v) || v == NULL;
-	struct qe_nb_ns ns = { md, { 0 }, { 0 } };
+	struct qe_nb_ns ns = { md, { 0 }, { 0 }, NULL, 0 };
 
 	if (cJSON_IsArray(v)) {
 		text = 1;

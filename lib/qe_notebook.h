@@ -83,9 +83,20 @@ struct qe_nb_ns {
 	EVP_MD_CTX *md;
 	struct qe_buf line;	/* the start of a line continued by the next piece */
 	struct qe_buf out;	/* normalised lines not yet digested */
+	const char *run;	/* or that start, not copied: a piece of qe_nb_ns_run() */
+	size_t nrun;
 };
 void qe_nb_ns_feed(struct qe_nb_ns *ns, const char *s, size_t len);
 void qe_nb_ns_end(struct qe_nb_ns *ns);
+
+/*
+ * qe_nb_ns_feed() of a piece that holds no '\n' and whose bytes stay as
+ * they are until qe_nb_ns_end() (a run of a notebook's own text, between
+ * its escapes): a line's start is then kept by reference, and the usual
+ * line of a list of strings, a run then the escape "\n", is normalised
+ * straight from the text (not copied first, not searched for '\n').
+ */
+void qe_nb_ns_run(struct qe_nb_ns *ns, const char *s, size_t len);
 
 /* A string and its NUL into a digest (the NUL separates fields). */
 void qe_nb_md_str(EVP_MD_CTX *md, const char *s);
