@@ -174,7 +174,52 @@ reprint(const char *in, size_t n, struct qe_buf *out)
 	qe_buf_free(&a);
 }
 
+/*
+ * "MAXLEN": every rule's text (and near misses that are no rule) at every
+ * position of a line of '.' of up to MAXLEN bytes, normalised, against the
+ * line with that text replaced as the rule says: "N agree", or the first
+ * case that does not. Exercises the 16-byte steps of the scan for where a
+ * rule starts, and their edges.
+ */
+static void
+rule_positions(const char *in, size_t n, struct qe_buf *out)
+{
+	static const char *const rules[][2] = {
+		{ "\033[0;32m", "" }, { "In [12]", "In [#]" }, { "In[3]", "In[#]" }, { "Out[7]", "Out[#]" },
+		{ "0xdeadbeef", "0x#" }, { "0x7fc9f57156a0", "0x#" }, { "0x1f", "0x1f" }, { "Ix", "Ix" },
+		{ "Ou", "Ou" }, { "0y", "0y" }, { "I", "I" }, { "0", "0" }, { "\033", "\033" },
+	};
+	long max = strtol(in, NULL, 10), count = 0;
+	struct qe_buf line = { 0 }, want = { 0 }, got = { 0 };
+
+	(void)n;
+	for (long len = 0; len <= max; len++)
+		for (long k = 0; k <= len; k++)
+			for (size_t r = 0; r < sizeof rules / sizeof *rules; r++) {
+				qe_buf_reset(&line), qe_buf_reset(&want), qe_buf_reset(&got);
+				for (long i = 0; i < k; i++)
+					qe_buf_addc(&line, '.'), qe_buf_addc(&want, '.');
+				qe_buf_adds(&line, rules[r][0]);
+				qe_buf_adds(&want, rules[r][1]);
+				for (long i = k; i < len; i++)
+					qe_buf_addc(&line, '.'), qe_buf_addc(&want, '.');
+				qe_nb_normalise_text(line.data, line.len, &got);
+				if (strcmp(got.data ? got.data : "", want.data) != 0) {
+					qe_buf_addf(out, "length %ld, at %ld, '%s': got '%s'", len, k, rules[r][1],
+					    got.data ? got.data : "");
+					goto done;
+				}
+				count++;
+			}
+	qe_buf_addf(out, "%ld agree", count);
+done:
+	qe_buf_free(&line);
+	qe_buf_free(&want);
+	qe_buf_free(&got);
+}
+
 static const struct unit_fn fns[] = {
+	{ "rule-positions", rule_positions },
 	{ "both", both },
 	{ "reprint", reprint },
 	{ "normalise", normalise },
