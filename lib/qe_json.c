@@ -26,9 +26,9 @@ qe_json_check(cJSON *item)
  * usable size, and cJSON's next allocations come from them. Every block on
  * a list came from malloc() and is referenced by nothing else, so a block
  * from one may be freed by cJSON or by free() alike. Under ASan or
- * valgrind a block on a list is marked unaddressable, and a block handed
- * out is addressable for the bytes asked only: a use after cJSON freed it,
- * or past its end, is still caught.
+ * valgrind a block on a list is unaddressable past its first word (the
+ * link), and a block handed out is addressable for the bytes asked only:
+ * a use after cJSON freed it, or past its end, is still caught.
  */
 #if defined(__SANITIZE_ADDRESS__)
 #define QE_ASAN 1
@@ -39,21 +39,17 @@ qe_json_check(cJSON *item)
 #endif
 #if defined(QE_ASAN)
 #include <sanitizer/asan_interface.h>
-/* the link stays unpoisoned: LeakSanitizer follows no pointer in poisoned bytes */
-#define HIDE(p, n) ASAN_POISON_MEMORY_REGION((char *)(p) + sizeof(void *), (n) - sizeof(void *))
-#define SHOW_LINK(p) ((void)(p))
+#define HIDE(p, n) ASAN_POISON_MEMORY_REGION(p, n)
 #define SHOW(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
 #elif defined(__has_include)
 #if __has_include(<valgrind/memcheck.h>)
 #include <valgrind/memcheck.h>
 #define HIDE(p, n) VALGRIND_MAKE_MEM_NOACCESS(p, n)
-#define SHOW_LINK(p) VALGRIND_MAKE_MEM_DEFINED(p, sizeof(void *))
 #define SHOW(p, n) VALGRIND_MAKE_MEM_UNDEFINED(p, n)
 #endif
 #endif
 #ifndef HIDE
 #define HIDE(p, n) ((void)(p), (void)(n))
-#define SHOW_LINK(p) ((void)(p))
 #define SHOW(p, n) ((void)(p), (void)(n))
 #endif
 
@@ -70,10 +66,10 @@ recycled_malloc(size_t n)
 
 	if (c >= RECYCLE_CLASSES || (p = recycled[c]) == NULL || (u = malloc_usable_size(p)) < n)
 		return malloc(n);
-	SHOW_LINK(p);
 	recycled[c] = *(void **)p;
 	recycled_bytes -= u;
-	SHOW(p, n);
+	if (n > sizeof(void *))
+		SHOW((char *)p + sizeof(void *), n - sizeof(void *));
 	return p;
 }
 
@@ -86,7 +82,8 @@ recycled_free(void *p)
 		*(void **)p = recycled[u / 16];
 		recycled[u / 16] = p;
 		recycled_bytes += u;
-		HIDE(p, u);
+		/* the link stays readable: the leak checkers follow no pointer in hidden bytes */
+		HIDE((char *)p + sizeof(void *), u - sizeof(void *));
 	} else
 		free(p);
 }
