@@ -87,22 +87,25 @@ qe_js_allow_avx2(int on)
 }
 
 /*
- * qe_js_plain_end(), by AVX2 past the first 16 bytes when the CPU has it:
- * most strings end in those 16, the rest are often long.
+ * qe_js_plain_end(), by AVX2 past the first 32 bytes when the CPU has it:
+ * most strings (a key, a line of text) end in those 32, the rest are
+ * often long.
  */
 static inline const char *
 plain_end(const char *p, const char *end)
 {
 #ifdef QE_JS_AVX2
-	if (end - p >= 16) {
-		unsigned m = qe_js_special16(p);
+	unsigned m;
 
-		if (m)
+	if (end - p >= 32) {
+		if ((m = qe_js_special16(p)) != 0)
 			return p + __builtin_ctz(m);
+		if ((m = qe_js_special16(p + 16)) != 0)
+			return p + 16 + __builtin_ctz(m);
 		if (use_avx2 < 0)
 			use_avx2 = __builtin_cpu_supports("avx2") != 0;
 		if (use_avx2)
-			return plain_end_avx2(p + 16, end);
+			return plain_end_avx2(p + 32, end);
 	}
 #endif
 	return qe_js_plain_end(p, end);
@@ -144,53 +147,42 @@ hex4(const char *p)
 	return v;
 }
 
+/* The decoded byte of each one-letter escape, NUL for the rest (a NUL byte is no escape of these). */
+static const char one_letter[128] = {
+	['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = '\b', ['f'] = '\f', ['n'] = '\n', ['r'] = '\r',
+	['t'] = '\t',
+};
+
 /*
- * The escape at p (p[0] == '\\') decoded into s->esc as cJSON decodes it;
- * the bytes it takes, or 0 when cJSON would refuse it or it is \u0000.
+ * The escape at p (p[0] == '\\') decoded as cJSON decodes it: its bytes
+ * in *d (one_letter's for a one-letter escape, so "\n" at the end of each
+ * line of text costs no copy; else s->esc's), their length in *dn; the
+ * bytes it takes, or 0 when cJSON would refuse it or it is \u0000.
  */
 static size_t
-escape(struct qe_jscan *s, const char *p)
+escape(struct qe_jscan *s, const char *p, const char **d, size_t *dn)
 {
 	long cp, lo;
-	int c = p + 1 < s->end ? p[1] : 0;
+	unsigned char c = p + 1 < s->end ? (unsigned char)p[1] : 0;
 
-	qe_buf_reset(&s->esc);
-	/* a switch, not strchr() on a table: "\n" ends most lines of text */
-	switch (c) {
-	case '"': case '\\': case '/':
-		break;
-	case 'b':
-		c = '\b';
-		break;
-	case 'f':
-		c = '\f';
-		break;
-	case 'n':
-		c = '\n';
-		break;
-	case 'r':
-		c = '\r';
-		break;
-	case 't':
-		c = '\t';
-		break;
-	default:
-		c = -1;
-	}
-	if (c >= 0) {
-		qe_buf_addc(&s->esc, (char)c);
+	if (c < 128 && one_letter[c] != '\0') {
+		*d = &one_letter[c];
+		*dn = 1;
 		return 2;
 	}
+	qe_buf_reset(&s->esc);
+	*d = NULL;
 	if (s->end - p < 6 || p[1] != 'u' || (cp = hex4(p + 2)) <= 0 || (cp >= 0xdc00 && cp <= 0xdfff))
 		return 0;
-	if (cp < 0xd800 || cp > 0xdbff) {
+	if (cp < 0xd800 || cp > 0xdbff)
 		qe_utf8_put(&s->esc, cp);
-		return 6;
-	}
-	if (s->end - p < 12 || p[6] != '\\' || p[7] != 'u' || (lo = hex4(p + 8)) < 0xdc00 || lo > 0xdfff)
+	else if (s->end - p < 12 || p[6] != '\\' || p[7] != 'u' || (lo = hex4(p + 8)) < 0xdc00 || lo > 0xdfff)
 		return 0;
-	qe_utf8_put(&s->esc, 0x10000 + (((cp & 0x3ff) << 10) | (lo & 0x3ff)));
-	return 12;
+	else
+		qe_utf8_put(&s->esc, 0x10000 + (((cp & 0x3ff) << 10) | (lo & 0x3ff)));
+	*d = s->esc.data;
+	*dn = s->esc.len;
+	return cp < 0xd800 || cp > 0xdbff ? 6 : 12;
 }
 
 /*
@@ -221,8 +213,8 @@ run_end_trusted(const char *p, const char *end)
 int
 qe_js_str(struct qe_jscan *s, qe_js_sink fn, void *arg)
 {
-	const char *p, *q;
-	size_t n;
+	const char *p, *q, *d;
+	size_t n, dn;
 
 	if (s->fail || qe_js_type(s) != QE_JS_STR)
 		return fail(s);
@@ -234,10 +226,10 @@ qe_js_str(struct qe_jscan *s, qe_js_sink fn, void *arg)
 			return fail(s);
 		if (*q == '"')
 			break;
-		if (*q != '\\' || (n = escape(s, q)) == 0)
+		if (*q != '\\' || (n = escape(s, q, &d, &dn)) == 0)
 			return fail(s);
 		if (fn)
-			fn(arg, s->esc.data, s->esc.len);
+			fn(arg, d, dn);
 		q += n;
 	}
 	s->p = q + 1;

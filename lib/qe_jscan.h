@@ -80,7 +80,7 @@ qe_js_special16(const char *p)
  * (what ends a run of plain ASCII in a string), or end. With SSE2 one
  * block of 16 bytes, then 64 a step (four blocks, one test), then 16;
  * then 8 a step by SWAR, then byte by byte. The one copy of this scan: qe_jscan's strings and qe_recscan's
- * plain keys and values both use it (past a string's first 16 bytes
+ * plain keys and values both use it (past a string's first 32 bytes
  * qe_jscan.c goes on by AVX2 where the CPU has it: a base64 image is long).
  */
 static inline const char *
@@ -159,7 +159,7 @@ int qe_js_done(struct qe_jscan *s);
 /*
  * For tests: 0 scans strings with SSE2 (or 8 bytes a step) only, even on
  * a CPU with AVX2; 1 (the default) lets a string's scan past its first
- * 16 bytes use AVX2 where the CPU has it. Results are the same either way.
+ * 32 bytes use AVX2 where the CPU has it. Results are the same either way.
  */
 void qe_js_allow_avx2(int on);
 

@@ -9,7 +9,7 @@
 #include "qe_nbscan.h"
 #include "qe_notebook.h"
 
-/* A piece of a short string: n bytes of the text at p, or (p NULL) a decoded escape in e. */
+/* A piece of a string: n bytes of the text at p, or (p NULL) a decoded escape in e. */
 struct piece {
 	const char *p;
 	size_t n;
@@ -17,21 +17,23 @@ struct piece {
 };
 
 /*
- * A string of at most this many pieces is kept as them: a base64 image and
- * its closing "\n", a line of text and its "\n", are digested from the text
- * without a second walk.
+ * An output's text values (a string, or a list of strings: a base64 image
+ * and its closing "\n", the lines of text/plain or a stream) are kept as
+ * their pieces while the one validating walk reads them, and digested from
+ * them: no second walk. An output whose pieces pass this many (some 1.5
+ * MB of them) has its further values walked again instead.
  */
-enum { NPIECE = 3 };
+enum { PIECES_MAX = 1 << 16 };
 
 /* Where a value the digest reads was found by the one validating walk. */
-enum { V_NONE, V_SHORT, V_TEXT, V_OTHER };
+enum { V_NONE, V_PIECES, V_TEXT, V_OTHER };
 struct val {
-	int kind;		/* V_NONE: absent or null; V_SHORT: a string of npiece
-				 * pieces; V_TEXT: any other string or list of strings;
+	int kind;		/* V_NONE: absent or null; V_PIECES: a string or list of
+				 * strings, as its npiece pieces from nbs.pieces[first];
+				 * V_TEXT: the same, pieces past PIECES_MAX: walked again;
 				 * V_OTHER: anything else */
 	const char *at;		/* the value in the text */
-	struct piece pc[NPIECE];
-	size_t npiece;
+	size_t first, npiece;
 };
 
 /* A key of a MIME bundle: its text at koff in nbs.keys, its value vals[vi]. */
@@ -50,6 +52,8 @@ struct nbs {
 	struct bkey *bk;
 	size_t nbk, capbk;
 	struct qe_buf keys;		/* the bundle's keys, each NUL-terminated */
+	struct piece *pieces;		/* the output's text values, piece by piece */
+	size_t npieces, cappieces;
 	EVP_MD *sha;			/* SHA-256 fetched once, not per outputs list */
 	EVP_MD_CTX *md;			/* one context, initialised again per outputs list */
 };
@@ -113,57 +117,60 @@ other_digest(EVP_MD_CTX *md, const char *at, const char *end)
 	return p ? 0 : -1;
 }
 
-/* What value_walk() learns of a string from its runs: its first pieces. */
+/* A string's runs, as value_walk() keeps them: into b->pieces for v. */
 struct runs {
+	struct nbs *b;
 	const char *lo, *hi;	/* the text: a run from elsewhere is a decoded escape */
 	struct val *v;
-	size_t count;		/* pieces, NPIECE + 1 at most */
 };
 
 static void
 sink_runs(void *arg, const char *p, size_t n)
 {
 	struct runs *r = arg;
+	struct nbs *b = r->b;
 	struct piece *pc;
 
-	if (r->count > NPIECE || (++r->count > NPIECE))
-		return;		/* too many: walked again */
-	pc = &r->v->pc[r->count - 1];
+	if (r->v->kind != V_PIECES)
+		return;
+	if (b->npieces >= PIECES_MAX || (!(p >= r->lo && p < r->hi) && n > sizeof pc->e)) {
+		r->v->kind = V_TEXT;	/* walked again: too many, or an escape longer than UTF-8 */
+		return;
+	}
+	if (b->npieces == b->cappieces)
+		b->pieces = qe_grow(b->pieces, b->npieces, &b->cappieces, sizeof *b->pieces, 256);
+	pc = &b->pieces[b->npieces++];
+	pc->n = n;
 	if (p >= r->lo && p < r->hi)
-		*pc = (struct piece){ p, n, { 0 } };
-	else if (n <= sizeof pc->e) {	/* an escape: at most 4 bytes of UTF-8 */
-		*pc = (struct piece){ NULL, n, { 0 } };
-		memcpy(pc->e, p, n);
-	} else
-		r->count = NPIECE + 1;
+		pc->p = p;
+	else {			/* an escape: at most 4 bytes of UTF-8 (most often "\n": no memcpy call) */
+		pc->p = NULL;
+		for (size_t i = 0; i < n; i++)
+			pc->e[i] = p[i];
+	}
+	r->v->npiece++;
 }
 
 /*
- * The value at the cursor, validated and passed, into *v (what it is, where,
- * and a string without escapes as its bytes: the usual base64 image, read
- * once here and digested straight from the text).
+ * The value at the cursor, validated and passed, into *v: what it is,
+ * where, and a string or list of strings as its pieces (the usual base64
+ * image, read once here and digested straight from the text).
  */
 static int
 value_walk(struct nbs *b, struct val *v)
 {
 	struct qe_jscan *s = &b->s;
-	struct runs rn = { s->p, s->end, v, 0 };
+	struct runs rn = { b, s->p, s->end, v };
 	int type = qe_js_type(s), r;
 
-	v->kind = V_TEXT;
-	v->at = s->p;
-	v->npiece = 0;
-	if (type == QE_JS_STR) {
+	*v = (struct val){ V_PIECES, s->p, b->npieces, 0 };
+	if (type == QE_JS_STR)
 		r = qe_js_str(s, sink_runs, &rn);
-		if (rn.count <= NPIECE) {
-			v->kind = V_SHORT;
-			v->npiece = rn.count;
-		}
-	} else if (type == QE_JS_ARR) {
+	else if (type == QE_JS_ARR) {
 		qe_js_enter(s, QE_JS_ARR);
 		while ((r = qe_js_elem(s)) == 1) {
-			if (v->kind == V_TEXT && qe_js_type(s) == QE_JS_STR)
-				r = qe_js_str(s, NULL, NULL);
+			if (v->kind != V_OTHER && qe_js_type(s) == QE_JS_STR)
+				r = qe_js_str(s, sink_runs, &rn);
 			else {
 				v->kind = V_OTHER;
 				r = qe_js_skip(s);
@@ -174,6 +181,10 @@ value_walk(struct nbs *b, struct val *v)
 	} else {
 		v->kind = type == QE_JS_NULL ? V_NONE : V_OTHER;
 		r = qe_js_skip(s);
+	}
+	if (v->kind != V_PIECES) {	/* its pieces are not read: given back */
+		b->npieces = v->first;
+		v->npiece = 0;
 	}
 	return r < 0 ? -1 : 0;
 }
@@ -236,9 +247,9 @@ value_digest(struct nbs *b, EVP_MD_CTX *md, const struct val *v, int readable)
 	qe_js_sink fn = readable ? sink_ns : sink_md;
 	void *arg = readable ? (void *)&ns : (void *)md;
 
-	if (v->kind == V_SHORT || v->kind == V_TEXT) {
-		for (size_t i = 0; i < v->npiece; i++)
-			fn(arg, v->pc[i].p ? v->pc[i].p : v->pc[i].e, v->pc[i].n);
+	if (v->kind == V_PIECES || v->kind == V_TEXT) {
+		for (const struct piece *pc = b->pieces + v->first; pc < b->pieces + v->first + v->npiece; pc++)
+			fn(arg, pc->p ? pc->p : pc->e, pc->n);
 		if (v->kind == V_TEXT)
 			r = text_walk(v->at, b->s.end, fn, arg);
 		if (readable)
@@ -317,7 +328,7 @@ output_fields(struct nbs *b, cJSON *red)
 	struct qe_jscan *s = &b->s;
 	int r, f, seen[F_N] = { 0 };
 
-	b->nbk = b->keys.len = 0;
+	b->nbk = b->keys.len = b->npieces = 0;
 	b->vals = qe_grow(b->vals, 0, &b->capvals, sizeof *b->vals, 8);
 	b->vals[0].kind = b->vals[1].kind = V_NONE;
 	b->nvals = 2;
@@ -520,6 +531,7 @@ qe_nbscan(const char *bytes, size_t len, struct qe_nb_doc *d)
 	qe_buf_free(&b.keys);
 	free(b.vals);
 	free(b.bk);
+	free(b.pieces);
 	if (r < 0)
 		qe_nb_doc_free(d);
 	return r;
