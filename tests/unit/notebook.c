@@ -147,6 +147,32 @@ both(const char *in, size_t n, struct qe_buf *out)
 }
 
 /*
+ * "N": both() on a notebook whose code cell has a stream of N lines, then
+ * a display_data of N lines of text/plain beside an image: past 32,768
+ * lines an output holds more pieces than qe_nbscan keeps (two a line,
+ * the text and its "\n"), and its values are walked again.
+ */
+static void
+both_lines(const char *in, size_t n, struct qe_buf *out)
+{
+	long lines = strtol(in, NULL, 10);
+	struct qe_buf nb = { 0 };
+
+	(void)n;
+	qe_buf_adds(&nb, "{\"cells\": [{\"cell_type\": \"code\", \"execution_count\": 1, \"metadata\": {}, "
+	    "\"source\": \"x = 1\", \"outputs\": [{\"name\": \"stdout\", \"output_type\": \"stream\", \"text\": [");
+	for (long i = 0; i < lines; i++)
+		qe_buf_addf(&nb, "%s\"line %ld \\u00e9 In [3] at 0x7ffdeadbeef\\n\"", i ? ", " : "", i);
+	qe_buf_adds(&nb, "]}, {\"data\": {\"text/plain\": [");
+	for (long i = 0; i < lines; i++)
+		qe_buf_addf(&nb, "%s\"row %ld\\t\\\"%ld\\\"\\n\"", i ? ", " : "", i, i * i);
+	qe_buf_adds(&nb, "], \"image/png\": \"iVBORw0KGgo=\\n\"}, \"metadata\": {}, \"output_type\": \"display_data\"}]}], "
+	    "\"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}");
+	both(nb.data, nb.len, out);
+	qe_buf_free(&nb);
+}
+
+/*
  * A notebook's records (the pull reader's way): "same" when every line is
  * the bytes qe_json_print() gives for its own parse (the records are
  * written without it), then each cell's execution_count as written.
@@ -221,6 +247,7 @@ done:
 static const struct unit_fn fns[] = {
 	{ "rule-positions", rule_positions },
 	{ "both", both },
+	{ "both-lines", both_lines },
 	{ "reprint", reprint },
 	{ "normalise", normalise },
 	{ "source", source },
