@@ -248,8 +248,11 @@ value_digest(struct nbs *b, EVP_MD_CTX *md, const struct val *v, int readable)
 	void *arg = readable ? (void *)&ns : (void *)md;
 
 	if (v->kind == V_PIECES || v->kind == V_TEXT) {
-		for (const struct piece *pc = b->pieces + v->first; pc < b->pieces + v->first + v->npiece; pc++)
+		for (size_t i = 0; i < v->npiece; i++) {
+			const struct piece *pc = &b->pieces[v->first + i];
+
 			fn(arg, pc->p ? pc->p : pc->e, pc->n);
+		}
 		if (v->kind == V_TEXT)
 			r = text_walk(v->at, b->s.end, fn, arg);
 		if (readable)
