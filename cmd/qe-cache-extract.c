@@ -133,7 +133,6 @@ main(int argc, char *argv[])
 	 * worker took 20 % more CPU than the same notebooks in one process.
 	 */
 	qe_mem_hold_large();
-	qe_json_recycle_small();	/* a notebook's tree: thousands of nodes, freed at once */
 	qe_extract_init(&x, emit);
 	x.jobs = qe_par_cpus();
 	if ((status = qe_cli_parse(&cli, &argc, &argv)) != QE_CLI_GO) {

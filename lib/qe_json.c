@@ -5,7 +5,6 @@
 #include <err.h>
 #include <errno.h>
 #include <float.h>
-#include <malloc.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,82 +17,6 @@ qe_json_check(cJSON *item)
 	if (item == NULL)
 		qe_oom();
 	return item;
-}
-
-/*
- * qe_json_recycle_small(): the small blocks cJSON frees (nodes, keys,
- * short strings) go to free lists of their own, one per 16 bytes of
- * usable size, and cJSON's next allocations come from them. Every block on
- * a list came from malloc() and is referenced by nothing else, so a block
- * from one may be freed by cJSON or by free() alike. Under ASan or
- * valgrind a block on a list is unaddressable past its first word (the
- * link), and a block handed out is addressable for the bytes asked only:
- * a use after cJSON freed it, or past its end, is still caught.
- */
-#if defined(__SANITIZE_ADDRESS__)
-#define QE_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define QE_ASAN 1
-#endif
-#endif
-#if defined(QE_ASAN)
-#include <sanitizer/asan_interface.h>
-#define HIDE(p, n) ASAN_POISON_MEMORY_REGION(p, n)
-#define SHOW(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
-#elif defined(__has_include)
-#if __has_include(<valgrind/memcheck.h>)
-#include <valgrind/memcheck.h>
-#define HIDE(p, n) VALGRIND_MAKE_MEM_NOACCESS(p, n)
-#define SHOW(p, n) VALGRIND_MAKE_MEM_UNDEFINED(p, n)
-#endif
-#endif
-#ifndef HIDE
-#define HIDE(p, n) ((void)(p), (void)(n))
-#define SHOW(p, n) ((void)(p), (void)(n))
-#endif
-
-enum { RECYCLE_CLASSES = 32, RECYCLE_BYTES = 4 << 20 };
-static void *recycled[RECYCLE_CLASSES];	/* class c: usable size 16c to 16c + 15 */
-static size_t recycled_bytes;
-
-static void *
-recycled_malloc(size_t n)
-{
-	/* glibc's usable sizes are 16k + 8: the class of the smallest that holds n */
-	size_t c = n <= 8 ? 0 : (n - 8 + 15) / 16, u;
-	void *p;
-
-	if (c >= RECYCLE_CLASSES || (p = recycled[c]) == NULL || (u = malloc_usable_size(p)) < n)
-		return malloc(n);
-	recycled[c] = *(void **)p;
-	recycled_bytes -= u;
-	if (n > sizeof(void *))
-		SHOW((char *)p + sizeof(void *), n - sizeof(void *));
-	return p;
-}
-
-static void
-recycled_free(void *p)
-{
-	size_t u = p != NULL ? malloc_usable_size(p) : 0;
-
-	if (u >= sizeof(void *) && u / 16 < RECYCLE_CLASSES && recycled_bytes + u <= RECYCLE_BYTES) {
-		*(void **)p = recycled[u / 16];
-		recycled[u / 16] = p;
-		recycled_bytes += u;
-		/* the link stays readable: the leak checkers follow no pointer in hidden bytes */
-		HIDE((char *)p + sizeof(void *), u - sizeof(void *));
-	} else
-		free(p);
-}
-
-void
-qe_json_recycle_small(void)
-{
-	cJSON_Hooks h = { recycled_malloc, recycled_free };
-
-	cJSON_InitHooks(&h);
 }
 
 cJSON *

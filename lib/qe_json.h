@@ -25,18 +25,6 @@
 /* Treat a NULL from a cJSON constructor as out of memory (exit 2). */
 cJSON *qe_json_check(cJSON *item);
 
-/*
- * For a tool that builds and frees many cJSON trees (a notebook's): the
- * small blocks cJSON frees (nodes, keys, short strings: usable size below
- * 512 bytes, 4 MiB of them at most) are kept on free lists for cJSON's
- * next allocations. glibc keeps 7 free blocks a size at hand; a tree of
- * thousands of nodes freed at once falls through to its slower bins and
- * their consolidation (qe-cache-extract: some 10 % of the instructions
- * outside SHA-256). Call it before any cJSON call; process-wide, not
- * thread-safe. cJSON then prints without realloc (its rule for hooks).
- */
-void qe_json_recycle_small(void);
-
 /* A new object {"kind": kind, "schema_version": 1}; the caller owns it. */
 cJSON *qe_record_new(const char *kind);
 

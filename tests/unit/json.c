@@ -1,5 +1,4 @@
 /* Unit driver for lib/qe_json.c: record header, nesting and range checks. */
-#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,50 +87,7 @@ nul_to_fffd(const char *in, size_t n, struct qe_buf *out)
 	free(s);
 }
 
-/*
- * "MAXSIZE": with qe_json_recycle_small() on, blocks of 1 to MAXSIZE bytes
- * from cJSON_malloc, written whole, freed by cJSON_free, then asked for
- * again: "N fit" when every block holds the bytes asked (a block from the
- * wrong list would be short: ASan and valgrind see it written past its
- * end), and "reused" when some of the second round came off the lists.
- * Then a tree parsed, printed and deleted from recycled blocks.
- */
-static void
-recycle(const char *in, size_t n, struct qe_buf *out)
-{
-	static int on;
-	long max = strtol(in, NULL, 10), fit = 0, reused = 0;
-	void **first = qe_xcalloc((size_t)max + 1, sizeof *first), *p;
-	cJSON *tree;
-	char *text;
-
-	(void)n;
-	if (!on++)
-		qe_json_recycle_small();
-	for (long k = 1; k <= max; k++)
-		memset(first[k] = cJSON_malloc((size_t)k), 'a', (size_t)k);
-	for (long k = 1; k <= max; k++)
-		cJSON_free(first[k]);
-	for (long k = 1; k <= max; k++) {
-		p = cJSON_malloc((size_t)k);
-		memset(p, 'b', (size_t)k);
-		fit += malloc_usable_size(p) >= (size_t)k;
-		for (long j = 1; j <= max && !reused; j++)
-			reused = first[j] == p;
-		first[k] = p;
-	}
-	for (long k = 1; k <= max; k++)
-		cJSON_free(first[k]);
-	free(first);
-	tree = qe_json_check(cJSON_Parse("{\"a\":[1,\"two\",{\"b\":null}],\"c\":\"a longer string of some sixty bytes, or thereabouts\"}"));
-	text = qe_json_print(tree);
-	qe_buf_addf(out, "%ld fit, %s; %s", fit, reused ? "reused" : "none reused", text);
-	cJSON_free(text);
-	cJSON_Delete(tree);
-}
-
 static const struct unit_fn fns[] = {
-	{ "recycle", recycle },
 	{ "nul_to_fffd", nul_to_fffd },
 	{ "numfmt", numfmt },
 	{ "print", print },
