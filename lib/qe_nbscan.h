@@ -3,11 +3,14 @@
  * validating pass over the bytes that builds a cJSON tree of the rest only
  * (sources, metadata, small fields), so a notebook of images is never
  * copied into a tree. Each output is walked once: where its text,
- * traceback and MIME bundle values are, and a string without escapes (a
- * base64 image) as its bytes; then, its "output_type" known (nbformat
- * writes it after "data"), its digest is taken: a plain string straight
- * from the text in one update, a bundle whose keys came in byte order
- * without a sort, a string with escapes walked again (trusted, one scan).
+ * traceback and MIME bundle values are, and each text value (a string or
+ * a list of strings: a base64 image, lines of text) as its pieces, runs
+ * of the text and decoded escapes; then, its "output_type" known (nbformat
+ * writes it after "data"), its digest is taken from those pieces (a base64
+ * image straight from the text in one update), a bundle whose keys came in
+ * byte order without a sort. An output of more than 65,536 pieces has its
+ * further values walked again instead (trusted, one scan): the pieces kept
+ * stay bounded.
  * SHA-256 is fetched once per notebook, one digest context reused.
  * qe_nb_read() (qe_notebook.h) calls it first.
  *

@@ -74,7 +74,8 @@ void qe_nb_doc_free(struct qe_nb_doc *d);
 
 /*
  * The normalised text of qe_nb_normalise_text() into a digest as it comes,
- * in pieces split anywhere: only a line that spans pieces is copied. The
+ * in pieces split anywhere: only a line that spans pieces is copied (or,
+ * for qe_nb_ns_run()'s pieces, a line that spans more than a run). The
  * normalised lines wait in `out` and go to the digest some 64 KB at a time
  * (not line by line). Start with { md } and the buffers zero;
  * qe_nb_ns_end() digests the last line and what waits, and frees the buffers.
