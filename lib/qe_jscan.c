@@ -102,10 +102,11 @@ plain_end(const char *p, const char *end)
 			return p + __builtin_ctz(m);
 		if ((m = qe_js_special16(p + 16)) != 0)
 			return p + 16 + __builtin_ctz(m);
+		p += 32;	/* plain: not scanned again below */
 		if (use_avx2 < 0)
 			use_avx2 = __builtin_cpu_supports("avx2") != 0;
 		if (use_avx2)
-			return plain_end_avx2(p + 32, end);
+			return plain_end_avx2(p, end);
 	}
 #endif
 	return qe_js_plain_end(p, end);
@@ -163,6 +164,7 @@ static size_t
 escape(struct qe_jscan *s, const char *p, const char **d, size_t *dn)
 {
 	long cp, lo;
+	size_t n;
 	unsigned char c = p + 1 < s->end ? (unsigned char)p[1] : 0;
 
 	if (c < 128 && one_letter[c] != '\0') {
@@ -170,19 +172,21 @@ escape(struct qe_jscan *s, const char *p, const char **d, size_t *dn)
 		*dn = 1;
 		return 2;
 	}
-	qe_buf_reset(&s->esc);
-	*d = NULL;
 	if (s->end - p < 6 || p[1] != 'u' || (cp = hex4(p + 2)) <= 0 || (cp >= 0xdc00 && cp <= 0xdfff))
 		return 0;
 	if (cp < 0xd800 || cp > 0xdbff)
-		qe_utf8_put(&s->esc, cp);
+		n = 6;
 	else if (s->end - p < 12 || p[6] != '\\' || p[7] != 'u' || (lo = hex4(p + 8)) < 0xdc00 || lo > 0xdfff)
 		return 0;
-	else
-		qe_utf8_put(&s->esc, 0x10000 + (((cp & 0x3ff) << 10) | (lo & 0x3ff)));
+	else {			/* a surrogate pair */
+		cp = 0x10000 + (((cp & 0x3ff) << 10) | (lo & 0x3ff));
+		n = 12;
+	}
+	qe_buf_reset(&s->esc);
+	qe_utf8_put(&s->esc, cp);
 	*d = s->esc.data;
 	*dn = s->esc.len;
-	return cp < 0xd800 || cp > 0xdbff ? 6 : 12;
+	return n;
 }
 
 /*
