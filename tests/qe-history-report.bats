@@ -139,7 +139,9 @@ charts() {
 	run -0 --separate-stderr qe-history report -d "$H/h.db" --format md --diff "$T/diff.ndjson"
 	assert_line --index 0 '#### Trend on main of the lectures above'
 	assert_line --index 2 '| Lecture | Trend | Now | Median | Last step |'
-	assert_line --index 4 --regexp "^\| \`intro\` \| (▁|▂|▃|▄|▅|▆|▇|█){16} \| [0-9.]+.s \| [0-9.]+.s \| ×[12]\.[0-9]+ at \`$(commit 30)\` \(2026-06-22\) \|$"
+	# the no-break space before the unit, as its two UTF-8 bytes: with no LANG, `.` matches one byte
+	local nbsp=$'\xc2\xa0'
+	assert_line --index 4 --regexp "^\| \`intro\` \| (▁|▂|▃|▄|▅|▆|▇|█){16} \| [0-9.]+${nbsp}s \| [0-9.]+${nbsp}s \| ×[12]\.[0-9]+ at \`$(commit 30)\` \(2026-06-22\) \|$"
 	assert_equal "${#lines[@]}" 5
 	run -0 --separate-stderr qe-history report -d "$H/h.db" --format md
 	assert_line --index 0 '### Trends on main'
