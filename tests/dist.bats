@@ -211,7 +211,7 @@ stubs() {
 	assert_output ""
 	run -0 "$REPO/tools/deps" build
 	assert_output ""
-	# not root, no passwordless sudo, two packages missing: the list and the command
+	# not root, sudo wants a password, two packages missing: the list, why, and the command
 	stubs "$BATS_TEST_TMPDIR/stubs" libjq-dev libcjson-dev
 	PATH="$BATS_TEST_TMPDIR/stubs:$PATH" run -0 "$REPO/tools/deps" --missing build
 	assert_output "libcjson-dev libjq-dev"
@@ -220,19 +220,43 @@ stubs() {
 	PATH="$BATS_TEST_TMPDIR/stubs:$PATH" run -3 "$REPO/tools/deps" build < /dev/null
 	assert_output - <<-'EOF'
 	tools/deps: missing packages: libcjson-dev libjq-dev
-	tools/deps: cannot install them here (not root, and no passwordless sudo); as root run:
+	tools/deps: cannot install them here (not root, and sudo needs a password); as root run:
 	  apt-get update && apt-get install -y --no-install-recommends libcjson-dev libjq-dev
 	EOF
+	# not root and no sudo at all: every command of the machine but sudo
+	local bin="$BATS_TEST_TMPDIR/bin" d f
+	mkdir -p "$bin"
+	for d in /usr/local/bin /usr/bin /bin /usr/sbin /sbin; do
+		for f in "$d"/*; do
+			[ "${f##*/}" = sudo ] || [ -e "$bin/${f##*/}" ] || ln -s "$f" "$bin/${f##*/}"
+		done
+	done
+	rm "$BATS_TEST_TMPDIR/stubs/sudo"
+	PATH="$BATS_TEST_TMPDIR/stubs:$bin" run -1 command -v sudo
+	PATH="$BATS_TEST_TMPDIR/stubs:$bin" run -3 "$REPO/tools/deps" build < /dev/null
+	assert_line --index 1 "tools/deps: cannot install them here (not root, and no sudo); as root run:"
 	# .ci/run, the README and the CI workflow install through it
 	run -0 grep -c 'tools/deps' "$REPO/.ci/run" "$REPO/README.md" "$REPO/tests/action/ubuntu-packages.sh"
 	refute_output --partial ':0'
 	run -1 grep -l 'libcjson-dev' "$REPO/tests/action/ubuntu-packages.sh" "$REPO/action/install.sh"
-	# .ci/run also writes the ci list out (for a reader and check-ci-packages): the same words in the same order
-	run -0 /usr/bin/python3 -c 'import re, sys
-text = open(sys.argv[1]).read().replace("\\\n", " ")
-lines = re.findall(r"apt-get install ([^\n;&|]*)", text)
-print(len(lines), " ".join(w for w in lines[0].split() if not w.startswith("-")))' "$REPO/.ci/run"
-	assert_output "1 $("$REPO/tools/deps" --list ci)"
+	# .ci/run runs README.md's two commands as written there, after apt-get
+	# update, then tools/deps ci; it installs nothing itself (one list)
+	run -0 /usr/bin/python3 - "$REPO/README.md" "$REPO/.ci/run" <<-'PY'
+	import sys
+	section = open(sys.argv[1]).read().split("\n## The two commands\n", 1)[1].split("\n## ", 1)[0]
+	readme = [l[4:] for l in section.splitlines() if l.startswith("    ")]
+	run = [l for l in open(sys.argv[2]).read().splitlines() if l.strip() and not l.lstrip().startswith("#")]
+	print(len(readme), "commands in README.md")
+	want = ["apt-get update"] + [c + " || exit" for c in readme] + ["tools/deps ci"]
+	at = [run.index(w) if w in run else -1 for w in want]
+	print("in order" if -1 not in at and at == sorted(at) else "not in order: %s" % at)
+	print("apt-get install:", sum("apt-get install" in l for l in run))
+	PY
+	assert_output - <<-'EOF'
+	2 commands in README.md
+	in order
+	apt-get install: 0
+	EOF
 }
 
 @test "release.yml: on version tags, make dist on ubuntu-22.04 (x86_64 and arm), inner actions pinned by commit SHA" {
