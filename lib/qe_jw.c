@@ -163,12 +163,35 @@ round_half_away(double y)
 }
 
 /*
- * x rounded to `decimals` decimals, in qe_json_numfmt()'s form. Where the
- * rounded value is 0, or at least 1e-4 and below 1e9 in magnitude, it has
- * at most 15 significant digits and no exponent in %.15g: its digits are
- * written by hand from the rounded integer v (|v| in [lo, hi) below). Else
- * (exponents, 16 or 17 digits, beyond 1e12) qe_jw_numfmt of the rounded
- * double.
+ * 0 < av / 10^decimals < 1e-4 (so av < 100) as %.15g writes it: "De-0N"
+ * or "D.De-0N", the exponent -5 or -6. At o, NUL-terminated; the end.
+ */
+static char *
+put_tiny(char *o, long long av, int decimals)
+{
+	int e = decimals - (av >= 10);
+
+	if (av >= 10 && av % 10 == 0)
+		av /= 10;
+	if (av >= 10) {
+		*o++ = (char)('0' + av / 10);
+		*o++ = '.';
+		*o++ = (char)('0' + av % 10);
+	} else
+		*o++ = (char)('0' + av);
+	*o++ = 'e', *o++ = '-', *o++ = '0';
+	*o++ = (char)('0' + e);
+	*o = '\0';
+	return o;
+}
+
+/*
+ * x rounded to `decimals` decimals, in qe_json_numfmt()'s form. Below 1e9
+ * in magnitude the rounded value has at most 15 significant digits, so
+ * %.15g's text is its digits, written by hand from the rounded integer v:
+ * without an exponent from 1e-4 (|v| >= lo below), with one below
+ * (put_tiny). From 1e9 (|v| >= hi: 16 or 17 digits may be needed) and
+ * beyond 1e12, qe_jw_numfmt of the rounded double.
  */
 void
 qe_jw_num(struct qe_buf *b, double x, int decimals)
@@ -181,17 +204,16 @@ qe_jw_num(struct qe_buf *b, double x, int decimals)
 	char *o;
 	long long v, av, ip, fp;
 
-	if (isnan(x) || isinf(x)) {
-		qe_jw_raw(b, "null", 4);
-		return;
-	}
-	if (fabs(x) > 1e12) {
-		qe_jw_numfmt(b, qe_jw_round(x, decimals));
+	if (!(fabs(x) <= 1e12)) {	/* NaN and the infinities too: one compare */
+		if (isnan(x) || isinf(x))
+			qe_jw_raw(b, "null", 4);
+		else
+			qe_jw_numfmt(b, qe_jw_round(x, decimals));
 		return;
 	}
 	v = round_half_away(x * (double)pow10[decimals]);
 	av = v < 0 ? -v : v;
-	if (v != 0 && (av < lo[decimals] || av >= hi[decimals])) {
+	if (av >= hi[decimals]) {
 		qe_jw_numfmt(b, (double)v / pow10d[decimals]);
 		return;
 	}
@@ -201,6 +223,10 @@ qe_jw_num(struct qe_buf *b, double x, int decimals)
 	o = b->data + b->len;
 	if (v < 0)
 		*o++ = '-';
+	if (av < lo[decimals] && av != 0) {
+		b->len = (size_t)(put_tiny(o, av, decimals) - b->data);
+		return;
+	}
 	ip = av / pow10[decimals];
 	fp = av % pow10[decimals];
 	o = put_digits(o, (unsigned long long)ip, 1);
