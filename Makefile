@@ -132,7 +132,6 @@ install: all
 	install -m 644 hook/qe_telemetry_startup.py $(DESTDIR)$(DATADIR)
 	mkdir -p $(DESTDIR)$(PYTHONDIR)/qe_telemetry
 	install -m 644 python/qe_telemetry/*.py $(DESTDIR)$(PYTHONDIR)/qe_telemetry
-	install -m 755 python/qe-exec-status $(DESTDIR)$(BINDIR)
 
 clean:
 	rm -f $(TOOLS) cmd/*.o lib/*.o lib/libqe.a tests/unit/*.o $(UNIT)

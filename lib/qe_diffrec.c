@@ -36,6 +36,7 @@ jw_flags(struct qe_buf *b, unsigned flags)
 	QE_JW_LIT(b, "]");
 }
 
+/* "test": the Mann-Whitney test of a cell or notebook, or null. */
 static void
 jw_test(struct qe_buf *b, const struct qe_judgement *j)
 {
@@ -139,23 +140,6 @@ add_counts(cJSON *o, const char *key, const long *c, int cells_only)
 			add_number(x, qe_vocab_name(&qe_verdicts, v), (double)c[v]);
 }
 
-/* A notebook-diff's "test": as cJSON printed it (p rounded in qe_json_numfmt()'s form). */
-static void
-jw_nb_test(struct qe_buf *b, const struct qe_judgement *j)
-{
-	QE_JW_KEY(b, "test");
-	if (j->answer < 0) {
-		QE_JW_LIT(b, "null");
-		return;
-	}
-	QE_JW_LIT(b, "{\"method\":\"mann-whitney\",\"answer\":");
-	qe_jw_str(b, qe_vocab_name(&qe_answers, j->answer));
-	QE_JW_KEY(b, "p"), qe_jw_rounded(b, j->p, 6);
-	QE_JW_KEY(b, "n_base"), qe_jw_numfmt(b, j->nb);
-	QE_JW_KEY(b, "n_head"), qe_jw_numfmt(b, j->nh);
-	QE_JW_LIT(b, "}");
-}
-
 /* "cells": {verdict: count} over the cell verdicts. */
 static void
 jw_cell_counts(struct qe_buf *b, const long *c)
@@ -211,8 +195,7 @@ jw_kernel_changes(struct qe_buf *b, const struct qe_side *bs, const struct qe_si
 
 /*
  * The notebook-diff line into b, byte for byte what cJSON printed when it
- * was a cJSON object: numbers in qe_json_numfmt()'s form (qe_jw_numfmt,
- * qe_jw_rounded), strings escaped as cJSON escapes them.
+ * was a cJSON object (numbers in the one form, qe_jw.h).
  */
 static void
 write_notebook(struct qe_buf *b, const struct qe_nb_diff *nb)
@@ -235,14 +218,14 @@ write_notebook(struct qe_buf *b, const struct qe_nb_diff *nb)
 	else
 		qe_jw_bool(b, nb->touched);
 	QE_JW_KEY(b, "measure"), qe_jw_str(b, nb->measure);
-	QE_JW_KEY(b, "base_s"), qe_jw_rounded(b, j->b, 6);
-	QE_JW_KEY(b, "head_s"), qe_jw_rounded(b, j->h, 6);
-	QE_JW_KEY(b, "ratio"), qe_jw_rounded(b, nb->measure && j->b > 0 ? j->h / j->b : NAN, 4);
-	QE_JW_KEY(b, "delta_s"), qe_jw_rounded(b, nb->measure ? j->h - j->b : NAN, 6);
-	QE_JW_KEY(b, "base_execution_seconds"), qe_jw_rounded(b, nb->exec_med[QE_BASE], 6);
-	QE_JW_KEY(b, "head_execution_seconds"), qe_jw_rounded(b, nb->exec_med[QE_HEAD], 6);
-	QE_JW_KEY(b, "base_cells_seconds"), qe_jw_rounded(b, nb->cells_med[QE_BASE], 6);
-	QE_JW_KEY(b, "head_cells_seconds"), qe_jw_rounded(b, nb->cells_med[QE_HEAD], 6);
+	QE_JW_KEY(b, "base_s"), qe_jw_num(b, j->b, 6);
+	QE_JW_KEY(b, "head_s"), qe_jw_num(b, j->h, 6);
+	QE_JW_KEY(b, "ratio"), qe_jw_num(b, nb->measure && j->b > 0 ? j->h / j->b : NAN, 4);
+	QE_JW_KEY(b, "delta_s"), qe_jw_num(b, nb->measure ? j->h - j->b : NAN, 6);
+	QE_JW_KEY(b, "base_execution_seconds"), qe_jw_num(b, nb->exec_med[QE_BASE], 6);
+	QE_JW_KEY(b, "head_execution_seconds"), qe_jw_num(b, nb->exec_med[QE_HEAD], 6);
+	QE_JW_KEY(b, "base_cells_seconds"), qe_jw_num(b, nb->cells_med[QE_BASE], 6);
+	QE_JW_KEY(b, "head_cells_seconds"), qe_jw_num(b, nb->cells_med[QE_HEAD], 6);
 	QE_JW_KEY(b, "status_base"), qe_jw_str(b, bs->status);
 	QE_JW_KEY(b, "status_head"), qe_jw_str(b, hs->status);
 	QE_JW_KEY(b, "cache_key_base"), qe_jw_str(b, bs->cache_key);
@@ -253,7 +236,7 @@ write_notebook(struct qe_buf *b, const struct qe_nb_diff *nb)
 	QE_JW_KEY(b, "fingerprint_base"), qe_jw_str(b, bs->fp);
 	QE_JW_KEY(b, "fingerprint_head"), qe_jw_str(b, hs->fp);
 	jw_cell_counts(b, nb->cells);
-	jw_nb_test(b, j);
+	jw_test(b, j);
 	jw_kernel_changes(b, bs, hs);
 	QE_JW_LIT(b, "}\n");
 }

@@ -6,12 +6,11 @@
  * Invariants:
  *  - records go to stdout through qe_emit (one compact line each); a write
  *    error ends the program there, as everywhere.
- *  - cell-diff lines are written by the hand writer (qe_jw.h): a million of
- *    them must print fast. Notebook-diff lines too (tens of thousands), in
- *    the bytes cJSON printed for them when they were cJSON objects
- *    (qe_jw_numfmt, qe_jw_rounded); the one diff-summary record is a cJSON
- *    object. Numbers are rounded: seconds to 6 decimals, ratios and shares
- *    to 4.
+ *  - cell-diff and notebook-diff lines are written member by member by the
+ *    one writer (qe_jw.h): a million of them must print fast. The one
+ *    diff-summary record is a cJSON object, printed by the same writer.
+ *    Numbers are rounded (seconds to 6 decimals, ratios and shares to 4)
+ *    and written in the one number form.
  *  - nothing is kept between calls: the caller owns the reader and options.
  */
 #ifndef QE_DIFFREC_H

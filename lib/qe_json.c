@@ -1,6 +1,6 @@
 /*
  * cJSON helpers and the record writer (qe_json.h): every line a tool prints
- * goes through qe_emit() or qe_emit_line().
+ * goes through qe_emit() or qe_emit_line(), its bytes written by qe_jw.
  */
 #include <err.h>
 #include <errno.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "qe.h"
+#include "qe_jw.h"
 
 cJSON *
 qe_json_check(cJSON *item)
@@ -92,84 +93,16 @@ qe_json_numfmt(char *buf, double d)
 	return n;
 }
 
-/*
- * The mark of a number turned into raw text for one print (a type bit
- * cJSON 1.7 leaves unused: it tests types with & 0xff and flags 256, 512).
- */
-#define EXACT_MARK (1 << 12)
-
-/*
- * cJSON prints a number that is not an int with %1.15g, kept when it reads
- * back merely close: only where %.15g is not exact does it need our text
- * (and for -0, which cJSON versions print differently).
- */
-static int
-cjson_inexact(const cJSON *v)
-{
-	char buf[32];
-	double d = v->valuedouble;
-
-	if (d == 0)		/* -0: "-0" from cJSON 1.7.15, "0" from 1.7.17 */
-		return signbit(d) != 0;
-	if (!isfinite(d) || d == (double)v->valueint)
-		return 0;
-	snprintf(buf, sizeof buf, "%.15g", d);
-	return strtod(buf, NULL) != d;
-}
-
-int
-qe_json_exact_begin(cJSON *v)
-{
-	char buf[32];
-	int n = 0;
-
-	for (; v != NULL; v = v->next) {
-		if (cJSON_IsNumber(v) && cjson_inexact(v)) {
-			qe_json_numfmt(buf, v->valuedouble);
-			v->valuestring = qe_xstrdup(buf);
-			v->type = cJSON_Raw | EXACT_MARK | (v->type & cJSON_StringIsConst);
-			n++;
-		}
-		if (v->child)
-			n += qe_json_exact_begin(v->child);
-	}
-	return n;
-}
-
-void
-qe_json_exact_end(cJSON *v)
-{
-	for (; v != NULL; v = v->next) {
-		if (v->type & EXACT_MARK) {
-			free(v->valuestring);
-			v->valuestring = NULL;
-			v->type = cJSON_Number | (v->type & cJSON_StringIsConst);
-		}
-		if (v->child)
-			qe_json_exact_end(v->child);
-	}
-}
-
 char *
 qe_json_print(const cJSON *v)
 {
-	/* the tree is changed for the print only, and restored */
-	cJSON *w = (cJSON *)v;
-	int changed = w && !cJSON_IsNumber(w) ? qe_json_exact_begin(w->child) : 0;
-	char *s;
+	struct qe_buf b = { 0 };
 
-	if (w && cJSON_IsNumber(w) && cjson_inexact(w)) {
-		char buf[32];
-
-		qe_json_numfmt(buf, w->valuedouble);
-		s = qe_xstrdup(buf);
-	} else
-		s = cJSON_PrintUnformatted(w);
-	if (changed)
-		qe_json_exact_end(w->child);
-	if (s == NULL)
-		qe_oom();
-	return s;
+	if (v == NULL)
+		qe_oom();	/* as cJSON's print of nothing did: its NULL */
+	qe_buf_grow(&b, 256);
+	qe_jw_value(&b, v);
+	return b.data;
 }
 
 long

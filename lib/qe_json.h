@@ -47,8 +47,9 @@ void qe_json_add_str_or_null(cJSON *obj, const char *key, const char *s);
 /* Add a number, or JSON null when `have` is 0. */
 void qe_json_add_num_or_null(cJSON *obj, const char *key, int have, double v);
 
-/* Compact text of v, numbers as qe_json_numfmt() writes them; release with
- * cJSON_free() (or free()). Exits on out of memory. */
+/* Compact text of v (not NULL) as qe_jw_value() writes it, numbers in
+ * qe_json_numfmt()'s form; release with free() (or cJSON_free()). Exits on
+ * out of memory. */
 char *qe_json_print(const cJSON *v);
 
 /*
@@ -68,21 +69,10 @@ int qe_json_nonfinite(const cJSON *v);
  * The shortest of %.15g, %.16g and %.17g that reads back (strtod) to
  * exactly d, into buf (at least 32 bytes); "0" for either zero and "null"
  * for a value that is not finite, as cJSON writes them. Returns its length.
- * Every number a tool writes is printed this way (qe_json_print, qe_jw_num):
- * cJSON's own %1.15g is accepted when it is merely close, so DBL_MAX came
+ * Every number a tool writes is printed this way (qe_jw.h): cJSON's own %1.15g is accepted when it is merely close, so DBL_MAX came
  * out as 1.79769313486232e+308, which reads back as infinity.
  */
 int qe_json_numfmt(char *buf, double d);
-
-/*
- * For one print: every number in the list v (and below) that cJSON would
- * not print in qe_json_numfmt()'s form (its %1.15g does not read back
- * exactly) becomes raw text in that form; returns how many. Print, then
- * qe_json_exact_end(v) makes them numbers again (the tree as it was).
- * qe_json_print() does both; cJSON_PrintPreallocated callers call them.
- */
-int qe_json_exact_begin(cJSON *v);
-void qe_json_exact_end(cJSON *v);
 
 /*
  * Where a JSON text s[0..n) (already known to be valid UTF-8) holds, inside

@@ -162,31 +162,73 @@ round_half_away(double y)
 	return t;
 }
 
+/*
+ * 0 < av / 10^decimals < 1e-4 (so av < 100) as %.15g writes it: "De-0N"
+ * or "D.De-0N", the exponent -5 or -6. At o, NUL-terminated; the end.
+ */
+static char *
+put_tiny(char *o, long long av, int decimals)
+{
+	int e = decimals - (av >= 10);
+
+	if (av >= 10 && av % 10 == 0)
+		av /= 10;
+	if (av >= 10) {
+		*o++ = (char)('0' + av / 10);
+		*o++ = '.';
+		*o++ = (char)('0' + av % 10);
+	} else
+		*o++ = (char)('0' + av);
+	*o++ = 'e', *o++ = '-', *o++ = '0';
+	*o++ = (char)('0' + e);
+	*o = '\0';
+	return o;
+}
+
+/*
+ * x rounded to `decimals` decimals, in qe_json_numfmt()'s form. Below 1e9
+ * in magnitude the rounded value has at most 15 significant digits, so
+ * %.15g's text is its digits, written by hand from the rounded integer v:
+ * without an exponent from 1e-4 (|v| >= lo below), with one below
+ * (put_tiny). From 1e9 (|v| >= hi: 16 or 17 digits may be needed) and
+ * beyond 1e12, qe_jw_numfmt of the rounded double.
+ */
 void
 qe_jw_num(struct qe_buf *b, double x, int decimals)
 {
 	static const long long pow10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
-	char tmp[48], *o;
-	long long v, ip, fp;
+	/* |v| / 10^decimals >= 1e-4 and < 1e9, for a rounded integer v */
+	static const long long lo[] = { 1, 1, 1, 1, 1, 10, 100 };
+	static const long long hi[] = { 1000000000LL, 10000000000LL, 100000000000LL,
+		1000000000000LL, 10000000000000LL, 100000000000000LL, 1000000000000000LL };
+	char *o;
+	long long v, av, ip, fp;
 
-	if (isnan(x) || isinf(x) || fabs(x) > 1e12) {
+	if (!(fabs(x) <= 1e12)) {	/* NaN and the infinities too: one compare */
 		if (isnan(x) || isinf(x))
-			qe_buf_adds(b, "null");
-		else {
-			qe_json_numfmt(tmp, x);
-			qe_buf_adds(b, tmp);
-		}
+			qe_jw_raw(b, "null", 4);
+		else
+			qe_jw_numfmt(b, qe_jw_round(x, decimals));
+		return;
+	}
+	v = round_half_away(x * (double)pow10[decimals]);
+	av = v < 0 ? -v : v;
+	if (av >= hi[decimals]) {
+		qe_jw_numfmt(b, (double)v / pow10d[decimals]);
 		return;
 	}
 	/* written in place: a sign, at most 19 digits, a point and 6 digits */
 	if (b->cap - b->len <= 32)
 		qe_buf_grow(b, 32);
 	o = b->data + b->len;
-	v = round_half_away(x * (double)pow10[decimals]);
 	if (v < 0)
-		*o++ = '-', v = -v;
-	ip = v / pow10[decimals];
-	fp = v % pow10[decimals];
+		*o++ = '-';
+	if (av < lo[decimals] && av != 0) {
+		b->len = (size_t)(put_tiny(o, av, decimals) - b->data);
+		return;
+	}
+	ip = av / pow10[decimals];
+	fp = av % pow10[decimals];
 	o = put_digits(o, (unsigned long long)ip, 1);
 	if (fp) {
 		int d = decimals;
@@ -202,8 +244,8 @@ qe_jw_num(struct qe_buf *b, double x, int decimals)
 
 /*
  * An integer below 1e15 in magnitude is its digits (%.15g's, and cJSON's
- * %d within int), else qe_json_numfmt()'s text: the bytes qe_json_print()
- * writes for every number (-0 as 0, not finite as null).
+ * %d within int), else qe_json_numfmt()'s text (-0 as 0, not finite as
+ * null).
  */
 void
 qe_jw_numfmt(struct qe_buf *b, double x)
@@ -222,26 +264,58 @@ qe_jw_numfmt(struct qe_buf *b, double x)
 	qe_jw_raw(b, tmp, (size_t)qe_json_numfmt(tmp, x));
 }
 
+/* One byte of JSON punctuation. */
+static inline void
+put_c(struct qe_buf *b, char c)
+{
+	if (b->cap - b->len <= 1)
+		qe_buf_grow(b, 1);
+	b->data[b->len++] = c;
+	b->data[b->len] = '\0';
+}
+
 /*
- * What qe_jw_add_rounded adds, printed: r = qe_jw_round(x, decimals) in
- * qe_json_numfmt()'s form. Where r is 0, or at least 1e-4 and below 1e9 in
- * magnitude (at most 15 significant digits, no exponent in %.15g), that is
- * qe_jw_num's text of x (qe_jw.h); elsewhere qe_jw_numfmt's of r.
+ * The tree, compact: members in their order, keys and strings escaped by
+ * qe_jw_str (a NULL key or string as ""), numbers by qe_jw_numfmt, raw
+ * items as their text.
  */
 void
-qe_jw_rounded(struct qe_buf *b, double x, int decimals)
+qe_jw_value(struct qe_buf *b, const cJSON *v)
 {
-	double r;
+	const cJSON *c;
+	int obj = cJSON_IsObject(v);
 
-	if (isnan(x) || isinf(x)) {
+	switch (v->type & 0xFF) {
+	case cJSON_NULL:
 		qe_jw_raw(b, "null", 4);
 		return;
+	case cJSON_False:
+		qe_jw_raw(b, "false", 5);
+		return;
+	case cJSON_True:
+		qe_jw_raw(b, "true", 4);
+		return;
+	case cJSON_Number:
+		qe_jw_numfmt(b, v->valuedouble);
+		return;
+	case cJSON_Raw:
+		qe_buf_adds(b, v->valuestring ? v->valuestring : "");
+		return;
+	case cJSON_String:
+		qe_jw_str(b, v->valuestring ? v->valuestring : "");
+		return;
 	}
-	r = qe_jw_round(x, decimals);
-	if (r == 0 || (fabs(r) >= 1e-4 && fabs(r) < 1e9))
-		qe_jw_num(b, x, decimals);
-	else
-		qe_jw_numfmt(b, r);
+	put_c(b, obj ? '{' : '[');
+	for (c = v->child; c != NULL; c = c->next) {
+		if (c != v->child)
+			put_c(b, ',');
+		if (obj) {
+			qe_jw_str(b, c->string ? c->string : "");
+			put_c(b, ':');
+		}
+		qe_jw_value(b, c);
+	}
+	put_c(b, obj ? '}' : ']');
 }
 
 void
@@ -286,9 +360,12 @@ qe_jw_begin(struct qe_buf *b, const char *kind)
 	qe_jw_raw(b, sv, sizeof sv - 1);
 }
 
+/* From 2^53 a double is an integer: x as it is (x * 1e6 could overflow to infinity). */
 double
 qe_jw_round(double x, int decimals)
 {
+	if (!(fabs(x) < 9007199254740992.0))
+		return x;
 	return round(x * pow10d[decimals]) / pow10d[decimals];
 }
 

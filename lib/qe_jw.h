@@ -1,30 +1,29 @@
 /*
- * qe_jw.h - a hand-written JSON record writer, for records printed by the
- * million (qe-cell-diff's cell-diff lines), and rounded numbers for cJSON
- * records.
+ * qe_jw.h - the one JSON writer: every line a tool prints is written here,
+ * a cJSON tree (qe_jw_value, behind qe_json_print and qe_emit) or a record
+ * written member by member (qe-cell-diff's cell-diff and notebook-diff
+ * lines, printed by the million).
  *
  * Invariants:
  *  - everything is appended to a struct qe_buf the caller owns (qe_mem.h);
  *    nothing here allocates otherwise, prints or fails (out of memory exits,
  *    as every qe_buf add does).
- *  - strings are written byte for byte as cJSON_PrintUnformatted writes
+ *  - strings are written byte for byte as cJSON_PrintUnformatted wrote
  *    them: '"' and '\\' escaped, \b \f \n \r \t by name, the other bytes
  *    below 0x20 as \u00xx (lowercase), every other byte (UTF-8, 0x7f) as is.
  *    The input is not checked for UTF-8: the reader already did.
- *  - numbers are written with at most `decimals` (0 to 6) decimals, rounded
- *    half away from zero, trailing zeros dropped, never in exponent form:
- *    the same bytes as cJSON prints for qe_jw_round(x, decimals) whenever
- *    that value is 0 or at least 1e-4 in magnitude and has at most 15
- *    significant digits. Outside that range the text differs while the
- *    number is the same: cJSON writes 1.2e-05 and -0 where this writes
- *    0.000012 and 0 (tests/unit/jw.test lists the cases). Records already
- *    published have this writer's form, so it stays.
- *  - beyond 1e12 in magnitude, qe_json_numfmt()'s shortest form that reads
- *    back to the same double (DBL_MAX stays finite).
- *  - a number that is not finite is written as null, as cJSON does.
- *  - qe_jw_numfmt and qe_jw_rounded write the bytes qe_json_print() writes
- *    for a cJSON number (qe_json_numfmt()'s form), for records that were
- *    cJSON objects before and keep their bytes (the notebook-diff record).
+ *  - one number form: the shortest of %.15g, %.16g and %.17g that reads
+ *    back to the same double (qe_json_numfmt()), -0 as 0, a number that is
+ *    not finite as null. qe_jw_numfmt writes a double so; qe_jw_num writes
+ *    x rounded half away from zero to `decimals` (0 to 6) decimals so (the
+ *    same text as qe_jw_numfmt(qe_jw_round(x, decimals))), its digits
+ *    written by hand where that form has no exponent and at most 15 digits.
+ *    (Before issue 27 the cell-diff lines wrote 0.000012 where every other
+ *    record wrote 1.2e-05: schema/diff.json says so.)
+ *  - a tree is written compact, members in their order, as
+ *    cJSON_PrintUnformatted wrote it but for the numbers, which are
+ *    qe_jw_numfmt's (cJSON's %1.15g could print a number that reads back
+ *    as another: DBL_MAX as 1.79769313486232e+308, infinity).
  */
 #ifndef QE_JW_H
 #define QE_JW_H
@@ -55,14 +54,14 @@ qe_jw_raw(struct qe_buf *b, const char *s, size_t n)
 /* A JSON string for s, or null when s is NULL. */
 void qe_jw_str(struct qe_buf *b, const char *s);
 
-/* A number with at most `decimals` (0..6) decimals; null when not finite. */
+/* x rounded to `decimals` (0..6) decimals, in the one number form; null when not finite. */
 void qe_jw_num(struct qe_buf *b, double x, int decimals);
 
-/* As qe_json_print() writes the number x (qe_json_numfmt(); null when not finite). */
+/* The number x in the one number form (qe_json_numfmt(); null when not finite). */
 void qe_jw_numfmt(struct qe_buf *b, double x);
 
-/* As qe_json_print() writes what qe_jw_add_rounded(obj, key, x, decimals) adds. */
-void qe_jw_rounded(struct qe_buf *b, double x, int decimals);
+/* The value v (and all below it), compact; v must not be NULL. */
+void qe_jw_value(struct qe_buf *b, const cJSON *v);
 
 /* true or false */
 void qe_jw_bool(struct qe_buf *b, int v);

@@ -78,54 +78,11 @@ add_identity(cJSON *o, const struct qe_nbctx *nb, int notebook)
 		qe_json_check(cJSON_AddStringToObject(o, "origin", nb->origin));
 }
 
-/*
- * v appended to b byte for byte as qe_json_print() (cJSON_PrintUnformatted)
- * prints it, without its string: strings escaped as cJSON does (qe_jw.h).
- */
-static void
-write_value(struct qe_buf *b, const cJSON *v)
-{
-	const cJSON *c;
-	int obj = cJSON_IsObject(v);
-
-	switch (v->type & 0xFF) {
-	case cJSON_NULL:
-		qe_buf_add(b, "null", 4);
-		return;
-	case cJSON_False:
-		qe_buf_add(b, "false", 5);
-		return;
-	case cJSON_True:
-		qe_buf_add(b, "true", 4);
-		return;
-	case cJSON_Number:	/* qe_json_print()'s form, the inexact ones included */
-		qe_jw_numfmt(b, v->valuedouble);
-		return;
-	case cJSON_Raw:
-		qe_buf_adds(b, v->valuestring);
-		return;
-	case cJSON_String:
-		qe_jw_str(b, v->valuestring ? v->valuestring : "");
-		return;
-	}
-	qe_buf_addc(b, obj ? '{' : '[');
-	for (c = v->child; c != NULL; c = c->next) {
-		if (c != v->child)
-			qe_buf_addc(b, ',');
-		if (obj) {
-			qe_jw_str(b, c->string ? c->string : "");
-			qe_buf_addc(b, ':');
-		}
-		write_value(b, c);
-	}
-	qe_buf_addc(b, obj ? '}' : ']');
-}
-
 /* Serialise a record (an object) as one NDJSON line onto `out`, and free it. */
 static void
 append_record(struct qe_buf *out, cJSON *rec)
 {
-	write_value(out, rec);
+	qe_jw_value(out, rec);
 	qe_buf_addc(out, '\n');
 	cJSON_Delete(rec);
 }

@@ -7,8 +7,8 @@
  * Invariants:
  *  - the member comes last, after the record's own members in their order;
  *    the record's bytes are those read (qe_splice_raw) or, when it had to
- *    change, its compact print with every number in qe_json_numfmt()'s
- *    form; the member's are the text given, unchanged.
+ *    change, its compact print by the one writer (qe_jw_value); the
+ *    member's are the text given, unchanged.
  *  - a record holds the key at most once in the output: one that already
  *    has it is refused, or with `replace` loses every copy first.
  *  - struct qe_splice belongs to the caller: qe_splice_init() it,
@@ -23,13 +23,14 @@
 
 #include <cjson/cJSON.h>
 
+#include "qe_mem.h"
+
 struct qe_splice {
 	char *tail;		/* ,"KEY":VALUE} */
 	size_t tail_len;
 	char *key;
 	int replace;
-	char *buf;		/* the line being built */
-	size_t cap;
+	struct qe_buf line;	/* the line being built */
 };
 
 /*

@@ -25,6 +25,7 @@ TABLE(qe_timing_methods, "timing method", "in-kernel", "input-reply", "started-r
 TABLE(qe_timing_notes, "timing note", "skipped", "not-executed", "stale", "no-timing",
     "invalid", "approximate", "ambiguous");
 TABLE(qe_origins, "origin", "executed", "inherited");
+TABLE(qe_executions, "execution", "executed", "cached");
 TABLE(qe_answers, "answer", "regressed", "improved", "same", "inconclusive");
 TABLE(qe_verdict_rules, "verdict rule", "cells", "sum");
 TABLE(qe_series_words, "series", "main", "pull-request", "branch");
@@ -37,7 +38,8 @@ TABLE(qe_versions, "version", "base", "head");
 
 const struct qe_vocab *const qe_vocabularies[] = {
 	&qe_verdicts, &qe_verdict_words, &qe_flags, &qe_cell_statuses, &qe_nb_statuses,
-	&qe_timing_sources, &qe_timing_methods, &qe_timing_notes, &qe_origins, &qe_answers,
+	&qe_timing_sources, &qe_timing_methods, &qe_timing_notes, &qe_origins, &qe_executions,
+	&qe_answers,
 	&qe_verdict_rules, &qe_series_words, &qe_levels, &qe_add_results, &qe_prov_whats,
 	&qe_compare_bys, &qe_moves, &qe_versions, NULL
 };

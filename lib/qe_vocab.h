@@ -82,6 +82,8 @@ extern const struct qe_vocab qe_timing_notes;
 /* Whether the build being measured made a record (schema/common.json). */
 enum qe_origin { QE_ORIGIN_EXECUTED, QE_ORIGIN_INHERITED, QE_NORIGINS };
 extern const struct qe_vocab qe_origins;
+/* What an execution status document says of an origin, in qe_origins' order (schema/execution-status.json). */
+extern const struct qe_vocab qe_executions;
 
 /* The replicate test's answer (schema/diff.json test.answer). */
 enum qe_answer { QE_A_REGRESSED, QE_A_IMPROVED, QE_A_SAME, QE_A_INCONCLUSIVE, QE_NANSWERS };

@@ -17,7 +17,10 @@ run once at env-updated over the jupyter-cache and the capture hook's log,
 marking records made since the build started), when the document was
 executed in this build and the cell timed; else the newest record of the
 stored report(s) (qe_exec_time_report); else the placeholder and a warning.
-At build-finished the status document is written (qe_telemetry.status).
+The records are read by the C tool qe-exec-status (--times: per document the
+newest record and its labelled cells' durations, the newest-record rule
+decided there); this module only picks a source and formats the seconds. At
+build-finished qe-exec-status writes the status document.
 
 Invariants: per-application state lives in one _State captured by the
 handlers (no module globals); roles only leave a pending node, resolved at
@@ -31,13 +34,14 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 
 from docutils import nodes
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 
-from . import __version__, records, status
+from . import __version__, records
 
 logger = logging.getLogger(__name__)
 
@@ -91,15 +95,38 @@ def where(prov):
     return text
 
 
+class Times:
+    """What qe-exec-status --times printed (schema/exec-times.json): per
+    document its newest record's facts and its labelled cells' durations."""
+
+    def __init__(self, doc=None):
+        doc = doc if isinstance(doc, dict) else {}
+        self.documents = doc.get("documents") or {}
+        self.provenance = doc.get("provenance")
+
+    def get(self, name):
+        return self.documents.get(name)
+
+    def __bool__(self):
+        return bool(self.documents)
+
+
+def _cell(entry, label):
+    """The labelled cell of a document's entry, or None."""
+    return (entry.get("cells") or {}).get(label) if entry else None
+
+
 class _State:
     """What one Sphinx application knows about times."""
 
     def __init__(self, app):
         self.app = app
         self.started = _now()
-        self.current = None      # records.Book of this build, or None
-        self.reports = None      # records.Book of the stored report(s)
-        self.provenance = None   # qe-stamp -d of this build, or None
+        self.current = None      # Times of this build, or None
+        self.reports = None      # Times of the stored report(s)
+        self.provenance = None   # this build's provenance (qe-stamp -d, through qe-exec-status)
+        self.records = None      # this build's records (qe-cache-extract's output), or None
+        self.descriptor = ""     # qe-stamp -d's output, or ""
         self.inputs = []
         self.loaded = False
 
@@ -145,16 +172,42 @@ class _State:
         self.current = self._extract()
         self.reports = self._read_reports()
 
-    def _run(self, argv, what):
+    def _run(self, argv, what, stdin="", subtype="extract"):
         try:
-            p = subprocess.run(argv, capture_output=True, text=True, encoding="utf-8",
+            p = subprocess.run(argv, input=stdin, capture_output=True, text=True, encoding="utf-8",
                                errors="replace", timeout=self.app.config.qe_exec_time_timeout)
         except (OSError, subprocess.SubprocessError) as e:
-            logger.warning(f"qe-telemetry: {what}: {e}", type="qe-telemetry", subtype="extract")
+            logger.warning(f"qe-telemetry: {what}: {e}", type="qe-telemetry", subtype=subtype)
             return None
         for line in p.stderr.splitlines():
-            logger.warning(f"qe-telemetry: {line}", type="qe-telemetry", subtype="extract")
+            logger.warning(f"qe-telemetry: {line}", type="qe-telemetry", subtype=subtype)
         return p.stdout
+
+    def _status(self, args, stdin, subtype, missing):
+        """qe-exec-status ARGS (this build's provenance as -p when known):
+        its output, or None (after a warning that ends with `missing`)."""
+        name = self.app.config.qe_exec_time_status
+        exe = self._tool(name) if name else None
+        if exe is None:
+            logger.warning(f"qe-telemetry: {name or 'qe-exec-status'} not found: {missing}",
+                           type="qe-telemetry", subtype=subtype)
+            return None
+        with tempfile.TemporaryDirectory(prefix="qe-telemetry-") as tmp:
+            if self.descriptor:
+                prov = os.path.join(tmp, "provenance.json")
+                with open(prov, "w", encoding="utf-8") as f:
+                    f.write(self.descriptor)
+                args = ["-p", prov, *args]
+            return self._run([exe, *args], name, stdin, subtype)
+
+    def _times(self, args, stdin, subtype):
+        """The lookup qe-exec-status --times prints for ARGS, or None."""
+        out = self._status(["--times", *args], stdin, subtype, "no times are read")
+        try:
+            return Times(json.loads(out)) if out else None
+        except ValueError as e:
+            logger.warning(f"qe-telemetry: qe-exec-status --times: {e}", type="qe-telemetry", subtype=subtype)
+            return None
 
     def _extract(self):
         c = self.app.config
@@ -180,41 +233,33 @@ class _State:
         out = self._run(argv, c.qe_exec_time_extract)
         if out is None:
             return None
-        book = records.Book().add_lines(out.splitlines(), c.qe_exec_time_extract)
+        self.records = out
         stamp = self._tool(c.qe_exec_time_stamp) if c.qe_exec_time_stamp else None
         if stamp:
-            desc = self._run([stamp, "-d", *c.qe_exec_time_stamp_args],
-                             c.qe_exec_time_stamp)
-            if desc:
-                try:
-                    d = json.loads(desc)
-                    d.pop("kind", None)
-                    d.pop("schema_version", None)
-                    self.provenance = d
-                except ValueError:
-                    pass
-        return book
+            self.descriptor = self._run([stamp, "-d", *c.qe_exec_time_stamp_args],
+                                        c.qe_exec_time_stamp) or ""
+        times = self._times(["-"], out, "extract")
+        if times is not None:
+            self.provenance = times.provenance if self.descriptor else None
+        return times
 
     def _read_reports(self):
         names = self.app.config.qe_exec_time_report
         if isinstance(names, str):
             names = [names] if names else []
-        book = records.Book()
         paths = []
         for n in names:
             # a pattern (a folder of gzip reports, one per build) names every match
             p = self._path(n)
-            paths += sorted(glob.glob(p)) if glob.has_magic(p) else [p]
-        for path in paths:
-            try:
-                book.add_file(path)
-            except FileNotFoundError:
-                logger.info(f"qe-telemetry: no stored report at {path}")
-            except (OSError, EOFError, UnicodeError) as e:
-                logger.warning(f"qe-telemetry: {path}: {e}", type="qe-telemetry", subtype="report")
-        for e in book.errors:
-            logger.warning(f"qe-telemetry: {e}", type="qe-telemetry", subtype="report")
-        return book
+            for path in sorted(glob.glob(p)) if glob.has_magic(p) else [p]:
+                if os.path.lexists(path):
+                    paths.append(path)
+                else:
+                    logger.info(f"qe-telemetry: no stored report at {path}")
+        if not paths:
+            return Times()
+        # the files in one call: the newest record of each document across them
+        return self._times(paths, "", "report") or Times()
 
     # -- resolving -----------------------------------------------------
     def document_of(self, docname):
@@ -237,13 +282,13 @@ class _State:
         here = self.document_of(node["docname"])
         srcs = self.sources()
         if self.current:
-            # a cached (inherited) record of this build: its notebook time is
-            # an earlier build's measurement, used after the stored report
+            # a cached record of this build: its notebook time is an earlier
+            # build's measurement, used after the stored report
             srcs.append(("cache (an earlier build)", self.current, self.provenance))
         if "#" in target:
             doc, label = target.split("#", 1)
             doc = doc.strip("/") or here
-        elif any(b.get(here) and b.get(here).cell(target) for _, b, _ in srcs):
+        elif any(_cell(b.get(here), target) for _, b, _ in srcs):
             doc, label = here, target
         elif any(b.get(target.strip("/")) for _, b, _ in srcs):
             doc, label = target.strip("/"), None
@@ -258,31 +303,30 @@ class _State:
             e = book.get(doc)
             if e is None:
                 continue
-            nb = e.notebook
-            if nb.get("status") == "failed" and failed is None:
-                failed = f"{name}: {nb.get('error') or 'failed'}"
+            if e.get("status") == "failed" and failed is None:
+                failed = f"{name}: {e.get('error') or 'failed'}"
             if label is not None:
-                cell = e.cell(label)
+                cell = _cell(e, label)
                 known = known or cell is not None
-            inherited = nb.get("origin") == "inherited"
-            if name == "this build" and inherited or name.startswith("cache") and not inherited:
+            cached = e.get("execution") == "cached"
+            if name == "this build" and cached or name.startswith("cache") and not cached:
                 continue
-            prov = prov if prov is not None else e.provenance
+            prov = prov if prov is not None else e.get("provenance")
             if name == "stored report":
-                name = f"stored report {os.path.basename(e.origin_file)}"
+                name = f"stored report {os.path.basename(e.get('file') or '')}"
             if label is None:
-                d = nb.get("execution_seconds")
+                d = e.get("runtime_s")
                 if d is None or form == "share":
                     continue
                 what = f"whole execution of {doc} (kernel start-up included)"
-                return self._text(d, form, None), self._tip(what, nb.get("created"), prov, name)
+                return self._text(d, form, None), self._tip(what, e.get("created"), prov, name)
             if cell is None:
                 continue
             d = cell.get("duration_s")
             if d is None:
                 untimed = True
                 continue
-            total = nb.get("cells_seconds") or nb.get("execution_seconds")
+            total = e.get("cells_seconds") or e.get("runtime_s")
             if form == "share" and not total:
                 continue
             what = f"cell {label} of {doc}"
@@ -347,16 +391,17 @@ class _State:
             return
         self.load()
         path = name if os.path.isabs(name) else os.path.join(app.outdir, name)
-        gen = f"qe_telemetry.sphinx {__version__}"
-        doc = status.document(self.current or records.Book(), gen, self.inputs,
-                              provenance=self.provenance, started=self.started, finished=_now())
+        args = ["--generator", f"qe_telemetry.sphinx {__version__}", "--started", self.started,
+                "--finished", _now(), "-o", path]
+        for i in self.inputs:
+            args += ["--input", i]
         try:
             os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path + ".tmp", "w", encoding="utf-8") as f:
-                f.write(status.dumps(doc))
-            os.replace(path + ".tmp", path)
         except OSError as e:
             logger.warning(f"qe-telemetry: {path}: {e.strerror}", type="qe-telemetry", subtype="status")
+            return
+        # this build's records, or none: the document then lists no documents
+        self._status([*args, "-"], self.records or "", "status", "no execution status file")
 
 
 def _outdated(app, env, added, changed, removed):
@@ -394,6 +439,7 @@ def setup(app):
     add("qe_exec_time_extract", "qe-cache-extract", "", [str])
     add("qe_exec_time_stamp", "qe-stamp", "", [str])
     add("qe_exec_time_stamp_args", [], "", [list])
+    add("qe_exec_time_status", "qe-exec-status", "", [str])
     add("qe_exec_time_timeout", 600, "", [int])
     add("qe_exec_time_reread", True, "env", [bool])
     add("qe_exec_status_file", "execution_status.json", "", [str])

@@ -1,8 +1,9 @@
 /*
- * jw-ref.h - the number writer of lib/qe_jw.c as it was before its digits
- * were written by hand (snprintf's %lld): the slow path the fast one must
- * equal byte for byte. Shared by tests/unit/jw.c (random values) and
- * fuzz/fuzz-lib.c (TARGET_JWNUM).
+ * jw-ref.h - the number writer of lib/qe_jw.c said the slow way: the
+ * value rounded (qe_jw_round) and printed by snprintf's %.15g/%.16g/%.17g
+ * (qe_json_numfmt), which qe_jw_num's hand-written digits must equal byte
+ * for byte. Shared by tests/unit/jw.c (random values) and fuzz/fuzz-lib.c
+ * (TARGET_JWNUM).
  */
 #ifndef JW_REF_H
 #define JW_REF_H
@@ -18,36 +19,14 @@
 static void
 ref_jw_num(struct qe_buf *b, double x, int decimals)
 {
-	static const long long pow10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
 	char tmp[48];
-	long long v, ip, fp;
-	int n = 0;
 
-	if (isnan(x) || isinf(x) || fabs(x) > 1e12) {
-		if (isnan(x) || isinf(x))
-			qe_buf_adds(b, "null");
-		else {
-			qe_json_numfmt(tmp, x);
-			qe_buf_adds(b, tmp);
-		}
-		return;
+	if (isnan(x) || isinf(x))
+		qe_buf_adds(b, "null");
+	else {
+		qe_json_numfmt(tmp, qe_jw_round(x, decimals));
+		qe_buf_adds(b, tmp);
 	}
-	v = llround(x * (double)pow10[decimals]);
-	if (v < 0) {
-		qe_buf_addc(b, '-');
-		v = -v;
-	}
-	ip = v / pow10[decimals];
-	fp = v % pow10[decimals];
-	n = snprintf(tmp, sizeof tmp, "%lld", ip);
-	if (fp) {
-		int d = decimals;
-
-		while (fp % 10 == 0)
-			fp /= 10, d--;
-		n += snprintf(tmp + n, sizeof tmp - (size_t)n, ".%0*lld", d, fp);
-	}
-	qe_buf_add(b, tmp, (size_t)n);
 }
 
 /* 1 when qe_jw_num and the reference write the same bytes for x. */
