@@ -558,6 +558,34 @@ gone_reader() {
 	assert_output '[["broken",null,false,false],["dynamics/markov",1,true,true],["errors_allowed",2,true,true],["images",3,true,false],["numba_demo",5,false,true],["stale_timing",6,true,true]]'
 }
 
+@test "NUL in SQLite text: a uri or a traceback holding NUL keeps its record, each NUL written as U+FFFD, and said" {
+	B="$(shared jupyter-cache/base/.jupyter_cache)"
+	cp -r "$B" "$T/n"
+	chmod -R u+w "$T/n"
+	# the failing lecture vanished from the comment: its whole row was refused
+	# (the uri's 'md\ufffdx' is its extension: still "broken")
+	sqlite3 "$T/n/global.db" "UPDATE nbproject SET traceback = CAST(traceback || X'00' || 'tail' AS TEXT) WHERE pk = 1;
+		UPDATE nbproject SET uri = CAST(uri || X'00' || 'x' AS TEXT) WHERE pk = 1;
+		UPDATE nbcache SET uri = CAST('/tmp/lecture-demo/lectures/int' || X'00' || 'ro.md' AS TEXT) WHERE pk = 4"
+	run -2 --separate-stderr qe-cache-extract "$T/n"
+	assert_equal "${stderr_lines[*]}" "qe-cache-extract: $T/n/global.db: nbcache row 4: 'uri' holds a NUL byte: each written as U+FFFD qe-cache-extract: $T/n/global.db: project row 1: 'uri' holds a NUL byte: each written as U+FFFD qe-cache-extract: $T/n/global.db: project row 1: 'traceback' holds a NUL byte: each written as U+FFFD"
+	printf '%s\n' "$output" > "$T/out"
+	run -0 "$TESTS_DIR/jsonlines.py" "$T/out"
+	run -0 jq -sac '[.[] | select(.kind == "notebook") | [.document, .status, .error]]' "$T/out"
+	assert_output '[["broken","failed","ValueError: deliberate failure for the fixture"],["dynamics/markov","ok",null],["errors_allowed","ok",null],["images","ok",null],["int\ufffdro","ok",null],["numba_demo","ok",null],["stale_timing","ok",null]]'
+	# every cell record of the renamed lecture is there, as in the clean cache
+	assert_equal "$(jq -s '[.[] | select(.kind == "cell" and .document == "int\ufffdro")] | length' "$T/out")" \
+		"$(qe-cache-extract "$B" | jq -s '[.[] | select(.kind == "cell" and .document == "intro")] | length')"
+	# a NUL in the traceback's last line: the error is that line, NUL written as U+FFFD
+	cp -r "$B" "$T/t"
+	chmod -R u+w "$T/t"
+	sqlite3 "$T/t/global.db" "UPDATE nbproject SET traceback = CAST('Traceback:' || X'0a' || 'KeyError: a' || X'00' || 'b' || X'0a' AS TEXT) WHERE pk = 1"
+	run -2 --separate-stderr qe-cache-extract "$T/t"
+	assert_equal "$stderr" "qe-cache-extract: $T/t/global.db: project row 1: 'traceback' holds a NUL byte: each written as U+FFFD"
+	run -0 jq -ac 'select(.kind == "notebook" and .status == "failed") | [.document, .error]' <<< "$output"
+	assert_output '["broken","KeyError: a\ufffdb"]'
+}
+
 @test "NUL and control characters in a notebook: \\u0000 read as U+FFFD and said; a raw TAB refused" {
 	good="$(shared nbclient/base/lectures/intro.ipynb)"
 	printf '{"nbformat":4,"nbformat_minor":5,"metadata":{},"cells":[{"cell_type":"code","metadata":{"name":"a\\u0000b"},"outputs":[],"execution_count":1,"source":"x = 1\\u0000y = 2"}]}' > "$T/nul.ipynb"
