@@ -59,6 +59,8 @@ struct qe_jcache {
 	const char *name;		/* the operand (borrowed) */
 	char *dbwhere;			/* "DIR/global.db" or "ARCHIVE:member" */
 	char *rootpfx;			/* archive: member prefix of the cache root */
+	int partial;			/* archive: its reading stopped before the end, so
+					 * an entry not done may lie past the stop */
 	sqlite3 *db;
 	struct qe_jcache_entry *e;
 	size_t n, cap;			/* cap: e's room (grows geometrically) */

@@ -519,9 +519,47 @@ gone_reader() {
 	run -2 --separate-stderr qe-cache-extract "$B" "$T/stored.tar.gz" "$good"
 	[ $(( ($(date +%s%N) - t0) / 1000000 )) -lt 1000 ]
 	assert_equal "$stderr" "qe-cache-extract: $T/stored.tar.gz: member 'big.bin' of 8589934592 bytes: larger than 268435456 bytes (see --max-notebook), and passing it would mean decompressing it; the archive's reading stops here"
-	# the cache before it and the notebook after it
+	# the cache before it, the archive's own global.db read before the stop
+	# (its failed lecture; its notebooks, past the stop, are not said missing)
+	# and the notebook after it
 	run -0 jq -sc '[.[] | select(.kind == "notebook") | .document]' <<< "$output"
-	assert_output '["broken","dynamics/markov","errors_allowed","images","intro","numba_demo","stale_timing","intro"]'
+	assert_output '["broken","dynamics/markov","errors_allowed","images","intro","numba_demo","stale_timing","broken","intro"]'
+}
+
+@test "archives: a reading stopped at an oversized member still gives the records read before it, -j 1 as -j 2" {
+	B="$(shared jupyter-cache/base/.jupyter_cache)"
+	# global.db, two notebooks, a 2 MiB member, the other four notebooks
+	/usr/bin/python3 - "$T/cut" "$B" <<-'PY'
+	import io, os, sys, tarfile
+	out, B = sys.argv[1], sys.argv[2]
+	before = ["7825996c0c6de3e8ef14fe96abe156a1", "1ee7b022e8ce0ce95147b4e508d78600"]
+	after = sorted(set(os.listdir(B + "/executed")) - set(before))
+	for mode, ext in (("w:gz", ".tar.gz"), ("w", ".tar")):
+	    with tarfile.open(out + ext, mode) as t:
+	        t.add(B + "/global.db", arcname=".jupyter_cache/global.db")
+	        for hk in before:
+	            t.add("%s/executed/%s/base.ipynb" % (B, hk), arcname=".jupyter_cache/executed/%s/base.ipynb" % hk)
+	        big = tarfile.TarInfo("_build/big.bin"); big.size = 2 << 20
+	        t.addfile(big, io.BytesIO(b"\0" * big.size))
+	        for hk in after:
+	            t.add("%s/executed/%s/base.ipynb" % (B, hk), arcname=".jupyter_cache/executed/%s/base.ipynb" % hk)
+	PY
+	good="$(shared nbclient/base/lectures/intro.ipynb)"
+	# today's records were none: the two notebooks and the failure read before the stop were dropped
+	run -2 --separate-stderr qe-cache-extract --max-notebook 1048576 "$T/cut.tar.gz" "$good"
+	assert_equal "$stderr" "qe-cache-extract: $T/cut.tar.gz: member '_build/big.bin' of 2097152 bytes: larger than 1048576 bytes (see --max-notebook), and passing it would mean decompressing it; the archive's reading stops here"
+	printf '%s\n' "$output" > "$T/j1"
+	run -0 jq -sc '[.[] | select(.kind == "notebook") | [.document, .status, .code_cells]]' "$T/j1"
+	assert_output '[["broken","failed",null],["dynamics/markov","ok",3],["errors_allowed","ok",3],["intro","ok",7]]'
+	# the cells of the notebooks read are all there, as from the whole cache
+	assert_equal "$(jq -c 'select(.kind == "cell" and (.document == "dynamics/markov" or .document == "errors_allowed")) | del(.input)' "$T/j1")" \
+		"$(qe-cache-extract "$B" | jq -c 'select(.kind == "cell" and (.document == "dynamics/markov" or .document == "errors_allowed")) | del(.input)')"
+	run -2 --separate-stderr qe-cache-extract -j 2 --max-notebook 1048576 "$T/cut.tar.gz" "$good"
+	assert_equal "$output" "$(cat "$T/j1")"
+	# plain tar: passing the member is a seek, so every notebook is read
+	run -0 --separate-stderr qe-cache-extract --max-notebook 1048576 "$T/cut.tar"
+	assert_equal "$stderr" ""
+	assert_equal "$(jq -s '[.[] | select(.kind == "notebook")] | length' <<< "$output")" 7
 }
 
 @test "NUL: \\u0000 in a record's string (kind, label, document) is rejected by every NDJSON reader" {
