@@ -562,6 +562,8 @@ scan(const char *bytes, size_t len, struct qe_nb_doc *d, struct seen *w, struct 
 		qe_oom();
 	r = doc_read(&b, d->doc, w);
 	*e = b.s.err;
+	if (b.s.err.reason == b.s.err.buf)	/* words kept in the reader's own buffer */
+		e->reason = e->buf;
 	EVP_MD_CTX_free(b.md);
 	EVP_MD_free(b.sha);
 	qe_js_free(&b.s);
