@@ -265,15 +265,17 @@ ndjson_case() {
 	assert_output '["intro","source","intro"]'
 }
 
-@test "notebooks: one strict reader: a leading zero, '1.' and a control byte between tokens are invalid JSON; a BOM is passed" {
+@test "notebooks: one strict reader: a leading zero, '1.', a control byte between tokens and a bad \\u escape are invalid JSON; a BOM is passed" {
 	good="$(shared nbclient/base/lectures/intro.ipynb)"
 	nb='{"nbformat":4,"nbformat_minor":5,"metadata":{},"cells":[{"cell_type":"code","metadata":{},"outputs":[],"execution_count":%s,"source":"x"}]%s}'
 	printf "$nb" 01 '' > "$T/zero.ipynb"
 	printf "$nb" 1. '' > "$T/point.ipynb"
 	printf "$nb" 1 $',\v"x":1' > "$T/vt.ipynb"
 	{ printf '\xef\xbb\xbf'; printf "$nb" 1 ''; } > "$T/bom.ipynb"
-	run -2 --separate-stderr qe-cache-extract "$good" "$T/zero.ipynb" "$T/point.ipynb" "$T/vt.ipynb" "$T/bom.ipynb" "$good"
-	assert_equal "${stderr_lines[*]}" "qe-cache-extract: $T/zero.ipynb:1: invalid JSON at column 123 qe-cache-extract: $T/point.ipynb:1: invalid JSON at column 124 qe-cache-extract: $T/vt.ipynb:1: invalid JSON at column 140"
+	# an invalid \u escape: cJSON read it as a NUL, so the source was cut there ("x = 1 #"), silently
+	printf '{"nbformat":4,"cells":[{"cell_type":"code","metadata":{},"outputs":[],"source":"x = 1 # \\u00zz tail"}]}' > "$T/esc.ipynb"
+	run -2 --separate-stderr qe-cache-extract "$good" "$T/zero.ipynb" "$T/point.ipynb" "$T/vt.ipynb" "$T/bom.ipynb" "$T/esc.ipynb" "$good"
+	assert_equal "${stderr_lines[*]}" "qe-cache-extract: $T/zero.ipynb:1: invalid JSON at column 123 qe-cache-extract: $T/point.ipynb:1: invalid JSON at column 124 qe-cache-extract: $T/vt.ipynb:1: invalid JSON at column 140 qe-cache-extract: $T/esc.ipynb:1: invalid JSON at column 89"
 	run -0 jq -sc '[.[] | select(.kind == "notebook") | .document | split("/") | last]' <<< "$output"
 	assert_output '["intro","bom","intro"]'
 }
