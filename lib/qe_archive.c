@@ -152,8 +152,9 @@ bounded(struct scan *s, struct archive_entry *ae)
 /*
  * A member larger than --max-notebook is never read; in a compressed stream
  * (tar.gz...) going past it still means decompressing all of it (44 s for
- * 12 GiB), so the archive is given up at its header instead. Plain tar and
- * zip skip it by seeking. -1 after the message.
+ * 12 GiB), so the archive's reading stops at its header instead (what was
+ * read before it is kept). Plain tar and zip skip it by seeking. -1 after
+ * the message.
  */
 static int
 too_big_to_skip(struct scan *s, struct archive *a, struct archive_entry *ae, const char *name)
@@ -189,7 +190,10 @@ is_archive_name(const char *name)
 	return 0;
 }
 
-/* One member of the first pass: 0 to go on, -1 to stop (reported). */
+/*
+ * One member of the first pass: 0 to go on, -1 to give the archive up, 1
+ * to stop before this member keeping what was read (both reported).
+ */
 static int
 scan_member(struct scan *s, struct archive *a, struct archive_entry *ae,
     struct qe_archive_db *db)
@@ -205,7 +209,7 @@ scan_member(struct scan *s, struct archive *a, struct archive_entry *ae,
 		return 0;
 	}
 	if (too_big_to_skip(s, a, ae, name) < 0)
-		return -1;
+		return 1;
 	if (strstr(name, "jupyter_execute/") || strncmp(name, "html/", 5) == 0)
 		s->saw_build = 1;
 	if (s->nested == NULL && archive_entry_filetype(ae) == AE_IFREG && is_archive_name(name))
@@ -231,14 +235,22 @@ qe_archive_find_db(const char *path, const struct qe_archive_limits *lim,
 	struct scan s = { .path = path, .lim = lim, .problems = problems };
 	struct archive *a;
 	struct archive_entry *ae;
-	int r, ret = -1;
+	int r, m = 0, ret = -1;
 
+	db->stop = -1;
 	if ((a = qe_archive_open(path)) == NULL)
 		return -1;
-	while ((r = archive_read_next_header(a, &ae)) == ARCHIVE_OK || r == ARCHIVE_WARN)
-		if (scan_member(&s, a, ae, db) < 0)
+	for (long i = 0; (r = archive_read_next_header(a, &ae)) == ARCHIVE_OK || r == ARCHIVE_WARN; i++) {
+		if ((m = scan_member(&s, a, ae, db)) < 0)
 			goto out;
-	if (r != ARCHIVE_EOF)
+		if (m > 0) {
+			db->stop = i;
+			break;
+		}
+	}
+	if (m > 0 && db->name == NULL)
+		;	/* reported: the reading stopped before any cache */
+	else if (m == 0 && r != ARCHIVE_EOF)
 		archive_warn(a, path);
 	else if (db->name == NULL && s.nested != NULL)
 		warnx("%s: no jupyter-cache (no global.db) in the archive; it holds the archive "
@@ -249,6 +261,7 @@ qe_archive_find_db(const char *path, const struct qe_archive_limits *lim,
 	else {
 		db->rootpfx = qe_xstrndup(db->name, strlen(db->name) - strlen("global.db"));
 		db->member_bytes = s.expanded;
+		*s.problems += m > 0;	/* the cache and the members before the stop are read */
 		ret = 0;
 	}
 out:
@@ -326,23 +339,25 @@ notebook_member(struct pass2 *s, struct archive *a, struct archive_entry *ae)
 }
 
 int
-qe_archive_each_notebook(const char *path, const char *rootpfx, size_t limit,
+qe_archive_each_notebook(const char *path, const char *rootpfx, size_t limit, long stop,
     const struct qe_archive_nb_fn *fn, int *problems)
 {
 	struct pass2 s = { path, rootpfx, limit, fn, problems, 0, 0, 0 };
 	struct archive *a;
 	struct archive_entry *ae;
-	int r;
+	int r = ARCHIVE_EOF;
 
 	if ((a = qe_archive_open(path)) == NULL)
 		return -1;
-	for (; (r = archive_read_next_header(a, &ae)) == ARCHIVE_OK || r == ARCHIVE_WARN; s.index++) {
+	/* the first pass stopped at member `stop` (reported there): never read past it */
+	for (; (stop < 0 || s.index < stop) && ((r = archive_read_next_header(a, &ae)) == ARCHIVE_OK ||
+	    r == ARCHIVE_WARN); s.index++) {
 		/* the filter is known once the first header is read */
 		if (s.index == 0)
 			s.by_index = fn->at != NULL && archive_filter_code(a, 0) == ARCHIVE_FILTER_NONE;
 		notebook_member(&s, a, ae);
 	}
-	if (r != ARCHIVE_EOF) {
+	if ((stop < 0 || s.index < stop) && r != ARCHIVE_EOF) {
 		archive_warn(a, path);
 		++*problems;
 	}

@@ -9,7 +9,10 @@
  *  - work is bounded before it is done: at most `entries` members and
  *    `total_bytes` of declared member sizes per archive, and `member_bytes`
  *    per member read (struct qe_archive_limits). Crossing a bound is
- *    reported and ends the reading of that archive.
+ *    reported and ends the reading of that archive, except a member over
+ *    `member_bytes` in a stream compressed as a whole (passing it means
+ *    decompressing it): the reading stops at its header, and the cache and
+ *    notebooks before it are read (qe_archive_db.stop), never past it.
  *  - functions returning int return 0, or -1 after a message naming the
  *    archive. Problems that do not end the reading (a skipped member, a
  *    member that could not be read) are reported and counted in *problems;
@@ -53,12 +56,16 @@ struct qe_archive_db {
 	unsigned char *bytes;		/* sqlite3_malloc64()'d; NULL once handed over */
 	size_t len;
 	double member_bytes;		/* the declared sizes of all the members */
+	long stop;			/* the member (index from 0) the reading stopped
+					 * before (reported, a problem), or -1 */
 };
 
 /*
  * First pass: find the one global.db at any depth and read it into db
  * (zero-initialised; qe_archive_db_free() it). -1 when the archive has no
- * cache, two caches, a bound is crossed or it cannot be read.
+ * cache, two caches, a bound is crossed or it cannot be read; 0 with
+ * db->stop set (and counted in *problems) when the reading stopped at a
+ * member too large to pass after the cache was found.
  */
 int qe_archive_find_db(const char *path, const struct qe_archive_limits *lim,
     struct qe_archive_db *db, int *problems);
@@ -91,10 +98,11 @@ struct qe_archive_nb_fn {
 
 /*
  * Second pass: hand the cached notebooks below `rootpfx` to fn, in the
- * archive's order. Members that cannot be read are reported and counted.
- * Returns -1 if the archive cannot be opened again.
+ * archive's order, up to member `stop` (the first pass's db->stop; -1:
+ * all). Members that cannot be read are reported and counted. Returns -1
+ * if the archive cannot be opened again.
  */
-int qe_archive_each_notebook(const char *path, const char *rootpfx, size_t limit,
+int qe_archive_each_notebook(const char *path, const char *rootpfx, size_t limit, long stop,
     const struct qe_archive_nb_fn *fn, int *problems);
 
 /*

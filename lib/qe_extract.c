@@ -525,12 +525,15 @@ qe_extract_archive_cache(struct qe_extract *x, const char *path, struct qe_jcach
 	    { archive_work, NULL, archive_done, NULL, 1, 0, archive_keep }, path, 0, { NULL, -1 } };
 	struct qe_archive_nb_fn fn = { want_notebook, got_notebook, &pass, NULL };
 	int r, problems = 0;
+	long stop;
 
 	c->name = path;
 	r = qe_archive_find_db(path, &x->lim, &db, &problems);
 	if (r == 0)
 		r = open_archive_db(x, c, &db, keys_only);
 	pass.total = db.member_bytes;
+	stop = db.stop;
+	c->partial = stop >= 0;
 	qe_archive_db_free(&db);
 	if (r == 0 && !keys_only) {
 		qe_jcache_arrange(c, x->all, x->root);
@@ -540,7 +543,7 @@ qe_extract_archive_cache(struct qe_extract *x, const char *path, struct qe_jcach
 			fn.at = at_notebook;
 			pass.fnat.total = pass.total;
 		}
-		r = qe_archive_each_notebook(path, c->rootpfx, x->lim.member_bytes, &fn, &problems);
+		r = qe_archive_each_notebook(path, c->rootpfx, x->lim.member_bytes, stop, &fn, &problems);
 		drain(x);
 		qe_archive_cursor_close(&pass.cur);	/* read here if a fork failed */
 	}
@@ -565,7 +568,7 @@ qe_extract_archive(struct qe_extract *x, const char *path)
 			continue;
 		if (e->pk < 0)
 			failed_record(x, e, &e->out);
-		else if (!e->done) {
+		else if (!e->done && !c.partial) {	/* else past the stop, which was said */
 			warnx("%s: member '%sexecuted/%s/base.ipynb' missing", path, c.rootpfx, e->hashkey);
 			x->problems++;
 		}

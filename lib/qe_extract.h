@@ -93,7 +93,8 @@ void qe_extract_archive(struct qe_extract *x, const char *path);
  * Read the cache of an archive into c (zero-initialised; qe_jcache_free()
  * it): the database, and unless keys_only each selected notebook's records
  * into its entry's `out`. Returns -1 after a message when the archive holds
- * no readable cache.
+ * no readable cache. When the reading stopped at a member too large to pass
+ * (qe_archive.h), the notebooks before it are read and c->partial is set.
  */
 int qe_extract_archive_cache(struct qe_extract *x, const char *path, struct qe_jcache *c,
     int keys_only);

@@ -114,23 +114,35 @@ read_data(struct qe_jcache *c, struct qe_jcache_entry *e, const char *data)
 
 /*
  * Column i of the row as text, or NULL. SQLite text may hold NUL bytes that
- * a C string would cut ('abc\0/../x' read as the key 'abc'): such a value
- * is reported as row ROW's column NAME and read as NULL, with *bad set.
+ * a C string would cut ('abc\0/../x' read as the key 'abc'). A key or a
+ * value read for a time or a number holding one is reported as TABLE row
+ * ROW's column NAME and read as NULL, with *bad set; text that is only
+ * shown (fix not NULL: a URI, a traceback) has each NUL written as U+FFFD
+ * into fix, said, and is read so: the row and its document are kept.
  */
 static const char *
-col_text(struct qe_jcache *c, sqlite3_stmt *st, int i, const char *name, int *bad)
+col_text(struct qe_jcache *c, sqlite3_stmt *st, int i, const char *table, const char *name,
+    int *bad, struct qe_buf *fix)
 {
 	const char *v = (const char *)sqlite3_column_text(st, i);
+	size_t n = (size_t)sqlite3_column_bytes(st, i);
 
-	if (v != NULL && strlen(v) != (size_t)sqlite3_column_bytes(st, i)) {
-		warnx("%s: %s row %lld: '%s' holds a NUL byte", c->dbwhere,
-		    strcmp(name, "traceback") == 0 ? "project" : "nbcache",
-		    (long long)sqlite3_column_int64(st, 0), name);
-		bad_row(c);
+	if (v == NULL || strlen(v) == n)
+		return v;
+	warnx("%s: %s row %lld: '%s' holds a NUL byte%s", c->dbwhere, table,
+	    (long long)sqlite3_column_int64(st, 0), name, fix ? ": each written as U+FFFD" : "");
+	bad_row(c);
+	if (fix == NULL) {
 		*bad = 1;
 		return NULL;
 	}
-	return v;
+	qe_buf_reset(fix);
+	for (size_t k = 0; k < n; k++)
+		if (v[k] == '\0')
+			qe_buf_adds(fix, "\xef\xbf\xbd");	/* U+FFFD */
+		else
+			qe_buf_addc(fix, v[k]);
+	return fix->data;
 }
 
 /* One nbcache row: pk, hashkey, uri, data, created. */
@@ -138,26 +150,27 @@ static void
 read_row(struct qe_jcache *c, sqlite3_stmt *st, int keys_only)
 {
 	struct qe_jcache_entry *e;
+	struct qe_buf fix = { 0 };
 	int nul = 0;
-	const char *hk = col_text(c, st, 1, "hashkey", &nul);
-	const char *uri = col_text(c, st, 2, "uri", &nul);
-	const char *data = col_text(c, st, 3, "data", &nul);
-	const char *created = col_text(c, st, 4, "created", &nul);
+	const char *hk = col_text(c, st, 1, "nbcache", "hashkey", &nul, NULL);
+	const char *uri = col_text(c, st, 2, "nbcache", "uri", &nul, &fix);
+	const char *data = col_text(c, st, 3, "nbcache", "data", &nul, NULL);
+	const char *created = col_text(c, st, 4, "nbcache", "created", &nul, NULL);
 
-	if (nul && (hk == NULL || uri == NULL))
-		return;		/* reported */
+	if (nul && hk == NULL)
+		goto done;	/* reported */
 	if (hk == NULL || uri == NULL || strspn(hk, "0123456789abcdefABCDEF") != strlen(hk) ||
 	    strlen(hk) == 0 || strlen(hk) > 128) {
 		warnx("%s: nbcache row %lld: bad 'hashkey' or 'uri'", c->dbwhere,
 		    (long long)sqlite3_column_int64(st, 0));
 		bad_row(c);
-		return;
+		goto done;
 	}
 	e = new_entry(c, sqlite3_column_int64(st, 0), uri);
 	e->hashkey = qe_xstrdup(hk);
 	if (keys_only) {	/* a baseline's: its creation time tells a copy from a rebuild */
 		e->have_created = created && qe_time_parse(created, &e->created) == 0;
-		return;
+		goto done;
 	}
 	read_data(c, e, data);
 	if (created && qe_time_parse(created, &e->created) == 0)
@@ -167,6 +180,8 @@ read_row(struct qe_jcache *c, sqlite3_stmt *st, int keys_only)
 		    (long long)e->pk, created);
 		bad_row(c);
 	}
+done:
+	qe_buf_free(&fix);
 }
 
 /* Step through `st` calling row() on each row; -1 after "reading WHAT". */
@@ -187,17 +202,20 @@ each_row(struct qe_jcache *c, sqlite3_stmt *st, const char *what,
 	return 0;
 }
 
-/* One failed document: pk, uri, traceback (a row with a NUL byte is skipped, reported). */
+/* One failed document: pk, uri, traceback (NUL bytes in either written as U+FFFD, said). */
 static void
 read_failure(struct qe_jcache *c, sqlite3_stmt *st, int unused)
 {
+	struct qe_buf fu = { 0 }, ft = { 0 };
 	int nul = 0;
-	const char *uri = col_text(c, st, 1, "uri", &nul);
-	const char *tb = col_text(c, st, 2, "traceback", &nul);
+	const char *uri = col_text(c, st, 1, "project", "uri", &nul, &fu);
+	const char *tb = col_text(c, st, 2, "project", "traceback", &nul, &ft);
 
 	(void)unused;
-	if (uri != NULL && !nul)
+	if (uri != NULL)
 		new_entry(c, -1, uri)->error = qe_jcache_exception_line(tb ? tb : "");
+	qe_buf_free(&fu);
+	qe_buf_free(&ft);
 }
 
 int

@@ -13,7 +13,10 @@
  *    a regular file (a FIFO would block the open, a folder gave "disk I/O
  *    error") is "not a jupyter-cache database" before SQLite sees it.
  *  - text is never cut at a NUL byte: a value holding one is reported as
- *    "'COLUMN' holds a NUL byte" (a bad row) and not used.
+ *    "'COLUMN' holds a NUL byte" (a bad row). A key, a time or 'data' is
+ *    then not used (a row without its key is skipped); text that is only
+ *    shown, a URI or a traceback, is kept with each NUL written as U+FFFD
+ *    (the message says so), so a failing document never vanishes.
  *  - functions returning int return 0, or -1 after a message naming
  *    `dbwhere`. A bad row is reported, skipped (or read without the bad
  *    field) and counted in `bad_rows`, and reading goes on: the caller
@@ -56,6 +59,8 @@ struct qe_jcache {
 	const char *name;		/* the operand (borrowed) */
 	char *dbwhere;			/* "DIR/global.db" or "ARCHIVE:member" */
 	char *rootpfx;			/* archive: member prefix of the cache root */
+	int partial;			/* archive: its reading stopped before the end, so
+					 * an entry not done may lie past the stop */
 	sqlite3 *db;
 	struct qe_jcache_entry *e;
 	size_t n, cap;			/* cap: e's room (grows geometrically) */

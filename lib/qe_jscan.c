@@ -7,11 +7,60 @@
 #include "qe.h"
 #include "qe_jscan.h"
 
+#define QE_JS_STR2(x) #x
+#define QE_JS_STR(x) QE_JS_STR2(x)
+
+/* The words of a refusal; a control character's into buf. */
+static const char *
+reason(int code, const char *at, char *buf, size_t size)
+{
+	switch (code) {
+	case QE_JSE_SYNTAX:
+		return "invalid JSON";
+	case QE_JSE_DEEP:
+		return "nesting deeper than " QE_JS_STR(QE_JS_MAXDEPTH) " levels";
+	case QE_JSE_RANGE:
+		return "number out of range (beyond a double's 1.8e308)";
+	case QE_JSE_CTRL:
+	case QE_JSE_NULESC:
+		return qe_json_bad_char_reason(at, 0, code == QE_JSE_NULESC, buf, size);
+	case QE_JSE_UTF8:
+		return "invalid UTF-8";
+	case QE_JSE_NUL:
+		return "NUL byte";
+	case QE_JSE_TRAILING:
+		return "trailing data after JSON value";
+	case QE_JSE_NOTOBJ:
+		return "not a JSON object";
+	default:
+		return "";
+	}
+}
+
+/* *e: code at offset off of text[0..n) (a syntax error's at most at the last byte, as cJSON's). */
+static void
+set_error(struct qe_js_error *e, const char *text, size_t n, size_t off, int code)
+{
+	e->offset = off < n ? off : n > 0 ? n - 1 : 0;
+	e->code = code;
+	e->reason = reason(code, text + e->offset, e->buf, sizeof e->buf);
+}
+
+/* The first failure: code at offset off of the text; sticky. */
+static int __attribute__((cold, noinline))
+fail_off(struct qe_jscan *s, size_t off, int code)
+{
+	if (!s->fail)
+		set_error(&s->err, s->text, (size_t)(s->end - s->text), off, code);
+	s->fail = 1;
+	return QE_JS_ERR;
+}
+
+/* A syntax error at the cursor. */
 static int
 fail(struct qe_jscan *s)
 {
-	s->fail = 1;
-	return QE_JS_ERR;
+	return fail_off(s, (size_t)(s->p - s->text), QE_JSE_SYNTAX);
 }
 
 void
@@ -23,6 +72,12 @@ qe_js_init(struct qe_jscan *s, const char *text, size_t n)
 	s->first = 0;
 	s->fail = 0;
 	s->trusted = 0;
+	s->text = text;
+	s->err.code = QE_JSE_NONE;
+	s->err.offset = 0;
+	s->err.reason = "";
+	s->range_later = 0;
+	s->range_at = SIZE_MAX;
 	qe_buf_reset(&s->key);
 	qe_buf_reset(&s->esc);
 }
@@ -214,6 +269,40 @@ run_end_trusted(const char *p, const char *end)
 	return p;
 }
 
+/*
+ * 1 when the string whose first byte after the quote is p ends before end,
+ * as cJSON's first scan finds its end (a backslash takes the next byte).
+ */
+static int
+terminated(const char *p, const char *end)
+{
+	for (; p < end && *p != '"'; p++)
+		if (*p == '\\' && ++p >= end)
+			return 0;
+	return p < end;
+}
+
+/*
+ * The string at s->p stopped at q: a control character, a byte that is not
+ * UTF-8, or an escape cJSON refuses or \u0000 (as cJSON, which checks the
+ * string's end first, says: an unterminated string is said after its quote).
+ */
+static int __attribute__((cold, noinline))
+bad_in_string(struct qe_jscan *s, const char *q)
+{
+	size_t off = (size_t)(q - s->text);
+
+	if ((unsigned char)*q < 0x20)
+		return fail_off(s, off, QE_JSE_CTRL);
+	if (*q != '\\')
+		return fail_off(s, off, QE_JSE_UTF8);
+	if (!terminated(s->p + 1, s->end))
+		return fail_off(s, (size_t)(s->p + 1 - s->text), QE_JSE_SYNTAX);
+	if (s->end - q >= 6 && memcmp(q + 1, "u0000", 5) == 0)
+		return fail_off(s, off, QE_JSE_NULESC);
+	return fail_off(s, off, QE_JSE_SYNTAX);
+}
+
 int
 qe_js_str(struct qe_jscan *s, qe_js_sink fn, void *arg)
 {
@@ -226,12 +315,12 @@ qe_js_str(struct qe_jscan *s, qe_js_sink fn, void *arg)
 		q = s->trusted ? run_end_trusted(p, s->end) : run_end(p, s->end);
 		if (q > p && fn)
 			fn(arg, p, (size_t)(q - p));
-		if (q >= s->end)
-			return fail(s);
+		if (q >= s->end)	/* unterminated: cJSON points after the quote */
+			return fail_off(s, (size_t)(s->p + 1 - s->text), QE_JSE_SYNTAX);
 		if (*q == '"')
 			break;
 		if (*q != '\\' || (n = escape(s, q, &d, &dn)) == 0)
-			return fail(s);
+			return bad_in_string(s, q);
 		if (fn)
 			fn(arg, d, dn);
 		q += n;
@@ -253,9 +342,12 @@ qe_js_str_buf(struct qe_jscan *s, struct qe_buf *out)
 	return qe_js_str(s, qe_js_sink_buf, out);
 }
 
-/* The length of the RFC 8259 number at p, or 0; *exp when it has an exponent. */
+/*
+ * The length of the RFC 8259 number at p, or 0 with *bad the offset of the
+ * byte where it stops being one; *exp when it has an exponent.
+ */
 static size_t
-num_len(const char *p, const char *end, int *exp)
+num_len(const char *p, const char *end, int *exp, size_t *bad)
 {
 	const char *q = p;
 
@@ -268,10 +360,10 @@ num_len(const char *p, const char *end, int *exp)
 		while (q < end && *q >= '0' && *q <= '9')
 			q++;
 	else
-		return 0;
+		goto bad;
 	if (q < end && *q == '.') {
 		if (++q >= end || *q < '0' || *q > '9')
-			return 0;
+			goto bad;
 		while (q < end && *q >= '0' && *q <= '9')
 			q++;
 	}
@@ -280,11 +372,47 @@ num_len(const char *p, const char *end, int *exp)
 		if (++q < end && (*q == '+' || *q == '-'))
 			q++;
 		if (q >= end || *q < '0' || *q > '9')
-			return 0;
+			goto bad;
 		while (q < end && *q >= '0' && *q <= '9')
 			q++;
 	}
 	return (size_t)(q - p);
+bad:
+	*bad = (size_t)(q - p);
+	return 0;
+}
+
+/* strtod of p[0..n), NUL-terminated in a copy; *used: how many bytes it read. */
+static double
+strtod_n(const char *p, size_t n, size_t *used)
+{
+	char buf[64], *b = n < sizeof buf ? buf : qe_xmalloc(n + 1), *e;
+	double v;
+
+	memcpy(b, p, n);
+	b[n] = '\0';
+	v = strtod(b, &e);
+	*used = (size_t)(e - b);
+	if (b != buf)
+		free(b);
+	return v;
+}
+
+/*
+ * A number refused (not RFC 8259's, bad at offset `bad`): where cJSON
+ * points when it refuses the same bytes (after what strtod reads of its
+ * [0-9+-eE.]: at p when nothing), else (cJSON reads more: "1.", "-.5")
+ * where the number goes wrong.
+ */
+static int __attribute__((cold, noinline))
+bad_number(struct qe_jscan *s, size_t bad)
+{
+	size_t n = 0, c;
+
+	while (s->p + n < s->end && s->p[n] != '\0' && strchr("0123456789+-eE.", s->p[n]))
+		n++;
+	(void)strtod_n(s->p, n, &c);
+	return fail_off(s, (size_t)(s->p - s->text) + (bad < c ? bad : c), QE_JSE_SYNTAX);
 }
 
 /* Pass a number; its value in *d when d is not NULL (or it has an exponent). */
@@ -322,22 +450,23 @@ decimal(const char *p, size_t n, double *d)
 static int
 number(struct qe_jscan *s, double *d)
 {
-	char buf[64];
 	int exp;
-	size_t n = num_len(s->p, s->end, &exp);
+	size_t bad = 0, used, n = num_len(s->p, s->end, &exp, &bad);
 	double v;
 
-	/* cJSON reads at most 63 bytes of a number */
-	if (n == 0 || n > 63)
-		return fail(s);
+	if (n == 0)
+		return bad_number(s, bad);
 	if (d != NULL && !exp && decimal(s->p, n, d)) {
 		/* exact: strtod's value */
-	} else if (d != NULL || exp) {
-		memcpy(buf, s->p, n);
-		buf[n] = '\0';
-		v = strtod(buf, NULL);
-		if (!isfinite(v))	/* qe_json_nonfinite() refuses it */
-			return fail(s);
+	} else if (d != NULL || exp || n > 309) {
+		/* (without an exponent, more than 309 digits may be beyond a double) */
+		v = strtod_n(s->p, n, &used);
+		if (!isfinite(v)) {	/* qe_json_nonfinite() refuses it */
+			if (!s->range_later)
+				return fail_off(s, (size_t)(s->p - s->text), QE_JSE_RANGE);
+			if (s->range_at == SIZE_MAX)
+				s->range_at = (size_t)(s->p - s->text);
+		}
 		if (d != NULL)
 			*d = v;
 	}
@@ -382,9 +511,10 @@ qe_js_type(struct qe_jscan *s)
 int
 qe_js_enter(struct qe_jscan *s, int type)
 {
-	if (qe_js_type(s) != type || (type != QE_JS_OBJ && type != QE_JS_ARR) ||
-	    s->depth >= QE_JS_MAXDEPTH)
+	if (qe_js_type(s) != type || (type != QE_JS_OBJ && type != QE_JS_ARR))
 		return fail(s);
+	if (s->depth >= QE_JS_MAXDEPTH)
+		return fail_off(s, (size_t)(s->p - s->text), QE_JSE_DEEP);
 	s->p++;
 	s->depth++;
 	s->first = 1;
@@ -421,8 +551,9 @@ qe_js_key(struct qe_jscan *s, const char **k, size_t *n)
 
 	if (r <= 0)
 		return r;
-	if (qe_js_type(s) != QE_JS_STR)
-		return fail(s);
+	ws(s);
+	if (s->p >= s->end || *s->p != '"')	/* cJSON points after the byte that is no key */
+		return fail_off(s, (size_t)(s->p - s->text) + 1, QE_JSE_SYNTAX);
 	q = run_end(s->p + 1, s->end);
 	if (q < s->end && *q == '"') {
 		*k = s->p + 1;
@@ -501,5 +632,62 @@ qe_js_done(struct qe_jscan *s)
 	if (s->fail)
 		return QE_JS_ERR;
 	ws(s);
-	return s->p == s->end ? 0 : fail(s);
+	return s->p == s->end ? 0 : fail_off(s, (size_t)(s->p - s->text), QE_JSE_TRAILING);
+}
+
+size_t
+qe_js_bom(const char *s, size_t n)
+{
+	return n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+}
+
+/* e from the reader's first failure (its words in e's own buffer). */
+static void
+copy_error(struct qe_js_error *e, const struct qe_js_error *from)
+{
+	*e = *from;
+	if (from->reason == from->buf)
+		e->reason = e->buf;
+}
+
+int
+qe_js_check(const char *s, size_t n, unsigned flags, struct qe_js_error *e)
+{
+	struct qe_jscan js = { 0 };
+	const char *p, *end = s + n;
+	size_t bad;
+	long at;
+	int nul, type, r = -1;
+
+	if ((p = memchr(s, '\0', n)) != NULL)
+		set_error(e, s, n, (size_t)(p - s), QE_JSE_NUL);
+	else if ((bad = qe_utf8_valid(s, n)) != n)
+		set_error(e, s, n, bad, QE_JSE_UTF8);
+	else if ((at = qe_json_bad_char(s, n, &nul)) >= 0)
+		set_error(e, s, n, (size_t)at, nul ? QE_JSE_NULESC : QE_JSE_CTRL);
+	else {
+		qe_js_init(&js, s, n);
+		js.range_later = 1;
+		type = qe_js_type(&js);
+		if (qe_js_skip(&js) < 0) {
+			copy_error(e, &js.err);
+			qe_js_free(&js);
+			return -1;
+		}
+		for (p = js.p; p < end && (*p == ' ' || *p == '\t' ||
+		    (!(flags & QE_JS_SPTAB) && (*p == '\n' || *p == '\r'))); p++)
+			;
+		if (p != end)
+			set_error(e, s, n, (size_t)(p - s), QE_JSE_TRAILING);
+		else if ((flags & QE_JS_OBJECT) && type != QE_JS_OBJ)
+			set_error(e, s, n, 0, QE_JSE_NOTOBJ);
+		else if (js.range_at != SIZE_MAX)
+			set_error(e, s, n, js.range_at, QE_JSE_RANGE);
+		else
+			r = 0;
+		qe_js_free(&js);
+	}
+	if (r == 0)
+		set_error(e, s, n, 0, QE_JSE_NONE);
+	return r;
 }

@@ -10,16 +10,27 @@
  *    text it accepts, cJSON parses to the same values and those checks pass.
  *    It accepts RFC 8259 JSON only, and less: whitespace is SP, TAB, LF, CR
  *    only; strings hold no raw control character, only well-formed UTF-8
- *    (qe_utf8.c), no escape \u0000 and no lone surrogate; a number is at
- *    most 63 bytes (cJSON reads no more) and finite as a double; nesting
- *    is at most QE_JS_MAXDEPTH (cJSON's limit). Everything else fails, and
- *    the caller goes the way of cJSON (which gives the diagnostic, or
- *    reads what this reader refuses, such as a BOM or a leading zero).
+ *    (qe_utf8.c), no escape \u0000 and no lone surrogate; a number is
+ *    finite as a double (of any length: cJSON as Debian builds it reads
+ *    all of it, and so does this reader); nesting
+ *    is at most QE_JS_MAXDEPTH (cJSON's limit). No byte order mark: a
+ *    caller that tolerates one passes it first (qe_js_bom()).
+ *  - it is the one validator: what it refuses is refused, never read
+ *    another way. A refusal says why and where (struct qe_js_error, in
+ *    the words the tools print: "invalid JSON", "nesting deeper than 1000
+ *    levels", ...; at the byte cJSON's parse would point to for the same
+ *    text, so the columns the tools print did not move). qe_js_check()
+ *    reads a whole text and says what is wrong with it in the order the
+ *    tools always said it (a NUL byte, then bad UTF-8, then a control
+ *    character, then syntax, trailing data, not an object, a number out
+ *    of range).
  *  - strings decode exactly as cJSON decodes them (\uXXXX and surrogate
  *    pairs to UTF-8), so a digest of the runs fed equals a digest of
  *    cJSON's valuestring.
- *  - a failure is sticky: s->fail is set, every later call returns
- *    QE_JS_ERR, and nothing is said (no message: the caller decides).
+ *  - a failure is sticky: s->fail is set, s->err says the first failure,
+ *    every later call returns QE_JS_ERR, and nothing is printed (the
+ *    caller decides). Only the refusal path costs more than a flag: the
+ *    reason and offset are found when the reader stops.
  *  - `trusted` (set after qe_js_init) is for a second walk over a value
  *    the reader already took: strings are then not checked again, only
  *    decoded (a text not read before must never be walked trusted).
@@ -45,6 +56,35 @@
 enum { QE_JS_ERR = -1, QE_JS_OBJ = 1, QE_JS_ARR, QE_JS_STR, QE_JS_NUM, QE_JS_TRUE, QE_JS_FALSE,
 	QE_JS_NULL };
 
+/* Why a text is refused (struct qe_js_error's code), and the words for it. */
+enum {
+	QE_JSE_NONE,		/* "" */
+	QE_JSE_SYNTAX,		/* "invalid JSON" */
+	QE_JSE_DEEP,		/* "nesting deeper than 1000 levels" */
+	QE_JSE_RANGE,		/* "number out of range (beyond a double's 1.8e308)" */
+	QE_JSE_CTRL,		/* "control character U+00XX in a string" */
+	QE_JSE_NULESC,		/* "NUL (\u0000) in a string" */
+	QE_JSE_UTF8,		/* "invalid UTF-8" */
+	QE_JSE_NUL,		/* "NUL byte" */
+	QE_JSE_TRAILING,	/* "trailing data after JSON value" */
+	QE_JSE_NOTOBJ		/* "not a JSON object" (qe_js_check() with QE_JS_OBJECT) */
+};
+
+/*
+ * A refusal: why (code and words) and where (the byte offset from the
+ * start of the text given to qe_js_init() or qe_js_check(); the tools
+ * print offset + 1 as the column). For a syntax error the offset is the
+ * byte cJSON's parse points to (at most the text's last byte); for a bad
+ * byte, the byte; for a number out of range, the number; for "not a JSON
+ * object", 0 (the tools print no column for those two).
+ */
+struct qe_js_error {
+	size_t offset;
+	int code;		/* QE_JSE_* */
+	const char *reason;	/* the words, static or in buf: valid while the struct is */
+	char buf[48];
+};
+
 struct qe_jscan {
 	const char *p;		/* the cursor: the next byte to read */
 	const char *end;	/* one past the text */
@@ -56,6 +96,11 @@ struct qe_jscan {
 				 * '"' or '\\' of one SIMD scan, unchecked */
 	struct qe_buf key;	/* an escaped key, decoded */
 	struct qe_buf esc;	/* one decoded escape */
+	const char *text;	/* the start of the text: offsets count from it */
+	struct qe_js_error err;	/* the first failure, when fail is set */
+	int range_later;	/* qe_js_check()'s walk: a number out of range is said
+				 * after the syntax of the rest (range_at), not at once */
+	size_t range_at;	/* the first such number's offset, or SIZE_MAX */
 };
 
 /* Where a string's decoded runs go, in order. */
@@ -162,6 +207,23 @@ int qe_js_done(struct qe_jscan *s);
  * 32 bytes use AVX2 where the CPU has it. Results are the same either way.
  */
 void qe_js_allow_avx2(int on);
+
+/*
+ * The whole text s[0..n) as one JSON value: 0, or -1 with *e saying what is
+ * wrong, in the order the tools say it: a NUL byte, invalid UTF-8, a
+ * control character or \u0000 in a string (the first of those), then the
+ * first syntax error (or nesting too deep), then trailing data, then
+ * (QE_JS_OBJECT) "not a JSON object", then a number out of range. After the
+ * value only whitespace may follow: SP, TAB, LF and CR, or with QE_JS_SPTAB
+ * SP and TAB only (an NDJSON line's rule). The refusal path of every reader
+ * of JSON: slower than the pull reader, never on the way of a good text.
+ */
+#define QE_JS_OBJECT 1
+#define QE_JS_SPTAB 2
+int qe_js_check(const char *s, size_t n, unsigned flags, struct qe_js_error *e);
+
+/* 3 when s[0..n) starts with a UTF-8 byte order mark (EF BB BF), else 0. */
+size_t qe_js_bom(const char *s, size_t n);
 
 /* A sink that appends to the struct qe_buf *arg. */
 void qe_js_sink_buf(void *arg, const char *p, size_t n);

@@ -7,6 +7,7 @@
 #include "qe.h"
 #include "qe_jw.h"
 #include "qe_nbrecord.h"
+#include "qe_nbscan.h"
 #include "qe_notebook.h"
 #include "qe_timing.h"
 
@@ -411,19 +412,12 @@ int
 qe_nbrecord_notebook(struct qe_nbctx *nb, char *bytes, size_t len, void (*release)(void *),
     struct qe_buf *out)
 {
-	return qe_nbrecord_read(nb, bytes, len, release, 0, out);
-}
-
-int
-qe_nbrecord_read(struct qe_nbctx *nb, char *bytes, size_t len, void (*release)(void *), int tree,
-    struct qe_buf *out)
-{
 	struct tally t = { 0 };
 	struct summary s = { 0 };
 	struct qe_nb_doc nd;
 	cJSON **recs;
 
-	if (qe_nb_read(nb->where, bytes, len, release, &nb->problems, tree, &nd) < 0)
+	if (qe_nb_read(nb->where, bytes, len, release, &nb->problems, &nd) < 0)
 		return -1;
 	cell_records(nb, &nd, &t, &recs);
 	summarise(nb, nd.doc, &t, &s);

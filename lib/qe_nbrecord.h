@@ -48,15 +48,11 @@ struct qe_nbctx {
 };
 
 /*
- * Parse a notebook (qe_nb_parse: `bytes` is handed over and released with
+ * Read a notebook (qe_nb_read: `bytes` is handed over and released with
  * release()) and append its records to `out`. Returns -1 after a
  * diagnostic if it is not a notebook (nothing appended).
  */
 int qe_nbrecord_notebook(struct qe_nbctx *nb, char *bytes, size_t len, void (*release)(void *),
-    struct qe_buf *out);
-
-/* The same; `tree` reads with cJSON only (qe_nb_read), for tests comparing the two ways. */
-int qe_nbrecord_read(struct qe_nbctx *nb, char *bytes, size_t len, void (*release)(void *), int tree,
     struct qe_buf *out);
 
 /*

@@ -1,4 +1,6 @@
 /* A notebook read with the pull reader, outputs digested in place (qe_nbscan.h). */
+#include <err.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,8 +97,7 @@ next_key(struct nbs *b, struct qe_jscan *s)
 
 /*
  * A value that is neither a string nor a list of strings, at `at`, into the
- * digest as md_update_value of qe_notebook.c takes it from cJSON's tree:
- * printed compact. -1 on failure.
+ * digest: printed compact. -1 on failure.
  */
 static int
 other_digest(EVP_MD_CTX *md, const char *at, const char *end)
@@ -234,9 +235,8 @@ text_walk(const char *at, const char *end, qe_js_sink fn, void *arg)
 }
 
 /*
- * A value found by value_walk() into the digest as md_update_value of
- * qe_notebook.c takes it from cJSON's tree: strings fed run by run (joined),
- * normalised when readable; anything but text printed compact.
+ * A value found by value_walk() into the digest: strings fed run by run
+ * (joined), normalised when readable; anything but text printed compact.
  */
 static int
 value_digest(struct nbs *b, EVP_MD_CTX *md, const struct val *v, int readable)
@@ -487,46 +487,83 @@ cells_read(struct nbs *b)
 	return arr;
 }
 
-/* The document's members; 0 when it is a notebook qe_nb_parse() takes. */
+/* What a notebook needs of the document's members, each at its first occurrence. */
+struct seen {
+	int obj;			/* the text is an object */
+	int cells, nbf, worksheets;	/* those keys are there */
+	int cells_list, nbf_num;	/* "cells" is a list (read), "nbformat" a number */
+	double nbf_val;
+};
+
+/* The document's members into doc, what it is into *w; 0, or -1 (the walk failed). */
 static int
-doc_read(struct nbs *b, cJSON *doc)
+doc_read(struct nbs *b, cJSON *doc, struct seen *w)
 {
-	int r, cells = 0, nbf = 0, nbf4 = 0;
+	int r;
 	cJSON *v;
 
-	if (qe_js_enter(&b->s, QE_JS_OBJ) < 0)
-		return -1;
+	if (qe_js_type(&b->s) != QE_JS_OBJ)	/* valid JSON first, then what it is */
+		return qe_js_skip(&b->s) < 0 || qe_js_done(&b->s) < 0 ? -1 : 0;
+	w->obj = 1;
+	qe_js_enter(&b->s, QE_JS_OBJ);
 	while ((r = next_key(b, &b->s)) == 1) {
 		int iscells = is(b->key.data, b->key.len, "cells");
 
-		if (iscells && cells++) {	/* cJSON finds the first only */
+		w->worksheets |= is(b->key.data, b->key.len, "worksheets");
+		/* cJSON finds the first only; "cells" not a list is not read */
+		if (iscells && (w->cells++ || qe_js_type(&b->s) != QE_JS_ARR)) {
 			if (qe_js_skip(&b->s) < 0)
 				return -1;
 			continue;
 		}
-		if (iscells && qe_js_type(&b->s) != QE_JS_ARR)
-			return -1;
 		if ((v = iscells ? cells_read(b) : tree(&b->s)) == NULL)
 			return -1;
-		if (is(b->key.data, b->key.len, "nbformat") && !nbf++)
-			nbf4 = cJSON_IsNumber(v) && v->valuedouble == 4;
+		w->cells_list |= iscells;
+		if (is(b->key.data, b->key.len, "nbformat") && !w->nbf++) {
+			w->nbf_num = cJSON_IsNumber(v);
+			w->nbf_val = v->valuedouble;
+		}
 		cJSON_AddItemToObject(doc, iscells ? "cells" : b->key.data, v);
 	}
-	return r == 0 && qe_js_done(&b->s) == 0 && cells && nbf4 ? 0 : -1;
+	return r == 0 && qe_js_done(&b->s) == 0 ? 0 : -1;
 }
 
-int
-qe_nbscan(const char *bytes, size_t len, struct qe_nb_doc *d)
+/* Why a document read whole is no notebook (the words after "not a notebook: "), or NULL. */
+static const char *
+doc_refusal(const struct seen *w, char *buf, size_t size)
+{
+	if (!w->obj)
+		return "not a JSON object";
+	if (!w->cells && (!w->nbf || w->worksheets))
+		return w->worksheets ? "nbformat 3 is not supported" : "no 'nbformat' and 'cells'";
+	/* both keys there with the wrong types read as if missing */
+	if (!w->cells_list || !w->nbf_num)
+		return !w->cells ? "no 'cells'" : !w->nbf ? "no 'nbformat'" :
+		    !w->cells_list ? "'cells' is not a list" : "'nbformat' is not a number";
+	if (w->nbf_val != 4) {
+		snprintf(buf, size, "nbformat %g is not supported", w->nbf_val);
+		return buf;
+	}
+	return NULL;
+}
+
+/* Read bytes[0..len) into d and w: 0, or -1 with *e the walk's refusal (d left empty). */
+static int
+scan(const char *bytes, size_t len, struct qe_nb_doc *d, struct seen *w, struct qe_js_error *e)
 {
 	struct nbs b = { .d = d };
 	int r;
 
 	memset(d, 0, sizeof *d);
+	memset(w, 0, sizeof *w);
 	d->doc = qe_json_check(cJSON_CreateObject());
 	qe_js_init(&b.s, bytes, len);
 	if ((b.sha = EVP_MD_fetch(NULL, "SHA256", NULL)) == NULL || (b.md = EVP_MD_CTX_new()) == NULL)
 		qe_oom();
-	r = doc_read(&b, d->doc);
+	r = doc_read(&b, d->doc, w);
+	*e = b.s.err;
+	if (b.s.err.reason == b.s.err.buf)	/* words kept in the reader's own buffer */
+		e->reason = e->buf;
 	EVP_MD_CTX_free(b.md);
 	EVP_MD_free(b.sha);
 	qe_js_free(&b.s);
@@ -538,4 +575,87 @@ qe_nbscan(const char *bytes, size_t len, struct qe_nb_doc *d)
 	if (r < 0)
 		qe_nb_doc_free(d);
 	return r;
+}
+
+/*
+ * Say why bytes[0..len) is refused, in the words the tool has always
+ * printed: qe_jscan's reason, in the order qe_js_check() finds them, at
+ * the byte it names (counted from the file's start, a BOM's bytes too).
+ */
+static void
+say_refusal(const char *where, const char *bytes, size_t len, size_t bom,
+    const struct qe_js_error *walk)
+{
+	struct qe_js_error e;
+	const struct qe_js_error *w = &e;
+	size_t lead = 0, at;
+	long ln = 1, col = 1;
+
+	/* bytes need not end in a NUL: bounded scans only */
+	while (lead < len && strchr(" \t\r\n", bytes[lead]))
+		lead++;
+	if (lead == len) {
+		warnx("%s: not a notebook: empty file", where);
+		return;
+	}
+	if (qe_js_check(bytes + bom, len - bom, 0, &e) == 0)
+		w = walk;	/* the whole text is JSON: what the walk found */
+	at = bom + w->offset;
+	switch (w->code) {
+	case QE_JSE_NUL:
+	case QE_JSE_RANGE:
+		warnx("%s: not a notebook: %s", where, w->reason);
+		return;
+	case QE_JSE_UTF8:
+	case QE_JSE_CTRL:
+	case QE_JSE_NULESC:
+		warnx("%s: not a notebook: %s at byte %zu", where, w->reason, at + 1);
+		return;
+	}
+	for (const char *p = bytes; p < bytes + at && p < bytes + len; p++)
+		if (*p == '\n')
+			ln++, col = 1;
+		else
+			col++;
+	/* trailing data: a truncated or concatenated file, never half-read */
+	warnx("%s:%ld: %s at column %ld", where, ln, w->code == QE_JSE_TRAILING ?
+	    "trailing data after the notebook" : w->code == QE_JSE_NONE ? "invalid JSON" : w->reason,
+	    col);
+}
+
+int
+qe_nb_read(const char *where, char *bytes, size_t len, void (*release)(void *), int *problems,
+    struct qe_nb_doc *d)
+{
+	/* a BOM is passed before a text of two bytes or more (so cJSON did: columns stay) */
+	size_t bom = len >= 5 ? qe_js_bom(bytes, len) : 0, nuls;
+	struct qe_js_error e;
+	struct seen w;
+	const char *why;
+	char buf[64];
+	int r = scan(bytes + bom, len - bom, d, &w, &e);
+
+	/* \u0000: a C string would end there, a source or label cut; U+FFFD, said */
+	if (r < 0 && memchr(bytes, '\0', len) == NULL && (nuls = qe_json_nul_to_fffd(bytes, len)) > 0) {
+		warnx("%s: \\u0000 in %zu string%s: read as U+FFFD", where, nuls, nuls == 1 ? "" : "s");
+		++*problems;
+		r = scan(bytes + bom, len - bom, d, &w, &e);
+	}
+	if (r < 0)
+		say_refusal(where, bytes, len, bom, &e);
+	else if ((why = doc_refusal(&w, buf, sizeof buf)) != NULL) {
+		warnx("%s: not a notebook: %s", where, why);
+		qe_nb_doc_free(d);
+		r = -1;
+	}
+	release(bytes);
+	return r;
+}
+
+void
+qe_nb_doc_free(struct qe_nb_doc *d)
+{
+	cJSON_Delete(d->doc);
+	free(d->odig);
+	memset(d, 0, sizeof *d);
 }

@@ -1,5 +1,4 @@
-/* Reading notebooks: checks, cell sources, digests (qe_notebook.h). */
-#include <err.h>
+/* A notebook's rules: cell sources, first lines, the output text as digested (qe_notebook.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,145 +6,6 @@
 
 #include "qe.h"
 #include "qe_notebook.h"
-#include "qe_nbscan.h"
-
-/* An empty file, NUL bytes, text that is not UTF-8: clear words, never records. */
-static int
-check_bytes(const char *where, const char *bytes, size_t len)
-{
-	size_t bad, lead = 0;
-	char why[64];
-	long at;
-	int nul;
-
-	if (memchr(bytes, '\0', len) != NULL) {
-		warnx("%s: not a notebook: NUL byte", where);
-		return -1;
-	}
-	/* bytes need not end in a NUL: bounded scans only */
-	while (lead < len && strchr(" \t\r\n", bytes[lead]))
-		lead++;
-	if (lead == len) {
-		warnx("%s: not a notebook: empty file", where);
-		return -1;
-	}
-	if ((bad = qe_utf8_valid(bytes, len)) != len) {
-		warnx("%s: not a notebook: invalid UTF-8 at byte %zu", where, bad + 1);
-		return -1;
-	}
-	/* JSON forbids raw TAB, CR, ESC in strings (\u0000 is rewritten before) */
-	if ((at = qe_json_bad_char(bytes, len, &nul)) >= 0) {
-		warnx("%s: not a notebook: %s at byte %ld", where,
-		    qe_json_bad_char_reason(bytes, at, nul, why, sizeof why), at + 1);
-		return -1;
-	}
-	return 0;
-}
-
-/* Say where the JSON text went wrong: line and column, and why. */
-static void
-parse_error(const char *where, const char *bytes, size_t len, const cJSON *doc, const char *end)
-{
-	long ln = 1, col = 1, deep = doc ? -1 :
-	    qe_json_too_deep(bytes, end ? (size_t)(end - bytes) + 1 : len);
-	const char *at = deep >= 0 ? bytes + deep : end;
-
-	for (const char *p = bytes; at && p < at; p++)
-		if (*p == '\n')
-			ln++, col = 1;
-		else
-			col++;
-	/* trailing data: a truncated or concatenated file, never half-read */
-	warnx("%s:%ld: %s at column %ld", where, ln, doc ? "trailing data after the notebook" :
-	    deep >= 0 ? "nesting deeper than 1000 levels" : "invalid JSON", col);
-}
-
-/* nbformat 4 with a list of cells, and only finite numbers. */
-static int
-check_doc(const char *where, const cJSON *doc)
-{
-	const cJSON *nbf = cJSON_GetObjectItemCaseSensitive(doc, "nbformat");
-	const cJSON *cells = cJSON_GetObjectItemCaseSensitive(doc, "cells");
-
-	if (qe_json_nonfinite(doc)) {
-		warnx("%s: not a notebook: number out of range (beyond a double's 1.8e308)", where);
-		return -1;
-	}
-	if (!cJSON_IsObject(doc) || (cells == NULL && nbf == NULL) ||
-	    (cells == NULL && cJSON_GetObjectItemCaseSensitive(doc, "worksheets"))) {
-		warnx("%s: not a notebook: %s", where, !cJSON_IsObject(doc) ? "not a JSON object" :
-		    cJSON_GetObjectItemCaseSensitive(doc, "worksheets") ?
-		    "nbformat 3 is not supported" : "no 'nbformat' and 'cells'");
-		return -1;
-	}
-	/* both keys there with the wrong types read as if missing */
-	if (!cJSON_IsArray(cells) || !cJSON_IsNumber(nbf)) {
-		warnx("%s: not a notebook: %s", where, cells == NULL ? "no 'cells'" :
-		    nbf == NULL ? "no 'nbformat'" : !cJSON_IsArray(cells) ?
-		    "'cells' is not a list" : "'nbformat' is not a number");
-		return -1;
-	}
-	if (nbf->valuedouble != 4) {
-		warnx("%s: not a notebook: nbformat %g is not supported", where, nbf->valuedouble);
-		return -1;
-	}
-	return 0;
-}
-
-cJSON *
-qe_nb_parse(const char *where, char *bytes, size_t len, void (*release)(void *), int *problems)
-{
-	const char *end = NULL;
-	size_t nuls = memchr(bytes, '\0', len) ? 0 : qe_json_nul_to_fffd(bytes, len);
-	cJSON *doc;
-
-	/* a C string ends at NUL: a source or label would be cut there, silently */
-	if (nuls > 0) {
-		warnx("%s: \\u0000 in %zu string%s: read as U+FFFD", where, nuls, nuls == 1 ? "" : "s");
-		++*problems;
-	}
-	if (check_bytes(where, bytes, len) < 0) {
-		release(bytes);
-		return NULL;
-	}
-	doc = cJSON_ParseWithLengthOpts(bytes, len, &end, 0);
-	while (doc && end < bytes + len && strchr(" \t\r\n", *end))
-		end++;
-	if (doc == NULL || end != bytes + len) {
-		parse_error(where, bytes, len, doc, end);
-		cJSON_Delete(doc);
-		release(bytes);
-		return NULL;
-	}
-	release(bytes);
-	if (check_doc(where, doc) < 0) {
-		cJSON_Delete(doc);
-		return NULL;
-	}
-	return doc;
-}
-
-int
-qe_nb_read(const char *where, char *bytes, size_t len, void (*release)(void *), int *problems,
-    int tree, struct qe_nb_doc *d)
-{
-	memset(d, 0, sizeof *d);
-	/* the pull reader takes no more than cJSON and the checks: else their way, and words */
-	if (!tree && qe_nbscan(bytes, len, d) == 0) {
-		release(bytes);
-		return 0;
-	}
-	d->doc = qe_nb_parse(where, bytes, len, release, problems);
-	return d->doc ? 0 : -1;
-}
-
-void
-qe_nb_doc_free(struct qe_nb_doc *d)
-{
-	cJSON_Delete(d->doc);
-	free(d->odig);
-	memset(d, 0, sizeof *d);
-}
 
 int
 qe_nb_join_text(const cJSON *v, struct qe_buf *out)
@@ -237,12 +97,6 @@ qe_nb_has_tag(const cJSON *tags, const char *tag)
 		if (cJSON_IsString(t) && strcmp(t->valuestring, tag) == 0)
 			return 1;
 	return 0;
-}
-
-static int
-cmpstr(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 void
@@ -454,113 +308,6 @@ qe_nb_ns_end(struct qe_nb_ns *ns)
 	qe_buf_free(&ns->out);
 }
 
-/*
- * Digest a multiline string as its joined text: normalised when it is text
- * a person reads, else as it stands (a base64 image can be megabytes, and
- * normalising it would mean nothing). Neither joins the pieces.
- */
-static void
-md_update_value(EVP_MD_CTX *md, const cJSON *v, int readable)
-{
-	const cJSON *it;
-	int text = cJSON_IsString(v) || cJSON_IsNull(v) || v == NULL;
-	struct qe_nb_ns ns = { md, { 0 }, { 0 }, NULL, 0 };
-
-	if (cJSON_IsArray(v)) {
-		text = 1;
-		cJSON_ArrayForEach(it, v)
-			text &= cJSON_IsString(it);
-	}
-	if (text && (cJSON_IsString(v) || cJSON_IsArray(v))) {
-		cJSON_ArrayForEach(it, (cJSON_IsArray(v) ? v : NULL)) {
-			if (readable)
-				qe_nb_ns_feed(&ns, it->valuestring, strlen(it->valuestring));
-			else
-				EVP_DigestUpdate(md, it->valuestring, strlen(it->valuestring));
-		}
-		if (cJSON_IsString(v) && readable)
-			qe_nb_ns_feed(&ns, v->valuestring, strlen(v->valuestring));
-		else if (cJSON_IsString(v))
-			EVP_DigestUpdate(md, v->valuestring, strlen(v->valuestring));
-		if (readable)
-			qe_nb_ns_end(&ns);
-	} else if (!text) {
-		char *s = qe_json_print(v);
-
-		EVP_DigestUpdate(md, s, strlen(s));
-		cJSON_free(s);
-	}
-	EVP_DigestUpdate(md, "", 1);
-}
-
-/* A MIME bundle, key by key in byte order. */
-static void
-md_update_bundle(EVP_MD_CTX *md, const cJSON *data)
-{
-	size_t n = 0, i = 0;
-	const cJSON *k;
-	char **keys;
-
-	cJSON_ArrayForEach(k, data)
-		n++;
-	keys = qe_xcalloc(n, sizeof *keys);
-	cJSON_ArrayForEach(k, data)
-		keys[i++] = k->string;
-	qsort(keys, n, sizeof *keys, cmpstr);
-	for (i = 0; i < n; i++) {
-		qe_nb_md_str(md, keys[i]);
-		md_update_value(md, cJSON_GetObjectItemCaseSensitive(data, keys[i]),
-		    strncmp(keys[i], "text/", 5) == 0);
-	}
-	free(keys);
-}
-
-/* One output; returns 1 if it is an error output. */
-static int
-md_update_output(EVP_MD_CTX *md, const cJSON *o)
-{
-	const char *type = qe_json_str(o, "output_type");
-	const cJSON *data;
-
-	qe_nb_md_str(md, type ? type : "");
-	if (type && strcmp(type, "stream") == 0) {
-		const char *name = qe_json_str(o, "name");
-
-		qe_nb_md_str(md, name ? name : "");
-		md_update_value(md, cJSON_GetObjectItemCaseSensitive(o, "text"), 1);
-	} else if (type && strcmp(type, "error") == 0) {
-		const char *ename = qe_json_str(o, "ename"), *evalue = qe_json_str(o, "evalue");
-
-		qe_nb_md_str(md, ename ? ename : "");
-		qe_nb_md_str(md, evalue ? evalue : "");
-		md_update_value(md, cJSON_GetObjectItemCaseSensitive(o, "traceback"), 1);
-		return 1;
-	} else if (cJSON_IsObject(data = cJSON_GetObjectItemCaseSensitive(o, "data")))
-		md_update_bundle(md, data);
-	return 0;
-}
-
-void
-qe_nb_output_digest(const cJSON *outputs, char hex[QE_SHA256_HEX], const cJSON **err)
-{
-	unsigned char d[32];
-	unsigned int dl;
-	EVP_MD_CTX *md = EVP_MD_CTX_new();
-	const cJSON *o;
-
-	*err = NULL;
-	if (md == NULL || !EVP_DigestInit_ex(md, EVP_sha256(), NULL))
-		qe_oom();
-	cJSON_ArrayForEach(o, (cJSON_IsArray(outputs) ? outputs : NULL)) {
-		if (md_update_output(md, o) && *err == NULL)
-			*err = o;
-		EVP_DigestUpdate(md, "\x1e", 1);	/* record separator between outputs */
-	}
-	EVP_DigestFinal_ex(md, d, &dl);
-	EVP_MD_CTX_free(md);
-	qe_hex(d, sizeof d, hex);
-}
-
 char *
 qe_nb_error_text(const cJSON *errout)
 {
@@ -594,7 +341,7 @@ is_code(const cJSON *cell)
 	return ct != NULL && strcmp(ct, "code") == 0;
 }
 
-/* The first error output of an outputs list, as qe_nb_output_digest() finds it. */
+/* The first error output of an outputs list (output_type "error"). */
 static const cJSON *
 first_error(const cJSON *outputs)
 {
@@ -642,11 +389,8 @@ read_code(const cJSON *cell, const char *odig, struct qe_nb_code *code, struct q
 	code->blank = src->len == 0;
 	code->first_line = qe_nb_first_line(src);
 	code->skip = qe_nb_has_tag(cJSON_GetObjectItemCaseSensitive(md, "tags"), "skip-execution");
-	if (odig != NULL) {
-		memcpy(code->output_sha256, odig, QE_SHA256_HEX);
-		code->errout = first_error(outputs);
-	} else
-		qe_nb_output_digest(outputs, code->output_sha256, &code->errout);
+	memcpy(code->output_sha256, odig, QE_SHA256_HEX);
+	code->errout = first_error(outputs);
 }
 
 void
@@ -666,7 +410,7 @@ qe_nb_codes_read(const cJSON *cells, const char (*odig)[QE_SHA256_HEX], struct q
 	c->n = 0;
 	cJSON_ArrayForEach(cell, cells) {
 		if (is_code(cell))
-			read_code(cell, odig ? odig[i] : NULL, &c->v[c->n++], &src, sha);
+			read_code(cell, odig[i], &c->v[c->n++], &src, sha);
 		i++;
 	}
 	EVP_MD_free(sha);

@@ -1,13 +1,12 @@
 /*
- * qe_notebook.h - reading a Jupyter notebook (nbformat 4): the checks that
- * turn bytes into a document or a clear diagnostic, and what the records
- * say about each code cell (source digest, first line, output digest).
+ * qe_notebook.h - the rules of a Jupyter notebook (nbformat 4) the records
+ * follow: what a code cell's source digest and first line are made of, the
+ * text of an output as its digest sees it (the one normaliser, also fed as
+ * it comes: struct qe_nb_ns), and each code cell read once. Reading the
+ * bytes, and the output digest taken while reading, are qe_nbscan.h's
+ * (which depends on this module; this one on nothing of it).
  *
  * Invariants:
- *  - a notebook is accepted whole or not at all: a NUL byte, an empty file,
- *    text that is not UTF-8, invalid or trailing JSON, nesting deeper than
- *    cJSON's limit, a number beyond a double, nbformat 3 or an unknown
- *    nbformat each give one "prog: where: ..." message and NULL.
  *  - a cell's source is its "source" joined (string or list of strings),
  *    CR LF and lone CR turned into LF, trailing ASCII blanks removed: the
  *    text its source_sha256 is the SHA-256 of. A blank source is "".
@@ -16,10 +15,6 @@
  *  - the cJSON trees are owned by the caller; struct qe_nb_codes borrows
  *    the cells of the tree it was made from (free it before the tree) and
  *    owns its first lines (qe_nb_codes_free).
- *  - qe_nb_read() reads a notebook with the pull reader (qe_nbscan.c) when
- *    it can, else with cJSON (qe_nb_parse): the records are the same either
- *    way, byte for byte; only the pull reader's tree is smaller (each output
- *    reduced to what the records name, its digest taken as it was read).
  */
 #ifndef QE_NOTEBOOK_H
 #define QE_NOTEBOOK_H
@@ -36,41 +31,6 @@ struct qe_buf;
 
 /* first_line is cut to this many characters, then "…" is added. */
 #define QE_FIRST_LINE_MAX 80
-
-/*
- * Parse a notebook's bytes[0..len) (need not end in a NUL). `bytes` is
- * handed over: release(bytes) is called as soon as it is parsed, so the
- * text and its tree are never both held longer than needed. Returns the
- * document (an object with "cells", nbformat 4; cJSON_Delete() it), or
- * NULL after a diagnostic naming `where`. An escape \\u0000 in a string
- * (which cJSON's NUL-terminated strings would cut) is read as U+FFFD, said,
- * and counted in *problems; a raw control character in a string (TAB, CR,
- * ESC: invalid JSON) makes it not a notebook.
- */
-cJSON *qe_nb_parse(const char *where, char *bytes, size_t len, void (*release)(void *),
-    int *problems);
-
-/*
- * A notebook as qe_nb_read() gives it. odig[i] is the output digest of
- * element i of "cells" (taken while reading; NULL: take it from the tree,
- * whose outputs are then whole). With odig, each output of the tree is
- * reduced to its "output_type", "name", "ename" and "evalue" (an output
- * that is not an object to null): what the records read beyond the digest.
- */
-struct qe_nb_doc {
-	cJSON *doc;			/* as qe_nb_parse() returns it */
-	char (*odig)[QE_SHA256_HEX];	/* owned, or NULL */
-	size_t ncells;
-};
-
-/*
- * qe_nb_parse()'s contract, the same diagnostics and the same document to
- * the records; `tree` forces cJSON's way (tests compare the two). 0 with d
- * filled (qe_nb_doc_free), or -1 after a diagnostic.
- */
-int qe_nb_read(const char *where, char *bytes, size_t len, void (*release)(void *), int *problems,
-    int tree, struct qe_nb_doc *d);
-void qe_nb_doc_free(struct qe_nb_doc *d);
 
 /*
  * The normalised text of qe_nb_normalise_text() into a digest as it comes,
@@ -123,15 +83,6 @@ char *qe_nb_first_line(const struct qe_buf *src);
 int qe_nb_has_tag(const cJSON *tags, const char *tag);
 
 /*
- * Digest of what outputs show, never how they were serialised: type,
- * stream name and text, each MIME bundle in key order, error name, value
- * and traceback. execution_count and metadata are left out, so re-running a
- * cell with the same result gives the same digest. *err is set to the first
- * error output, or NULL.
- */
-void qe_nb_output_digest(const cJSON *outputs, char hex[QE_SHA256_HEX], const cJSON **err);
-
-/*
  * The text of an output as the digest sees it (qe-cache-extract(1),
  * output_sha256), onto out. Stream text, tracebacks and text MIME
  * data are normalised (never images or other data); what cannot mean a
@@ -159,7 +110,7 @@ struct qe_nb_code {
 	int bad_source;			/* "source" was neither string nor list: read as "" */
 	int blank;			/* the normalised source is empty */
 	int skip;			/* tagged skip-execution */
-	char output_sha256[QE_SHA256_HEX];	/* qe_nb_output_digest() of its outputs */
+	char output_sha256[QE_SHA256_HEX];	/* its outputs' digest (struct qe_nb_doc's odig) */
 	const cJSON *errout;		/* its first error output, borrowed, or NULL */
 };
 
@@ -171,8 +122,8 @@ struct qe_nb_codes {
 /*
  * Read every code cell of `cells` (an array; other cell types are left
  * out) into c, which the caller zero-initialises. Nothing is printed: a
- * bad source is flagged, for the caller to report where it fits. odig:
- * the output digests of struct qe_nb_doc, or NULL to take them here.
+ * bad source is flagged, for the caller to report where it fits. odig[i]
+ * is the output digest of element i of `cells` (struct qe_nb_doc's).
  */
 void qe_nb_codes_read(const cJSON *cells, const char (*odig)[QE_SHA256_HEX], struct qe_nb_codes *c);
 

@@ -265,6 +265,21 @@ ndjson_case() {
 	assert_output '["intro","source","intro"]'
 }
 
+@test "notebooks: one strict reader: a leading zero, '1.', a control byte between tokens and a bad \\u escape are invalid JSON; a BOM is passed" {
+	good="$(shared nbclient/base/lectures/intro.ipynb)"
+	nb='{"nbformat":4,"nbformat_minor":5,"metadata":{},"cells":[{"cell_type":"code","metadata":{},"outputs":[],"execution_count":%s,"source":"x"}]%s}'
+	printf "$nb" 01 '' > "$T/zero.ipynb"
+	printf "$nb" 1. '' > "$T/point.ipynb"
+	printf "$nb" 1 $',\v"x":1' > "$T/vt.ipynb"
+	{ printf '\xef\xbb\xbf'; printf "$nb" 1 ''; } > "$T/bom.ipynb"
+	# an invalid \u escape: cJSON read it as a NUL, so the source was cut there ("x = 1 #"), silently
+	printf '{"nbformat":4,"cells":[{"cell_type":"code","metadata":{},"outputs":[],"source":"x = 1 # \\u00zz tail"}]}' > "$T/esc.ipynb"
+	run -2 --separate-stderr qe-cache-extract "$good" "$T/zero.ipynb" "$T/point.ipynb" "$T/vt.ipynb" "$T/bom.ipynb" "$T/esc.ipynb" "$good"
+	assert_equal "${stderr_lines[*]}" "qe-cache-extract: $T/zero.ipynb:1: invalid JSON at column 123 qe-cache-extract: $T/point.ipynb:1: invalid JSON at column 124 qe-cache-extract: $T/vt.ipynb:1: invalid JSON at column 140 qe-cache-extract: $T/esc.ipynb:1: invalid JSON at column 89"
+	run -0 jq -sc '[.[] | select(.kind == "notebook") | .document | split("/") | last]' <<< "$output"
+	assert_output '["intro","bom","intro"]'
+}
+
 # ---- archives ----------------------------------------------------------------
 
 @test "archives: a zip bomb costs --max-notebook at most, or --max-archive-bytes before any of it" {
@@ -519,9 +534,47 @@ gone_reader() {
 	run -2 --separate-stderr qe-cache-extract "$B" "$T/stored.tar.gz" "$good"
 	[ $(( ($(date +%s%N) - t0) / 1000000 )) -lt 1000 ]
 	assert_equal "$stderr" "qe-cache-extract: $T/stored.tar.gz: member 'big.bin' of 8589934592 bytes: larger than 268435456 bytes (see --max-notebook), and passing it would mean decompressing it; the archive's reading stops here"
-	# the cache before it and the notebook after it
+	# the cache before it, the archive's own global.db read before the stop
+	# (its failed lecture; its notebooks, past the stop, are not said missing)
+	# and the notebook after it
 	run -0 jq -sc '[.[] | select(.kind == "notebook") | .document]' <<< "$output"
-	assert_output '["broken","dynamics/markov","errors_allowed","images","intro","numba_demo","stale_timing","intro"]'
+	assert_output '["broken","dynamics/markov","errors_allowed","images","intro","numba_demo","stale_timing","broken","intro"]'
+}
+
+@test "archives: a reading stopped at an oversized member still gives the records read before it, -j 1 as -j 2" {
+	B="$(shared jupyter-cache/base/.jupyter_cache)"
+	# global.db, two notebooks, a 2 MiB member, the other four notebooks
+	/usr/bin/python3 - "$T/cut" "$B" <<-'PY'
+	import io, os, sys, tarfile
+	out, B = sys.argv[1], sys.argv[2]
+	before = ["7825996c0c6de3e8ef14fe96abe156a1", "1ee7b022e8ce0ce95147b4e508d78600"]
+	after = sorted(set(os.listdir(B + "/executed")) - set(before))
+	for mode, ext in (("w:gz", ".tar.gz"), ("w", ".tar")):
+	    with tarfile.open(out + ext, mode) as t:
+	        t.add(B + "/global.db", arcname=".jupyter_cache/global.db")
+	        for hk in before:
+	            t.add("%s/executed/%s/base.ipynb" % (B, hk), arcname=".jupyter_cache/executed/%s/base.ipynb" % hk)
+	        big = tarfile.TarInfo("_build/big.bin"); big.size = 2 << 20
+	        t.addfile(big, io.BytesIO(b"\0" * big.size))
+	        for hk in after:
+	            t.add("%s/executed/%s/base.ipynb" % (B, hk), arcname=".jupyter_cache/executed/%s/base.ipynb" % hk)
+	PY
+	good="$(shared nbclient/base/lectures/intro.ipynb)"
+	# today's records were none: the two notebooks and the failure read before the stop were dropped
+	run -2 --separate-stderr qe-cache-extract --max-notebook 1048576 "$T/cut.tar.gz" "$good"
+	assert_equal "$stderr" "qe-cache-extract: $T/cut.tar.gz: member '_build/big.bin' of 2097152 bytes: larger than 1048576 bytes (see --max-notebook), and passing it would mean decompressing it; the archive's reading stops here"
+	printf '%s\n' "$output" > "$T/j1"
+	run -0 jq -sc '[.[] | select(.kind == "notebook") | [.document, .status, .code_cells]]' "$T/j1"
+	assert_output '[["broken","failed",null],["dynamics/markov","ok",3],["errors_allowed","ok",3],["intro","ok",7]]'
+	# the cells of the notebooks read are all there, as from the whole cache
+	assert_equal "$(jq -c 'select(.kind == "cell" and (.document == "dynamics/markov" or .document == "errors_allowed")) | del(.input)' "$T/j1")" \
+		"$(qe-cache-extract "$B" | jq -c 'select(.kind == "cell" and (.document == "dynamics/markov" or .document == "errors_allowed")) | del(.input)')"
+	run -2 --separate-stderr qe-cache-extract -j 2 --max-notebook 1048576 "$T/cut.tar.gz" "$good"
+	assert_equal "$output" "$(cat "$T/j1")"
+	# plain tar: passing the member is a seek, so every notebook is read
+	run -0 --separate-stderr qe-cache-extract --max-notebook 1048576 "$T/cut.tar"
+	assert_equal "$stderr" ""
+	assert_equal "$(jq -s '[.[] | select(.kind == "notebook")] | length' <<< "$output")" 7
 }
 
 @test "NUL: \\u0000 in a record's string (kind, label, document) is rejected by every NDJSON reader" {
@@ -556,6 +609,34 @@ gone_reader() {
 	assert_equal "${stderr_lines[*]}" "qe-cache-extract: $T/n/global.db: nbcache row 3: 'data' holds a NUL byte qe-cache-extract: $T/n/global.db: nbcache row 4: 'hashkey' holds a NUL byte qe-cache-extract: $T/n/global.db: nbcache row 5: 'created' holds a NUL byte"
 	run -0 jq -sc '[.[] | select(.kind == "notebook") | [.document, .cache_pk, .created != null, .execution_seconds != null]]' <<< "$output"
 	assert_output '[["broken",null,false,false],["dynamics/markov",1,true,true],["errors_allowed",2,true,true],["images",3,true,false],["numba_demo",5,false,true],["stale_timing",6,true,true]]'
+}
+
+@test "NUL in SQLite text: a uri or a traceback holding NUL keeps its record, each NUL written as U+FFFD, and said" {
+	B="$(shared jupyter-cache/base/.jupyter_cache)"
+	cp -r "$B" "$T/n"
+	chmod -R u+w "$T/n"
+	# the failing lecture vanished from the comment: its whole row was refused
+	# (the uri's 'md\ufffdx' is its extension: still "broken")
+	sqlite3 "$T/n/global.db" "UPDATE nbproject SET traceback = CAST(traceback || X'00' || 'tail' AS TEXT) WHERE pk = 1;
+		UPDATE nbproject SET uri = CAST(uri || X'00' || 'x' AS TEXT) WHERE pk = 1;
+		UPDATE nbcache SET uri = CAST('/tmp/lecture-demo/lectures/int' || X'00' || 'ro.md' AS TEXT) WHERE pk = 4"
+	run -2 --separate-stderr qe-cache-extract "$T/n"
+	assert_equal "${stderr_lines[*]}" "qe-cache-extract: $T/n/global.db: nbcache row 4: 'uri' holds a NUL byte: each written as U+FFFD qe-cache-extract: $T/n/global.db: project row 1: 'uri' holds a NUL byte: each written as U+FFFD qe-cache-extract: $T/n/global.db: project row 1: 'traceback' holds a NUL byte: each written as U+FFFD"
+	printf '%s\n' "$output" > "$T/out"
+	run -0 "$TESTS_DIR/jsonlines.py" "$T/out"
+	run -0 jq -sac '[.[] | select(.kind == "notebook") | [.document, .status, .error]]' "$T/out"
+	assert_output '[["broken","failed","ValueError: deliberate failure for the fixture"],["dynamics/markov","ok",null],["errors_allowed","ok",null],["images","ok",null],["int\ufffdro","ok",null],["numba_demo","ok",null],["stale_timing","ok",null]]'
+	# every cell record of the renamed lecture is there, as in the clean cache
+	assert_equal "$(jq -s '[.[] | select(.kind == "cell" and .document == "int\ufffdro")] | length' "$T/out")" \
+		"$(qe-cache-extract "$B" | jq -s '[.[] | select(.kind == "cell" and .document == "intro")] | length')"
+	# a NUL in the traceback's last line: the error is that line, NUL written as U+FFFD
+	cp -r "$B" "$T/t"
+	chmod -R u+w "$T/t"
+	sqlite3 "$T/t/global.db" "UPDATE nbproject SET traceback = CAST('Traceback:' || X'0a' || 'KeyError: a' || X'00' || 'b' || X'0a' AS TEXT) WHERE pk = 1"
+	run -2 --separate-stderr qe-cache-extract "$T/t"
+	assert_equal "$stderr" "qe-cache-extract: $T/t/global.db: project row 1: 'traceback' holds a NUL byte: each written as U+FFFD"
+	run -0 jq -ac 'select(.kind == "notebook" and .status == "failed") | [.document, .error]' <<< "$output"
+	assert_output '["broken","KeyError: a\ufffdb"]'
 }
 
 @test "NUL and control characters in a notebook: \\u0000 read as U+FFFD and said; a raw TAB refused" {

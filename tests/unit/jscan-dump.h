@@ -117,4 +117,68 @@ dump_text_cj(const char *s, size_t n, struct qe_buf *o)
 	return 0;
 }
 
+/*
+ * What the NDJSON reader said of a line before the one reader (cJSON's
+ * parse after the checks of qe_json.c): "ok", or "REASON at column N" /
+ * "REASON", into o. The reference qe_js_check() is held to (it must say
+ * the same wherever this refuses).
+ */
+static void
+why_before(const char *s, size_t n, struct qe_buf *o)
+{
+	const char *end = NULL;
+	char why[64];
+	size_t bad;
+	long at, deep;
+	int nul;
+	cJSON *v;
+
+	if (memchr(s, '\0', n) != NULL) {
+		qe_buf_addf(o, "NUL byte at column %ld", (long)((const char *)memchr(s, '\0', n) - s) + 1);
+		return;
+	}
+	if ((bad = qe_utf8_valid(s, n)) != n) {
+		qe_buf_addf(o, "invalid UTF-8 at column %zu", bad + 1);
+		return;
+	}
+	if ((at = qe_json_bad_char(s, n, &nul)) >= 0) {
+		qe_buf_addf(o, "%s at column %ld", qe_json_bad_char_reason(s, at, nul, why, sizeof why), at + 1);
+		return;
+	}
+	if ((v = cJSON_ParseWithLengthOpts(s, n, &end, 0)) == NULL) {
+		deep = qe_json_too_deep(s, end ? (size_t)(end - s) + 1 : n);
+		if (deep >= 0)
+			qe_buf_addf(o, "nesting deeper than 1000 levels at column %ld", deep + 1);
+		else if (end)
+			qe_buf_addf(o, "invalid JSON at column %ld", (long)(end - s) + 1);
+		else
+			qe_buf_adds(o, "invalid JSON");
+		return;
+	}
+	end += strspn(end, " \t");
+	if (end != s + n)
+		qe_buf_addf(o, "trailing data after JSON value at column %ld", (long)(end - s) + 1);
+	else if (!cJSON_IsObject(v))
+		qe_buf_adds(o, "not a JSON object");
+	else if (qe_json_nonfinite(v->child))
+		qe_buf_adds(o, "number out of range (beyond a double's 1.8e308)");
+	else
+		qe_buf_adds(o, "ok");
+	cJSON_Delete(v);
+}
+
+/* qe_js_check()'s answer for an NDJSON line in the tools' words, into o. */
+static void
+why_now(const char *s, size_t n, struct qe_buf *o)
+{
+	struct qe_js_error e;
+
+	if (qe_js_check(s, n, QE_JS_OBJECT | QE_JS_SPTAB, &e) == 0)
+		qe_buf_adds(o, "ok");
+	else if (e.code == QE_JSE_NOTOBJ || e.code == QE_JSE_RANGE)
+		qe_buf_adds(o, e.reason);
+	else
+		qe_buf_addf(o, "%s at column %zu", e.reason, e.offset + 1);
+}
+
 #endif /* JSCAN_DUMP_H */

@@ -41,6 +41,65 @@ agree(const char *in, size_t n, struct qe_buf *out)
 	qe_buf_free(&b);
 }
 
+/* qe_js_check() of an NDJSON line: "ok", or its words and column. */
+static void
+why(const char *in, size_t n, struct qe_buf *out)
+{
+	why_now(in, n, out);
+}
+
+/* qe_js_check() of a whole text (any value, any blank after it): "ok", or its words and offset. */
+static void
+why_text(const char *in, size_t n, struct qe_buf *out)
+{
+	struct qe_js_error e;
+
+	if (qe_js_check(in, n, 0, &e) == 0)
+		qe_buf_adds(out, "ok");
+	else
+		qe_buf_addf(out, "%s at byte %zu", e.reason, e.offset);
+}
+
+/*
+ * qe_js_check() beside what the NDJSON reader said before it (cJSON and
+ * the checks): "same: WORDS" when both say the same; "stricter: WORDS"
+ * when only the one reader refuses (a text cJSON took that is no JSON: a
+ * leading zero, "1.", a control byte as a blank); else "differ: NOW /
+ * BEFORE" (a defect).
+ */
+static void
+why_as_before(const char *in, size_t n, struct qe_buf *out)
+{
+	struct qe_buf a = { 0 }, b = { 0 };
+
+	why_now(in, n, &a);
+	why_before(in, n, &b);
+	if (strcmp(a.data, b.data) == 0)
+		qe_buf_addf(out, "same: %s", a.data);
+	else if (strcmp(b.data, "ok") == 0)
+		qe_buf_addf(out, "stricter: %s", a.data);
+	else
+		qe_buf_addf(out, "differ: %s / %s", a.data, b.data);
+	qe_buf_free(&a);
+	qe_buf_free(&b);
+}
+
+/* The pull reader's own refusal of a walk: its words and offset (s->err), or "taken". */
+static void
+walk_why(const char *in, size_t n, struct qe_buf *out)
+{
+	struct qe_buf o = { 0 };
+	struct qe_jscan s = { 0 };
+
+	qe_js_init(&s, in, n);
+	if (dump_js(&s, &o) < 0 || qe_js_done(&s) < 0)
+		qe_buf_addf(out, "%s at byte %zu", s.err.reason, s.err.offset);
+	else
+		qe_buf_adds(out, "taken");
+	qe_js_free(&s);
+	qe_buf_free(&o);
+}
+
 /* Skip the first value, then print what is left from the cursor. */
 static void
 skip(const char *in, size_t n, struct qe_buf *out)
@@ -194,6 +253,10 @@ static const struct unit_fn fns[] = {
 	{ "walk", walk },
 	{ "agree", agree },
 	{ "skip", skip },
+	{ "why", why },
+	{ "why-text", why_text },
+	{ "why-as-before", why_as_before },
+	{ "walk-why", walk_why },
 	{ NULL, NULL }
 };
 

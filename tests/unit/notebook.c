@@ -1,8 +1,10 @@
 /*
- * Unit driver for lib/qe_notebook.c: a cell's source as it is digested,
- * its first line, the output digest, and which code cells a kernel is sent.
+ * Unit driver for lib/qe_notebook.c and lib/qe_nbscan.c: a cell's source
+ * as it is digested, its first line, the output digest, which code cells a
+ * kernel is sent, and a notebook read: its records, or why it is refused.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,36 +45,90 @@ first_line(const char *in, size_t n, struct qe_buf *out)
 	qe_buf_free(&b);
 }
 
-/* An "outputs" value (JSON): its digest, and the first error's text. */
+/*
+ * Call qe_nbrecord_notebook() on a copy of in[0..n) (t.ipynb) with its
+ * messages caught: each onto said without the program's name, then " | ".
+ * Its return.
+ */
+static int
+records(const char *in, size_t n, struct qe_buf *recs, struct qe_buf *said, int *problems)
+{
+	struct qe_nbctx nb = { .where = "t.ipynb", .document = "t", .input = "ipynb", .pk = -1,
+	    .current = -1, .execution_seconds = NAN, .stale_margin_us = 5000000 };
+	char *text = NULL, *line, *colon;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len), *old = stderr;
+	int r;
+
+	if (mem == NULL)
+		qe_oom();
+	stderr = mem;		/* warnx() writes to whatever stderr is */
+	r = qe_nbrecord_notebook(&nb, memcpy(qe_xmalloc(n + 1), in, n), n, free, recs);
+	stderr = old;
+	fclose(mem);
+	for (line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+		qe_buf_addf(said, "%s | ", (colon = strstr(line, ": ")) ? colon + 2 : line);
+	free(text);
+	*problems = nb.problems;
+	return r;
+}
+
+/* The notebook head + in + tail read (qe_nb_read) into d: 0, or -1 (its words on stderr). */
+static int
+doc_of(const char *head, const char *in, size_t n, const char *tail, struct qe_nb_doc *d)
+{
+	struct qe_buf t = { 0 };
+	int problems = 0;
+
+	qe_buf_adds(&t, head);
+	qe_buf_add(&t, in, n);
+	qe_buf_adds(&t, tail);
+	return qe_nb_read("t.ipynb", t.data, t.len, free, &problems, d);
+}
+
+/* An "outputs" value (JSON) of a code cell: its digest as read, and the first error's text. */
 static void
 digest(const char *in, size_t n, struct qe_buf *out)
 {
-	cJSON *v = cJSON_ParseWithLength(in, n);
-	char hex[QE_SHA256_HEX];
-	const cJSON *err;
+	struct qe_nb_doc d;
+	struct qe_nb_codes c = { 0 };
+	const cJSON *cells;
 
-	qe_nb_output_digest(v, hex, &err);
-	qe_buf_adds(out, hex);
-	if (err != NULL) {
-		char *e = qe_nb_error_text(err);
+	if (doc_of("{\"nbformat\": 4, \"cells\": [{\"cell_type\": \"code\", \"source\": \"\", "
+	    "\"outputs\": ", in, n, "}]}", &d) < 0) {
+		qe_buf_adds(out, "refused");
+		return;
+	}
+	cells = cJSON_GetObjectItemCaseSensitive(d.doc, "cells");
+	qe_nb_codes_read(cells, (const char (*)[QE_SHA256_HEX])d.odig, &c);
+	qe_buf_add(out, c.v[0].output_sha256, QE_SHA256_HEX - 1);
+	if (c.v[0].errout != NULL) {
+		char *e = qe_nb_error_text(c.v[0].errout);
 
 		qe_buf_addf(out, " %s", e);
 		free(e);
 	}
-	cJSON_Delete(v);
+	qe_nb_codes_free(&c);
+	qe_nb_doc_free(&d);
 }
 
 /*
- * A "cells" array (JSON): per code cell "sent" (the kernel is sent it),
- * "blank", "skip" or "bad", with the first 8 digits of its source digest.
+ * A "cells" array (JSON) of a notebook: per code cell "sent" (the kernel
+ * is sent it), "blank", "skip" or "bad", with the first 8 digits of its
+ * source digest.
  */
 static void
 codes(const char *in, size_t n, struct qe_buf *out)
 {
-	cJSON *v = cJSON_ParseWithLength(in, n);
+	struct qe_nb_doc d;
 	struct qe_nb_codes c = { 0 };
 
-	qe_nb_codes_read(v, NULL, &c);
+	if (doc_of("{\"nbformat\": 4, \"cells\": ", in, n, "}", &d) < 0) {
+		qe_buf_adds(out, "refused");
+		return;
+	}
+	qe_nb_codes_read(cJSON_GetObjectItemCaseSensitive(d.doc, "cells"),
+	    (const char (*)[QE_SHA256_HEX])d.odig, &c);
 	for (size_t i = 0; i < c.n; i++)
 		qe_buf_addf(out, "%s%.8s:%s", i ? " " : "", c.v[i].source_sha256,
 		    c.v[i].bad_source ? "bad" : qe_nb_code_is_sent(&c.v[i]) ? "sent" :
@@ -80,7 +136,7 @@ codes(const char *in, size_t n, struct qe_buf *out)
 	if (c.n == 0)
 		qe_buf_adds(out, "(none)");
 	qe_nb_codes_free(&c);
-	cJSON_Delete(v);
+	qe_nb_doc_free(&d);
 }
 
 /* Cell metadata (JSON): its label, or "(none)". */
@@ -118,42 +174,33 @@ digests(const struct qe_buf *recs, struct qe_buf *out)
 }
 
 /*
- * A notebook read both ways (qe_nb_read: the pull reader, then cJSON's
- * tree only): "pull" or "cjson" (who read it), then its cells' output
- * digests and statuses when the records are the same bytes, else "differ".
+ * A notebook read (qe_nbrecord_notebook): what it said, each message then
+ * " | " (t.ipynb: ...), then "read" and its cells' output digests and
+ * statuses, or "refused" (nothing written, nothing counted but the words).
  */
 static void
-both(const char *in, size_t n, struct qe_buf *out)
+nbread(const char *in, size_t n, struct qe_buf *out)
 {
-	struct qe_nbctx nb = { .where = "t.ipynb", .document = "t", .input = "ipynb", .pk = -1,
-	    .current = -1, .execution_seconds = NAN, .stale_margin_us = 5000000 }, nt = nb;
-	struct qe_buf a = { 0 }, b = { 0 };
-	struct qe_nb_doc d;
-	/* cJSON's way rewrites \u0000 in place: a copy each */
-	char *ca = memcpy(qe_xmalloc(n + 1), in, n), *cb = memcpy(qe_xmalloc(n + 1), in, n);
-	int ra = qe_nbrecord_read(&nb, ca, n, free, 0, &a);
-	int rb = qe_nbrecord_read(&nt, cb, n, free, 1, &b);
+	struct qe_buf recs = { 0 };
+	int problems, r = records(in, n, &recs, out, &problems);
 
-	qe_buf_adds(out, qe_nbscan(in, n, &d) == 0 ? "pull" : "cjson");
-	if (d.doc)
-		qe_nb_doc_free(&d);
-	if (ra != rb || nb.problems != nt.problems || a.len != b.len ||
-	    (a.len && memcmp(a.data, b.data, a.len) != 0))
-		qe_buf_adds(out, " differ");
-	else
-		digests(&a, out);
-	qe_buf_free(&a);
-	qe_buf_free(&b);
+	if (r < 0)
+		qe_buf_adds(out, recs.len ? "refused, yet records" : "refused");
+	else {
+		qe_buf_adds(out, "read");
+		digests(&recs, out);
+	}
+	qe_buf_free(&recs);
 }
 
 /*
- * "N": both() on a notebook whose code cell has a stream of N lines, then
+ * "N": nbread() of a notebook whose code cell has a stream of N lines, then
  * a display_data of N lines of text/plain beside an image: past 32,768
  * lines an output holds more pieces than qe_nbscan keeps (two a line,
  * the text and its "\n"), and its values are walked again.
  */
 static void
-both_lines(const char *in, size_t n, struct qe_buf *out)
+read_lines(const char *in, size_t n, struct qe_buf *out)
 {
 	long lines = strtol(in, NULL, 10);
 	struct qe_buf nb = { 0 };
@@ -168,7 +215,7 @@ both_lines(const char *in, size_t n, struct qe_buf *out)
 		qe_buf_addf(&nb, "%s\"row %ld\\t\\\"%ld\\\"\\n\"", i ? ", " : "", i, i * i);
 	qe_buf_adds(&nb, "], \"image/png\": \"iVBORw0KGgo=\\n\"}, \"metadata\": {}, \"output_type\": \"display_data\"}]}], "
 	    "\"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}");
-	both(nb.data, nb.len, out);
+	nbread(nb.data, nb.len, out);
 	qe_buf_free(&nb);
 }
 
@@ -180,11 +227,9 @@ both_lines(const char *in, size_t n, struct qe_buf *out)
 static void
 reprint(const char *in, size_t n, struct qe_buf *out)
 {
-	struct qe_nbctx nb = { .where = "t.ipynb", .document = "t", .input = "ipynb", .pk = -1,
-	    .current = -1, .execution_seconds = NAN, .stale_margin_us = 5000000 };
-	struct qe_buf a = { 0 };
+	struct qe_buf a = { 0 }, said = { 0 };
 	const char *p, *nl, *c;
-	int same = qe_nbrecord_read(&nb, memcpy(qe_xmalloc(n + 1), in, n), n, free, 0, &a) == 0;
+	int problems, same = records(in, n, &a, &said, &problems) == 0 && said.len == 0;
 
 	for (p = a.data ? a.data : ""; same && (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
 		cJSON *v = cJSON_ParseWithLength(p, (size_t)(nl - p));
@@ -198,6 +243,7 @@ reprint(const char *in, size_t n, struct qe_buf *out)
 	for (p = a.data ? a.data : ""; (c = strstr(p, "\"execution_count\":")) != NULL; p = c + 1)
 		qe_buf_addf(out, " %.*s", (int)strcspn(c + 18, ","), c + 18);
 	qe_buf_free(&a);
+	qe_buf_free(&said);
 }
 
 /*
@@ -246,8 +292,8 @@ done:
 
 static const struct unit_fn fns[] = {
 	{ "rule-positions", rule_positions },
-	{ "both", both },
-	{ "both-lines", both_lines },
+	{ "read", nbread },
+	{ "read-lines", read_lines },
 	{ "reprint", reprint },
 	{ "normalise", normalise },
 	{ "source", source },
