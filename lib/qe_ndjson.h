@@ -44,11 +44,13 @@ typedef int (*qe_record_fn)(cJSON *rec, const char *file, long line, void *ctx);
  * Read every operand as one NDJSON stream ("-" or no operand: stdin), in
  * order. gzip-compressed input is decompressed transparently (zlib). Blank
  * lines are ignored, "\r\n" tolerated, a last line without '\n' is still a
- * record. A line that is not valid JSON or not UTF-8, not an object, holds
- * a NUL byte, a raw control character (TAB, CR, ESC...) or the escape
- * \u0000 inside a string, nests deeper than 1000 levels, holds a number beyond a
- * double's range (1e999) or is longer than qe_max_line is reported as
- * "prog: file:line: reason" and skipped. An unreadable operand is reported
+ * record. A line that is not RFC 8259 JSON (as qe_jscan reads it: no
+ * leading zero, no blank but SP, TAB, LF and CR) or not UTF-8, not an
+ * object, holds a NUL byte, a raw control character (TAB, CR, ESC...) or
+ * the escape \u0000 inside a string, nests deeper than 1000 levels, holds
+ * a number beyond a double's range (1e999) or is longer than qe_max_line
+ * is reported as "prog: file:line: reason" (qe_js_check()'s words) and
+ * skipped. An unreadable operand is reported
  * and skipped. Standard output is flushed before every read that may block.
  * Returns QE_EXIT_OK, or QE_EXIT_TROUBLE if anything was rejected; a
  * "prog: N lines rejected" summary is printed when N > 0.
@@ -65,16 +67,21 @@ typedef int (*qe_raw_record_fn)(cJSON *rec, const char *raw, size_t n, const cha
 int qe_each_record_raw(int argc, char **argv, qe_raw_record_fn fn, void *ctx);
 
 /*
- * The same, for a caller that reads most lines itself (qe-cell-diff's pull
- * reader): linefn gets every line that is not blank, its bytes s[0..n)
- * without the '\n' or a '\r' before it, and returns 0 (taken), -1
- * (rejected: it said why) or QE_LINE_TREE: then the line is checked and
- * parsed as above and fn gets its tree. linefn must take only what the
- * checks above pass, and leave a line it passes on as if never seen.
- * linefn NULL: qe_each_record().
+ * The same, for a caller that reads every line itself (qe-cell-diff's and
+ * qe-history add's pull reader, qe_recscan): linefn gets every line that
+ * is not blank, its bytes s[0..n) without the '\n' or a '\r' before it,
+ * and returns 0 (taken) or -1 (rejected: it said why, for a line that is
+ * no record with qe_ndjson_refuse()). It must take only what the checks
+ * above pass (qe_js_check(): one validator). linefn NULL: qe_each_record()
+ * with fn.
  */
-#define QE_LINE_TREE 1
 typedef int (*qe_line_fn)(const char *s, size_t n, const char *file, long line, void *ctx);
 int qe_each_record_lines(int argc, char **argv, qe_line_fn linefn, qe_record_fn fn, void *ctx);
+
+/*
+ * Say why the line s[0..n) is no record, as qe_each_record() says it
+ * ("prog: file:line: reason at column N", qe_js_check()'s words); -1.
+ */
+int qe_ndjson_refuse(const char *s, size_t n, const char *file, long line);
 
 #endif /* QE_NDJSON_H */

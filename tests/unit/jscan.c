@@ -20,10 +20,11 @@ walk(const char *in, size_t n, struct qe_buf *out)
 }
 
 /*
- * Both readers: "same" when both take it alike, "refused" when the pull
- * reader refuses it (the tools then go cJSON's way), "cjson refuses" or
- * "differ" (a defect: the pull reader must never take what cJSON and the
- * checks refuse, nor read it otherwise).
+ * Both readers: "same" when both take it alike, "refused" when both
+ * refuse it, "refused, cjson takes it" where cJSON reads what is no JSON
+ * (the tools refuse it: one validator), "cjson refuses" or "differ" (a
+ * defect: the pull reader must never take what cJSON and the checks
+ * refuse, nor read it otherwise).
  */
 static void
 agree(const char *in, size_t n, struct qe_buf *out)
