@@ -303,7 +303,7 @@ line_num(const struct qe_recline *l, int id)
 	return l->type[id] == QE_JS_NUM && isfinite(l->num[id]) ? l->num[id] : NAN;
 }
 
-/* A line read into the one record struct (qe_line_fn); one that is no record is said so. */
+/* A line read into the one record struct (qe_line_fn); one that is no record is said so by qe_ndjson. */
 static int
 line_record(const char *s, size_t n, const char *file, long line, void *ctx)
 {
@@ -311,8 +311,9 @@ line_record(const char *s, size_t n, const char *file, long line, void *ctx)
 	struct qe_recline l;
 	struct hrec r;
 
+	(void)file;
 	if (qe_recscan_line(&a->scan, s, n, &l) != 0)
-		return qe_ndjson_refuse(s, n, file, line);
+		return QE_LINE_REFUSED;	/* qe_ndjson says why */
 	r = (struct hrec){
 		.prov = l.prov, .kind = l.str[QE_RK_KIND], .doc = l.str[QE_RK_DOCUMENT],
 		.origin = l.str[QE_RK_ORIGIN], .status = l.str[QE_RK_STATUS], .src = l.str[QE_RK_SOURCE],

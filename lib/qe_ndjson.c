@@ -44,49 +44,57 @@ struct reader {
 	void *ctx;
 };
 
-/* The words of a refusal: a column where the reason has one. */
+/*
+ * Why the line s[0..n) is no record, in qe_js_check()'s words; col: the
+ * bytes of the line before s (a byte order mark skipped), so a column
+ * counts the line's bytes as read.
+ */
 static void
-say(const char *file, long line, const struct qe_js_error *e)
-{
-	if (e->code == QE_JSE_NOTOBJ || e->code == QE_JSE_RANGE)
-		warnx("%s:%ld: %s", file, line, e->reason);
-	else
-		warnx("%s:%ld: %s at column %zu", file, line, e->reason, e->offset + 1);
-}
-
-int
-qe_ndjson_refuse(const char *s, size_t n, const char *file, long line)
+refuse(struct reader *r, const char *s, size_t n, size_t col)
 {
 	struct qe_js_error e;
 
 	/* a reader of lines refuses only what qe_js_check() refuses (else its defect, said as a syntax error) */
 	if (qe_js_check(s, n, QE_JS_OBJECT | QE_JS_SPTAB, &e) == 0)
-		warnx("%s:%ld: invalid JSON", file, line);
+		warnx("%s:%ld: invalid JSON", r->name, r->line);
+	else if (e.code == QE_JSE_NOTOBJ || e.code == QE_JSE_RANGE)
+		warnx("%s:%ld: %s", r->name, r->line, e.reason);
 	else
-		say(file, line, &e);
-	return -1;
+		warnx("%s:%ld: %s at column %zu", r->name, r->line, e.reason, col + e.offset + 1);
+	r->rejected++;
 }
 
 static void
 handle_line(struct reader *r, char *s, size_t n)
 {
 	struct qe_js_error e;
+	size_t bom;
 	int r2;
 	cJSON *rec;
 
 	if (n > 0 && s[n - 1] == '\r')
 		s[--n] = '\0';
+	/* a byte order mark opens a stream (an editor's, a Windows tool's): skipped there, never copied */
+	bom = r->line == 1 ? qe_js_bom(s, n) : 0;
+	s += bom, n -= bom;
 	if (strspn(s, " \t") == n && memchr(s, '\0', n) == NULL)
 		return;		/* blank line */
-	/* the caller's own reading of the line, which says why it refuses one */
+	if (qe_js_bom(s, n)) {
+		warnx("%s:%ld: byte order mark (U+FEFF) after the first line at column 1", r->name, r->line);
+		r->rejected++;
+		return;
+	}
+	/* the caller's own reading of the line; the words of a refusal are said here */
 	if (r->linefn) {
-		r->rejected += r->linefn(s, n, r->name, r->line, r->ctx) != 0;
+		if ((r2 = r->linefn(s, n, r->name, r->line, r->ctx)) == QE_LINE_REFUSED)
+			refuse(r, s, n, bom);
+		else
+			r->rejected += r2 != 0;
 		return;
 	}
 	/* the one validator (qe_jscan), then cJSON's tree of what it took */
 	if (qe_js_check(s, n, QE_JS_OBJECT | QE_JS_SPTAB, &e) < 0) {
-		say(r->name, r->line, &e);
-		r->rejected++;
+		refuse(r, s, n, bom);
 		return;
 	}
 	/* what qe_jscan takes cJSON parses (qe_jscan.h): NULL is out of memory */

@@ -635,7 +635,7 @@ qe_reader_line(const char *s, size_t n, const char *file, long line, void *ctx)
 	struct qe_recline l;
 
 	if (qe_recscan_line(&r->scan, s, n, &l) != 0)
-		return qe_ndjson_refuse(s, n, file, line);
+		return QE_LINE_REFUSED;	/* qe_ndjson says why */
 	return read_record(r, &l, NULL, file, line);
 }
 

@@ -141,7 +141,7 @@ int qe_reader_record(cJSON *rec, const char *file, long line, void *ctx);
 /*
  * The qe_line_fn behind it otherwise: the line read with the pull reader
  * (qe_recscan) into the same struct and sides; a line that is no JSON
- * object is said so in qe_js_check()'s words (qe_ndjson_refuse()).
+ * object is QE_LINE_REFUSED: qe_ndjson says why, in qe_js_check()'s words.
  */
 int qe_reader_line(const char *s, size_t n, const char *file, long line, void *ctx);
 

@@ -9,7 +9,7 @@
  * Invariants:
  *  - it takes a line exactly when qe_js_check() takes it (qe_jscan.h:
  *    strict JSON, an object, then only SP and TAB); a line it refuses
- *    returns -1, and qe_js_check() (qe_ndjson_refuse()) says why.
+ *    returns -1, and qe_js_check() says why (qe_ndjson, QE_LINE_REFUSED).
  *  - one struct qe_recline for every way a record is read: from its line
  *    here, or from a tree (qe_recscan_tree(), for the callers that need
  *    one: jq expressions), with the same values, so every consumer checks

@@ -101,6 +101,16 @@ walk_why(const char *in, size_t n, struct qe_buf *out)
 	qe_buf_free(&o);
 }
 
+/* qe_js_bom(): the bytes of a byte order mark at the start, then what follows it. */
+static void
+bom(const char *in, size_t n, struct qe_buf *out)
+{
+	size_t b = qe_js_bom(in, n);
+
+	qe_buf_addf(out, "%zu ", b);
+	qe_buf_add(out, in + b, n - b);
+}
+
 /* Skip the first value, then print what is left from the cursor. */
 static void
 skip(const char *in, size_t n, struct qe_buf *out)
@@ -258,6 +268,7 @@ static const struct unit_fn fns[] = {
 	{ "why-text", why_text },
 	{ "why-as-before", why_as_before },
 	{ "walk-why", walk_why },
+	{ "bom", bom },
 	{ NULL, NULL }
 };
 
