@@ -5,11 +5,17 @@
  *   NDJSON  qe_each_record over a whole stream (plain or gzip)
  *   JSCAN   the pull reader (qe_jscan) beside cJSON and the tools' checks:
  *           whatever it takes, they take too and read the same (strings
- *           byte for byte, numbers bit for bit); else abort()
+ *           byte for byte, numbers bit for bit); whatever they refused,
+ *           qe_js_check() refuses in the same words at the same column
+ *           (or at a syntax error before it, where cJSON read on over
+ *           what is no JSON);
+ *           the record reader (qe_recscan) takes a line exactly when
+ *           qe_js_check() does; else abort()
  *   JWNUM   qe_jw_num (digits written by hand) against the snprintf writer
  *           it replaced (tests/unit/jw-ref.h): the input's first 8 bytes
  *           are the double, the 9th the decimals (mod 7); else abort()
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -18,12 +24,37 @@
 #include "qe.h"
 #if defined(TARGET_JSCAN)
 #include "../tests/unit/jscan-dump.h"
+#include "qe_recscan.h"
 #endif
 #if defined(TARGET_JWNUM)
 #include "../tests/unit/jw-ref.h"
 #endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#if defined(TARGET_JSCAN)
+/*
+ * qe_js_check() said `now` where the reader before it said `before`, both
+ * refusing: allowed only when the one reader stops at a syntax error (or
+ * trailing data: "00") before the column said before (cJSON read on over
+ * what is no JSON: a leading zero, a VT as a blank, ...) or where it said
+ * no column.
+ */
+static int
+stricter(const char *now, const char *before)
+{
+	const char *c = strstr(before, " at column ");
+	long n, b;
+
+	if (sscanf(now, "invalid JSON at column %ld", &n) != 1 &&
+	    sscanf(now, "trailing data after JSON value at column %ld", &n) != 1)
+		return 0;
+	if (c == NULL)
+		return 1;
+	b = strtol(c + 11, NULL, 10);
+	return n < b;
+}
+#endif
 
 #if defined(TARGET_NDJSON)
 static int
@@ -64,11 +95,30 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	close(fd);
 #elif defined(TARGET_JSCAN)
 	struct qe_buf a = { 0 }, b = { 0 };
+	struct qe_recscan sc = { 0 };
+	struct qe_recline l;
+	struct qe_js_error e;
+	const char *text = (const char *)data;
+	char *z = malloc(size + 1);	/* NUL-terminated, as qe_ndjson gives a line */
 
-	if (dump_text_js((const char *)data, size, &a) == 0 &&
-	    (dump_text_cj((const char *)data, size, &b) < 0 || a.len != b.len ||
+	memcpy(z, data, size);
+	z[size] = '\0';
+
+	if (dump_text_js(text, size, &a) == 0 &&
+	    (dump_text_cj(text, size, &b) < 0 || a.len != b.len ||
 	    memcmp(a.data, b.data, a.len) != 0))
 		abort();
+	qe_buf_reset(&a);
+	qe_buf_reset(&b);
+	why_now(z, size, &a);
+	why_before(z, size, &b);
+	if (strcmp(b.data, "ok") != 0 && strcmp(a.data, b.data) != 0 && !stricter(a.data, b.data))
+		abort();
+	if ((qe_recscan_line(&sc, text, size, &l) == 0) !=
+	    (qe_js_check(text, size, QE_JS_OBJECT | QE_JS_SPTAB, &e) == 0))
+		abort();
+	qe_recscan_free(&sc);
+	free(z);
 	qe_buf_free(&a);
 	qe_buf_free(&b);
 #elif defined(TARGET_JWNUM)

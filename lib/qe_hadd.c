@@ -11,9 +11,9 @@
 #include "qe_recscan.h"
 
 /*
- * The members of one record that add reads, from a line (qe_recscan) or
- * from cJSON's tree alike: a string is NULL unless the member is a string,
- * a number NAN unless it is a finite number (qe_json_str, qe_json_num).
+ * The members of one record that add reads, from its line (qe_recscan): a
+ * string is NULL unless the member is a string, a number NAN unless it is
+ * a finite number.
  */
 struct hrec {
 	const cJSON *prov;	/* "provenance" as an object, else NULL */
@@ -52,9 +52,7 @@ struct add {
 	size_t npend, cap;
 	size_t last;		/* the pend of the last record */
 	long nbs, cells;
-	struct qe_recscan scan;	/* lines read without a tree */
-	const char *raw;	/* the line handed on to cJSON's way, and its length */
-	size_t rawn;
+	struct qe_recscan scan;	/* the pull reader of lines, its last provenance */
 };
 
 /* Say "prog: file:line: what" and fail the report. */
@@ -300,44 +298,12 @@ take(struct add *a, const struct hrec *r, const char *raw, size_t n, long line)
 }
 
 static double
-tree_num(const cJSON *rec, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, key);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
-/* A line cJSON's way read (qe_record_fn): its bytes are those linefn() saw last. */
-static int
-tree_record(cJSON *rec, const char *file, long line, void *ctx)
-{
-	struct add *a = ctx;
-	const cJSON *prov = cJSON_GetObjectItemCaseSensitive(rec, "provenance");
-	struct hrec r = {
-		.prov = cJSON_IsObject(prov) ? prov : NULL, .kind = qe_json_str(rec, "kind"),
-		.doc = qe_json_str(rec, "document"), .origin = qe_json_str(rec, "origin"),
-		.status = qe_json_str(rec, "status"), .src = qe_json_str(rec, "source_sha256"),
-		.label = qe_json_str(rec, "label"), .first_line = qe_json_str(rec, "first_line"),
-		.not_current = cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(rec, "current")),
-		.ix = tree_num(rec, "index"), .ex = qe_json_num(rec, "execution_seconds"),
-		.cs = qe_json_num(rec, "cells_seconds"), .dur = qe_json_num(rec, "duration_s"),
-		.cc = tree_num(rec, "code_cells"),
-	};
-	size_t n = a->rawn;
-
-	(void)file;
-	while (n > 0 && (a->raw[n - 1] == ' ' || a->raw[n - 1] == '\t'))
-		n--;
-	return take(a, &r, a->raw, n, line);
-}
-
-static double
 line_num(const struct qe_recline *l, int id)
 {
 	return l->type[id] == QE_JS_NUM && isfinite(l->num[id]) ? l->num[id] : NAN;
 }
 
-/* A line read without a tree (qe_line_fn); anything qe_recscan leaves goes cJSON's way. */
+/* A line read into the one record struct (qe_line_fn); one that is no record is said so by qe_ndjson. */
 static int
 line_record(const char *s, size_t n, const char *file, long line, void *ctx)
 {
@@ -346,10 +312,8 @@ line_record(const char *s, size_t n, const char *file, long line, void *ctx)
 	struct hrec r;
 
 	(void)file;
-	a->raw = s;
-	a->rawn = n;
 	if (qe_recscan_line(&a->scan, s, n, &l) != 0)
-		return QE_LINE_TREE;
+		return QE_LINE_REFUSED;	/* qe_ndjson says why */
 	r = (struct hrec){
 		.prov = l.prov, .kind = l.str[QE_RK_KIND], .doc = l.str[QE_RK_DOCUMENT],
 		.origin = l.str[QE_RK_ORIGIN], .status = l.str[QE_RK_STATUS], .src = l.str[QE_RK_SOURCE],
@@ -465,7 +429,7 @@ qe_hadd(struct qe_hstore *s, const char *file, const char *main_ref)
 	int status;
 
 	qe_sha256_begin(&a.sha);
-	status = qe_each_record_lines(1, argv, line_record, tree_record, &a);
+	status = qe_each_record_lines(1, argv, line_record, NULL, &a);
 	qe_sha256_end(&a.sha, digest);
 	if (status != QE_EXIT_OK && !a.failed)
 		fail(&a, 0, "lines were rejected");

@@ -10,10 +10,10 @@
  *  - the content digest is SHA-256 over the report's lines as read (after
  *    gzip decompression; blank lines, a '\r' before the '\n' and trailing
  *    SP and TAB left out), each followed by '\n'.
- *  - a line is read with qe_recscan (no tree; a provenance byte-equal to
- *    the previous line's end is that line's tree), and cJSON's way only
- *    when qe_recscan leaves it: the same values, refusals and messages
- *    either way.
+ *  - a line is read with qe_recscan, the one reader of record lines (no
+ *    tree; a provenance byte-equal to the previous line's end is that
+ *    line's tree); a line it refuses is said so in qe_js_check()'s words,
+ *    as every NDJSON reader says it.
  *  - every record of a report must carry the same provenance (one qe-stamp
  *    run): a report mixing builds is refused. Records of other kinds are
  *    ignored; notebooks and cells that are not current or were inherited

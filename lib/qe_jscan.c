@@ -398,6 +398,17 @@ strtod_n(const char *p, size_t n, size_t *used)
 	return v;
 }
 
+/* The SP and TAB at p (before end). */
+static size_t
+strspn_n(const char *p, const char *end)
+{
+	const char *q = p;
+
+	while (q < end && (*q == ' ' || *q == '\t'))
+		q++;
+	return (size_t)(q - p);
+}
+
 /*
  * A number refused (not RFC 8259's, bad at offset `bad`): where cJSON
  * points when it refuses the same bytes (after what strtod reads of its
@@ -412,6 +423,9 @@ bad_number(struct qe_jscan *s, size_t bad)
 	while (s->p + n < s->end && s->p[n] != '\0' && strchr("0123456789+-eE.", s->p[n]))
 		n++;
 	(void)strtod_n(s->p, n, &c);
+	/* the whole text a number: cJSON took what strtod read, the rest is trailing data */
+	if (s->depth == 0 && c > 0 && c <= bad)
+		return fail_off(s, (size_t)(s->p - s->text) + c + strspn_n(s->p + c, s->end), QE_JSE_TRAILING);
 	return fail_off(s, (size_t)(s->p - s->text) + (bad < c ? bad : c), QE_JSE_SYNTAX);
 }
 
@@ -650,30 +664,23 @@ copy_error(struct qe_js_error *e, const struct qe_js_error *from)
 		e->reason = e->buf;
 }
 
-int
-qe_js_check(const char *s, size_t n, unsigned flags, struct qe_js_error *e)
+/*
+ * s[0..n) walked whole as one value (range_later: a number out of range
+ * said after the rest, as the tools said it): 0, or -1 with *e.
+ */
+static int
+walk_whole(const char *s, size_t n, unsigned flags, int range_later, struct qe_js_error *e)
 {
 	struct qe_jscan js = { 0 };
 	const char *p, *end = s + n;
-	size_t bad;
-	long at;
-	int nul, type, r = -1;
+	int type, r = -1;
 
-	if ((p = memchr(s, '\0', n)) != NULL)
-		set_error(e, s, n, (size_t)(p - s), QE_JSE_NUL);
-	else if ((bad = qe_utf8_valid(s, n)) != n)
-		set_error(e, s, n, bad, QE_JSE_UTF8);
-	else if ((at = qe_json_bad_char(s, n, &nul)) >= 0)
-		set_error(e, s, n, (size_t)at, nul ? QE_JSE_NULESC : QE_JSE_CTRL);
+	qe_js_init(&js, s, n);
+	js.range_later = range_later;
+	type = qe_js_type(&js);
+	if (qe_js_skip(&js) < 0)
+		copy_error(e, &js.err);
 	else {
-		qe_js_init(&js, s, n);
-		js.range_later = 1;
-		type = qe_js_type(&js);
-		if (qe_js_skip(&js) < 0) {
-			copy_error(e, &js.err);
-			qe_js_free(&js);
-			return -1;
-		}
 		for (p = js.p; p < end && (*p == ' ' || *p == '\t' ||
 		    (!(flags & QE_JS_SPTAB) && (*p == '\n' || *p == '\r'))); p++)
 			;
@@ -685,9 +692,31 @@ qe_js_check(const char *s, size_t n, unsigned flags, struct qe_js_error *e)
 			set_error(e, s, n, js.range_at, QE_JSE_RANGE);
 		else
 			r = 0;
-		qe_js_free(&js);
 	}
-	if (r == 0)
-		set_error(e, s, n, 0, QE_JSE_NONE);
+	qe_js_free(&js);
 	return r;
+}
+
+int
+qe_js_check(const char *s, size_t n, unsigned flags, struct qe_js_error *e)
+{
+	const char *p;
+	size_t bad;
+	long at;
+	int nul;
+
+	/* a good text costs one walk: the walk refuses all that the checks below find */
+	if (walk_whole(s, n, flags, 0, e) == 0) {
+		set_error(e, s, n, 0, QE_JSE_NONE);
+		return 0;
+	}
+	if ((p = memchr(s, '\0', n)) != NULL)
+		set_error(e, s, n, (size_t)(p - s), QE_JSE_NUL);
+	else if ((bad = qe_utf8_valid(s, n)) != n)
+		set_error(e, s, n, bad, QE_JSE_UTF8);
+	else if ((at = qe_json_bad_char(s, n, &nul)) >= 0)
+		set_error(e, s, n, (size_t)at, nul ? QE_JSE_NULESC : QE_JSE_CTRL);
+	else
+		return walk_whole(s, n, flags, 1, e);
+	return -1;
 }

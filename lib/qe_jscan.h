@@ -215,8 +215,8 @@ void qe_js_allow_avx2(int on);
  * first syntax error (or nesting too deep), then trailing data, then
  * (QE_JS_OBJECT) "not a JSON object", then a number out of range. After the
  * value only whitespace may follow: SP, TAB, LF and CR, or with QE_JS_SPTAB
- * SP and TAB only (an NDJSON line's rule). The refusal path of every reader
- * of JSON: slower than the pull reader, never on the way of a good text.
+ * SP and TAB only (an NDJSON line's rule). A good text costs one walk of
+ * the pull reader; only a refused one is read again, for the words.
  */
 #define QE_JS_OBJECT 1
 #define QE_JS_SPTAB 2

@@ -14,9 +14,7 @@
 #include <zlib.h>
 
 #include "qe.h"
-
-#define QE_STR2(x) #x
-#define QE_STR(x) QE_STR2(x)
+#include "qe_jscan.h"
 
 size_t qe_max_line = 64u << 20;
 
@@ -46,80 +44,61 @@ struct reader {
 	void *ctx;
 };
 
+/*
+ * Why the line s[0..n) is no record, in qe_js_check()'s words; col: the
+ * bytes of the line before s (a byte order mark skipped), so a column
+ * counts the line's bytes as read.
+ */
 static void
-reject(struct reader *r, const char *fmt, long col)
+refuse(struct reader *r, const char *s, size_t n, size_t col)
 {
-	if (col > 0)
-		warnx("%s:%ld: %s at column %ld", r->name, r->line, fmt, col);
+	struct qe_js_error e;
+
+	/* a reader of lines refuses only what qe_js_check() refuses (else its defect, said as a syntax error) */
+	if (qe_js_check(s, n, QE_JS_OBJECT | QE_JS_SPTAB, &e) == 0)
+		warnx("%s:%ld: invalid JSON", r->name, r->line);
+	else if (e.code == QE_JSE_NOTOBJ || e.code == QE_JSE_RANGE)
+		warnx("%s:%ld: %s", r->name, r->line, e.reason);
 	else
-		warnx("%s:%ld: %s", r->name, r->line, fmt);
+		warnx("%s:%ld: %s at column %zu", r->name, r->line, e.reason, col + e.offset + 1);
 	r->rejected++;
 }
 
-/*
- * Offset of the bracket that makes s[0..n) nest deeper than cJSON's limit
- * (CJSON_NESTING_LIMIT, 1000), or -1. cJSON reports only "invalid JSON" at
- * that point, which reads like a syntax error.
- */
 static void
 handle_line(struct reader *r, char *s, size_t n)
 {
-	const char *end = NULL;
-	char why[64];
-	size_t bad;
-	long at;
-	int nul, r2;
+	struct qe_js_error e;
+	size_t bom;
+	int r2;
 	cJSON *rec;
 
 	if (n > 0 && s[n - 1] == '\r')
 		s[--n] = '\0';
+	/* a byte order mark opens a stream (an editor's, a Windows tool's): skipped there, never copied */
+	bom = r->line == 1 ? qe_js_bom(s, n) : 0;
+	s += bom, n -= bom;
 	if (strspn(s, " \t") == n && memchr(s, '\0', n) == NULL)
 		return;		/* blank line */
-	/* the caller's own reading of a line it takes whole, else cJSON's below */
-	if (r->linefn && (r2 = r->linefn(s, n, r->name, r->line, r->ctx)) != QE_LINE_TREE) {
-		r->rejected += r2 != 0;
+	if (qe_js_bom(s, n)) {
+		warnx("%s:%ld: byte order mark (U+FEFF) after the first line at column 1", r->name, r->line);
+		r->rejected++;
 		return;
 	}
-	if (memchr(s, '\0', n) != NULL) {
-		reject(r, "NUL byte", (long)((char *)memchr(s, '\0', n) - s) + 1);
-		return;
-	}
-	if ((bad = qe_utf8_valid(s, n)) != n) {
-		reject(r, "invalid UTF-8", (long)bad + 1);
-		return;
-	}
-	/* cJSON takes raw control characters and cuts strings at \u0000 */
-	if ((at = qe_json_bad_char(s, n, &nul)) >= 0) {
-		reject(r, qe_json_bad_char_reason(s, at, nul, why, sizeof why), at + 1);
-		return;
-	}
-	rec = cJSON_ParseWithLengthOpts(s, n, &end, 0);
-	if (rec == NULL) {
-		long deep = qe_json_too_deep(s, end ? (size_t)(end - s) + 1 : n);
-
-		if (deep >= 0)
-			reject(r, "nesting deeper than " QE_STR(CJSON_NESTING_LIMIT) " levels", deep + 1);
+	/* the caller's own reading of the line; the words of a refusal are said here */
+	if (r->linefn) {
+		if ((r2 = r->linefn(s, n, r->name, r->line, r->ctx)) == QE_LINE_REFUSED)
+			refuse(r, s, n, bom);
 		else
-			reject(r, "invalid JSON", end ? (long)(end - s) + 1 : 0);
+			r->rejected += r2 != 0;
 		return;
 	}
-	end += strspn(end, " \t");
-	if (end != s + n) {
-		reject(r, "trailing data after JSON value", (long)(end - s) + 1);
-		cJSON_Delete(rec);
+	/* the one validator (qe_jscan), then cJSON's tree of what it took */
+	if (qe_js_check(s, n, QE_JS_OBJECT | QE_JS_SPTAB, &e) < 0) {
+		refuse(r, s, n, bom);
 		return;
 	}
-	if (!cJSON_IsObject(rec)) {
-		reject(r, "not a JSON object", 0);
-		cJSON_Delete(rec);
-		return;
-	}
-	/* else cJSON keeps inf, which every writer prints as null: a silent change */
-	if (qe_json_nonfinite(rec->child)) {
-		reject(r, "number out of range (beyond a double's 1.8e308)", 0);
-		cJSON_Delete(rec);
-		return;
-	}
+	/* what qe_jscan takes cJSON parses (qe_jscan.h): NULL is out of memory */
+	rec = qe_json_check(cJSON_ParseWithLength(s, n));
 	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
 		n--;
 	r2 = r->rawfn ? r->rawfn(rec, s, n, r->name, r->line, r->ctx) :

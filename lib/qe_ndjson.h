@@ -44,11 +44,14 @@ typedef int (*qe_record_fn)(cJSON *rec, const char *file, long line, void *ctx);
  * Read every operand as one NDJSON stream ("-" or no operand: stdin), in
  * order. gzip-compressed input is decompressed transparently (zlib). Blank
  * lines are ignored, "\r\n" tolerated, a last line without '\n' is still a
- * record. A line that is not valid JSON or not UTF-8, not an object, holds
- * a NUL byte, a raw control character (TAB, CR, ESC...) or the escape
- * \u0000 inside a string, nests deeper than 1000 levels, holds a number beyond a
- * double's range (1e999) or is longer than qe_max_line is reported as
- * "prog: file:line: reason" and skipped. An unreadable operand is reported
+ * record. A UTF-8 byte order mark at the start of an operand is skipped
+ * (columns still count it); one at the start of a later line is refused. A line that is not RFC 8259 JSON (as qe_jscan reads it: no
+ * leading zero, no blank but SP, TAB, LF and CR) or not UTF-8, not an
+ * object, holds a NUL byte, a raw control character (TAB, CR, ESC...) or
+ * the escape \u0000 inside a string, nests deeper than 1000 levels, holds
+ * a number beyond a double's range (1e999) or is longer than qe_max_line
+ * is reported as "prog: file:line: reason" (qe_js_check()'s words) and
+ * skipped. An unreadable operand is reported
  * and skipped. Standard output is flushed before every read that may block.
  * Returns QE_EXIT_OK, or QE_EXIT_TROUBLE if anything was rejected; a
  * "prog: N lines rejected" summary is printed when N > 0.
@@ -57,23 +60,24 @@ int qe_each_record(int argc, char **argv, qe_record_fn fn, void *ctx);
 
 /*
  * The same, for a callback that also gets the record's bytes as read:
- * raw[0..n) is the line without its '\n', a '\r' before it or trailing
- * blanks (qe-stamp passes those bytes through untouched).
+ * raw[0..n) is the line without its '\n', a '\r' before it, trailing
+ * blanks or a byte order mark opening the stream (qe-stamp passes those
+ * bytes through untouched).
  */
 typedef int (*qe_raw_record_fn)(cJSON *rec, const char *raw, size_t n, const char *file,
     long line, void *ctx);
 int qe_each_record_raw(int argc, char **argv, qe_raw_record_fn fn, void *ctx);
 
 /*
- * The same, for a caller that reads most lines itself (qe-cell-diff's pull
- * reader): linefn gets every line that is not blank, its bytes s[0..n)
- * without the '\n' or a '\r' before it, and returns 0 (taken), -1
- * (rejected: it said why) or QE_LINE_TREE: then the line is checked and
- * parsed as above and fn gets its tree. linefn must take only what the
- * checks above pass, and leave a line it passes on as if never seen.
- * linefn NULL: qe_each_record().
+ * The same, for a caller that reads every line itself (qe-cell-diff's and
+ * qe-history add's pull reader, qe_recscan): linefn gets every line that
+ * is not blank, its bytes s[0..n) without the '\n' or a '\r' before it
+ * (nor a byte order mark), and returns 0 (taken), -1 (rejected: it said
+ * why) or QE_LINE_REFUSED for a line that is no JSON record, whose words
+ * are then said as above. It must refuse only what those checks refuse
+ * (qe_js_check(): one validator). linefn NULL: qe_each_record() with fn.
  */
-#define QE_LINE_TREE 1
+#define QE_LINE_REFUSED 2
 typedef int (*qe_line_fn)(const char *s, size_t n, const char *file, long line, void *ctx);
 int qe_each_record_lines(int argc, char **argv, qe_line_fn linefn, qe_record_fn fn, void *ctx);
 

@@ -1,5 +1,6 @@
 /* Reading cell and notebook records into per-document sides (qe_reader.h). */
 #include <err.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +15,8 @@
 #endif
 
 /*
- * What a record says to the sides, read from its tree (cJSON) or from its
- * line (qe_recscan): the same values either way, as qe_json_str() and
- * qe_json_num() read them.
+ * What a record says to the sides, from its struct qe_recline (read from
+ * its line, or from its tree where a jq expression needs one).
  */
 struct rec {
 	const cJSON *tree;	/* the record's tree (for -k), NULL when read from the line */
@@ -263,57 +263,48 @@ enum { K_NOTEBOOK = 1, K_CELL = 2 };
 static const struct field {
 	const char *key;
 	unsigned char type, kinds;
-	signed char id;		/* 1 + QE_RK_*: the same member read from the line */
+	signed char id;		/* its QE_RK_* (qe_recscan.h) */
 } fields[] = {
-	/*
-	 * A field read here is read from the line too: its QE_RK_* in
-	 * qe_recscan.h and qe_recscan_key(), its member of struct rec in
-	 * rec_of_tree() and rec_of_line(). (An entry without its id, 0, sends
-	 * every line of its kinds cJSON's way: slower, never wrong.)
-	 */
-	{ "cache_key", T_STR, K_NOTEBOOK, 1 + QE_RK_CACHE_KEY },
-	{ "cells_seconds", T_NUM, K_NOTEBOOK, 1 + QE_RK_CELLS_S },
-	{ "current", T_BOOL, K_NOTEBOOK | K_CELL, 1 + QE_RK_CURRENT },
-	{ "error", T_STR, K_NOTEBOOK | K_CELL, 1 + QE_RK_ERROR },
-	{ "execution_seconds", T_NUM, K_NOTEBOOK, 1 + QE_RK_EXEC_S },
-	{ "first_line", T_STR, K_CELL, 1 + QE_RK_FIRST_LINE },
-	{ "input", T_STR, K_NOTEBOOK, 1 + QE_RK_INPUT }, { "label", T_STR, K_CELL, 1 + QE_RK_LABEL },
-	{ "kernel_env", T_OBJ, K_NOTEBOOK, 1 + QE_RK_KENV },
-	{ "origin", T_STR, K_NOTEBOOK | K_CELL, 1 + QE_RK_ORIGIN },
-	{ "output_sha256", T_STR, K_CELL, 1 + QE_RK_OUTPUT },
-	{ "provenance", T_OBJ, K_NOTEBOOK | K_CELL, 1 + QE_RK_PROVENANCE },
-	{ "result_sha256", T_STR, K_CELL, 1 + QE_RK_RESULT },
-	{ "status", T_STR, K_NOTEBOOK | K_CELL, 1 + QE_RK_STATUS },
-	{ "timeout_cell", T_OBJ, K_NOTEBOOK, 1 + QE_RK_TIMEOUT },
-	{ "timing_note", T_STR, K_CELL, 1 + QE_RK_TNOTE },
-	{ "timing_source", T_STR, K_CELL, 1 + QE_RK_TSRC },
-	{ "warm_s", T_NUM, K_CELL, 1 + QE_RK_WARM_S },
-	{ "peak_growth_bytes", T_NUM, K_CELL, 1 + QE_RK_PEAK_GROWTH },
+	/* a field read here: its QE_RK_* in qe_recscan.h and qe_recscan_key(), its member of struct rec in rec_of() */
+	{ "cache_key", T_STR, K_NOTEBOOK, QE_RK_CACHE_KEY },
+	{ "cells_seconds", T_NUM, K_NOTEBOOK, QE_RK_CELLS_S },
+	{ "current", T_BOOL, K_NOTEBOOK | K_CELL, QE_RK_CURRENT },
+	{ "error", T_STR, K_NOTEBOOK | K_CELL, QE_RK_ERROR },
+	{ "execution_seconds", T_NUM, K_NOTEBOOK, QE_RK_EXEC_S },
+	{ "first_line", T_STR, K_CELL, QE_RK_FIRST_LINE },
+	{ "input", T_STR, K_NOTEBOOK, QE_RK_INPUT }, { "label", T_STR, K_CELL, QE_RK_LABEL },
+	{ "kernel_env", T_OBJ, K_NOTEBOOK, QE_RK_KENV },
+	{ "origin", T_STR, K_NOTEBOOK | K_CELL, QE_RK_ORIGIN },
+	{ "output_sha256", T_STR, K_CELL, QE_RK_OUTPUT },
+	{ "provenance", T_OBJ, K_NOTEBOOK | K_CELL, QE_RK_PROVENANCE },
+	{ "result_sha256", T_STR, K_CELL, QE_RK_RESULT },
+	{ "status", T_STR, K_NOTEBOOK | K_CELL, QE_RK_STATUS },
+	{ "timeout_cell", T_OBJ, K_NOTEBOOK, QE_RK_TIMEOUT },
+	{ "timing_note", T_STR, K_CELL, QE_RK_TNOTE },
+	{ "timing_source", T_STR, K_CELL, QE_RK_TSRC },
+	{ "warm_s", T_NUM, K_CELL, QE_RK_WARM_S },
+	{ "peak_growth_bytes", T_NUM, K_CELL, QE_RK_PEAK_GROWTH },
 };
 static const char *const type_names[] = { "a string", "a number", "true or false", "an object" };
 
+/* The field of member id for a record of kind K_*, or NULL. */
 static const struct field *
-field_of(const char *key, int kind)
+field_of(int id, int kind)
 {
 	for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
-		if (fields[i].key[0] == key[0] && strcmp(fields[i].key, key) == 0)
+		if (fields[i].id == id)
 			return fields[i].kinds & kind ? &fields[i] : NULL;
 	return NULL;
 }
 
+/* A member of type t (QE_JS_*) may be the field's (T_*): null always may. */
 static int
-type_ok(const cJSON *v, int type)
+type_ok(int t, int type)
 {
-	switch (type) {
-	case T_STR:
-		return cJSON_IsString(v);
-	case T_NUM:
-		return cJSON_IsNumber(v);
-	case T_BOOL:
-		return cJSON_IsBool(v);
-	default:
-		return cJSON_IsObject(v);
-	}
+	static const signed char js[] = { [T_STR] = QE_JS_STR, [T_NUM] = QE_JS_NUM,
+		[T_BOOL] = QE_JS_TRUE, [T_OBJ] = QE_JS_OBJ };
+
+	return t == QE_JS_NULL || (t == QE_JS_FALSE ? QE_JS_TRUE : t) == js[type];
 }
 
 /* "a, b, c or d": the words of a table, for a message. */
@@ -324,23 +315,34 @@ words_of(struct qe_buf *b, const struct qe_vocab *v)
 		qe_buf_addf(b, "%s%s", i == 0 ? "" : i == v->n - 1 ? " or " : ", ", v->names[i]);
 }
 
-/* 1 (after the message) when a field read has the wrong type or word. */
+/*
+ * 1 (after the message) when a field read has the wrong type or word: the
+ * first member in the record's order of a wrong type, every occurrence of
+ * a repeated member counted.
+ */
 static int
-bad_field(const cJSON *rec, int iscell, const char *kind, const char *file, long line)
+bad_field(const struct qe_recline *l, int iscell, const char *kind, const char *file, long line)
 {
-	const cJSON *v;
-	const char *st;
+	int k = iscell ? K_CELL : K_NOTEBOOK;
+	const struct field *f, *bad = NULL;
+	unsigned at = UINT_MAX;
+	const char *st = l->str[QE_RK_STATUS];
 
-	cJSON_ArrayForEach(v, rec) {
-		const struct field *f = field_of(v->string, iscell ? K_CELL : K_NOTEBOOK);
-
-		if (f != NULL && !cJSON_IsNull(v) && !type_ok(v, f->type)) {
-			warnx("%s:%ld: %s record with an invalid '%s' (not %s)", file, line, kind,
-			    f->key, type_names[f->type]);
-			return 1;
-		}
+	for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
+		f = &fields[i];
+		if ((f->kinds & k) && l->type[f->id] != 0 && !type_ok(l->type[f->id], f->type) &&
+		    l->pos[f->id] < at)
+			bad = f, at = l->pos[f->id];
 	}
-	st = qe_json_str(rec, "status");
+	for (size_t i = 0; i < l->ndup; i++)
+		if ((f = field_of(l->dup[i].id, k)) != NULL && !type_ok(l->dup[i].type, f->type) &&
+		    l->dup[i].pos < at)
+			bad = f, at = l->dup[i].pos;
+	if (bad != NULL) {
+		warnx("%s:%ld: %s record with an invalid '%s' (not %s)", file, line, kind,
+		    bad->key, type_names[bad->type]);
+		return 1;
+	}
 	if (iscell && st != NULL && qe_vocab_lookup(&qe_cell_statuses, st) < 0) {
 		struct qe_buf w = { 0 };
 
@@ -354,40 +356,40 @@ bad_field(const cJSON *rec, int iscell, const char *kind, const char *file, long
 
 /* Why a cell record cannot be read, or NULL. */
 static const char *
-bad_cell(const cJSON *rec)
+bad_cell(const struct qe_recline *l)
 {
-	const cJSON *idx = cJSON_GetObjectItemCaseSensitive(rec, "index");
-	const cJSON *dur = cJSON_GetObjectItemCaseSensitive(rec, "duration_s");
+	double i = l->num[QE_RK_INDEX], d = l->num[QE_RK_DURATION];
 	uint8_t src[16];
 
-	if (!cJSON_IsNumber(idx) || idx->valuedouble < 0 || idx->valuedouble > 1e8 ||
-	    idx->valuedouble != floor(idx->valuedouble))
+	if (l->type[QE_RK_INDEX] != QE_JS_NUM || i < 0 || i > 1e8 || i != floor(i))
 		return "without a valid 'index'";
-	if (digest16(qe_json_str(rec, "source_sha256"), src) < 0)
+	if (digest16(l->str[QE_RK_SOURCE], src) < 0)
 		return "without a valid 'source_sha256'";
-	if (!cJSON_IsNull(dur) && !(cJSON_IsNumber(dur) && dur->valuedouble >= 0))
+	if (l->type[QE_RK_DURATION] != QE_JS_NULL && !(l->type[QE_RK_DURATION] == QE_JS_NUM && d >= 0))
 		return "with an invalid 'duration_s'";
 	return NULL;
 }
 
 /*
- * The document a record counts for (the caller frees it): 0 with *name,
- * 1 to skip the record, -1 to reject it (reported).
+ * The document a record counts for: 0 with *name (*own: what to free),
+ * 1 to skip the record, -1 to reject it (reported). The expressions read
+ * the tree, which is there when one is set (qe_reader_read()).
  */
 static int
-record_document(struct qe_reader *r, const cJSON *rec, const char *kind, const char *file, long line,
-    char **name)
+record_document(struct qe_reader *r, const struct qe_recline *l, const cJSON *tree, const char *kind,
+    const char *file, long line, const char **name, char **own)
 {
 	int keep;
 
-	*name = NULL;
-	if (r->filter && (keep = r->filter(r->filter_arg, rec, file, line)) <= 0)
+	*name = *own = NULL;
+	if (r->filter && (keep = r->filter(r->filter_arg, tree, file, line)) <= 0)
 		return keep < 0 ? -1 : 1;
 	if (r->document) {
-		if (r->document(r->document_arg, rec, file, line, name) < 0)
+		if (r->document(r->document_arg, tree, file, line, own) < 0)
 			return -1;
-	} else if (qe_json_str(rec, "document"))
-		*name = qe_xstrdup(qe_json_str(rec, "document"));
+		*name = *own;
+	} else
+		*name = l->str[QE_RK_DOCUMENT];
 	if (*name == NULL) {
 		warnx("%s:%ld: %s record without 'document'", file, line, kind);
 		return -1;
@@ -527,43 +529,27 @@ read_cell(struct qe_reader *r, struct qe_doc *d, const struct rec *rec, const ch
 	return 0;
 }
 
-/* qe_json_num()'s reading of a member that may be absent: NAN unless a finite number. */
 static double
-num_or_nan(const cJSON *v)
+line_num(const struct qe_recline *l, int id)
 {
-	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
+	return l->type[id] == QE_JS_NUM ? l->num[id] : NAN;
 }
 
+/* What the record l says to the sides (tree: its tree, for -k, or NULL). */
 static void
-rec_of_tree(const cJSON *t, struct rec *f)
+rec_of(const struct qe_recline *l, const cJSON *tree, struct rec *f)
 {
-	const cJSON *tc = cJSON_GetObjectItemCaseSensitive(t, "timeout_cell");
-	const cJSON *dur = cJSON_GetObjectItemCaseSensitive(t, "duration_s");
-	const cJSON *idx = cJSON_GetObjectItemCaseSensitive(t, "index");
-	const cJSON *warm = cJSON_GetObjectItemCaseSensitive(t, "warm_s");
-	const cJSON *peak = cJSON_GetObjectItemCaseSensitive(t, "peak_growth_bytes");
-	const cJSON *kenv = cJSON_GetObjectItemCaseSensitive(t, "kernel_env");
-
-	*f = (struct rec){ .tree = t, .cache_key = qe_json_str(t, "cache_key"),
-	    .status = qe_json_str(t, "status"), .input = qe_json_str(t, "input"),
-	    .error = qe_json_str(t, "error"), .origin = qe_json_str(t, "origin"),
-	    .source = qe_json_str(t, "source_sha256"), .output = qe_json_str(t, "output_sha256"),
-	    .label = qe_json_str(t, "label"), .first_line = qe_json_str(t, "first_line"),
-	    .tsrc = qe_json_str(t, "timing_source"), .tnote = qe_json_str(t, "timing_note"),
-	    .tc_digest = qe_json_str(tc, "source_sha256"), .tc_seq = qe_json_num(tc, "seq"),
-	    .index = cJSON_IsNumber(idx) ? idx->valuedouble : NAN,
-	    .dur = cJSON_IsNumber(dur) ? dur->valuedouble : NAN,
-	    .exec_s = num_or_nan(cJSON_GetObjectItemCaseSensitive(t, "execution_seconds")),
-	    .cells_s = num_or_nan(cJSON_GetObjectItemCaseSensitive(t, "cells_seconds")),
-	    .result = qe_json_str(t, "result_sha256"),
-	    .warm_s = cJSON_IsNumber(warm) ? warm->valuedouble : NAN,
-	    .peak_growth = cJSON_IsNumber(peak) ? peak->valuedouble : NAN,
-	    .kenv = cJSON_IsObject(kenv) ? kenv : NULL,
-	    .prov = cJSON_GetObjectItemCaseSensitive(t, "provenance") };
+	*f = (struct rec){ .tree = tree, .cache_key = l->str[QE_RK_CACHE_KEY], .status = l->str[QE_RK_STATUS],
+	    .input = l->str[QE_RK_INPUT], .error = l->str[QE_RK_ERROR], .origin = l->str[QE_RK_ORIGIN],
+	    .source = l->str[QE_RK_SOURCE], .output = l->str[QE_RK_OUTPUT],
+	    .label = l->str[QE_RK_LABEL], .first_line = l->str[QE_RK_FIRST_LINE],
+	    .tsrc = l->str[QE_RK_TSRC], .tnote = l->str[QE_RK_TNOTE],
+	    .tc_digest = qe_json_str(l->tc, "source_sha256"), .tc_seq = qe_json_num(l->tc, "seq"),
+	    .index = line_num(l, QE_RK_INDEX), .dur = line_num(l, QE_RK_DURATION),
+	    .exec_s = line_num(l, QE_RK_EXEC_S), .cells_s = line_num(l, QE_RK_CELLS_S),
+	    .result = l->str[QE_RK_RESULT], .warm_s = line_num(l, QE_RK_WARM_S),
+	    .peak_growth = line_num(l, QE_RK_PEAK_GROWTH), .kenv = l->kenv, .prov = l->prov };
 }
-
-static int take(struct qe_reader *r, const struct rec *f, int iscell, const char *name, const char *file,
-    long line);
 
 /*
  * A qe-replicate record names the version it ran: 1 when it belongs to the
@@ -571,54 +557,17 @@ static int take(struct qe_reader *r, const struct rec *f, int iscell, const char
  * for a word that is not a version.
  */
 static int
-other_version(const struct qe_reader *r, const cJSON *rec, const char *file, long line)
+other_version(const struct qe_reader *r, const struct qe_recline *l, const char *file, long line)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, "version");
 	int w;
 
-	if (v == NULL || cJSON_IsNull(v))
+	if (l->type[QE_RK_VERSION] == 0 || l->type[QE_RK_VERSION] == QE_JS_NULL)
 		return 0;
-	if ((w = qe_vocab_lookup(&qe_versions, cJSON_GetStringValue(v))) < 0) {
+	if ((w = qe_vocab_lookup(&qe_versions, l->str[QE_RK_VERSION])) < 0) {
 		warnx("%s:%ld: 'version' is not base or head", file, line);
 		return -1;
 	}
 	return w != (r->side == QE_BASE ? QE_VER_BASE : QE_VER_HEAD);
-}
-
-int
-qe_reader_record(cJSON *rec, const char *file, long line, void *ctx)
-{
-	struct qe_reader *r = ctx;
-	const char *kind = qe_json_str(rec, "kind"), *why;
-	char *name;
-	struct rec f;
-	int iscell, s;
-
-	if (kind == NULL) {
-		warnx("%s:%ld: record without 'kind'", file, line);
-		return -1;
-	}
-	iscell = strcmp(kind, "cell") == 0;
-	if (!iscell && strcmp(kind, "notebook") != 0)
-		return 0;	/* provenance and other records: not ours */
-	if (bad_field(rec, iscell, kind, file, line))
-		return -1;
-	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(rec, "current")))
-		return 0;
-	if ((s = other_version(r, rec, file, line)) != 0)
-		return s < 0 ? -1 : 0;
-	if ((s = record_document(r, rec, kind, file, line, &name)) != 0)
-		return s < 0 ? -1 : 0;
-	/* before doc_get(): a rejected record must not leave its document behind */
-	if (iscell && (why = bad_cell(rec)) != NULL) {
-		warnx("%s:%ld: cell record %s", file, line, why);
-		free(name);
-		return -1;
-	}
-	rec_of_tree(rec, &f);
-	s = take(r, &f, iscell, name, file, line);
-	free(name);
-	return s;
 }
 
 /* A record checked in full: its document's side takes it. */
@@ -633,75 +582,50 @@ take(struct qe_reader *r, const struct rec *f, int iscell, const char *name, con
 	return 0;
 }
 
-/* bad_field()'s rule over a line's members: 1 when it would say something. */
+/* One record, read from its line or its tree into l, checked once: 0, or -1 (reported). */
 static int
-line_bad(const struct qe_recline *l, int iscell)
+read_record(struct qe_reader *r, const struct qe_recline *l, const cJSON *tree, const char *file, long line)
 {
-	static const signed char js[] = { [T_STR] = QE_JS_STR, [T_NUM] = QE_JS_NUM,
-		[T_BOOL] = QE_JS_TRUE, [T_OBJ] = QE_JS_OBJ };
+	const char *kind = l->str[QE_RK_KIND], *why, *name;
+	char *own;
+	struct rec f;
+	int iscell, s;
 
-	for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
-		int t;
-
-		if (!(fields[i].kinds & (iscell ? K_CELL : K_NOTEBOOK)))
-			continue;
-		if (fields[i].id == 0)
-			return 1;	/* a field the line reader does not know */
-		if ((t = l->type[fields[i].id - 1]) == 0 || t == QE_JS_NULL)
-			continue;
-		if (t == QE_JS_FALSE)
-			t = QE_JS_TRUE;
-		if (t != js[fields[i].type])
-			return 1;
-	}
-	return iscell && l->str[QE_RK_STATUS] &&
-	    qe_vocab_lookup(&qe_cell_statuses, l->str[QE_RK_STATUS]) < 0;
-}
-
-/* bad_cell()'s rule over a line's members: 1 when it would say something. */
-static int
-line_bad_cell(const struct qe_recline *l)
-{
-	double i = l->num[QE_RK_INDEX], d = l->num[QE_RK_DURATION];
-	uint8_t src[16];
-
-	return l->type[QE_RK_INDEX] != QE_JS_NUM || i < 0 || i > 1e8 || i != floor(i) ||
-	    digest16(l->str[QE_RK_SOURCE], src) < 0 ||
-	    (l->type[QE_RK_DURATION] != QE_JS_NULL && !(l->type[QE_RK_DURATION] == QE_JS_NUM && d >= 0));
-}
-
-static double
-line_num(const struct qe_recline *l, int id)
-{
-	return l->type[id] == QE_JS_NUM ? l->num[id] : NAN;
-}
-
-static void
-rec_of_line(const struct qe_recline *l, struct rec *f)
-{
-	*f = (struct rec){ .cache_key = l->str[QE_RK_CACHE_KEY], .status = l->str[QE_RK_STATUS],
-	    .input = l->str[QE_RK_INPUT], .error = l->str[QE_RK_ERROR], .origin = l->str[QE_RK_ORIGIN],
-	    .source = l->str[QE_RK_SOURCE], .output = l->str[QE_RK_OUTPUT],
-	    .label = l->str[QE_RK_LABEL], .first_line = l->str[QE_RK_FIRST_LINE],
-	    .tsrc = l->str[QE_RK_TSRC], .tnote = l->str[QE_RK_TNOTE],
-	    .tc_digest = qe_json_str(l->tc, "source_sha256"), .tc_seq = qe_json_num(l->tc, "seq"),
-	    .index = line_num(l, QE_RK_INDEX), .dur = line_num(l, QE_RK_DURATION),
-	    .exec_s = line_num(l, QE_RK_EXEC_S), .cells_s = line_num(l, QE_RK_CELLS_S),
-	    .result = l->str[QE_RK_RESULT], .warm_s = line_num(l, QE_RK_WARM_S),
-	    .peak_growth = line_num(l, QE_RK_PEAK_GROWTH), .kenv = l->kenv, .prov = l->prov };
-}
-
-/* other_version()'s rule over a line's "version": 1, 0, or -1 where it would say something. */
-static int
-line_other_version(const struct qe_reader *r, const struct qe_recline *l)
-{
-	int w;
-
-	if (l->type[QE_RK_VERSION] == 0 || l->type[QE_RK_VERSION] == QE_JS_NULL)
-		return 0;
-	if ((w = qe_vocab_lookup(&qe_versions, l->str[QE_RK_VERSION])) < 0)
+	if (kind == NULL) {
+		warnx("%s:%ld: record without 'kind'", file, line);
 		return -1;
-	return w != (r->side == QE_BASE ? QE_VER_BASE : QE_VER_HEAD);
+	}
+	iscell = strcmp(kind, "cell") == 0;
+	if (!iscell && strcmp(kind, "notebook") != 0)
+		return 0;	/* provenance and other records: not ours */
+	if (bad_field(l, iscell, kind, file, line))
+		return -1;
+	if (l->type[QE_RK_CURRENT] == QE_JS_FALSE)
+		return 0;
+	if ((s = other_version(r, l, file, line)) != 0)
+		return s < 0 ? -1 : 0;
+	if ((s = record_document(r, l, tree, kind, file, line, &name, &own)) != 0)
+		return s < 0 ? -1 : 0;
+	/* before doc_get(): a rejected record must not leave its document behind */
+	if (iscell && (why = bad_cell(l)) != NULL) {
+		warnx("%s:%ld: cell record %s", file, line, why);
+		free(own);
+		return -1;
+	}
+	rec_of(l, tree, &f);
+	s = take(r, &f, iscell, name, file, line);
+	free(own);
+	return s;
+}
+
+int
+qe_reader_record(cJSON *rec, const char *file, long line, void *ctx)
+{
+	struct qe_reader *r = ctx;
+	struct qe_recline l;
+
+	qe_recscan_tree(&r->scan, rec, &l);
+	return read_record(r, &l, rec, file, line);
 }
 
 int
@@ -709,37 +633,22 @@ qe_reader_line(const char *s, size_t n, const char *file, long line, void *ctx)
 {
 	struct qe_reader *r = ctx;
 	struct qe_recline l;
-	struct rec f;
-	const char *kind;
-	int iscell, v;
 
-	/* every path that would say something is left to qe_reader_record(), which says it */
-	if (qe_recscan_line(&r->scan, s, n, &l) != 0 || (kind = l.str[QE_RK_KIND]) == NULL)
-		return QE_LINE_TREE;
-	iscell = strcmp(kind, "cell") == 0;
-	if (!iscell && strcmp(kind, "notebook") != 0)
-		return 0;	/* provenance and other records: not ours */
-	if (line_bad(&l, iscell))
-		return QE_LINE_TREE;
-	if (l.type[QE_RK_CURRENT] == QE_JS_FALSE)
-		return 0;
-	if ((v = line_other_version(r, &l)) != 0)
-		return v < 0 ? QE_LINE_TREE : 0;
-	if (l.str[QE_RK_DOCUMENT] == NULL || (iscell && line_bad_cell(&l)))
-		return QE_LINE_TREE;
-	rec_of_line(&l, &f);
-	return take(r, &f, iscell, l.str[QE_RK_DOCUMENT], file, line);
+	if (qe_recscan_line(&r->scan, s, n, &l) != 0)
+		return QE_LINE_REFUSED;	/* qe_ndjson says why */
+	return read_record(r, &l, NULL, file, line);
 }
 
 int
 qe_reader_read(struct qe_reader *r, int side, const char *path)
 {
 	char *argv[1] = { (char *)path };
-	/* jq expressions read trees */
-	qe_line_fn fast = r->filter || r->document || r->key || r->tree ? NULL : qe_reader_line;
 
 	r->side = side;
-	return qe_each_record_lines(1, argv, fast, qe_reader_record, r);
+	/* jq expressions read trees */
+	if (r->filter || r->document || r->key || r->tree)
+		return qe_each_record(1, argv, qe_reader_record, r);
+	return qe_each_record_lines(1, argv, qe_reader_line, NULL, r);
 }
 
 static int

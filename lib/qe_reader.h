@@ -22,9 +22,11 @@
  *    are skipped silently.
  *  - cells are stored in arrival order and found through a hash of their
  *    index, so memory follows the records read, never the largest index.
- *  - a record reads the same from its line (qe_reader_line) as from its tree
- *    (qe_reader_record): the line is taken only when the tree would be
- *    taken without a word.
+ *  - a record is read into one struct qe_recline (qe_recscan.h), from its
+ *    line (qe_reader_line) or from its tree (qe_reader_record, where a jq
+ *    expression needs the tree), and checked once, on that struct: the
+ *    same values, refusals and words either way. A repeated member reads
+ *    as its first occurrence; every occurrence's type is checked.
  *  - labels and first lines share one text store addressed by 32-bit
  *    offsets: beyond 4 GiB of them the program ends ("too much label text
  *    to hold", status 2), the one exit here besides out of memory.
@@ -108,7 +110,7 @@ struct qe_reader {
 	void *document_arg;
 	qe_rec_text_fn key;		/* the cell alignment key (default its source) */
 	void *key_arg;
-	int tree;			/* read every line as cJSON's tree (tests compare the ways) */
+	int tree;			/* read every line through its tree (tests compare the ways) */
 
 	/* what was read */
 	long nrecords[2];	/* records taken per side */
@@ -129,14 +131,17 @@ struct qe_reader {
  */
 int qe_reader_read(struct qe_reader *r, int side, const char *path);
 
-/* The qe_record_fn behind qe_reader_read(): ctx is the reader; reads into side r->side. */
+/*
+ * The qe_record_fn behind qe_reader_read() when a jq expression is set (or
+ * `tree`): ctx is the reader; the tree read into the record struct, then
+ * into side r->side.
+ */
 int qe_reader_record(cJSON *rec, const char *file, long line, void *ctx);
 
 /*
- * The qe_line_fn before it (no jq expression set): the line read with the
- * pull reader (qe_recscan) into the same sides; QE_LINE_TREE, with nothing
- * changed, for every line qe_reader_record() would say something about or
- * the pull reader does not take, so the words are always its.
+ * The qe_line_fn behind it otherwise: the line read with the pull reader
+ * (qe_recscan) into the same struct and sides; a line that is no JSON
+ * object is QE_LINE_REFUSED: qe_ndjson says why, in qe_js_check()'s words.
  */
 int qe_reader_line(const char *s, size_t n, const char *file, long line, void *ctx);
 

@@ -1,5 +1,6 @@
 /* A record line read with the pull reader, provenance reused (qe_recscan.h). */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "qe.h"
@@ -340,16 +341,45 @@ type_at(struct qe_jscan *s)
 	return qe_js_type(s);
 }
 
-/* One known member's value into l; 0, or -1. */
+/*
+ * A later occurrence of member id, of type t, the record's member pos: kept
+ * (the first of each type) for the checks of every occurrence's type.
+ */
+static void
+dup_add(struct qe_recscan *sc, int id, int t, unsigned pos)
+{
+	if (sc->dupseen[id] & (1u << t))
+		return;
+	sc->dupseen[id] |= (unsigned char)(1u << t);
+	sc->dups = qe_grow(sc->dups, sc->ndups, &sc->capdups, sizeof *sc->dups, 8);
+	sc->dups[sc->ndups++] = (struct qe_recdup){ .pos = pos, .id = (signed char)id, .type = (signed char)t };
+}
+
+/* Forget the last record's repeated members. */
+static void
+dup_reset(struct qe_recscan *sc)
+{
+	if (sc->ndups > 0) {
+		memset(sc->dupseen, 0, sizeof sc->dupseen);
+		sc->ndups = 0;
+	}
+}
+
+/* One known member's value into l, the record's member pos; 0, or -1. */
 static int
-member(struct qe_recscan *sc, int id, struct qe_recline *l)
+member(struct qe_recscan *sc, int id, unsigned pos, struct qe_recline *l)
 {
 	struct qe_jscan *s = &sc->s;
 	int t = type_at(s);
 
-	if (t < 0 || l->type[id] != 0)	/* a repeated member: cJSON's way */
+	if (t < 0)
 		return -1;
+	if (l->type[id] != 0) {	/* repeated: the first is read (as cJSON's lookups read it) */
+		dup_add(sc, id, t, pos);
+		return skip(s);
+	}
 	l->type[id] = (signed char)t;
+	l->pos[id] = pos;
 	if (id == QE_RK_PROVENANCE)
 		return provenance(sc, l);
 	if (t == QE_JS_STR)
@@ -379,22 +409,67 @@ qe_recscan_line(struct qe_recscan *sc, const char *s, size_t n, struct qe_reclin
 	/* every string of the line, decoded, with its NUL: at most the line's n bytes (a
 	 * string's quotes make room for its NUL, and an escape decodes shorter than it is) */
 	qe_buf_grow(&sc->text, n);
+	dup_reset(sc);
 	qe_js_init(&sc->s, s, n);
 	if (qe_js_enter(&sc->s, QE_JS_OBJ) < 0)
-		return QE_LINE_TREE;
+		return -1;
 	while ((r = next_key(sc, m++, &id)) == 1) {
-		if (id >= 0 ? member(sc, id, l) < 0 : skip(&sc->s) < 0)
-			return QE_LINE_TREE;
+		if (id >= 0 ? member(sc, id, (unsigned)(m - 1), l) < 0 : skip(&sc->s) < 0)
+			return -1;
 	}
 	/* only SP and TAB after the record (qe_ndjson's rule), which at_end() also keeps */
 	while (r == 0 && sc->s.p < sc->s.end && (*sc->s.p == ' ' || *sc->s.p == '\t'))
 		sc->s.p++;
 	if (r != 0 || sc->s.p != sc->s.end)
-		return QE_LINE_TREE;
+		return -1;
 	for (id = 0; id < QE_RK_N; id++)
 		if (l->type[id] == QE_JS_STR)
 			l->str[id] = sc->text.data + sc->off[id];
+	l->dup = sc->dups;
+	l->ndup = sc->ndups;
 	return 0;
+}
+
+/* The QE_JS_* of a tree's value. */
+static int
+tree_type(const cJSON *v)
+{
+	return cJSON_IsObject(v) ? QE_JS_OBJ : cJSON_IsArray(v) ? QE_JS_ARR : cJSON_IsString(v) ? QE_JS_STR :
+	    cJSON_IsNumber(v) ? QE_JS_NUM : cJSON_IsTrue(v) ? QE_JS_TRUE : cJSON_IsFalse(v) ? QE_JS_FALSE :
+	    QE_JS_NULL;
+}
+
+void
+qe_recscan_tree(struct qe_recscan *sc, const cJSON *t, struct qe_recline *l)
+{
+	const cJSON *v;
+	unsigned pos = 0;
+	int id, type;
+
+	memset(l, 0, sizeof *l);
+	dup_reset(sc);
+	cJSON_ArrayForEach(v, t) {
+		if ((id = qe_recscan_key(v->string, strlen(v->string))) >= 0) {
+			type = tree_type(v);
+			if (l->type[id] != 0)
+				dup_add(sc, id, type, pos);
+			else {
+				l->type[id] = (signed char)type;
+				l->pos[id] = pos;
+				l->str[id] = type == QE_JS_STR ? v->valuestring : NULL;
+				l->num[id] = type == QE_JS_NUM ? v->valuedouble : 0;
+				if (type == QE_JS_OBJ && id == QE_RK_PROVENANCE)
+					l->prov = v;
+				else if (type == QE_JS_OBJ && id == QE_RK_TIMEOUT)
+					l->tc = v;
+				else if (type == QE_JS_OBJ && id == QE_RK_KENV)
+					l->kenv = v;
+			}
+		}
+		pos++;
+	}
+	l->dup = sc->dups;
+	l->ndup = sc->ndups;
 }
 
 void
@@ -404,6 +479,7 @@ qe_recscan_free(struct qe_recscan *sc)
 	qe_buf_free(&sc->text);
 	qe_buf_free(&sc->psuffix);
 	qe_buf_free(&sc->pk);
+	free(sc->dups);
 	cJSON_Delete(sc->ptree);
 	for (size_t i = 0; i < sizeof sc->own / sizeof *sc->own; i++)
 		cJSON_Delete(sc->own[i]);

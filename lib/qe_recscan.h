@@ -7,10 +7,15 @@
  * one memcmp and its tree reused.
  *
  * Invariants:
- *  - it takes a line only when qe_ndjson's checks and cJSON would take it
- *    (qe_jscan.h: strict JSON, an object, then only SP and TAB), and a
- *    known member only once; anything else returns QE_LINE_TREE and the
- *    caller goes cJSON's way, which gives the diagnostic or the tree.
+ *  - it takes a line exactly when qe_js_check() takes it (qe_jscan.h:
+ *    strict JSON, an object, then only SP and TAB); a line it refuses
+ *    returns -1, and qe_js_check() says why (qe_ndjson, QE_LINE_REFUSED).
+ *  - one struct qe_recline for every way a record is read: from its line
+ *    here, or from a tree (qe_recscan_tree(), for the callers that need
+ *    one: jq expressions), with the same values, so every consumer checks
+ *    a record once, on the struct. A repeated member reads as its first
+ *    occurrence (as cJSON's lookups read it); the later ones are listed
+ *    (l->dup) for the checks that look at every occurrence's type.
  *  - a member's value is given as its JSON type and, for strings and
  *    numbers, its value as cJSON reads it; "provenance", "timeout_cell"
  *    and "kernel_env" as trees when they are objects. Everything given
@@ -44,6 +49,11 @@ enum { QE_RK_KIND, QE_RK_DOCUMENT, QE_RK_INDEX, QE_RK_SOURCE, QE_RK_DURATION, QE
 	QE_RK_TNOTE, QE_RK_TSRC, QE_RK_KENV, QE_RK_RESULT, QE_RK_WARM_S, QE_RK_PEAK_GROWTH,
 	QE_RK_VERSION, QE_RK_CODE_CELLS, QE_RK_N };
 
+struct qe_recdup {
+	unsigned pos;			/* its place in the record */
+	signed char id, type;		/* QE_RK_*, QE_JS_* */
+};
+
 struct qe_recline {
 	signed char type[QE_RK_N];	/* QE_JS_* of the member, 0 when absent */
 	const char *str[QE_RK_N];	/* a string member, decoded, else NULL */
@@ -51,7 +61,11 @@ struct qe_recline {
 	const cJSON *prov, *tc, *kenv;	/* "provenance", "timeout_cell", "kernel_env" when objects,
 					 * else NULL */
 	int reused;			/* prov is the previous line's tree, known by its bytes */
+	unsigned pos[QE_RK_N];		/* a member's place in the record (0 first) */
+	const struct qe_recdup *dup;	/* later occurrences of read members, in order: */
+	size_t ndup;			/* the first of each member and type */
 };
+
 
 /* Keys predicted a line (qe-cache-extract and qe-stamp write them in one order). */
 #define QE_RS_NPK 48
@@ -68,13 +82,22 @@ struct qe_recscan {
 	unsigned pkoff[QE_RS_NPK + 1];	/* key i is pk.data[pkoff[i] .. pkoff[i + 1]) */
 	signed char pkid[QE_RS_NPK];	/* its member id, or -1 */
 	int npk;
+	struct qe_recdup *dups;		/* this record's repeated members (qe_recline's dup) */
+	size_t ndups, capdups;
+	unsigned char dupseen[QE_RK_N];	/* the types listed there, a bit each */
 };
 
 /* The member id of a key, or -1. */
 int qe_recscan_key(const char *k, size_t n);
 
-/* Read s[0..n) into *l: 0, or QE_LINE_TREE (then *l means nothing). */
+/* Read s[0..n) into *l: 0, or -1 when the line is no JSON object (then *l means nothing). */
 int qe_recscan_line(struct qe_recscan *sc, const char *s, size_t n, struct qe_recline *l);
+
+/*
+ * The record tree t (an object) into *l, as qe_recscan_line() reads its
+ * line; everything given borrows from t (and sc's list of repeated members).
+ */
+void qe_recscan_tree(struct qe_recscan *sc, const cJSON *t, struct qe_recline *l);
 
 void qe_recscan_free(struct qe_recscan *sc);
 

@@ -39,6 +39,10 @@ setup_file() {
 	head -31 "$H/hook.log" > "$F/log-before"
 	tail -n +32 "$H/hook.log" > "$F/log-after"
 	qe-cache-extract -t "$H/hook.log" "$H/.jupyter_cache" > "$F/hooked.ndjson"
+	# a stamped report of one build: its first two records, then its last two
+	qe-stamp -r test "$F/clean.ndjson" | jq -c '.provenance.run.build_id = "b1"' > "$F/report.ndjson"
+	head -2 "$F/report.ndjson" > "$F/report-before.ndjson"
+	tail -n +3 "$F/report.ndjson" > "$F/report-after.ndjson"
 }
 
 setup() {
@@ -73,6 +77,11 @@ ndjson_case() {
 	run -2 --separate-stderr qe-cache-extract -t "$T/$name.log" "$H/.jupyter_cache"
 	assert_equal "${stderr_lines[*]}" "qe-cache-extract: $T/$name.log:32: $reason qe-cache-extract: 1 line rejected"
 	assert_output "$(cat "$F/hooked.ndjson")"
+	# qe-history add: line 3 of 5 of a report; the report is not added
+	cat "$F/report-before.ndjson" "$T/bad" <(echo) "$F/report-after.ndjson" > "$T/$name.report"
+	run -2 --separate-stderr qe-history add -d "$T/$name.db" "$T/$name.report"
+	assert_equal "${stderr_lines[*]}" "qe-history: $T/$name.report:3: $reason qe-history: 1 line rejected qe-history: $T/$name.report: not added: lines were rejected"
+	assert_output ""
 }
 
 @test "NDJSON: a truncated record" {
@@ -577,11 +586,57 @@ gone_reader() {
 	assert_equal "$(jq -s '[.[] | select(.kind == "notebook")] | length' <<< "$output")" 7
 }
 
-@test "NUL: \\u0000 in a record's string (kind, label, document) is rejected by every NDJSON reader" {
+@test "NUL: \\u0000 in a record's string (kind, label, document) is rejected by every NDJSON reader (qe(7))" {
 	printf '{"kind":"notebook\\u0000","document":"a"}' > "$T/bad"
 	ndjson_case nulkind 'NUL (\u0000) in a string at column 18'
 	printf '{"kind":"cell","document":"a","label":"a\\u0000b"}' > "$T/bad"
 	ndjson_case nullabel 'NUL (\u0000) in a string at column 41'
+}
+
+@test "BOM: a byte order mark opening a stream is skipped by every NDJSON reader, never copied through (qe(7))" {
+	local bom=$'\xef\xbb\xbf'
+	# qe-stamp: the records as without it, no BOM in front
+	{ printf '%s' "$bom"; cat "$F/clean.ndjson"; } > "$T/bom.ndjson"
+	run -0 --separate-stderr qe-stamp -r test -t 2026-01-01T00:00:00Z "$T/bom.ndjson"
+	assert_equal "$stderr" ""
+	[ "${output:0:1}" = "{" ]
+	assert_equal "$(sed 's/"stamped_at":"[^"]*"//' <<< "$output")" \
+	    "$(qe-stamp -r test -t 2026-01-01T00:00:00Z "$F/clean.ndjson" | sed 's/"stamped_at":"[^"]*"//')"
+	# columns count the line's bytes as read, the BOM too
+	printf '%s{"kind":01}\n' "$bom" > "$T/bom-bad.ndjson"
+	run -2 --separate-stderr qe-stamp -r test "$T/bom-bad.ndjson"
+	assert_equal "${stderr_lines[0]}" "qe-stamp: $T/bom-bad.ndjson:1: invalid JSON at column 13"
+	# qe-cell-diff: in BASE and in HEAD, what the clean streams give
+	run -0 --separate-stderr qe-cell-diff "$T/bom.ndjson" "$T/bom.ndjson"
+	assert_equal "$stderr" ""
+	assert_equal "$output" "$(qe-cell-diff "$F/clean.ndjson" "$F/clean.ndjson" | sed "s|$F/clean.ndjson|$T/bom.ndjson|g")"
+	# ... and with a jq expression (records read through their trees)
+	run -0 --separate-stderr qe-cell-diff -f true "$T/bom.ndjson" "$F/clean.ndjson"
+	assert_equal "$stderr" ""
+	# qe-comment: a diff stream with a BOM
+	{ printf '%s' "$bom"; cat "$F/diff.ndjson"; } > "$T/bom.diff"
+	run -0 --separate-stderr qe-comment -s "$T/bom.diff"
+	assert_equal "$stderr" ""
+	assert_output "$(qe-comment -s "$F/diff.ndjson")"
+	# qe-cache-extract -t: a hook log with a BOM, every cell still timed
+	{ printf '%s' "$bom"; cat "$F/log-before" "$F/log-after"; } > "$T/bom.log"
+	run -0 --separate-stderr qe-cache-extract -t "$T/bom.log" "$(fixture hook/cache)/.jupyter_cache"
+	assert_equal "$stderr" ""
+	assert_output "$(cat "$F/hooked.ndjson")"
+	# qe-history add: the report added, its content digest that of the lines without the BOM
+	{ printf '%s' "$bom"; cat "$F/report.ndjson"; } > "$T/bom.report"
+	run -0 --separate-stderr qe-history add -d "$T/h.db" "$T/bom.report"
+	assert_equal "$stderr" ""
+	run -0 jq -r '.result + " " + .content_sha256' <<< "$output"
+	assert_output "added $(sha256sum < "$F/report.ndjson" | cut -c1-64)"
+	run -0 qe-history add -d "$T/h.db" "$F/report.ndjson"
+	run -0 jq -r .result <<< "$output"
+	assert_output "present"
+}
+
+@test "BOM: one at the start of a later line is refused by every NDJSON reader" {
+	printf '\xef\xbb\xbf{"kind":"cell","document":"a"}' > "$T/bad"
+	ndjson_case bomlater 'byte order mark (U+FEFF) after the first line at column 1'
 }
 
 @test "accepted no more: raw TAB, CR and ESC inside JSON strings are rejected by every NDJSON reader" {

@@ -612,7 +612,8 @@ vx() {
 }
 
 # odd NAME: stamped-base.ndjson with its cell records rewritten, line by line,
-# into what the pull reader (lib/qe_recscan.c) takes or leaves to cJSON
+# into the edges of the one record reader (lib/qe_recscan.c): what it reads,
+# what it refuses and what its checks reject
 odd() {
 	python3 - stamped-base.ndjson "$T/$1" <<'PY'
 import sys
@@ -623,11 +624,11 @@ for l in open(src).read().splitlines():
         k, c = c % 12, c + 1
         if k == 0: l = l.replace('"kind"', '"kin\\u0064"', 1)            # an escaped key: the same member
         if k == 1: l = l.replace('"label":', '"label":"first","label":', 1)  # repeated: cJSON reads the first
-        if k == 2: l = l.replace('"schema_version":1', '"schema_version":01', 1)  # cJSON takes a leading zero
+        if k == 2: l = l.replace('"schema_version":1', '"schema_version":01', 1)  # a leading zero: no JSON (cJSON took it)
         if k == 3: l = l[:-1] + ',"z":1}'                                 # provenance not last
         if k == 4: l = l.replace('"fingerprint":"', '"fingerprint":"f', 1)  # another provenance, then back
         if k == 5: l = l.replace('"first_line":"', '"first_line":"caf\\u00e9 \\ud83d\\ude00 ', 1)
-        if k == 6: l = l.replace('"kind":', '"kind":\x0b', 1)            # cJSON takes VT as a blank
+        if k == 6: l = l.replace('"kind":', '"kind":\x0b', 1)            # VT is no JSON blank (cJSON took it)
         if k == 7: l = l + '\r\r'                                         # trailing data
         if k == 8: l = l.replace('"label":', '"label":"a\\u0000b","x":', 1)
         if k == 9: l = l.replace('"status":"ok"', '"status":"fine"', 1)
@@ -638,7 +639,7 @@ open(dst, 'w').write('\n'.join(out) + '\n')
 PY
 }
 
-@test "pull reader: every line reads as cJSON's tree reads it (-f true reads trees): records, words, status" {
+@test "pull reader: every line reads from its bytes as from its tree (-f true reads trees): records, words, status" {
 	odd b
 	for h in stamped-head-other.ndjson stamped-head-same.ndjson "$T/b"; do
 		run -2 --separate-stderr qe-cell-diff "$T/b" "$h"
@@ -647,18 +648,39 @@ PY
 		assert_equal "$output" "$out"
 		assert_equal "$stderr" "$err"
 	done
-	# what only cJSON's way says, said the same (b as HEAD: its texts are the ones written)
+	# every refusal said (b as HEAD: its texts are the ones written); a leading zero and a VT
+	# are no JSON: refused at their byte, as qe_js_check() says it (tests/unit/jscan.test)
 	run -2 --separate-stderr qe-cell-diff stamped-head-same.ndjson "$T/b"
 	assert_equal "$(printf '%s\n' "${stderr_lines[@]}" | grep -c 'trailing data after JSON value')" 2
 	assert_equal "$(printf '%s\n' "${stderr_lines[@]}" | grep -c 'NUL (\\u0000) in a string')" 2
 	assert_equal "$(printf '%s\n' "${stderr_lines[@]}" | grep -c "cell record with an invalid 'status'")" 2
-	assert_equal "${stderr_lines[-1]}" "qe-cell-diff: 6 lines rejected"
+	assert_equal "$(printf '%s\n' "${stderr_lines[@]}" | grep -c ': invalid JSON at column 34$')" 2
+	assert_equal "$(printf '%s\n' "${stderr_lines[@]}" | grep -c ': invalid JSON at column 9$')" 2
+	assert_equal "${stderr_lines[-1]}" "qe-cell-diff: 10 lines rejected"
 	out="$output"
 	# the escaped first line decoded; the repeated label read first
 	run -0 jq -r 'select(.kind == "cell-diff") | .first_line' <<< "$out"
 	assert_line --partial "café 😀 "
 	run -0 jq -r 'select(.kind == "cell-diff" and .label == "first") | .label' <<< "$out"
 	assert_output "$(printf "first\nfirst")"
+}
+
+@test "pull reader: a repeated member reads as its first, and every occurrence's type is checked in the record's order, from the line and the tree alike" {
+	local l
+	l=$(grep -m1 '"kind":"cell"' stamped-base.ndjson)
+	{
+		sed 's/^{/{"first_line":"x","error":"e","first_line":7,"label":5,/' <<< "$l"
+		sed 's/^{/{"warm_s":null,"status":true,"warm_s":"slow",/' <<< "$l"
+		sed 's/"label":/"label":"first","label":"second","label":/' <<< "$l"
+	} > "$T/dup"
+	for f in "" "-f true"; do
+		run -2 --separate-stderr qe-cell-diff $f stamped-head-same.ndjson "$T/dup"
+		assert_equal "${stderr_lines[0]}" "qe-cell-diff: $T/dup:1: cell record with an invalid 'first_line' (not a string)"
+		assert_equal "${stderr_lines[1]}" "qe-cell-diff: $T/dup:2: cell record with an invalid 'status' (not a string)"
+		assert_equal "${stderr_lines[2]}" "qe-cell-diff: 2 lines rejected"
+		run -0 jq -r 'select(.kind == "cell-diff" and .label == "first") | .label' <<< "$output"
+		assert_output "first"
+	done
 }
 
 @test "pull reader: qe-replicate's fields (version, warm_s, peak_growth_bytes, result_sha256, kernel_env) read as cJSON's trees read them" {

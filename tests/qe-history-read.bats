@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
-# qe-history add reads most lines without a cJSON tree (lib/qe_recscan.c:
-# the provenance byte-equal to the previous line's end is that line's tree)
-# and the rest cJSON's way: the same rows, digest and messages either way.
+# qe-history add reads every line without a cJSON tree (lib/qe_recscan.c:
+# the provenance byte-equal to the previous line's end is that line's tree;
+# a repeated member reads as its first); a line it refuses is said in the
+# words every NDJSON reader says it (qe_js_check).
 # The report is a generated build (tests/gen_history.py) of real records.
 
 load helper
@@ -25,12 +26,12 @@ for t in ("SELECT * FROM docs ORDER BY id", "SELECT * FROM notebooks ORDER BY do
         print(repr(r))' "$1" | sha256sum
 }
 
-@test "add: lines with CR, trailing blanks, blank lines between them, some read cJSON's way: the rows of the clean report, the digest of the lines as read" {
+@test "add: lines with CR, trailing blanks, blank lines between them, repeated members: the rows of the clean report, the digest of the lines as read" {
 	T="$BATS_TEST_TMPDIR"
 	clean="$H/r/main-01.ndjson"
 	# every 3rd line ends in SP TAB, every 5th in CR, a blank line after every
-	# 4th; every 7th repeats a member (qe_recscan leaves it to cJSON, which
-	# reads the first), so the next line's provenance follows a tree line
+	# 4th; every 7th repeats a member (the first is read, as cJSON's lookups
+	# read it)
 	/usr/bin/python3 -c 'import sys
 out = []
 for i, l in enumerate(open(sys.argv[1], "rb").read().split(b"\n")):
@@ -60,7 +61,7 @@ sys.stdout.buffer.write(b"\n".join(out) + b"\n")' "$clean" > "$T/messy.ndjson"
 	assert_equal "$(rows "$T/messy.db")" "$(rows "$T/clean.db")"
 }
 
-@test "add: a bad line among lines read without a tree is said as cJSON's way says it, the report not added" {
+@test "add: a bad line among lines read without a tree is said in every reader's words, the report not added" {
 	T="$BATS_TEST_TMPDIR"
 	# the 3rd and the 6th cell record: a number beyond a double, a line cut short
 	/usr/bin/python3 -c 'import sys
@@ -75,6 +76,7 @@ sys.stdout.buffer.write(b"\n".join(ls))' "$H/r/main-01.ndjson" > "$T/bad.ndjson"
 	run -2 --separate-stderr qe-history add -d "$T/db" "$T/bad.ndjson"
 	assert_equal "$output" ""
 	assert_equal "${stderr_lines[0]}" "qe-history: $T/bad.ndjson:$a: number out of range (beyond a double's 1.8e308)"
+	assert_equal "${stderr_lines[1]}" "qe-history: $T/bad.ndjson:$b: $(qe-stamp -r x - < <(sed -n "${b}p" "$T/bad.ndjson") 2>&1 >/dev/null | head -1 | sed 's/^[^:]*: [^:]*:[0-9]*: //')"
 	[[ "${stderr_lines[1]}" == "qe-history: $T/bad.ndjson:$b: invalid JSON at column "[0-9]* ]]
 	assert_equal "${stderr_lines[2]}" "qe-history: 2 lines rejected"
 	assert_equal "${stderr_lines[3]}" "qe-history: $T/bad.ndjson: not added: lines were rejected"

@@ -20,10 +20,11 @@ walk(const char *in, size_t n, struct qe_buf *out)
 }
 
 /*
- * Both readers: "same" when both take it alike, "refused" when the pull
- * reader refuses it (the tools then go cJSON's way), "cjson refuses" or
- * "differ" (a defect: the pull reader must never take what cJSON and the
- * checks refuse, nor read it otherwise).
+ * Both readers: "same" when both take it alike, "refused" when both
+ * refuse it, "refused, cjson takes it" where cJSON reads what is no JSON
+ * (the tools refuse it: one validator), "cjson refuses" or "differ" (a
+ * defect: the pull reader must never take what cJSON and the checks
+ * refuse, nor read it otherwise).
  */
 static void
 agree(const char *in, size_t n, struct qe_buf *out)
@@ -98,6 +99,16 @@ walk_why(const char *in, size_t n, struct qe_buf *out)
 		qe_buf_adds(out, "taken");
 	qe_js_free(&s);
 	qe_buf_free(&o);
+}
+
+/* qe_js_bom(): the bytes of a byte order mark at the start, then what follows it. */
+static void
+bom(const char *in, size_t n, struct qe_buf *out)
+{
+	size_t b = qe_js_bom(in, n);
+
+	qe_buf_addf(out, "%zu ", b);
+	qe_buf_add(out, in + b, n - b);
 }
 
 /* Skip the first value, then print what is left from the cursor. */
@@ -257,6 +268,7 @@ static const struct unit_fn fns[] = {
 	{ "why-text", why_text },
 	{ "why-as-before", why_as_before },
 	{ "walk-why", walk_why },
+	{ "bom", bom },
 	{ NULL, NULL }
 };
 

@@ -11,7 +11,7 @@
 /* What a case writes for one line the reader read (line: its bytes). */
 typedef void line_fn(const struct qe_recline *l, const char *line, size_t len, struct qe_buf *out);
 
-/* Read every line of in[0..n) with one reader: "tree" for a line left to cJSON, else show(). */
+/* Read every line of in[0..n) with one reader: "refused" for a line it refuses, else show(). */
 static void
 each_line(const char *in, size_t n, struct qe_buf *out, line_fn *show)
 {
@@ -25,7 +25,7 @@ each_line(const char *in, size_t n, struct qe_buf *out, line_fn *show)
 		if (out->len)
 			qe_buf_addc(out, ' ');
 		if (qe_recscan_line(&sc, p, (size_t)(e - p), &l) != 0)
-			qe_buf_adds(out, "tree");
+			qe_buf_adds(out, "refused");
 		else
 			show(&l, p, (size_t)(e - p), out);
 		p = e + (nl != NULL);
@@ -113,10 +113,88 @@ numbers(const char *in, size_t n, struct qe_buf *out)
 	each_line(in, n, out, show_number);
 }
 
+/*
+ * Every member read, in id order: id=TYPE:value@pos (strings, numbers
+ * %a, "obj" for the trees given), then the repeated ones: +id=TYPE@pos.
+ */
+static void
+show_all(const struct qe_recline *l, struct qe_buf *out)
+{
+	static const char tn[] = "?OASNtfn";
+
+	for (int id = 0; id < QE_RK_N; id++) {
+		if (l->type[id] == 0)
+			continue;
+		qe_buf_addf(out, "%d=%c", id, tn[l->type[id]]);
+		if (l->str[id])
+			qe_buf_addf(out, ":%s", l->str[id]);
+		else if (l->type[id] == QE_JS_NUM)
+			qe_buf_addf(out, ":%a", l->num[id]);
+		else if ((id == QE_RK_PROVENANCE && l->prov) || (id == QE_RK_TIMEOUT && l->tc) ||
+		    (id == QE_RK_KENV && l->kenv))
+			qe_buf_adds(out, ":obj");
+		qe_buf_addf(out, "@%u;", l->pos[id]);
+	}
+	for (size_t i = 0; i < l->ndup; i++)
+		qe_buf_addf(out, "+%d=%c@%u;", l->dup[i].id, tn[l->dup[i].type], l->dup[i].pos);
+}
+
+static void
+show_members(const struct qe_recline *l, const char *line, size_t len, struct qe_buf *out)
+{
+	(void)line;
+	(void)len;
+	show_all(l, out);
+}
+
+static void
+members(const char *in, size_t n, struct qe_buf *out)
+{
+	each_line(in, n, out, show_members);
+}
+
+/*
+ * The line read from its bytes beside its cJSON tree read by
+ * qe_recscan_tree(): "same" when every member, position and repetition
+ * reads alike, else both.
+ */
+static void
+show_tree(const struct qe_recline *l, const char *line, size_t len, struct qe_buf *out)
+{
+	struct qe_recscan sc = { 0 };
+	struct qe_recline t;
+	struct qe_buf a = { 0 }, b = { 0 };
+	cJSON *tree = cJSON_ParseWithLength(line, len);
+
+	show_all(l, &a);
+	if (tree == NULL)
+		qe_buf_adds(&b, "cjson refuses");
+	else {
+		qe_recscan_tree(&sc, tree, &t);
+		show_all(&t, &b);
+	}
+	if (strcmp(a.data ? a.data : "", b.data ? b.data : "") == 0)
+		qe_buf_adds(out, "same");
+	else
+		qe_buf_addf(out, "differ: %s / %s", a.data, b.data);
+	qe_buf_free(&a);
+	qe_buf_free(&b);
+	cJSON_Delete(tree);
+	qe_recscan_free(&sc);
+}
+
+static void
+tree(const char *in, size_t n, struct qe_buf *out)
+{
+	each_line(in, n, out, show_tree);
+}
+
 static const struct unit_fn fns[] = {
 	{ "lines", lines },
 	{ "numbers", numbers },
 	{ "replicate", replicate },
+	{ "members", members },
+	{ "tree", tree },
 	{ NULL, NULL }
 };
 
