@@ -46,12 +46,17 @@ if [ ! -f "$QE_STATE/baseline-cache/global.db" ] || [ ! -d "$cache/executed" ]; 
 	exit 0
 fi
 # the baseline's records, with the executed notebooks the build left in place
-# (jupyter-cache keeps a changed notebook's earlier record beside the new one)
+# (jupyter-cache keeps a changed notebook's earlier record beside the new one),
+# hard-linked: qe-cache-extract reads no notebook through a symbolic link out
+# of the cache (copied where the two folders are on different file systems)
 base=$QE_STATE/replicate-base
 rm -rf "$base"
 mkdir -p "$base"
 cp "$QE_STATE/baseline-cache/global.db" "$base/global.db"
-ln -s "$cache/executed" "$base/executed"
+if ! cp -al "$cache/executed" "$base/executed" 2> /dev/null; then
+	rm -rf "$base/executed"
+	cp -R "$cache/executed" "$base/executed"
+fi
 
 note() { printf -- '- %s\n' "$*" >> "$notes"; }
 # a document name shown in a note only when plain (letters, digits, _ . / -)
