@@ -795,6 +795,34 @@ stored_entry(const struct qe_jcache *c, const char *document)
 	return NULL;
 }
 
+/*
+ * No document of that name: the newest record whose source path, its
+ * extension dropped, ends with "/document" (a name relative to another
+ * root), when those records are of one document; NULL (said when several).
+ */
+static const struct qe_jcache_entry *
+stored_by_source(const struct qe_jcache *c, const char *path, const char *document)
+{
+	const struct qe_jcache_entry *found = NULL;
+	size_t n = strlen(document);
+	int several = 0;
+
+	for (size_t i = 0; i < c->n; i++) {
+		char *stem = c->e[i].pk >= 0 ? qe_docname(c->e[i].uri, NULL, "/", 1) : NULL;
+		size_t len = stem ? strlen(stem) : 0;
+
+		if (stem && len > n && stem[len - n - 1] == '/' && strcmp(stem + len - n, document) == 0) {
+			several |= found != NULL && strcmp(found->document, c->e[i].document) != 0;
+			found = found ? found : &c->e[i];
+		}
+		free(stem);
+	}
+	if (several)
+		warnx("%s: '%s' ends the source path of several documents: name one as the "
+		    "records do", path, document);
+	return several ? NULL : found;
+}
+
 int
 qe_extract_stored(struct qe_extract *x, const char *path, const char *document,
     struct qe_buf *out)
@@ -820,7 +848,8 @@ qe_extract_stored(struct qe_extract *x, const char *path, const char *document,
 	if (qe_jcache_open_file(&c, db.data) < 0 || read_rows(x, &c, 0) < 0)
 		goto done;
 	qe_jcache_arrange(&c, 1, x->root);
-	if ((e = stored_entry(&c, document)) == NULL) {
+	if ((e = stored_entry(&c, document)) == NULL &&
+	    (e = stored_by_source(&c, path, document)) == NULL) {
 		warnx("%s: no record of document '%s'", path, document);
 		goto done;
 	}

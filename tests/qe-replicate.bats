@@ -268,8 +268,15 @@ diff_of() {
 	run -0 --separate-stderr qe-cache-extract --stored dynamics/markov "$w/base"
 	assert_equal "$(qe-cache-extract --stored dynamics/markov "$w/base" | od -An -c | tr -d ' \n')" \
 		"$(printf '%s\0%s\0' "$w/base/.jupyter_cache/executed/$key/base.ipynb" /tmp/lecture-demo/lectures/dynamics/markov.md | od -An -c | tr -d ' \n')"
-	# -r names documents as the records do
-	run -0 --separate-stderr qe-cache-extract -r /tmp/lecture-demo --stored lectures/dynamics/markov "$w/base"
+	# -r names documents as the records do; a name relative to another root
+	# is the end of one document's source path
+	local want
+	want=$(qe-cache-extract --stored dynamics/markov "$w/base" | od -An -c)
+	assert_equal "$(qe-cache-extract -r /tmp/lecture-demo --stored lectures/dynamics/markov "$w/base" | od -An -c)" "$want"
+	assert_equal "$(qe-cache-extract --stored lectures/dynamics/markov "$w/base" | od -An -c)" "$want"
+	assert_equal "$(qe-cache-extract --stored markov "$w/base" | od -An -c)" "$want"
+	run -2 --separate-stderr qe-cache-extract --stored namics/markov "$w/base"
+	assert_equal "$stderr" "qe-cache-extract: $w/base: no record of document 'namics/markov'"
 	run -2 --separate-stderr qe-cache-extract --stored dynamics/markov "$w/base" "$w/head"
 	assert_equal "$stderr" "qe-cache-extract: --stored reads one cache folder, not 2 operands"
 	cp -R "$w/base" "$BATS_TEST_TMPDIR/c" && chmod -R u+w "$BATS_TEST_TMPDIR/c"
