@@ -126,35 +126,22 @@ json_str() {
 	printf '"%s"' "$v"
 }
 
-# diff_summary FILE: the diff-summary line of qe-cell-diff's records (our own
-# writer's compact form), empty when there is none
-diff_summary() {
-	grep -m 1 '^{"kind":"diff-summary",' "$1" 2> /dev/null || true
+# diff_fact FILE KEY: true or false, as qe-comment --facts answers KEY for
+# qe-cell-diff's records in FILE (false when it cannot tell: no summary)
+diff_fact() {
+	local line
+	while IFS= read -r line; do
+		if [ "$line" = "$2=true" ]; then
+			echo true
+			return
+		fi
+	done < <("$QE_BIN/qe-comment" --facts "$1" 2> /dev/null || true)
+	echo false
 }
 
 # diff_regression FILE: true when the diff-summary says regression, else false
-diff_regression() {
-	case $(diff_summary "$1") in
-	*'"head_records":'*[0-9]',"regression":true,'*) echo true ;;
-	*) echo false ;;
-	esac
-}
+diff_regression() { diff_fact "$1" regression; }
 
 # diff_changed FILE: true when a notebook or cell of the comparison has a
-# verdict other than unchanged or cached (slower, faster, unclear, new,
-# removed, untimed, not comparable), else false
-diff_changed() {
-	local line counts re='"(notebooks|cells)":\{([^}]*)\}' pair
-	line=$(diff_summary "$1")
-	while [[ $line =~ $re ]]; do
-		counts=${BASH_REMATCH[2]}
-		line=${line#*"${BASH_REMATCH[0]}"}
-		for pair in ${counts//,/ }; do
-			case $pair in
-			'"unchanged":'* | '"cached":'* | *':0') ;;
-			*) echo true; return ;;
-			esac
-		done
-	done
-	echo false
-}
+# verdict other than unchanged or cached, else false
+diff_changed() { diff_fact "$1" changed; }

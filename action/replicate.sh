@@ -46,12 +46,17 @@ if [ ! -f "$QE_STATE/baseline-cache/global.db" ] || [ ! -d "$cache/executed" ]; 
 	exit 0
 fi
 # the baseline's records, with the executed notebooks the build left in place
-# (jupyter-cache keeps a changed notebook's earlier record beside the new one)
+# (jupyter-cache keeps a changed notebook's earlier record beside the new one),
+# hard-linked: qe-cache-extract reads no notebook through a symbolic link out
+# of the cache (copied where the two folders are on different file systems)
 base=$QE_STATE/replicate-base
 rm -rf "$base"
 mkdir -p "$base"
 cp "$QE_STATE/baseline-cache/global.db" "$base/global.db"
-ln -s "$cache/executed" "$base/executed"
+if ! cp -al "$cache/executed" "$base/executed" 2> /dev/null; then
+	rm -rf "$base/executed"
+	cp -R "$cache/executed" "$base/executed"
+fi
 
 note() { printf -- '- %s\n' "$*" >> "$notes"; }
 # a document name shown in a note only when plain (letters, digits, _ . / -)
@@ -59,17 +64,17 @@ shown() {
 	if [[ $1 =~ ^[A-Za-z0-9_./-]{1,80}$ ]]; then printf '\140%s\140' "$1"; else printf 'a lecture'; fi
 }
 
-# the flagged lectures, read by flagged.py: any document name, as its bytes
-if ! "${QE_PYTHON:-python3}" "$GITHUB_ACTION_PATH/action/flagged.py" "$diff" > "$QE_STATE/flagged.bin"; then
-	warn "replicates: could not read the flagged lectures from the screen's diff (see above): no replicate runs"
-	exit 0
+# the flagged lectures, as qe-comment --flagged names them: any document
+# name, as its bytes, and its whole seconds
+if ! "$QE_BIN/qe-comment" --flagged "$diff" > "$QE_STATE/flagged.bin"; then
+	warn "replicates: qe-comment could not read all of the screen's diff (see above): only the lectures it read are replicated"
 fi
 start=$SECONDS
-flagged=0 done=0 doc='' b=0 h=0	# b, h: whole seconds, digits only (flagged.py writes them)
+flagged=0 done=0 doc='' b=0 h=0	# b, h: whole seconds, digits only (qe-comment writes them)
 while read_nul doc && read_nul b && read_nul h; do
 	flagged=$((flagged + 1))
 	if [ -z "$doc" ]; then
-		warn "replicates: a flagged lecture's name cannot be passed to qe-replicate (a NUL byte); skipped"
+		warn "replicates: a flagged lecture's name cannot be passed to qe-replicate (it is empty); skipped"
 		note "a lecture: not replicated, its name cannot be passed to qe-replicate"
 		continue
 	fi

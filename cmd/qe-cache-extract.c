@@ -14,11 +14,13 @@
 #include "qe_extract.h"
 
 enum { OPT_STALE_MARGIN = QE_OPT_FIRST, OPT_MAX_NOTEBOOK, OPT_MAX_ARCHIVE_ENTRIES,
-	OPT_MAX_ARCHIVE_BYTES };
+	OPT_MAX_ARCHIVE_BYTES, OPT_STORED, OPT_FAILED, OPT_EXECUTION_SECONDS };
 
 static const struct option longopts[] = {
 	{ "all",          no_argument,       NULL, 'a' },
 	{ "baseline",     required_argument, NULL, 'b' },
+	{ "execution-seconds", required_argument, NULL, OPT_EXECUTION_SECONDS },
+	{ "failed",       required_argument, NULL, OPT_FAILED },
 	{ "help",         no_argument,       NULL, 'h' },
 	{ "jobs",         required_argument, NULL, 'j' },
 	{ "max-notebook", required_argument, NULL, OPT_MAX_NOTEBOOK },
@@ -28,6 +30,7 @@ static const struct option longopts[] = {
 	{ "root",         required_argument, NULL, 'r' },
 	{ "since",        required_argument, NULL, 's' },
 	{ "stale-margin", required_argument, NULL, OPT_STALE_MARGIN },
+	{ "stored",       required_argument, NULL, OPT_STORED },
 	{ "timings",      required_argument, NULL, 't' },
 	{ "version",      no_argument,       NULL, QE_OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
@@ -37,12 +40,15 @@ static const char usage[] =
     "usage: qe-cache-extract [-ah] [--version] [-b baseline] [-j jobs] [-r root] [-s time]\n"
     "                        [-t log] [--stale-margin seconds] [--max-notebook bytes]\n"
     "                        [--max-archive-entries n] [--max-archive-bytes bytes]\n"
-    "                        [--max-line bytes] [path ...]\n";
+    "                        [--max-line bytes] [--execution-seconds seconds]\n"
+    "                        [--failed reason] [path ...]\n"
+    "       qe-cache-extract [-r root] --stored document cache\n";
 
 /* What main() needs beside the extraction's own settings. */
 struct cli {
 	struct qe_extract *x;
 	const char *baseline, *timings;
+	const char *stored;		/* --stored: the document */
 };
 
 /* One notebook's records to stdout; a write error ends the program. */
@@ -113,9 +119,32 @@ option(int ch, const char *arg, void *ctx)
 		return number_arg("--max-archive-entries", arg, &x->lim.entries);
 	case OPT_MAX_ARCHIVE_BYTES:
 		return number_arg("--max-archive-bytes", arg, &x->lim.total_bytes);
+	case OPT_STORED: c->stored = arg; return 0;
+	case OPT_FAILED: x->failed = arg; return 0;
+	case OPT_EXECUTION_SECONDS:
+		return number_arg("--execution-seconds", arg, &x->execution_seconds);
 	default:
 		return -1;
 	}
+}
+
+/* --stored: where one document's notebook is kept; the exit status. */
+static int
+stored(struct qe_extract *x, const char *document, int argc, char **argv)
+{
+	struct qe_buf out = { 0 };
+	int status = QE_EXIT_TROUBLE;
+
+	if (argc != 1)
+		warnx("--stored reads one cache folder, not %d operands", argc);
+	else if (qe_extract_stored(x, argv[0], document, &out) == 0) {
+		qe_emit_bytes(out.data, out.len);
+		status = QE_EXIT_OK;
+	}
+	qe_buf_free(&out);
+	free((char *)x->root);
+	qe_extract_free(x);
+	return qe_finish(status);
 }
 
 int
@@ -123,7 +152,7 @@ main(int argc, char *argv[])
 {
 	struct qe_extract x;
 	struct qe_paths ops = { 0 };
-	struct cli c = { &x, NULL, NULL };
+	struct cli c = { &x, NULL, NULL, NULL };
 	const struct qe_cli cli = { "ab:hj:r:s:t:", longopts, usage, option, &c };
 	int status;
 
@@ -139,6 +168,8 @@ main(int argc, char *argv[])
 		qe_extract_free(&x);
 		return status;
 	}
+	if (c.stored != NULL)
+		return stored(&x, c.stored, argc, argv);
 	if (c.timings != NULL && qe_hooklog_load(&x.hooks, c.timings) != QE_EXIT_OK)
 		x.problems++;	/* bad lines were reported; the good ones still join */
 	if (c.baseline != NULL && qe_extract_baseline(&x, c.baseline) < 0)

@@ -19,7 +19,11 @@
 #include "qe_ghrun.h"
 #include "qe_review.h"
 
+enum { OPT_FACTS = QE_OPT_FIRST, OPT_FLAGGED };
+
 static const struct option longopts[] = {
+	{ "facts",      no_argument,       NULL, OPT_FACTS },
+	{ "flagged",    no_argument,       NULL, OPT_FLAGGED },
 	{ "head-sha",   required_argument, NULL, 'S' },
 	{ "help",       no_argument,       NULL, 'h' },
 	{ "limit",      required_argument, NULL, 'l' },
@@ -37,12 +41,14 @@ static const struct option longopts[] = {
 static const char usage[] =
     "usage: qe-comment [-hrs] [--version] [-I run-id] [-l bytes] [-N run-number]\n"
     "                  [-n rows] [-S sha] [-t title] [-u url] [--max-line bytes]\n"
-    "                  [file ...]\n";
+    "                  [file ...]\n"
+    "       qe-comment --facts | --flagged [--max-line bytes] [file ...]\n";
 
 /* What the options set. */
 struct cli {
 	struct qe_comment_opts o;
 	int rflag;		/* -r: the summary of one build */
+	int answer;		/* --facts, --flagged: what a workflow step reads */
 	int trouble;		/* a value was left out: exit status 2 */
 };
 
@@ -94,6 +100,7 @@ option(int ch, const char *arg, void *ctx)
 	case 's': o->summary = 1; return 0;
 	case 't': o->title = arg; return 0;
 	case 'u': set(c, &o->run.repo_url, qe_ghrun_url(arg, "--repo-url")); return 0;
+	case OPT_FACTS: case OPT_FLAGGED: c->answer = ch; return 0;
 	default:
 		return -1;
 	}
@@ -128,6 +135,27 @@ comment(int argc, char **argv, const struct qe_comment_opts *o)
 	return status;
 }
 
+/* --facts, --flagged: answers for a workflow step; the exit status. */
+static int
+answer(int argc, char **argv, int which)
+{
+	struct qe_diffset d = { 0 };
+	struct qe_buf out = { 0 };
+	int status = qe_each_record(argc, argv, qe_diffread_record, &d);
+
+	if (which == OPT_FACTS && d.summary == NULL) {
+		warnx("no diff-summary record in the input: the facts are false");
+		status = QE_EXIT_TROUBLE;
+	}
+	if (which == OPT_FACTS)
+		qe_comment_facts(&out, &d);
+	else
+		qe_comment_flagged(&out, &d);
+	put(&out);
+	qe_diffset_free(&d);
+	return status;
+}
+
 /* -r: the summary of one build's records; the exit status. */
 static int
 report(int argc, char **argv, size_t limit)
@@ -153,7 +181,9 @@ main(int argc, char **argv)
 		qe_ghrun_free(&c.o.run);
 		return status;
 	}
-	if (c.rflag)
+	if (c.answer)
+		status = answer(argc, argv, c.answer);
+	else if (c.rflag)
 		status = report(argc, argv, c.o.limit);
 	else {
 		from_env(&c);

@@ -1,4 +1,5 @@
 /* The diff comment assembled under the size limit (qe_comment.h). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -295,4 +296,52 @@ qe_comment_render(struct qe_buf *out, const struct qe_comment_opts *o,
 	}
 	qe_buf_free(&foot);
 	qe_buf_free(&src);
+}
+
+/* 1 when a count object of the summary ("notebooks", "cells") counts a verdict that is news. */
+static int
+counts_news(const cJSON *counts)
+{
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, (cJSON_IsObject(counts) ? counts : NULL)) {
+		int v = qe_vocab_lookup(&qe_verdicts, c->string);
+
+		if (v != QE_V_UNCHANGED && v != QE_V_CACHED && cJSON_IsNumber(c) && c->valuedouble > 0)
+			return 1;
+	}
+	return 0;
+}
+
+void
+qe_comment_facts(struct qe_buf *out, const struct qe_diffset *d)
+{
+	const cJSON *nbs = d->summary ? cJSON_GetObjectItemCaseSensitive(d->summary, "notebooks") : NULL;
+	const cJSON *cells = d->summary ? cJSON_GetObjectItemCaseSensitive(d->summary, "cells") : NULL;
+
+	qe_buf_addf(out, "regression=%s\n", qe_diffsum_bool(d, "regression") ? "true" : "false");
+	qe_buf_addf(out, "changed=%s\n", counts_news(nbs) || counts_news(cells) ? "true" : "false");
+}
+
+/* Seconds rounded up to a whole number, 0 for null, negative or absurd. */
+static long long
+whole_seconds(double s)
+{
+	return isfinite(s) && s > 0 && s < 1e15 ? (long long)ceil(s) : 0;
+}
+
+void
+qe_comment_flagged(struct qe_buf *out, const struct qe_diffset *d)
+{
+	for (size_t i = 0; i < d->nnbs; i++) {
+		const struct qe_dnb *n = &d->nbs[i];
+
+		if (n->verdict != QE_V_REGRESSION && n->verdict != QE_V_IMPROVEMENT)
+			continue;
+		qe_buf_add(out, n->doc, strlen(n->doc) + 1);
+		qe_buf_addf(out, "%lld", whole_seconds(n->base_exec));
+		qe_buf_addc(out, '\0');
+		qe_buf_addf(out, "%lld", whole_seconds(n->head_exec));
+		qe_buf_addc(out, '\0');
+	}
 }

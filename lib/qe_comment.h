@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 
+#include "qe_diffread.h"
 #include "qe_ghrun.h"
 #include "qe_review.h"
 
@@ -40,5 +41,22 @@ struct qe_comment_opts {
  */
 void qe_comment_render(struct qe_buf *out, const struct qe_comment_opts *o,
     const struct qe_review *r, int input_trouble);
+
+/*
+ * --facts: what a workflow step decides on, as "key=value" lines (keys
+ * and values plain ASCII): regression (the summary says a regression
+ * gates), changed (a notebook or cell has a verdict other than unchanged
+ * or cached), each true or false; false without a summary.
+ */
+void qe_comment_facts(struct qe_buf *out, const struct qe_diffset *d);
+
+/*
+ * --flagged: the lectures a replicate run should decide (notebook-diff
+ * verdict regression or improvement), in the diff's order, as three
+ * fields each ended by a NUL byte: the document name as its bytes, then
+ * its base and head execution seconds rounded up to whole seconds (0 when
+ * null or negative).
+ */
+void qe_comment_flagged(struct qe_buf *out, const struct qe_diffset *d);
 
 #endif /* QE_COMMENT_H */

@@ -102,6 +102,8 @@ add_nb(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
 	n->head_s = qe_json_num(rec, "head_s");
 	n->ratio = qe_json_num(rec, "ratio");
 	n->delta = qe_json_num(rec, "delta_s");
+	n->base_exec = qe_json_num(rec, "base_execution_seconds");
+	n->head_exec = qe_json_num(rec, "head_execution_seconds");
 	n->kernel_changes = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(rec, "kernel_changes")) > 0 ?
 	    qe_json_check(cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(rec, "kernel_changes"), 1)) : NULL;
 	n->seq = d->seq++;

@@ -58,6 +58,7 @@ struct qe_dnb {
 	int whole;		/* measure is execution_seconds */
 	int executed;		/* re-executed in head: not cached, inherited or removed */
 	double base_s, head_s, ratio, delta;
+	double base_exec, head_exec;	/* {base,head}_execution_seconds */
 	cJSON *kernel_changes;	/* its "kernel_changes" array when not empty (owned), or NULL */
 	long seq;
 	/* filled by qe_review_build() from the sorted cells */

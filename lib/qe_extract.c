@@ -24,6 +24,7 @@ qe_extract_init(struct qe_extract *x, void (*emit)(struct qe_buf *))
 	x->lim.total_bytes = 16.0 * (1 << 30);
 	x->emit = emit;
 	x->jobs = 1;
+	x->execution_seconds = NAN;
 }
 
 void
@@ -653,11 +654,13 @@ file_work(void *ctx, void *task, struct qe_buf *out, struct qe_buf *note)
 	char *doc = qe_docname(j->abs->v[i], x->root, j->base ? j->base : j->abs->v[i],
 	    j->base ? j->baselen : qe_docname_dir_len(j->abs->v[i])), *bytes;
 	struct qe_nbctx nb = { .where = j->files->v[i], .document = doc, .input = "ipynb",
-	    .pk = -1, .current = -1, .stable_ids = 1, .execution_seconds = NAN,
+	    .pk = -1, .current = -1, .stable_ids = 1, .execution_seconds = x->execution_seconds,
 	    .stale_margin_us = x->stale_margin_us, .hooks = &x->hooks };
 	int p0 = x->problems;
 
-	if ((bytes = read_notebook(x, j->files->v[i], &len)) != NULL &&
+	if (x->failed != NULL)	/* its runner saw it fail: what ran is not a build's record */
+		qe_nbrecord_failed(&nb, x->failed, out);
+	else if ((bytes = read_notebook(x, j->files->v[i], &len)) != NULL &&
 	    qe_nbrecord_notebook(&nb, bytes, len, free, out) < 0)
 		x->problems++;
 	x->problems += nb.problems;
@@ -782,4 +785,94 @@ qe_extract_operands(struct qe_extract *x, const struct qe_paths *ops)
 	qe_paths_free(&files);
 	qe_buf_free(&dir);
 	qe_buf_free(&db);
+}
+
+/* The newest cache record of `document` with a stored notebook, or NULL. */
+static const struct qe_jcache_entry *
+stored_entry(const struct qe_jcache *c, const char *document)
+{
+	/* arranged newest first: a failure before them has no notebook */
+	for (size_t i = 0; i < c->n; i++)
+		if (c->e[i].pk >= 0 && strcmp(c->e[i].document, document) == 0)
+			return &c->e[i];
+	return NULL;
+}
+
+/*
+ * No document of that name: the newest record whose source path, its
+ * extension dropped, ends with "/document" (a name relative to another
+ * root), when those records are of one document; NULL (said when several).
+ */
+static const struct qe_jcache_entry *
+stored_by_source(const struct qe_jcache *c, const char *path, const char *document)
+{
+	const struct qe_jcache_entry *found = NULL;
+	size_t n = strlen(document);
+	int several = 0;
+
+	for (size_t i = 0; i < c->n; i++) {
+		char *stem = c->e[i].pk >= 0 ? qe_docname(c->e[i].uri, NULL, "/", 1) : NULL;
+		size_t len = stem ? strlen(stem) : 0;
+
+		if (stem && len > n && stem[len - n - 1] == '/' && strcmp(stem + len - n, document) == 0) {
+			several |= found != NULL && strcmp(found->document, c->e[i].document) != 0;
+			found = found ? found : &c->e[i];
+		}
+		free(stem);
+	}
+	if (several)
+		warnx("%s: '%s' ends the source path of several documents: name one as the "
+		    "records do", path, document);
+	return several ? NULL : found;
+}
+
+int
+qe_extract_stored(struct qe_extract *x, const char *path, const char *document,
+    struct qe_buf *out)
+{
+	struct qe_buf dir = { 0 }, db = { 0 }, nb = { 0 };
+	struct qe_jcache c = { .name = path };
+	const struct qe_jcache_entry *e = NULL;
+	char *realdir = NULL;
+	int r = -1;
+
+	switch (qe_operand_classify(path, &dir, &db)) {
+	case QE_OPERAND_NONE:
+		goto done;
+	case QE_OPERAND_CACHE_DIR:
+		break;
+	case QE_OPERAND_ARCHIVE:
+		warnx("%s: an archive holds no notebook file to name: --stored reads a cache folder", path);
+		goto done;
+	default:
+		warnx("%s: not a jupyter-cache (no global.db)", path);
+		goto done;
+	}
+	if (qe_jcache_open_file(&c, db.data) < 0 || read_rows(x, &c, 0) < 0)
+		goto done;
+	qe_jcache_arrange(&c, 1, x->root);
+	if ((e = stored_entry(&c, document)) == NULL &&
+	    (e = stored_by_source(&c, path, document)) == NULL) {
+		warnx("%s: no record of document '%s'", path, document);
+		goto done;
+	}
+	qe_buf_addf(&nb, "%s/executed/%s/base.ipynb", dir.data, e->hashkey);
+	realdir = realpath(dir.data, NULL);
+	if (!inside_cache(x, realdir, nb.data))
+		goto done;
+	if (qe_file_regular(nb.data) != 0) {
+		warnx("%s: record %s of '%s' has no stored notebook (%s)", path, e->hashkey, document,
+		    nb.data);
+		goto done;
+	}
+	qe_buf_add(out, nb.data, nb.len + 1);
+	qe_buf_add(out, e->uri, strlen(e->uri) + 1);
+	r = 0;
+done:
+	free(realdir);
+	qe_jcache_free(&c);
+	qe_buf_free(&dir);
+	qe_buf_free(&db);
+	qe_buf_free(&nb);
+	return r;
 }

@@ -63,6 +63,8 @@ struct qe_extract {
 	struct qe_hooklog hooks;	/* -t: the capture hook's log */
 	int jobs;			/* -j: notebooks read at once (qe_par.h); 1 */
 	struct qe_par *par;		/* the workers, while qe_extract_operands runs */
+	const char *failed;		/* --failed: notebook files ran and failed so */
+	double execution_seconds;	/* --execution-seconds: their run's wall time; NAN */
 	void (*emit)(struct qe_buf *records);
 	int problems;			/* out: things reported */
 };
@@ -101,6 +103,16 @@ int qe_extract_archive_cache(struct qe_extract *x, const char *path, struct qe_j
 
 /* Notebook files, named relative to their common directory (or the root). */
 void qe_extract_ipynb(struct qe_extract *x, const struct qe_paths *files);
+
+/*
+ * --stored: where the newest cache record of `document` (named as the
+ * records name it, with x->root) keeps its executed notebook, onto out:
+ * the notebook's path, then the source path it was executed from (the
+ * record's URI), each ended by a NUL byte. `path` is a cache folder (an
+ * archive holds no file to name). Returns -1 after a message.
+ */
+int qe_extract_stored(struct qe_extract *x, const char *path, const char *document,
+    struct qe_buf *out);
 
 /* Free the baseline's keys and the hook log (not x->root, the caller's). */
 void qe_extract_free(struct qe_extract *x);

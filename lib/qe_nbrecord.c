@@ -162,7 +162,7 @@ qe_nbrecord_failed(const struct qe_nbctx *nb, const char *error, struct qe_buf *
 {
 	struct tally t = { 0 };
 	struct summary s = { .status = QE_NB_FAILED, .error = error,
-	    .execution_seconds = NAN, .t = &t, .timeout_cell = 1 };
+	    .execution_seconds = nb->execution_seconds, .t = &t, .timeout_cell = 1 };
 
 	notebook_record(nb, &s, out);
 }

@@ -57,7 +57,8 @@ int qe_nbrecord_notebook(struct qe_nbctx *nb, char *bytes, size_t len, void (*re
 
 /*
  * Append the notebook record of a document whose last execution failed
- * and left no notebook: status "failed", `error` (may be NULL), no cells.
+ * and left no notebook: status "failed", `error` (may be NULL), no cells,
+ * nb->execution_seconds (NAN for a cache's failure, which has none).
  */
 void qe_nbrecord_failed(const struct qe_nbctx *nb, const char *error, struct qe_buf *out);
 

@@ -1130,29 +1130,60 @@ LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.y
 	assert_output --partial "::warning::qe-telemetry: input replicate-budget: expected seconds, or minutes or hours (90s, 20m, 1h), got 'soon': no replicate runs"
 }
 
-@test "replicates: the flagged lectures are read whatever their names hold (quotes, backslashes, newlines, bytes that are not UTF-8)" {
-	# before flagged.py, a bash pattern over the line skipped a name with '"' or '\'
+@test "replicates: the flagged lectures are read whatever their names hold (quotes, backslashes, newlines, UTF-8), from qe-comment --flagged" {
+	# before, a bash pattern over the line skipped a name with '"' or '\'; then
+	# a Python reader of its own; now the one C reader of diff records
 	d=$BATS_TEST_TMPDIR/diff.ndjson
 	{
 		printf '%s\n' '{"kind":"notebook-diff","schema_version":1,"document":"say \"hi\"\\there","verdict":"regression","base_execution_seconds":1.2,"head_execution_seconds":30}'
 		printf '%s\n' '{"kind":"notebook-diff","schema_version":1,"document":"plain","verdict":"unchanged","base_execution_seconds":1,"head_execution_seconds":1}'
 		printf '%s\n' '{"kind":"cell-diff","schema_version":1,"document":"cell","verdict":"regression"}'
-		printf '%s\n' '{"kind":"notebook-diff","schema_version":1,"document":"two\nlines","verdict":"improvement","base_execution_seconds":null,"head_execution_seconds":0.0001}'
-		printf '{"kind":"notebook-diff","schema_version":1,"document":"caf\351","verdict":"regression","base_execution_seconds":-3,"head_execution_seconds":2}\n'
-		printf '%s\n' '{"kind":"notebook-diff","schema_version":1,"document":"nul\u0000name","verdict":"regression","base_execution_seconds":5,"head_execution_seconds":6}'
+		printf '%s\n' '{"kind":"notebook-diff","schema_version":1,"document":"two\nlines\tand tab","verdict":"improvement","base_execution_seconds":null,"head_execution_seconds":0.0001}'
+		printf '%s\n' '{"kind":"notebook-diff","schema_version":1,"document":"café \ufffd $(x) `y` *","verdict":"regression","base_execution_seconds":-3,"head_execution_seconds":2}'
+		printf '{"kind":"notebook-diff","schema_version":1,"document":"caf\351","verdict":"regression","base_execution_seconds":1,"head_execution_seconds":2}\n'
 		printf '%s\n' 'not json'
 	} > "$d"
-	run -0 --separate-stderr python3 "$REPO/action/flagged.py" "$d"
-	assert_equal "$stderr" ""
-	python3 "$REPO/action/flagged.py" "$d" > "$BATS_TEST_TMPDIR/got"
-	printf 'say "hi"\\there\0002\00030\000two\nlines\0000\0001\000caf\351\0000\0002\000\0005\0006\000' > "$BATS_TEST_TMPDIR/want"
+	# a line the reader refuses is said, and the others still count
+	run -2 --separate-stderr bash -c '"$1" --flagged "$2" > "$3"' _ "$REPO/qe-comment" "$d" "$BATS_TEST_TMPDIR/got"
+	assert_equal "$stderr" "$(printf '%s\n' "qe-comment: $d:6: invalid UTF-8 at column 59" \
+		"qe-comment: $d:7: invalid JSON at column 1" "qe-comment: 2 lines rejected")"
+	printf 'say "hi"\\there\0002\00030\000two\nlines\tand tab\0000\0001\000café \357\277\275 $(x) `y` *\0000\0002\000' > "$BATS_TEST_TMPDIR/want"
 	cmp "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got"
 	# replicate.sh's loop reads the same fields back, in the runners' UTF-8 locale too
 	run -0 --separate-stderr env LC_ALL=C.UTF-8 RUNNER_TEMP="$BATS_TEST_TMPDIR" GITHUB_ACTION_PATH="$REPO" bash -c \
 		'. "$GITHUB_ACTION_PATH/action/lib.sh"; while read_nul doc && read_nul b && read_nul h; do printf "[%s|%s|%s]" "$doc" "$b" "$h"; done < "$1"' _ "$BATS_TEST_TMPDIR/got"
-	assert_output "$(printf '[say "hi"\\there|2|30][two\nlines|0|1][caf\351|0|2][|5|6]')"
-	run -2 --separate-stderr python3 "$REPO/action/flagged.py" "$BATS_TEST_TMPDIR/none"
-	assert_equal "$stderr" "flagged.py: $BATS_TEST_TMPDIR/none: No such file or directory"
+	assert_output "$(printf '[say "hi"\\there|2|30][two\nlines\tand tab|0|1][café \357\277\275 $(x) `y` *|0|2]')"
+	run -2 --separate-stderr "$REPO/qe-comment" --flagged "$BATS_TEST_TMPDIR/none"
+	assert_equal "$stderr" "qe-comment: $BATS_TEST_TMPDIR/none: No such file or directory"
+	assert_output ""
+}
+
+@test "summary: regression and changed are qe-comment --facts' answers, not the summary's bytes" {
+	d=$BATS_TEST_TMPDIR/diff.ndjson
+	# the summary's keys in another order, and spaced: what a glob over the bytes missed
+	printf '%s\n' '{"kind":"notebook-diff","schema_version":1,"document":"a","verdict":"regression"}' \
+		'{"kind":"diff-summary", "schema_version":1, "regression":true, "head_records":3, "cells":{"unchanged":4,"cached":2}, "notebooks":{"regression":1,"cached":0}}' > "$d"
+	run -0 --separate-stderr "$REPO/qe-comment" --facts "$d"
+	assert_output $'regression=true\nchanged=true'
+	run -0 --separate-stderr env QE_BIN="$REPO" RUNNER_TEMP="$BATS_TEST_TMPDIR" GITHUB_ACTION_PATH="$REPO" bash -c \
+		'. "$GITHUB_ACTION_PATH/action/lib.sh"; echo "$(diff_regression "$1") $(diff_changed "$1")"' _ "$d"
+	assert_output "true true"
+	# only unchanged and cached: nothing changed; no regression
+	printf '%s\n' '{"kind":"diff-summary","schema_version":1,"regression":false,"notebooks":{"unchanged":2,"cached":5,"failed":0},"cells":{"unchanged":9,"new":0}}' > "$d"
+	run -0 --separate-stderr "$REPO/qe-comment" --facts "$d"
+	assert_output $'regression=false\nchanged=false'
+	# a failed lecture is news
+	printf '%s\n' '{"kind":"diff-summary","schema_version":1,"regression":false,"notebooks":{"unchanged":2,"failed":1},"cells":{}}' > "$d"
+	run -0 --separate-stderr "$REPO/qe-comment" --facts "$d"
+	assert_output $'regression=false\nchanged=true'
+	# no summary (a diff cut short): false, said, status 2; the action reads false
+	printf '%s\n' '{"kind":"notebook-diff","schema_version":1,"document":"a","verdict":"regression"}' > "$d"
+	run -2 --separate-stderr "$REPO/qe-comment" --facts "$d"
+	assert_output $'regression=false\nchanged=false'
+	assert_equal "$stderr" "qe-comment: no diff-summary record in the input: the facts are false"
+	run -0 --separate-stderr env QE_BIN="$REPO" RUNNER_TEMP="$BATS_TEST_TMPDIR" GITHUB_ACTION_PATH="$REPO" bash -c \
+		'. "$GITHUB_ACTION_PATH/action/lib.sh"; echo "$(diff_regression "$1") $(diff_changed "$1")"' _ "$d"
+	assert_output "false false"
 }
 
 @test "lint: shellcheck on the action's scripts and the test helpers" {

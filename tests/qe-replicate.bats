@@ -14,6 +14,7 @@
 #   M  mem0 vs mem, K=1: "alloc" 8 kB vs 300 MiB
 #   P  jaxlec/base vs jaxlec/head, K=1: a stand-in JAX on a GPU vs on the CPU
 #   C  -d dynamics/markov from the shared base and head caches, K=1
+#   V  volatile vs volatile, K=2: addresses, %time, %timeit, a progress bar, ANSI
 load helper
 
 PY=/usr/bin/python3
@@ -40,6 +41,7 @@ setup_file() {
 		rep -k 1 -t 15 -n lecture plain.ipynb hang.ipynb > "$w/F2.ndjson" 2> "$w/F2.err"; echo $? > "$w/F2.status"
 		rep -k 1 -n lecture mem0.ipynb mem.ipynb > "$w/M.ndjson" 2> "$w/M.err"; echo $? > "$w/M.status"
 		rep -k 1 jaxlec/base/lecture.ipynb jaxlec/head/lecture.ipynb > "$w/P.ndjson" 2> "$w/P.err"; echo $? > "$w/P.status"
+		rep -k 2 -n vol volatile.ipynb volatile.ipynb > "$w/V.ndjson" 2> "$w/V.err"; echo $? > "$w/V.status"
 		rep -k 1 -d dynamics/markov -C "$w/lec/dynamics" "$w/base" "$w/head" > "$w/C.ndjson" 2> "$w/C.err"
 		echo $? > "$w/C.status"
 	)
@@ -73,12 +75,15 @@ diff_of() {
 
 @test "qe-replicate -d: a document the cache lacks, a folder that is not here" {
 	local w="$BATS_FILE_TMPDIR"
+	# qe-cache-extract --stored finds the document's notebook, and says why not
 	run -2 --separate-stderr rep -d nosuch "$w/base" "$w/head"
-	assert_equal "$stderr" "qe-replicate: $w/base: no record of document 'nosuch'"
+	assert_equal "$stderr" "qe-cache-extract: $w/base: no record of document 'nosuch'"
 	run -2 --separate-stderr rep -d dynamics/markov "$w/base" "$w/head"
 	assert_equal "$stderr" "qe-replicate: base: the lecture's folder /tmp/lecture-demo/lectures/dynamics does not exist here (use -C)"
 	run -2 --separate-stderr rep -d intro "$w/lec" "$w/head"
-	assert_equal "$stderr" "qe-replicate: $w/lec: no jupyter-cache here (no global.db)"
+	assert_equal "$stderr" "qe-cache-extract: $w/lec: not a jupyter-cache (no global.db)"
+	run -2 --separate-stderr rep -d broken "$w/base" "$w/head"
+	assert_equal "$stderr" "qe-cache-extract: $w/base: no record of document 'broken'"
 }
 
 @test "qe-replicate: every run's records validate, in balanced order, cwd the lecture's folder" {
@@ -142,6 +147,27 @@ diff_of() {
 	assert_equal "$(recs S 'select(.label == "result") | [.version, .result_sha256] | @text' | sort -u | wc -l)" 2
 }
 
+@test "qe-replicate: the result digest is the build's output digest: addresses, %time, %timeit, progress bars, ANSI" {
+	local w="$BATS_FILE_TMPDIR" label want
+	assert_equal "$(cat "$w/V.status")" 0
+	validate "$w/V.ndjson"
+	# volatile-seen.ipynb: the same cells with other such text, as a build stored them
+	run -0 --separate-stderr qe-cache-extract "$w/lec/volatile-seen.ipynb"
+	local seen=$output
+	for label in address time timeit progress ansi; do
+		want=$(jq -r --arg l "$label" 'select(.kind == "cell" and .label == $l) | .output_sha256' <<< "$seen")
+		[ "$want" != "$(jq -r 'select(.kind == "cell" and .label == "imports") | .output_sha256' <<< "$seen")" ] ||
+			fail "$label: the seen notebook's output digest is that of no output"
+		# every run of both versions: the build's digest, as result and as output digest
+		run -0 recs V --arg l "$label" 'select(.kind == "cell" and .label == $l) | [.result_sha256, .output_sha256] | .[]' -r
+		assert_equal "${#lines[@]}" 8
+		assert_equal "$(printf '%s\n' "${lines[@]}" | sort -u)" "$want"
+	done
+	# so no cell of an A/A pair says its output changed
+	run -0 jq -c 'select(.kind == "notebook-diff") | .flags' <(diff_of V)
+	assert_output '[]'
+}
+
 @test "qe-replicate: a failing run is recorded as failed and the others still run" {
 	run -0 recs F1 'select(.kind == "notebook") | [.version, .status, .error]'
 	assert_line --index 0 '["base","ok",null]'
@@ -149,9 +175,13 @@ diff_of() {
 	assert_equal "$(recs F1 'select(.kind == "cell" and .version == "base") | .index' | wc -l)" 6
 	assert_equal "$(cat "$BATS_FILE_TMPDIR/F1.err")" \
 		"qe-replicate: lecture: head run 1 (run 2) failed: ValueError: no convergence"
-	run -0 recs F2 'select(.kind == "notebook") | [.version, .status, .error, .execution_seconds < 30]'
-	assert_line --index 0 '["base","ok",null,true]'
+	run -0 recs F2 'select(.kind == "notebook") | [.version, .status, .error, .execution_seconds >= 15 and .execution_seconds < 30]'
+	assert_line --index 0 '["base","ok",null,false]'
 	assert_line --index 1 '["head","failed","timeout: the run took longer than 15 s",true]'
+	# the failed run's record is qe-cache-extract --failed's: no cells, the run's wall time
+	run -0 recs F2 'select(.kind == "notebook" and .status == "failed") | [.document, .path, .code_cells, .timeout_cell, .replicate, .run_order]'
+	assert_output '["lecture","hang.ipynb",null,null,1,2]'
+	assert_equal "$(recs F2 'select(.kind == "cell" and .version == "head")' | wc -l)" 0
 	run -0 jq -c 'select(.kind == "notebook-diff") | .verdict' <<< "$(diff_of F1)"
 	assert_output '"newly-failed"'
 }
@@ -242,4 +272,44 @@ diff_of() {
 	# an A/A pair names no change (the field is there, empty)
 	run -0 jq -c 'select(.kind == "notebook-diff") | .kernel_changes' <(diff_of AA)
 	assert_output '[]'
+}
+
+@test "qe-cache-extract --stored, --failed, --execution-seconds: what qe-replicate asks the C tools" {
+	local w="$BATS_FILE_TMPDIR" key
+	key=$(qe-cache-extract "$w/base" | jq -r 'select(.kind == "notebook" and .document == "dynamics/markov") | .cache_key')
+	run -0 --separate-stderr qe-cache-extract --stored dynamics/markov "$w/base"
+	assert_equal "$(qe-cache-extract --stored dynamics/markov "$w/base" | od -An -c | tr -d ' \n')" \
+		"$(printf '%s\0%s\0' "$w/base/.jupyter_cache/executed/$key/base.ipynb" /tmp/lecture-demo/lectures/dynamics/markov.md | od -An -c | tr -d ' \n')"
+	# -r names documents as the records do; a name relative to another root
+	# is the end of one document's source path
+	local want
+	want=$(qe-cache-extract --stored dynamics/markov "$w/base" | od -An -c)
+	assert_equal "$(qe-cache-extract -r /tmp/lecture-demo --stored lectures/dynamics/markov "$w/base" | od -An -c)" "$want"
+	assert_equal "$(qe-cache-extract --stored lectures/dynamics/markov "$w/base" | od -An -c)" "$want"
+	assert_equal "$(qe-cache-extract --stored markov "$w/base" | od -An -c)" "$want"
+	run -2 --separate-stderr qe-cache-extract --stored namics/markov "$w/base"
+	assert_equal "$stderr" "qe-cache-extract: $w/base: no record of document 'namics/markov'"
+	run -2 --separate-stderr qe-cache-extract --stored dynamics/markov "$w/base" "$w/head"
+	assert_equal "$stderr" "qe-cache-extract: --stored reads one cache folder, not 2 operands"
+	cp -R "$w/base" "$BATS_TEST_TMPDIR/c" && chmod -R u+w "$BATS_TEST_TMPDIR/c"
+	rm "$BATS_TEST_TMPDIR/c/.jupyter_cache/executed/$key/base.ipynb"
+	run -2 --separate-stderr qe-cache-extract --stored dynamics/markov "$BATS_TEST_TMPDIR/c"
+	assert_equal "$stderr" "qe-cache-extract: $BATS_TEST_TMPDIR/c: record $key of 'dynamics/markov' has no stored notebook ($BATS_TEST_TMPDIR/c/.jupyter_cache/executed/$key/base.ipynb)"
+	assert_output ""
+	(cd "$w/base" && tar -cf "$BATS_TEST_TMPDIR/c.tar" .jupyter_cache)
+	run -2 --separate-stderr qe-cache-extract --stored dynamics/markov "$BATS_TEST_TMPDIR/c.tar"
+	assert_equal "$stderr" "qe-cache-extract: $BATS_TEST_TMPDIR/c.tar: an archive holds no notebook file to name: --stored reads a cache folder"
+	# a runner's failed run: one notebook record, its reason and wall time, no cells
+	run -0 --separate-stderr qe-cache-extract --failed "DeadKernelError: gone" --execution-seconds 2.5 "$w/lec/plain.ipynb"
+	assert_equal "${#lines[@]}" 1
+	run -0 jq -c '[.document, .status, .error, .execution_seconds, .code_cells, .timed_cells]' <<< "$output"
+	assert_output '["plain","failed","DeadKernelError: gone",2.5,null,0]'
+	# a run that went through: the wall time, and the overhead beside the cells' sum
+	run -0 --separate-stderr qe-cache-extract --execution-seconds 9 "$BATS_FILE_TMPDIR/lec/volatile-seen.ipynb"
+	run -0 jq -c 'select(.kind == "notebook") | [.status, .execution_seconds, .overhead_seconds]' <<< "$output"
+	assert_output '["ok",9,null]'
+	run -2 --separate-stderr qe-cache-extract --execution-seconds soon "$w/lec/plain.ipynb"
+	# the cache's own records keep the cache's times
+	assert_equal "$(qe-cache-extract --execution-seconds 9 "$w/base" | jq -c 'select(.document == "intro" and .kind == "notebook") | .execution_seconds')" \
+		"$(qe-cache-extract "$w/base" | jq -c 'select(.document == "intro" and .kind == "notebook") | .execution_seconds')"
 }

@@ -57,12 +57,40 @@ NOTEBOOKS = {
                    ("after", "print(type(block).__name__)")],
 }
 
+# What a run prints that cannot mean a changed result: an object address, the
+# lines of %time and %timeit, a progress bar, ANSI colours; each run's values
+# differ. volatile-seen.ipynb holds the same cells with other such values, as
+# a build would have stored them: one normaliser gives every run the same
+# digests as that notebook.
+VOLATILE = [
+    ("imports", "import random"),
+    ("address", "print(object())"),
+    ("time", "%time x = sum(range(1000))"),
+    ("timeit", "%timeit -n 3 -r 2 sum(range(100))"),
+    ("progress", "print(f'100%|##########| 10/10 [00:00<00:00, {random.uniform(1e3, 1e5):.2f}it/s]')"),
+    ("ansi", "print(f'\\x1b[{random.choice([31, 32, 1])}mred\\x1b[0m')"),
+]
+SEEN = {
+    "address": "<object object at 0x55d0c0ffee00>\n",
+    "time": "CPU times: user 1 s, sys: 2 s, total: 3 s\nWall time: 4 s\n",
+    "timeit": "9 ms \u00b1 1 ms per loop (mean \u00b1 std. dev. of 7 runs, 100 loops each)\n",
+    "progress": "100%|##########| 10/10 [00:01<00:00, 9.99it/s]\n",
+    "ansi": "red\n",
+}
+
 out = sys.argv[1]
+NOTEBOOKS["volatile"] = VOLATILE
 for stem, cells in NOTEBOOKS.items():
     nb = nbformat.v4.new_notebook()
     nb.metadata = {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}}
     nb.cells = [nbformat.v4.new_code_cell(src, id=name, metadata={"name": name}) for name, src in cells]
     nbformat.write(nb, f"{out}/{stem}.ipynb")
+seen = nbformat.v4.new_notebook()
+seen.metadata = {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}}
+seen.cells = [nbformat.v4.new_code_cell(src, id=name, metadata={"name": name}, execution_count=i + 1, outputs=[
+    nbformat.v4.new_output("stream", name="stdout", text=SEEN[name])] if name in SEEN else [])
+    for i, (name, src) in enumerate(VOLATILE)]
+nbformat.write(seen, f"{out}/volatile-seen.ipynb")
 with open(f"{out}/data.txt", "w") as fh:
     fh.write("data from the lecture's folder\n")
 
