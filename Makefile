@@ -89,10 +89,10 @@ valgrind: all $(UNIT)
 	QE_VALGRIND=1 PATH="$(CURDIR)/tests/.valgrind:$(CURDIR)/hook:$$PATH" bats $(VALGRIND_TESTS)
 
 # The suites that run qe-cache-extract, with every invocation run at -j 1,
-# -j 2 and -j 8 and compared (stdout, stderr, exit status: tests/jobs-same.sh).
+# -j 2 and -j 8 and compared (stdout, stderr, exit status: tests/tools/jobs-same.sh).
 jobs-check: all
 	rm -rf tests/.jobs && mkdir -p tests/.jobs
-	printf '#!/bin/sh\nQE_REAL_EXTRACT="%s/qe-cache-extract" exec "%s/tests/jobs-same.sh" "$$@"\n' "$(CURDIR)" "$(CURDIR)" > tests/.jobs/qe-cache-extract
+	printf '#!/bin/sh\nQE_REAL_EXTRACT="%s/qe-cache-extract" exec "%s/tests/tools/jobs-same.sh" "$$@"\n' "$(CURDIR)" "$(CURDIR)" > tests/.jobs/qe-cache-extract
 	chmod +x tests/.jobs/qe-cache-extract
 	PATH="$(CURDIR)/tests/.jobs:$(CURDIR):$(CURDIR)/hook:$$PATH" bats $(JOBS_TESTS) < /dev/null
 

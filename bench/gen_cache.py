@@ -40,7 +40,7 @@ import sys
 import zipfile
 import zlib
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "tools"))
 from jcache_format import SCHEMA  # noqa: E402  jupyter-cache 1.0.1's global.db
 
 ROOT = "/home/runner/work/lecture-python.myst/lecture-python.myst/lectures"

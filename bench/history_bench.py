@@ -4,7 +4,7 @@
     history_bench.py [--lectures L] [--cells C] [--builds N] [--runs R]
 
 Generates (once, into bench/work/history-LxC/) a year of weekly main builds
-with tests/gen_history.py from real qe-cache-extract records of the timed
+with tests/tools/gen_history.py from real qe-cache-extract records of the timed
 fixture caches: L lectures (default 150) of C code cells (default 135), 52
 builds: about 1,000,000 cell records, gzip, every record stamped. Then
 times, as separate processes on a fresh database:
@@ -52,7 +52,7 @@ def generate(args, outdir):
             subprocess.run([os.path.join(ROOT, "qe-cache-extract"),
                             os.path.join(FIX, side, ".jupyter_cache")], stdout=fh, check=True)
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, os.path.join(ROOT, "tests", "gen_history.py"),
+    subprocess.run([sys.executable, os.path.join(ROOT, "tests", "tools", "gen_history.py"),
                     "--lectures", str(args.lectures), "--cells", str(args.cells),
                     "--builds", str(args.builds), "--prs", "0",
                     os.path.join(WORK, "history-base.ndjson"), os.path.join(WORK, "history-head.ndjson"),

@@ -113,9 +113,9 @@ def same_bytes(a, b, what):
 
 
 def tree_peak_kb(cmd):
-    """Peak of the RSS of cmd's process tree added up (tests/treerss.py: sampled every 2 ms, pages a parent
+    """Peak of the RSS of cmd's process tree added up (tests/tools/treerss.py: sampled every 2 ms, pages a parent
     shares with its forked workers counted in each, so an upper bound)."""
-    r = subprocess.run([PY, os.path.join(TOP, "tests", "treerss.py")] + cmd, capture_output=True, text=True,
+    r = subprocess.run([PY, os.path.join(TOP, "tests", "tools", "treerss.py")] + cmd, capture_output=True, text=True,
                        cwd=TOP, check=True)
     return int(r.stdout.split()[0])
 

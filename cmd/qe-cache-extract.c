@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "qe.h"
-#include "qe_extract.h"
+#include "qe_json.h"
+#include "qe_opt.h"
+#include "notebook/notebook.h"
 
 enum { OPT_STALE_MARGIN = QE_OPT_FIRST, OPT_MAX_NOTEBOOK, OPT_MAX_ARCHIVE_ENTRIES,
 	OPT_MAX_ARCHIVE_BYTES, OPT_STORED, OPT_FAILED, OPT_EXECUTION_SECONDS };
@@ -55,7 +57,7 @@ struct cli {
 static void
 emit(struct qe_buf *b)
 {
-	qe_emit_bytes(b->data, b->len);
+	qe_json_emit_bytes(b->data, b->len);
 	qe_buf_reset(b);
 }
 
@@ -138,13 +140,13 @@ stored(struct qe_extract *x, const char *document, int argc, char **argv)
 	if (argc != 1)
 		warnx("--stored reads one cache folder, not %d operands", argc);
 	else if (qe_extract_stored(x, argv[0], document, &out) == 0) {
-		qe_emit_bytes(out.data, out.len);
+		qe_json_emit_bytes(out.data, out.len);
 		status = QE_EXIT_OK;
 	}
 	qe_buf_free(&out);
 	free((char *)x->root);
 	qe_extract_free(x);
-	return qe_finish(status);
+	return qe_json_finish(status);
 }
 
 int
@@ -173,17 +175,17 @@ main(int argc, char *argv[])
 	if (c.timings != NULL && qe_hooklog_load(&x.hooks, c.timings) != QE_EXIT_OK)
 		x.problems++;	/* bad lines were reported; the good ones still join */
 	if (c.baseline != NULL && qe_extract_baseline(&x, c.baseline) < 0)
-		return qe_finish(QE_EXIT_TROUBLE);
+		return qe_json_finish(QE_EXIT_TROUBLE);
 	for (int i = 0; i < argc; i++)
 		if (strcmp(argv[i], "-") != 0)
-			qe_paths_add(&ops, argv[i]);
+			qe_operand_paths_add(&ops, argv[i]);
 	if (argc == 0 || ops.n < (size_t)argc)	/* paths, one per line, on stdin */
-		qe_paths_read_lines(&ops, stdin);
+		qe_operand_paths_read_lines(&ops, stdin);
 	qe_extract_operands(&x, &ops);
 	qe_hooklog_report_unused(&x.hooks);
 	status = x.problems > 0 ? QE_EXIT_TROUBLE : QE_EXIT_OK;
-	qe_paths_free(&ops);
+	qe_operand_paths_free(&ops);
 	free((char *)x.root);
 	qe_extract_free(&x);
-	return qe_finish(status);
+	return qe_json_finish(status);
 }

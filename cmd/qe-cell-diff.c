@@ -1,8 +1,8 @@
 /*
  * qe-cell-diff - a screening verdict for each cell and notebook of a build
  * (HEAD) against its baseline (BASE), from two streams of qe-cache-extract
- * records. Reading is lib/qe_reader.c, the verdicts lib/qe_diff.c, the
- * records lib/qe_diffrec.c; this file holds the options.
+ * records. Reading is lib/diff/qe_reader.c, the verdicts lib/diff/qe_diff.c, the
+ * records lib/diff/qe_diffrec.c; this file holds the options.
  */
 #include <err.h>
 #include <getopt.h>
@@ -11,12 +11,9 @@
 #include <string.h>
 
 #include "qe.h"
-#include "qe_diff.h"
-#include "qe_diffrec.h"
-#include "qe_fences.h"
-#include "qe_jqx.h"
-#include "qe_prscope.h"
-#include "qe_reader.h"
+#include "qe_json.h"
+#include "qe_opt.h"
+#include "diff/diff.h"
 
 enum {
 	OPT_NB_RATIO = QE_OPT_FIRST, OPT_NB_ABS, OPT_EXEC_ABS, OPT_ALPHA, OPT_CHANGED, OPT_IGNORE_FILE,
@@ -166,7 +163,7 @@ main(int argc, char **argv)
 	if (compile(&c.x, &rd) < 0) {
 		exprs_free(&c.x);
 		qe_prscope_free(&c.scope);
-		return qe_finish(QE_EXIT_TROUBLE);
+		return qe_json_finish(QE_EXIT_TROUBLE);
 	}
 	status = QE_EXIT_OK;
 	for (int w = 0; w < 2; w++)
@@ -179,12 +176,12 @@ main(int argc, char **argv)
 	if (c.fences && qe_fences_load(&fs, c.fences) != QE_EXIT_OK)
 		status = QE_EXIT_TROUBLE;
 	c.opts.fences = c.fences ? &fs : NULL;
-	regressions = qe_diff_write(&c.opts, &rd, display(argv[0]), display(argv[1]));
+	regressions = qe_diffrec_write(&c.opts, &rd, display(argv[0]), display(argv[1]));
 	qe_fences_free(&fs);
 	exprs_free(&c.x);
 	qe_prscope_free(&c.scope);
 	qe_reader_free(&rd);
 	if (status == QE_EXIT_OK && c.eflag && regressions > 0)
 		status = QE_EXIT_ANSWER;
-	return qe_finish(status);
+	return qe_json_finish(status);
 }

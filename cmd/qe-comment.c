@@ -3,8 +3,8 @@
  * reviewer reads in ten seconds: a pull-request comment (with a hidden marker
  * for updating it in place) or, with -s, a job summary; with -r, the job
  * summary of one build from its qe-cache-extract / qe-stamp records. Reading
- * is lib/qe_diffread.c, the model lib/qe_review.c, the document
- * lib/qe_comment.c (-r: lib/qe_buildsum.c); every string from the build is
+ * is lib/comment/qe_diffread.c, the model lib/comment/qe_review.c, the document
+ * lib/comment/qe_comment.c (-r: lib/comment/qe_buildsum.c); every string from the build is
  * escaped by lib/qe_gfm.c.
  */
 #include <err.h>
@@ -13,11 +13,11 @@
 #include <stdlib.h>
 
 #include "qe.h"
-#include "qe_buildsum.h"
-#include "qe_comment.h"
-#include "qe_diffread.h"
-#include "qe_ghrun.h"
-#include "qe_review.h"
+#include "qe_mem.h"
+#include "qe_json.h"
+#include "qe_ndjson.h"
+#include "qe_opt.h"
+#include "comment/comment.h"
 
 enum { OPT_FACTS = QE_OPT_FIRST, OPT_FLAGGED };
 
@@ -110,7 +110,7 @@ option(int ch, const char *arg, void *ctx)
 static void
 put(struct qe_buf *out)
 {
-	qe_emit_bytes(out->data, out->len);
+	qe_json_emit_bytes(out->data, out->len);
 	qe_buf_free(out);
 }
 
@@ -121,7 +121,7 @@ comment(int argc, char **argv, const struct qe_comment_opts *o)
 	struct qe_diffset d = { 0 };
 	struct qe_review r;
 	struct qe_buf out = { 0 };
-	int status = qe_each_record(argc, argv, qe_diffread_record, &d);
+	int status = qe_ndjson_each(argc, argv, qe_diffread_record, &d);
 
 	if (d.ncells + d.nnbs == 0) {
 		warnx("no qe-cell-diff records in the input");
@@ -141,7 +141,7 @@ answer(int argc, char **argv, int which)
 {
 	struct qe_diffset d = { 0 };
 	struct qe_buf out = { 0 };
-	int status = qe_each_record(argc, argv, qe_diffread_record, &d);
+	int status = qe_ndjson_each(argc, argv, qe_diffread_record, &d);
 
 	if (which == OPT_FACTS && d.summary == NULL) {
 		warnx("no diff-summary record in the input: the facts are false");
@@ -162,7 +162,7 @@ report(int argc, char **argv, size_t limit)
 {
 	struct qe_buildsum s = { 0 };
 	struct qe_buf out = { 0 };
-	int status = qe_each_record(argc, argv, qe_buildsum_record, &s);
+	int status = qe_ndjson_each(argc, argv, qe_buildsum_record, &s);
 
 	qe_buildsum_render(&out, &s, limit ? limit : QE_SUMMARY_LIMIT);
 	put(&out);
@@ -190,5 +190,5 @@ main(int argc, char **argv)
 		status = comment(argc, argv, &c.o);
 	}
 	qe_ghrun_free(&c.o.run);
-	return qe_finish(c.trouble ? QE_EXIT_TROUBLE : status);
+	return qe_json_finish(c.trouble ? QE_EXIT_TROUBLE : status);
 }

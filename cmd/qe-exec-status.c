@@ -3,7 +3,7 @@
  * (schema/execution-status.json) from qe-cache-extract / qe-stamp records;
  * with -t, the exec-time lookup the Sphinx extension reads
  * (schema/exec-times.json). Reading and the newest-record rule are
- * lib/qe_status.c; the records are read by the one NDJSON reader and
+ * lib/status/qe_status.c; the records are read by the one NDJSON reader and
  * written by the one writer.
  */
 #include <err.h>
@@ -15,7 +15,12 @@
 #include <unistd.h>
 
 #include "qe.h"
-#include "qe_status.h"
+#include "qe_json.h"
+#include "qe_ndjson.h"
+#include "qe_opt.h"
+#include "qe_file.h"
+#include "qe_time.h"
+#include "status/status.h"
 
 enum { OPT_STARTED = QE_OPT_FIRST, OPT_FINISHED, OPT_GENERATOR, OPT_INPUT };
 
@@ -145,7 +150,7 @@ run(struct cli *c, int argc, char **argv)
 
 	if (c->provenance && (prov = read_provenance(c->provenance)) == NULL)
 		status = QE_EXIT_TROUBLE;
-	if (qe_each_record(argc, argv, qe_status_record, &s) != QE_EXIT_OK)
+	if (qe_ndjson_each(argc, argv, qe_status_record, &s) != QE_EXIT_OK)
 		status = QE_EXIT_TROUBLE;
 	if (c->times)
 		qe_status_times(&out, &s, prov);
@@ -161,7 +166,7 @@ run(struct cli *c, int argc, char **argv)
 		qe_status_document(&out, &s, &b);
 	}
 	if (c->output == NULL)
-		qe_emit_bytes(out.data, out.len);
+		qe_json_emit_bytes(out.data, out.len);
 	else if (write_file(c->output, &out) < 0)
 		status = QE_EXIT_TROUBLE;
 	if (names != c->inputs)
@@ -185,5 +190,5 @@ main(int argc, char **argv)
 	}
 	status = run(&c, argc, argv);
 	free(c.inputs);
-	return qe_finish(status);
+	return qe_json_finish(status);
 }

@@ -1,9 +1,9 @@
 /*
  * qe-history - keep every build's stamped report in an SQLite database and
  * read trends, step changes, noise fences, environment comparisons and cost
- * from it. The store is lib/qe_hstore.c and lib/qe_hadd.c, reading it back
- * lib/qe_hload.c, the queries lib/qe_h*.c (qe_hquery.h), the rows
- * lib/qe_hout.c.
+ * from it. The store is lib/history/qe_hstore.c and lib/history/qe_hadd.c, reading it back
+ * lib/history/qe_hload.c, the queries lib/qe_h*.c (qe_hquery.h), the rows
+ * lib/history/qe_hout.c.
  */
 #include <err.h>
 #include <fcntl.h>
@@ -14,11 +14,11 @@
 #include <unistd.h>
 
 #include "qe.h"
-#include "qe_hadd.h"
-#include "qe_hbuild.h"
-#include "qe_hquery.h"
-#include "qe_hreport.h"
-#include "qe_hstore.h"
+#include "qe_mem.h"
+#include "qe_json.h"
+#include "qe_opt.h"
+#include "qe_vocab.h"
+#include "history/history.h"
 
 enum { O_FORMAT = QE_OPT_FIRST, O_PENALTY, O_BY, O_PRICES, O_MAIN_REF, O_DIFF };
 
@@ -101,7 +101,7 @@ option(int ch, const char *arg, void *ctx)
 		warnx("--format: invalid value '%s' (ndjson or md)", arg);
 		return -1;
 	case O_BY:
-		if ((c->q.by = qe_vocab_lookup(&qe_compare_bys, arg)) == QE_BY_PACKAGE || c->q.by < 0) {
+		if ((c->q.by = qe_vocab_lookup(&qe_vocab_compare_bys, arg)) == QE_BY_PACKAGE || c->q.by < 0) {
 			c->q.by = QE_BY_PACKAGE;
 			c->q.package = arg;
 		}
@@ -183,7 +183,7 @@ to_file(struct cli *c)
 	dup2(fd, STDOUT_FILENO);
 	close(fd);
 	status = qe_hq_fences(&c->q);
-	qe_emit_flush();
+	qe_json_emit_flush();
 	dup2(saved, STDOUT_FILENO);
 	close(saved);
 	if (status == QE_EXIT_OK && rename(tmp.data, c->q.out) < 0) {
@@ -286,5 +286,5 @@ main(int argc, char **argv)
 	}
 	if ((status = run(&c, s, argc - 1, argv + 1)) < 0)
 		return qe_cli_usage_error(&cli);
-	return qe_finish(status);
+	return qe_json_finish(status);
 }

@@ -14,8 +14,10 @@
 #include <string.h>
 
 #include "qe.h"
-#include "qe_provenance.h"
-#include "qe_splice.h"
+#include "qe_json.h"
+#include "qe_ndjson.h"
+#include "qe_opt.h"
+#include "provenance/provenance.h"
 
 static const struct option longopts[] = {
 	{ "all-packages", no_argument,       NULL, 'a' },
@@ -58,7 +60,7 @@ stamp(cJSON *rec, const char *raw, size_t rawlen, const char *file, long line, v
 		warnx("%s:%ld: record already stamped", file, line);
 		return -1;
 	}
-	qe_emit_line(s, n);
+	qe_json_emit_line(s, n);
 	return 0;
 }
 
@@ -71,7 +73,7 @@ run(cJSON *desc, int argc, char **argv, int dflag, int replace)
 	int status;
 
 	if (dflag) {
-		qe_emit(desc = qe_provenance_record(desc));
+		qe_json_emit(desc = qe_provenance_record(desc));
 		cJSON_Delete(desc);
 		return QE_EXIT_OK;
 	}
@@ -79,7 +81,7 @@ run(cJSON *desc, int argc, char **argv, int dflag, int replace)
 	cJSON_Delete(desc);
 	qe_splice_init(&sp, "provenance", s, replace);
 	cJSON_free(s);
-	status = qe_each_record_raw(argc, argv, stamp, &sp);
+	status = qe_ndjson_each_raw(argc, argv, stamp, &sp);
 	qe_splice_free(&sp);
 	return status;
 }
@@ -95,7 +97,7 @@ option(int ch, const char *arg, void *ctx)
 	case 'a': p->pkgs.all = 1; return 0;
 	case 'c': p->conda_path = arg; return 0;
 	case 'd': c->dflag = 1; return 0;
-	case 'f': qe_names_add(&p->files, arg); return 0;
+	case 'f': qe_provenance_names_add(&p->files, arg); return 0;
 	case 'k': qe_pkgs_add_keys(&p->pkgs, arg); return 0;
 	case 'm': p->marker_path = arg; return 0;
 	case 'p': p->pip_path = arg; return 0;
@@ -127,7 +129,7 @@ option(int ch, const char *arg, void *ctx)
 			warnx("'%s': not a variable name", arg);
 			return -1;
 		}
-		qe_names_add(&p->vars, arg);
+		qe_provenance_names_add(&p->vars, arg);
 		return 0;
 	default:
 		return -1;
@@ -154,5 +156,5 @@ main(int argc, char *argv[])
 	if (c.p.unreadable > 0)
 		status = QE_EXIT_TROUBLE;
 	qe_provenance_free(&c.p);
-	return qe_finish(status);
+	return qe_json_finish(status);
 }

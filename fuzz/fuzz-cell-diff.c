@@ -1,8 +1,8 @@
 /*
  * libFuzzer target for qe-cell-diff: the input is BASE and HEAD, split at
  * the first 0x1e byte (ASCII record separator; no 0x1e: all BASE, empty
- * HEAD). Both streams go through a fresh reader (lib/qe_reader.c), then the
- * comparison and the record writers (lib/qe_diff.c, lib/qe_diffrec.c),
+ * HEAD). Both streams go through a fresh reader (lib/diff/qe_reader.c), then the
+ * comparison and the record writers (lib/diff/qe_diff.c, lib/diff/qe_diffrec.c),
  * exactly as the tool's main() runs them; every line printed must read
  * back as a JSON object (the hand-written writer for cell-diff records,
  * lib/qe_jw.c, must stay valid JSON). All state is in the reader and the
@@ -10,10 +10,12 @@
  * cJSON's tree (qe_reader's `tree`): the pull reader's way must print the
  * same bytes and give the same statuses.
  */
-#include "qe.h"
-#include "qe_diff.h"
-#include "qe_diffrec.h"
-#include "qe_reader.h"
+#include "qe_utf8.h"
+#include "qe_json.h"
+#include "qe_ndjson.h"
+#include "diff/qe_diff.h"
+#include "diff/qe_diffrec.h"
+#include "diff/qe_reader.h"
 
 #include "fuzz-common.h"
 
@@ -33,13 +35,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	argv[QE_BASE] = fz_file(data, nbase, &fds[QE_BASE], paths[QE_BASE]);
 	argv[QE_HEAD] = rs ? fz_file(rs + 1, size - nbase - 1, &fds[QE_HEAD], paths[QE_HEAD]) :
 	    fz_file(data, 0, &fds[QE_HEAD], paths[QE_HEAD]);
-	qe_max_line = 1 << 16;
+	qe_ndjson_max_line = 1 << 16;
 	for (int tree = 0; tree < 2; tree++) {
 		rd.tree = tree;
 		fz_capture();
 		st[tree] = qe_reader_read(&rd, QE_BASE, argv[QE_BASE]) * 4 +
 		    qe_reader_read(&rd, QE_HEAD, argv[QE_HEAD]);
-		qe_diff_write(&opts, &rd, "base", "head");
+		qe_diffrec_write(&opts, &rd, "base", "head");
 		printed[tree] = fz_captured(&len[tree]);
 		fz_check_ndjson(printed[tree], len[tree]);
 		qe_reader_free(&rd);

@@ -1,17 +1,21 @@
 /*
  * libFuzzer target for qe-comment: the input is a qe-cell-diff stream. It
- * goes through the record reader (lib/qe_diffread.c), the review
- * (lib/qe_review.c) and the renderer (lib/qe_comment.c), as qe-comment's
+ * goes through the record reader (lib/comment/qe_diffread.c), the review
+ * (lib/comment/qe_review.c) and the renderer (lib/comment/qe_comment.c), as qe-comment's
  * main() runs them, with a fresh context per input and a small size limit
  * so truncation is exercised too; then, as a build's records, through
- * lib/qe_buildsum.c (qe-comment -r). Each document must stay within the
+ * lib/comment/qe_buildsum.c (qe-comment -r). Each document must stay within the
  * limit, be valid UTF-8 and hold no NUL byte.
  */
 #include "qe.h"
-#include "qe_buildsum.h"
-#include "qe_comment.h"
-#include "qe_diffread.h"
-#include "qe_review.h"
+#include "qe_mem.h"
+#include "qe_utf8.h"
+#include "qe_json.h"
+#include "qe_ndjson.h"
+#include "comment/qe_buildsum.h"
+#include "comment/qe_comment.h"
+#include "comment/qe_diffread.h"
+#include "comment/qe_review.h"
 
 #include "fuzz-common.h"
 
@@ -33,7 +37,7 @@ report(char **argv, size_t limit)
 	struct qe_buildsum s = { 0 };
 	struct qe_buf out = { 0 };
 
-	qe_each_record(1, argv, qe_buildsum_record, &s);
+	qe_ndjson_each(1, argv, qe_buildsum_record, &s);
 	qe_buildsum_render(&out, &s, limit);
 	check(&out, limit);
 	qe_buf_free(&out);
@@ -62,8 +66,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int fd, status;
 
 	argv[0] = fz_file(data, size, &fd, path);
-	qe_max_line = 1 << 16;
-	status = qe_each_record(1, argv, qe_diffread_record, &d);
+	qe_ndjson_max_line = 1 << 16;
+	status = qe_ndjson_each(1, argv, qe_diffread_record, &d);
 	qe_review_build(&r, &d);
 	qe_comment_render(&out, &o, &r, status != QE_EXIT_OK && d.ncells + d.nnbs > 0);
 	check(&out, o.limit);

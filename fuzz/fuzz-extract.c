@@ -14,12 +14,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "qe.h"
-#include "qe_extract.h"
-#include "qe_hooklog.h"
-#include "qe_jcache.h"
+#include "qe_utf8.h"
+#include "qe_json.h"
+#include "notebook/qe_extract.h"
+#include "notebook/qe_hooklog.h"
+#include "notebook/qe_jcache.h"
 #include "qe_jscan.h"
-#include "qe_nbrecord.h"
+#include "notebook/qe_nbrecord.h"
 
 #include "fuzz-common.h"
 

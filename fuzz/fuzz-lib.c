@@ -2,7 +2,7 @@
  * libFuzzer targets for the shared library (lib/):
  *   TIME    qe_time_parse: no crash, and a parsed time formats and re-parses
  *           to the same instant (to the microsecond)
- *   NDJSON  qe_each_record over a whole stream (plain or gzip)
+ *   NDJSON  qe_ndjson_each over a whole stream (plain or gzip)
  *   JSCAN   the pull reader (qe_jscan) beside cJSON and the tools' checks:
  *           whatever it takes, they take too and read the same (strings
  *           byte for byte, numbers bit for bit); whatever they refused,
@@ -21,7 +21,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <stdint.h>
+
 #include "qe.h"
+#include "qe_json.h"
+#include "qe_mem.h"
+#include "qe_ndjson.h"
+#include "qe_time.h"
+#include "qe_utf8.h"
 #if defined(TARGET_JSCAN)
 #include "../tests/unit/jscan-dump.h"
 #include "qe_recscan.h"
@@ -90,8 +97,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fd < 0 || (size && write(fd, data, size) != (ssize_t)size))
 		abort();
 	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-	qe_max_line = 1 << 16;
-	qe_each_record(1, argv, count, &n);
+	qe_ndjson_max_line = 1 << 16;
+	qe_ndjson_each(1, argv, count, &n);
 	close(fd);
 #elif defined(TARGET_JSCAN)
 	struct qe_buf a = { 0 }, b = { 0 };

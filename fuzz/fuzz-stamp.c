@@ -1,23 +1,25 @@
 /*
  * libFuzzer target for qe-stamp's library modules:
- *  - the record splice (lib/qe_splice.c, qe_splice_raw as the tool calls
+ *  - the record splice (lib/provenance/qe_splice.c, qe_splice_raw as the tool calls
  *    it): each record of the input stream gets a fixed provenance member,
  *    with and without replace (-R); every line printed must read back as a
  *    JSON object whose last member is that provenance, a record without one
  *    must keep its bytes, and a record refused must be one that holds the key;
- *  - the parsers of machine and environment text (lib/qe_runner.c,
- *    lib/qe_packages.c, lib/qe_provenance.c) on the same bytes: no crash,
+ *  - the parsers of machine and environment text (lib/provenance/qe_runner.c,
+ *    lib/provenance/qe_packages.c, lib/provenance/qe_provenance.c) on the same bytes: no crash,
  *    and what they return has the documented shape.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "qe.h"
-#include "qe_packages.h"
-#include "qe_provenance.h"
-#include "qe_runner.h"
-#include "qe_splice.h"
+#include "qe_utf8.h"
+#include "qe_json.h"
+#include "qe_ndjson.h"
+#include "provenance/qe_packages.h"
+#include "provenance/qe_provenance.h"
+#include "provenance/qe_runner.h"
+#include "provenance/qe_splice.h"
 
 #include "fuzz-common.h"
 
@@ -47,7 +49,7 @@ stamp(cJSON *rec, const char *raw, size_t rawlen, const char *file, long line, v
 		close--;
 	if (!had && (close == raw || memcmp(s, raw, (size_t)(close - raw - 1)) != 0))
 		abort();
-	qe_emit_line(s, n);
+	qe_json_emit_line(s, n);
 	return 0;
 }
 
@@ -60,10 +62,10 @@ stamp_stream(const uint8_t *data, size_t size)
 	int fd;
 
 	argv[0] = fz_file(data, size, &fd, path);
-	qe_max_line = 1 << 16;
+	qe_ndjson_max_line = 1 << 16;
 	qe_splice_init(&sp, "provenance", value, size > 0 && data[0] & 1);
 	fz_capture();
-	qe_each_record_raw(1, argv, stamp, &sp);
+	qe_ndjson_each_raw(1, argv, stamp, &sp);
 	printed = fz_captured(&len);
 	fz_check_ndjson(printed, len);
 	for (s = printed; *s; s = strchr(s, '\n') + 1) {
@@ -96,13 +98,13 @@ parse_texts(const uint8_t *data, size_t size)
 		memcpy(t[i], data, size);
 		t[i][size] = '\0';
 	}
-	free(qe_os_release_distro(t[0]));
-	free(qe_cpuinfo_model(t[1]));
-	(void)qe_meminfo_total(t[2]);
-	if (!cJSON_IsArray(o = qe_gpus_parse(t[3])))
+	free(qe_runner_os_release_distro(t[0]));
+	free(qe_runner_cpuinfo_model(t[1]));
+	(void)qe_runner_meminfo_total(t[2]);
+	if (!cJSON_IsArray(o = qe_runner_gpus_parse(t[3])))
 		abort();
 	cJSON_Delete(o);
-	if (!cJSON_IsObject(o = qe_marker_parse(t[4])))
+	if (!cJSON_IsObject(o = qe_provenance_marker_parse(t[4])))
 		abort();
 	cJSON_Delete(o);
 	if (qe_pkgs_parse(&p, (const char *)data, size, "fuzz") == 0) {

@@ -2,7 +2,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "qe.h"
+#include "qe_mem.h"
 #include "qe_align.h"
 
 struct aligner {

@@ -8,7 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "qe.h"
+#include "qe_mem.h"
+#include "qe_file.h"
 
 /*
  * One read(2) straight into b's spare room (no chunk copied). When b is

@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "qe.h"
+#include "qe_mem.h"
+#include "qe_utf8.h"
 #include "qe_gfm.h"
 
 #define ZWJ		0x200d

@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "qe.h"
+#include "qe_utf8.h"
+#include "qe_json.h"
+#include "qe_sha.h"
 #include "qe_jscan.h"
 
 #define QE_JS_STR2(x) #x
@@ -194,7 +196,7 @@ hex4(const char *p)
 	long v = 0;
 
 	for (int i = 0; i < 4; i++) {
-		int d = qe_hexval((unsigned char)p[i]);
+		int d = qe_sha_hexval((unsigned char)p[i]);
 
 		if (d < 0)
 			return -1;

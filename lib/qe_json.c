@@ -1,7 +1,8 @@
 /*
  * cJSON helpers and the record writer (qe_json.h): every line a tool prints
- * goes through qe_emit() or qe_emit_line(), its bytes written by qe_jw.
+ * goes through qe_json_emit() or qe_json_emit_line(), its bytes written by qe_jw.
  */
+#include <stdio.h>
 #include <err.h>
 #include <errno.h>
 #include <float.h>
@@ -10,18 +11,20 @@
 #include <string.h>
 
 #include "qe.h"
+#include "qe_json.h"
+#include "qe_time.h"
 #include "qe_jw.h"
 
 cJSON *
 qe_json_check(cJSON *item)
 {
 	if (item == NULL)
-		qe_oom();
+		qe_mem_oom();
 	return item;
 }
 
 cJSON *
-qe_record_new(const char *kind)
+qe_json_record_new(const char *kind)
 {
 	cJSON *o = qe_json_check(cJSON_CreateObject());
 
@@ -99,7 +102,7 @@ qe_json_print(const cJSON *v)
 	struct qe_buf b = { 0 };
 
 	if (v == NULL)
-		qe_oom();	/* as cJSON's print of nothing did: its NULL */
+		qe_mem_oom();	/* as cJSON's print of nothing did: its NULL */
 	qe_buf_grow(&b, 256);
 	qe_jw_value(&b, v);
 	return b.data;
@@ -212,37 +215,37 @@ write_failed(void)
 }
 
 void
-qe_emit_bytes(const char *s, size_t n)
+qe_json_emit_bytes(const char *s, size_t n)
 {
 	if (n > 0 && fwrite(s, 1, n, stdout) != n)
 		write_failed();
 }
 
 void
-qe_emit_line(const char *s, size_t n)
+qe_json_emit_line(const char *s, size_t n)
 {
 	if (fwrite(s, 1, n, stdout) != n || putchar('\n') == EOF)
 		write_failed();
 }
 
 void
-qe_emit(const cJSON *rec)
+qe_json_emit(const cJSON *rec)
 {
 	char *s = qe_json_print(rec);
 
-	qe_emit_line(s, strlen(s));
+	qe_json_emit_line(s, strlen(s));
 	cJSON_free(s);
 }
 
 void
-qe_emit_flush(void)
+qe_json_emit_flush(void)
 {
 	if (fflush(stdout) == EOF)
 		write_failed();
 }
 
 int
-qe_finish(int status)
+qe_json_finish(int status)
 {
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		warn("stdout");

@@ -3,13 +3,13 @@
  *
  * Invariants:
  *  - stdout carries data only: one compact JSON object per line, '\n'.
- *    Every record starts with "kind" and "schema_version" (qe_record_new),
+ *    Every record starts with "kind" and "schema_version" (qe_json_record_new),
  *    so readers can dispatch on the first bytes.
  *  - cJSON constructors return NULL when malloc fails: every call that
  *    allocates goes through qe_json_check(), which exits with status 2 like
  *    qe_xmalloc. Nothing here returns NULL for want of memory.
  *  - a write error ends the program (status 2, "prog: stdout: ..."); a
- *    reader that went away ends it by SIGPIPE. qe_finish() is the last call
+ *    reader that went away ends it by SIGPIPE. qe_json_finish() is the last call
  *    of every main().
  *  - never call setlocale(): cJSON formats numbers with the C locale's '.'.
  */
@@ -26,7 +26,7 @@
 cJSON *qe_json_check(cJSON *item);
 
 /* A new object {"kind": kind, "schema_version": 1}; the caller owns it. */
-cJSON *qe_record_new(const char *kind);
+cJSON *qe_json_record_new(const char *kind);
 
 /* The string value of obj[key], or NULL when absent or not a string. */
 const char *qe_json_str(const cJSON *obj, const char *key);
@@ -97,21 +97,21 @@ const char *qe_json_bad_char_reason(const char *s, long at, int nul, char *buf, 
  * Print `rec` as one compact line on stdout. Exits with status 2 if the write
  * fails (full disk); dies by SIGPIPE if the reader went away.
  */
-void qe_emit(const cJSON *rec);
+void qe_json_emit(const cJSON *rec);
 
 /* Write already serialised lines as they are ('\n's included). */
-void qe_emit_bytes(const char *s, size_t n);
+void qe_json_emit_bytes(const char *s, size_t n);
 
 /* Write a raw, already serialised line (without its '\n'). */
-void qe_emit_line(const char *s, size_t n);
+void qe_json_emit_line(const char *s, size_t n);
 
-/* Flush stdout, ending the program as qe_emit does if that fails. */
-void qe_emit_flush(void);
+/* Flush stdout, ending the program as qe_json_emit does if that fails. */
+void qe_json_emit_flush(void);
 
 /*
  * Flush and close stdout; report a write error. Returns the worse of
  * `status` and QE_EXIT_TROUBLE on a write error. Call it last in main().
  */
-int qe_finish(int status);
+int qe_json_finish(int status);
 
 #endif /* QE_JSON_H */

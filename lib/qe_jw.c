@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "qe.h"
+#include "qe_json.h"
 #include "qe_jw.h"
 
 #define QE_JW_STR_(x) #x

@@ -1,6 +1,6 @@
 /*
  * qe_jw.h - the one JSON writer: every line a tool prints is written here,
- * a cJSON tree (qe_jw_value, behind qe_json_print and qe_emit) or a record
+ * a cJSON tree (qe_jw_value, behind qe_json_print and qe_json_emit) or a record
  * written member by member (qe-cell-diff's cell-diff and notebook-diff
  * lines, printed by the million).
  *

@@ -9,9 +9,10 @@
 #include <string.h>
 
 #include "qe.h"
+#include "qe_mem.h"
 
 void
-qe_oom(void)
+qe_mem_oom(void)
 {
 	errx(QE_EXIT_TROUBLE, "out of memory");
 }
@@ -22,7 +23,7 @@ qe_xmalloc(size_t n)
 	void *p = malloc(n ? n : 1);
 
 	if (p == NULL)
-		qe_oom();
+		qe_mem_oom();
 	return p;
 }
 
@@ -32,7 +33,7 @@ qe_xcalloc(size_t n, size_t size)
 	void *p = calloc(n ? n : 1, size ? size : 1);
 
 	if (p == NULL)
-		qe_oom();
+		qe_mem_oom();
 	return p;
 }
 
@@ -41,18 +42,18 @@ qe_xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
 	if (p == NULL)
-		qe_oom();
+		qe_mem_oom();
 	return p;
 }
 
 void *
-qe_grow(void *arr, size_t n, size_t *cap, size_t size, size_t first)
+qe_mem_grow(void *arr, size_t n, size_t *cap, size_t size, size_t first)
 {
 	char *a = arr;
 
 	if (n == *cap) {
 		if (*cap > SIZE_MAX / 2 / size)
-			qe_oom();
+			qe_mem_oom();
 		*cap = *cap ? *cap * 2 : first;
 		a = qe_xrealloc(a, *cap * size);
 	}
@@ -82,7 +83,7 @@ qe_buf_grow(struct qe_buf *b, size_t extra)
 	size_t need = b->len + extra + 1;
 
 	if (need < b->len)
-		qe_oom();
+		qe_mem_oom();
 	if (need <= b->cap)
 		return;
 	if (b->cap == 0)

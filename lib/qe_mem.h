@@ -25,7 +25,7 @@ char *qe_xstrndup(const char *s, size_t n);
  * *cap allocated: arr itself or its reallocation, *cap doubled (`first` at
  * the start), element n zeroed.
  */
-void *qe_grow(void *arr, size_t n, size_t *cap, size_t size, size_t first);
+void *qe_mem_grow(void *arr, size_t n, size_t *cap, size_t size, size_t first);
 
 /*
  * Keep blocks of up to 32 MiB (a notebook and its buffers) on the heap, and
@@ -39,7 +39,7 @@ void *qe_grow(void *arr, size_t n, size_t *cap, size_t size, size_t first);
 void qe_mem_hold_large(void);
 
 /* Exit with status 2 after "prog: out of memory". */
-void qe_oom(void) __attribute__((noreturn));
+void qe_mem_oom(void) __attribute__((noreturn));
 
 struct qe_buf {
 	char *data;

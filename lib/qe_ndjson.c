@@ -14,12 +14,14 @@
 #include <zlib.h>
 
 #include "qe.h"
+#include "qe_json.h"
+#include "qe_ndjson.h"
 #include "qe_jscan.h"
 
-size_t qe_max_line = 64u << 20;
+size_t qe_ndjson_max_line = 64u << 20;
 
 int
-qe_set_max_line(const char *s)
+qe_ndjson_set_max_line(const char *s)
 {
 	char *end;
 	unsigned long long v;
@@ -30,7 +32,7 @@ qe_set_max_line(const char *s)
 		warnx("--max-line: invalid value '%s'", s);
 		return -1;
 	}
-	qe_max_line = (size_t)v;
+	qe_ndjson_max_line = (size_t)v;
 	return 0;
 }
 
@@ -114,7 +116,7 @@ line_end(struct reader *r, char *s, size_t n, int toolong)
 {
 	r->line++;
 	if (toolong) {
-		warnx("%s:%ld: line longer than %zu bytes", r->name, r->line, qe_max_line);
+		warnx("%s:%ld: line longer than %zu bytes", r->name, r->line, qe_ndjson_max_line);
 		r->rejected++;
 		return;
 	}
@@ -125,7 +127,7 @@ line_end(struct reader *r, char *s, size_t n, int toolong)
 /*
  * The whole lines of buf[0..*len) handled in place; the start of an
  * unfinished line is moved to the front (the only copy besides the read).
- * A line longer than qe_max_line is dropped as it comes (*toolong).
+ * A line longer than qe_ndjson_max_line is dropped as it comes (*toolong).
  */
 static void
 lines_in_place(struct reader *r, struct qe_buf *b, size_t *scanned, int *toolong)
@@ -134,14 +136,14 @@ lines_in_place(struct reader *r, struct qe_buf *b, size_t *scanned, int *toolong
 
 	while ((nl = memchr(p + (p == b->data ? *scanned : 0), '\n', (size_t)(end - p -
 	    (p == b->data ? *scanned : 0)))) != NULL) {
-		if (!*toolong && (size_t)(nl - p) > qe_max_line)
+		if (!*toolong && (size_t)(nl - p) > qe_ndjson_max_line)
 			*toolong = 1;
 		line_end(r, p, (size_t)(nl - p), *toolong);
 		*toolong = 0;
 		p = nl + 1;
 	}
 	*scanned = 0;
-	if (!*toolong && (size_t)(end - p) > qe_max_line)
+	if (!*toolong && (size_t)(end - p) > qe_ndjson_max_line)
 		*toolong = 1;
 	if (*toolong)
 		p = end;	/* the rest of a line too long: dropped */
@@ -163,14 +165,14 @@ read_stream(struct reader *r, gzFile gz)
 	r->line = 0;
 	for (;;) {
 		/* room for a read of `want`, never more: a line too long is dropped
-		 * as it comes, so memory stays about qe_max_line + want */
+		 * as it comes, so memory stays about qe_ndjson_max_line + want */
 		qe_buf_grow(&b, want);
 		if ((n = gzread(gz, b.data + b.len, (unsigned)want)) <= 0)
 			break;
 		b.len += (size_t)n;
 		lines_in_place(r, &b, &scanned, &toolong);
 		/* flush before a read that may block (s6-tai64n's rule) */
-		qe_emit_flush();
+		qe_json_emit_flush();
 	}
 	if (n < 0) {
 		int e;
@@ -188,7 +190,7 @@ read_stream(struct reader *r, gzFile gz)
 static int each_record(int argc, char **argv, struct reader *rp);
 
 int
-qe_each_record(int argc, char **argv, qe_record_fn fn, void *ctx)
+qe_ndjson_each(int argc, char **argv, qe_record_fn fn, void *ctx)
 {
 	struct reader r = { .fn = fn, .ctx = ctx };
 
@@ -196,7 +198,7 @@ qe_each_record(int argc, char **argv, qe_record_fn fn, void *ctx)
 }
 
 int
-qe_each_record_lines(int argc, char **argv, qe_line_fn linefn, qe_record_fn fn, void *ctx)
+qe_ndjson_each_lines(int argc, char **argv, qe_line_fn linefn, qe_record_fn fn, void *ctx)
 {
 	struct reader r = { .fn = fn, .linefn = linefn, .ctx = ctx };
 
@@ -204,7 +206,7 @@ qe_each_record_lines(int argc, char **argv, qe_line_fn linefn, qe_record_fn fn, 
 }
 
 int
-qe_each_record_raw(int argc, char **argv, qe_raw_record_fn fn, void *ctx)
+qe_ndjson_each_raw(int argc, char **argv, qe_raw_record_fn fn, void *ctx)
 {
 	struct reader r = { .rawfn = fn, .ctx = ctx };
 

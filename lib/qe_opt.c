@@ -7,11 +7,14 @@
 #include <string.h>
 
 #include "qe.h"
+#include "qe_json.h"
+#include "qe_ndjson.h"
+#include "qe_opt.h"
 
 extern char *program_invocation_short_name;
 
 const char *
-qe_progname(void)
+qe_opt_progname(void)
 {
 	return program_invocation_short_name;
 }
@@ -33,14 +36,14 @@ qe_cli_parse(const struct qe_cli *cli, int *argc, char ***argv)
 	while ((ch = getopt_long(*argc, *argv, cli->shortopts, cli->longopts, NULL)) != -1) {
 		if (ch == 'h') {
 			fputs(cli->usage, stdout);
-			return qe_finish(QE_EXIT_OK);
+			return qe_json_finish(QE_EXIT_OK);
 		}
 		if (ch == QE_OPT_VERSION) {
-			printf("%s %s\n", qe_progname(), QE_VERSION);
-			return qe_finish(QE_EXIT_OK);
+			printf("%s %s\n", qe_opt_progname(), QE_VERSION);
+			return qe_json_finish(QE_EXIT_OK);
 		}
 		if (ch == QE_OPT_MAX_LINE)
-			bad = qe_set_max_line(optarg) < 0;
+			bad = qe_ndjson_set_max_line(optarg) < 0;
 		else
 			bad = ch == '?' || cli->option(ch, optarg, cli->ctx) < 0;
 		if (bad)

@@ -40,7 +40,7 @@ struct qe_cli {
 /*
  * Parse the options of *argv, then leave *argc and *argv at the operands.
  * Returns QE_CLI_GO to go on, or the status main() returns at once: after -h
- * (usage on stdout) or --version (status 0, stdout closed by qe_finish), or
+ * (usage on stdout) or --version (status 0, stdout closed by qe_json_finish), or
  * a usage error (usage on stderr, status 2).
  */
 int qe_cli_parse(const struct qe_cli *cli, int *argc, char ***argv);
@@ -49,7 +49,7 @@ int qe_cli_parse(const struct qe_cli *cli, int *argc, char ***argv);
 int qe_cli_usage_error(const struct qe_cli *cli);
 
 /* Name of the running program (the short name), for messages. */
-const char *qe_progname(void);
+const char *qe_opt_progname(void);
 
 /*
  * A finite decimal number v with min <= v <= max (min < v when `above` is

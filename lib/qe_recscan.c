@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "qe.h"
 #include "qe_recscan.h"
 
 #define K(s) (sizeof(s) - 1 == n && memcmp(k, s, n) == 0)
@@ -351,7 +350,7 @@ dup_add(struct qe_recscan *sc, int id, int t, unsigned pos)
 	if (sc->dupseen[id] & (1u << t))
 		return;
 	sc->dupseen[id] |= (unsigned char)(1u << t);
-	sc->dups = qe_grow(sc->dups, sc->ndups, &sc->capdups, sizeof *sc->dups, 8);
+	sc->dups = qe_mem_grow(sc->dups, sc->ndups, &sc->capdups, sizeof *sc->dups, 8);
 	sc->dups[sc->ndups++] = (struct qe_recdup){ .pos = pos, .id = (signed char)id, .type = (signed char)t };
 }
 

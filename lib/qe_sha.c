@@ -6,10 +6,11 @@
 
 #include <openssl/evp.h>
 
-#include "qe.h"
+#include "qe_mem.h"
+#include "qe_sha.h"
 
 void
-qe_hex(const unsigned char *raw, size_t n, char *out)
+qe_sha_hex(const unsigned char *raw, size_t n, char *out)
 {
 	static const char digits[] = "0123456789abcdef";
 
@@ -21,7 +22,7 @@ qe_hex(const unsigned char *raw, size_t n, char *out)
 }
 
 int
-qe_hexval(int c)
+qe_sha_hexval(int c)
 {
 	/* a table (value + 1, 0: not hex): digests are unhexed per record, branches mispredict */
 	static const unsigned char v[256] = {
@@ -34,7 +35,7 @@ qe_hexval(int c)
 }
 
 int
-qe_unhex(const char *s, size_t n, unsigned char *out)
+qe_sha_unhex(const char *s, size_t n, unsigned char *out)
 {
 	/* 0x10 | a digit's value, 0 for a byte that is not hex: one test a digest */
 	static const unsigned char v[256] = {
@@ -65,8 +66,8 @@ qe_sha256_hex(const void *p, size_t n, char out[QE_SHA256_HEX])
 		return;
 	}
 	if (!EVP_Digest(p, n, d, &dl, EVP_sha256(), NULL))
-		qe_oom();	/* only fails on allocation */
-	qe_hex(d, 32, out);
+		qe_mem_oom();	/* only fails on allocation */
+	qe_sha_hex(d, 32, out);
 }
 
 int
@@ -81,7 +82,7 @@ qe_sha256_file(const char *path, char out[QE_SHA256_HEX], unsigned char raw[32])
 	if ((fd = open(path, O_RDONLY)) < 0)
 		return -1;
 	if ((ctx = EVP_MD_CTX_new()) == NULL || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL))
-		qe_oom();
+		qe_mem_oom();
 	while ((n = read(fd, buf, sizeof buf)) > 0)
 		EVP_DigestUpdate(ctx, buf, (size_t)n);
 	saved = errno;
@@ -93,7 +94,7 @@ qe_sha256_file(const char *path, char out[QE_SHA256_HEX], unsigned char raw[32])
 	}
 	EVP_DigestFinal_ex(ctx, d, &dl);
 	EVP_MD_CTX_free(ctx);
-	qe_hex(d, 32, out);
+	qe_sha_hex(d, 32, out);
 	if (raw)
 		for (int i = 0; i < 32; i++)
 			raw[i] = d[i];
@@ -106,7 +107,7 @@ qe_sha256_begin(struct qe_sha256 *s)
 	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
 
 	if (ctx == NULL || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL))
-		qe_oom();
+		qe_mem_oom();
 	s->ctx = ctx;
 }
 
@@ -114,7 +115,7 @@ void
 qe_sha256_add(struct qe_sha256 *s, const void *p, size_t n)
 {
 	if (!EVP_DigestUpdate((EVP_MD_CTX *)s->ctx, p, n))
-		qe_oom();
+		qe_mem_oom();
 }
 
 void
@@ -125,7 +126,7 @@ qe_sha256_end(struct qe_sha256 *s, char out[QE_SHA256_HEX])
 
 	EVP_DigestFinal_ex((EVP_MD_CTX *)s->ctx, d, &dl);
 	qe_sha256_abort(s);
-	qe_hex(d, 32, out);
+	qe_sha_hex(d, 32, out);
 }
 
 void

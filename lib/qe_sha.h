@@ -39,15 +39,15 @@ void qe_sha256_end(struct qe_sha256 *s, char out[QE_SHA256_HEX]);
 void qe_sha256_abort(struct qe_sha256 *s);
 
 /* raw[0..n) as 2n lowercase hex digits and a NUL in out. */
-void qe_hex(const unsigned char *raw, size_t n, char *out);
+void qe_sha_hex(const unsigned char *raw, size_t n, char *out);
 
 /* The value of one hex digit (either case), or -1. */
-int qe_hexval(int c);
+int qe_sha_hexval(int c);
 
 /*
  * Decode the first 2n characters of s (hex digits, either case) into
  * out[0..n). Returns 0, or -1 when one of them is not a hex digit.
  */
-int qe_unhex(const char *s, size_t n, unsigned char *out);
+int qe_sha_unhex(const char *s, size_t n, unsigned char *out);
 
 #endif /* QE_SHA_H */

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "qe.h"
+#include "qe_mem.h"
 #include "qe_stats.h"
 
 static int
@@ -15,7 +15,7 @@ dcmp(const void *a, const void *b)
 }
 
 double
-qe_median(double *v, int n)
+qe_stats_median(double *v, int n)
 {
 	if (n == 0)
 		return NAN;
@@ -166,7 +166,7 @@ exact_tied_p(const double *x, int n1, const double *all, int N)
 }
 
 double
-qe_mann_whitney(const double *x, int n1, const double *y, int n2)
+qe_stats_mann_whitney(const double *x, int n1, const double *y, int n2)
 {
 	int N = n1 + n2;
 	double *all = pooled_sorted(x, n1, y, n2);

@@ -3,14 +3,14 @@
  * Mann-Whitney U test of replicate samples.
  *
  * Invariants: pure functions of their arguments; nothing is printed or
- * kept. The caller owns every array; qe_median() sorts the one it is given
+ * kept. The caller owns every array; qe_stats_median() sorts the one it is given
  * (copy it first to keep the order). NAN samples are the caller's to drop.
  */
 #ifndef QE_STATS_H
 #define QE_STATS_H
 
 /* The median of v[0..n) (the mean of the middle two when n is even), or NAN when n is 0. Sorts v. */
-double qe_median(double *v, int n);
+double qe_stats_median(double *v, int n);
 
 /*
  * The p value of the two-sided Mann-Whitney U test of x[0..n1) against
@@ -23,6 +23,6 @@ double qe_median(double *v, int n);
  * a continuity correction of 0.5; 1 when the variance is 0 (every value
  * tied).
  */
-double qe_mann_whitney(const double *x, int n1, const double *y, int n2);
+double qe_stats_mann_whitney(const double *x, int n1, const double *y, int n2);
 
 #endif /* QE_STATS_H */

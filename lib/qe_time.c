@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "qe.h"
+#include "qe_time.h"
 
 /* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar. */
 static int64_t

@@ -2,7 +2,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "qe.h"
+#include "qe_mem.h"
 
 size_t
 qe_utf8_next(const unsigned char *s, size_t n, long *cp)

@@ -1,47 +1,47 @@
 /* The words of the records, once (qe_vocab.h). */
 #include <string.h>
 
-#include "qe.h"
+#include "qe_vocab.h"
 
 #define TABLE(name, what, ...) \
 	static const char *const name##_words[] = { __VA_ARGS__ }; \
 	const struct qe_vocab name = { what, name##_words, \
 		(int)(sizeof name##_words / sizeof name##_words[0]) }
 
-TABLE(qe_verdicts, "verdict", "regression", "improvement", "unchanged", "inconclusive",
+TABLE(qe_vocab_verdicts, "verdict", "regression", "improvement", "unchanged", "inconclusive",
     "new", "removed", "no-timing", "not-comparable", "cached", "failed", "newly-failed");
-TABLE(qe_verdict_words, "verdict word", "slower", "faster", "unchanged", "unclear",
+TABLE(qe_vocab_verdict_words, "verdict word", "slower", "faster", "unchanged", "unclear",
     "new", "removed", "no timing", "not comparable", "not re-executed", "still failing",
     "newly failing");
-TABLE(qe_flags, "flag", "source-changed", "upstream-changed", "output-changed",
+TABLE(qe_vocab_flags, "flag", "source-changed", "upstream-changed", "output-changed",
     "status-changed", "not-comparable", "changed-on-main", "ignored", "compile-time-regression",
     "memory-growth");
-TABLE(qe_cell_statuses, "cell status", "ok", "error", "skipped", "not-run");
-TABLE(qe_nb_statuses, "notebook status", "ok", "failed");
-TABLE(qe_timing_sources, "timing source", "hook", "nbclient", "jupyterlab", "papermill",
+TABLE(qe_vocab_cell_statuses, "cell status", "ok", "error", "skipped", "not-run");
+TABLE(qe_vocab_nb_statuses, "notebook status", "ok", "failed");
+TABLE(qe_vocab_timing_sources, "timing source", "hook", "nbclient", "jupyterlab", "papermill",
     "executetime", "other");
-TABLE(qe_timing_methods, "timing method", "in-kernel", "input-reply", "started-reply",
+TABLE(qe_vocab_timing_methods, "timing method", "in-kernel", "input-reply", "started-reply",
     "busy-idle", "duration", "start-end");
-TABLE(qe_timing_notes, "timing note", "skipped", "not-executed", "stale", "no-timing",
+TABLE(qe_vocab_timing_notes, "timing note", "skipped", "not-executed", "stale", "no-timing",
     "invalid", "approximate", "ambiguous");
-TABLE(qe_origins, "origin", "executed", "inherited");
-TABLE(qe_executions, "execution", "executed", "cached");
-TABLE(qe_answers, "answer", "regressed", "improved", "same", "inconclusive");
-TABLE(qe_verdict_rules, "verdict rule", "cells", "sum");
-TABLE(qe_series_words, "series", "main", "pull-request", "branch");
-TABLE(qe_levels, "level", "build", "lecture", "cell");
-TABLE(qe_add_results, "add result", "added", "present");
-TABLE(qe_prov_whats, "provenance change", "package", "runner-class", "env-file", "fingerprint");
-TABLE(qe_compare_bys, "compare by", "package", "fingerprint", "env-file");
-TABLE(qe_moves, "moved", "slower", "faster", "same", "unknown");
-TABLE(qe_versions, "version", "base", "head");
+TABLE(qe_vocab_origins, "origin", "executed", "inherited");
+TABLE(qe_vocab_executions, "execution", "executed", "cached");
+TABLE(qe_vocab_answers, "answer", "regressed", "improved", "same", "inconclusive");
+TABLE(qe_vocab_verdict_rules, "verdict rule", "cells", "sum");
+TABLE(qe_vocab_series_words, "series", "main", "pull-request", "branch");
+TABLE(qe_vocab_levels, "level", "build", "lecture", "cell");
+TABLE(qe_vocab_add_results, "add result", "added", "present");
+TABLE(qe_vocab_prov_whats, "provenance change", "package", "runner-class", "env-file", "fingerprint");
+TABLE(qe_vocab_compare_bys, "compare by", "package", "fingerprint", "env-file");
+TABLE(qe_vocab_moves, "moved", "slower", "faster", "same", "unknown");
+TABLE(qe_vocab_versions, "version", "base", "head");
 
 const struct qe_vocab *const qe_vocabularies[] = {
-	&qe_verdicts, &qe_verdict_words, &qe_flags, &qe_cell_statuses, &qe_nb_statuses,
-	&qe_timing_sources, &qe_timing_methods, &qe_timing_notes, &qe_origins, &qe_executions,
-	&qe_answers,
-	&qe_verdict_rules, &qe_series_words, &qe_levels, &qe_add_results, &qe_prov_whats,
-	&qe_compare_bys, &qe_moves, &qe_versions, NULL
+	&qe_vocab_verdicts, &qe_vocab_verdict_words, &qe_vocab_flags, &qe_vocab_cell_statuses, &qe_vocab_nb_statuses,
+	&qe_vocab_timing_sources, &qe_vocab_timing_methods, &qe_vocab_timing_notes, &qe_vocab_origins, &qe_vocab_executions,
+	&qe_vocab_answers,
+	&qe_vocab_verdict_rules, &qe_vocab_series_words, &qe_vocab_levels, &qe_vocab_add_results, &qe_vocab_prov_whats,
+	&qe_vocab_compare_bys, &qe_vocab_moves, &qe_vocab_versions, NULL
 };
 
 int
@@ -62,7 +62,7 @@ qe_vocab_name(const struct qe_vocab *v, int i)
 }
 
 int
-qe_verdict_is_timed(int v)
+qe_vocab_verdict_is_timed(int v)
 {
 	switch (v) {
 	case QE_V_REGRESSION:
@@ -76,13 +76,13 @@ qe_verdict_is_timed(int v)
 }
 
 int
-qe_verdict_is_cell(int v)
+qe_vocab_verdict_is_cell(int v)
 {
-	return v >= 0 && v < QE_NVERDICTS && v != QE_V_CACHED && !qe_verdict_is_failure(v);
+	return v >= 0 && v < QE_NVERDICTS && v != QE_V_CACHED && !qe_vocab_verdict_is_failure(v);
 }
 
 int
-qe_verdict_is_failure(int v)
+qe_vocab_verdict_is_failure(int v)
 {
 	return v == QE_V_FAILED || v == QE_V_NEWLYFAILED;
 }
@@ -94,7 +94,7 @@ nbclient_keys(int ts)
 }
 
 int
-qe_timing_sources_comparable(int a, int b)
+qe_vocab_timing_sources_comparable(int a, int b)
 {
 	return a == b || (nbclient_keys(a) && nbclient_keys(b));
 }

@@ -7,7 +7,7 @@
  * Invariants:
  *  - a word's number is its position in its table and means nothing else:
  *    no code orders or compares words by number (ask a predicate here,
- *    such as qe_verdict_is_timed, instead).
+ *    such as qe_vocab_verdict_is_timed, instead).
  *  - qe_vocab_lookup() of a word that is not in the table is -1, never a
  *    neighbouring word: a reader decides what an unknown word means.
  *  - the tables are constant; nothing here allocates.
@@ -36,11 +36,11 @@ enum qe_verdict {
 	QE_V_NEW, QE_V_REMOVED, QE_V_NOTIMING, QE_V_NOTCOMPARABLE, QE_V_CACHED,
 	QE_V_FAILED, QE_V_NEWLYFAILED, QE_NVERDICTS
 };
-extern const struct qe_vocab qe_verdicts;
+extern const struct qe_vocab qe_vocab_verdicts;
 /* How a reader says each verdict: "slower", "faster", "not re-executed". */
-extern const struct qe_vocab qe_verdict_words;
+extern const struct qe_vocab qe_vocab_verdict_words;
 /* 1 for the verdicts a timing comparison produced, 0 for the others. */
-int qe_verdict_is_timed(int v);
+int qe_vocab_verdict_is_timed(int v);
 
 /* Flags of diff records: bit (1 << QE_F_x) in a flag set. */
 enum qe_flag {
@@ -48,70 +48,70 @@ enum qe_flag {
 	QE_F_IGNORED, QE_F_COMPILE, QE_F_MEMORY, QE_NFLAGS
 };
 #define QE_FLAG(f) (1u << (f))
-extern const struct qe_vocab qe_flags;
+extern const struct qe_vocab qe_vocab_flags;
 
 /* A code cell's status (schema/cell.json). */
 enum qe_cell_status { QE_ST_OK, QE_ST_ERROR, QE_ST_SKIPPED, QE_ST_NOTRUN, QE_NCELL_STATUSES };
-extern const struct qe_vocab qe_cell_statuses;
+extern const struct qe_vocab qe_vocab_cell_statuses;
 
 /* A notebook's status (schema/notebook.json). */
 enum qe_nb_status { QE_NB_OK, QE_NB_FAILED, QE_NNB_STATUSES };
-extern const struct qe_vocab qe_nb_statuses;
+extern const struct qe_vocab qe_vocab_nb_statuses;
 
 /* Where a cell's duration came from (schema/common.json; "other" in diffs). */
 enum qe_timing_source {
 	QE_TS_HOOK, QE_TS_NBCLIENT, QE_TS_JUPYTERLAB, QE_TS_PAPERMILL,
 	QE_TS_EXECUTETIME, QE_TS_OTHER, QE_NTIMING_SOURCES
 };
-extern const struct qe_vocab qe_timing_sources;
+extern const struct qe_vocab qe_vocab_timing_sources;
 
 /* Which pair of stamps gave a duration (schema/cell.json timing_method). */
 enum qe_timing_method {
 	QE_TM_INKERNEL, QE_TM_INPUTREPLY, QE_TM_STARTEDREPLY, QE_TM_BUSYIDLE,
 	QE_TM_DURATION, QE_TM_STARTEND, QE_NTIMING_METHODS
 };
-extern const struct qe_vocab qe_timing_methods;
+extern const struct qe_vocab qe_vocab_timing_methods;
 
 /* Why a duration is null or approximate (schema/cell.json timing_note). */
 enum qe_timing_note {
 	QE_TN_SKIPPED, QE_TN_NOTEXECUTED, QE_TN_STALE, QE_TN_NOTIMING,
 	QE_TN_INVALID, QE_TN_APPROXIMATE, QE_TN_AMBIGUOUS, QE_NTIMING_NOTES
 };
-extern const struct qe_vocab qe_timing_notes;
+extern const struct qe_vocab qe_vocab_timing_notes;
 
 /* Whether the build being measured made a record (schema/common.json). */
 enum qe_origin { QE_ORIGIN_EXECUTED, QE_ORIGIN_INHERITED, QE_NORIGINS };
-extern const struct qe_vocab qe_origins;
-/* What an execution status document says of an origin, in qe_origins' order (schema/execution-status.json). */
-extern const struct qe_vocab qe_executions;
+extern const struct qe_vocab qe_vocab_origins;
+/* What an execution status document says of an origin, in qe_vocab_origins' order (schema/execution-status.json). */
+extern const struct qe_vocab qe_vocab_executions;
 
 /* The replicate test's answer (schema/diff.json test.answer). */
 enum qe_answer { QE_A_REGRESSED, QE_A_IMPROVED, QE_A_SAME, QE_A_INCONCLUSIVE, QE_NANSWERS };
-extern const struct qe_vocab qe_answers;
+extern const struct qe_vocab qe_vocab_answers;
 
 /* Which route decided a notebook's timed verdict (schema/diff.json verdict_rule). */
 enum qe_verdict_rule { QE_R_CELLS, QE_R_SUM, QE_NVERDICT_RULES };
-extern const struct qe_vocab qe_verdict_rules;
+extern const struct qe_vocab qe_vocab_verdict_rules;
 
 /* qe-history (schema/history.json): a build's series, a row's level, what
  * add did with a report, what differs in provenance at a change, compare's
  * --by and its answer. */
 enum qe_series { QE_SER_MAIN, QE_SER_PR, QE_SER_BRANCH, QE_NSERIES };
-extern const struct qe_vocab qe_series_words;
+extern const struct qe_vocab qe_vocab_series_words;
 enum qe_level { QE_LV_BUILD, QE_LV_LECTURE, QE_LV_CELL, QE_NLEVELS };
-extern const struct qe_vocab qe_levels;
+extern const struct qe_vocab qe_vocab_levels;
 enum qe_add_result { QE_ADD_ADDED, QE_ADD_PRESENT, QE_NADD_RESULTS };
-extern const struct qe_vocab qe_add_results;
+extern const struct qe_vocab qe_vocab_add_results;
 enum qe_prov_what { QE_PW_PACKAGE, QE_PW_RUNNER, QE_PW_ENVFILE, QE_PW_FINGERPRINT, QE_NPROV_WHATS };
-extern const struct qe_vocab qe_prov_whats;
+extern const struct qe_vocab qe_vocab_prov_whats;
 enum qe_compare_by { QE_BY_PACKAGE, QE_BY_FINGERPRINT, QE_BY_ENVFILE, QE_NCOMPARE_BYS };
-extern const struct qe_vocab qe_compare_bys;
+extern const struct qe_vocab qe_vocab_compare_bys;
 enum qe_moved { QE_MV_SLOWER, QE_MV_FASTER, QE_MV_SAME, QE_MV_UNKNOWN, QE_NMOVED };
-extern const struct qe_vocab qe_moves;
+extern const struct qe_vocab qe_vocab_moves;
 
 /* Which version a qe-replicate record ran (schema/common.json version). */
 enum qe_version { QE_VER_BASE, QE_VER_HEAD, QE_NVERSIONS };
-extern const struct qe_vocab qe_versions;
+extern const struct qe_vocab qe_vocab_versions;
 
 /* Every table above, NULL-terminated, for the check against schema/. */
 extern const struct qe_vocab *const qe_vocabularies[];
@@ -120,16 +120,16 @@ extern const struct qe_vocab *const qe_vocabularies[];
  * 1 for the verdicts a cell-diff record can have: every verdict but
  * "cached", "failed" and "newly-failed", which only a notebook gets.
  */
-int qe_verdict_is_cell(int v);
+int qe_vocab_verdict_is_cell(int v);
 
 /* 1 for "failed" (in base and head) and "newly-failed" (in head only). */
-int qe_verdict_is_failure(int v);
+int qe_vocab_verdict_is_failure(int v);
 
 /*
  * 1 when durations from timing sources a and b measure the same thing:
  * the same source, or nbclient and JupyterLab (which write the same
  * keys). -1 (no source) is comparable with itself only.
  */
-int qe_timing_sources_comparable(int a, int b);
+int qe_vocab_timing_sources_comparable(int a, int b);
 
 #endif /* QE_VOCAB_H */

@@ -49,7 +49,7 @@ load helper
 }
 
 @test "the code stays readable: no function of cmd/ or lib/ over 80 lines, no fuzz target includes a tool's main" {
-	run -0 "$TESTS_DIR/funclen.sh" 80
+	run -0 "$TESTS_DIR/tools/funclen.sh" 80
 	assert_output ""
 	run -1 grep -l '#include.*cmd/' "$TESTS_DIR"/../fuzz/*.c
 }
@@ -57,6 +57,6 @@ load helper
 @test "funclen.sh finds a long function" {
 	f="$BATS_TEST_TMPDIR/long.c"
 	{ printf 'static int\nlong_one(void)\n{\n'; for i in $(seq 81); do printf '\tx++;\n'; done; printf '}\n'; } > "$f"
-	run -1 "$TESTS_DIR/funclen.sh" 80 "$f"
+	run -1 "$TESTS_DIR/tools/funclen.sh" 80 "$f"
 	assert_output "$f:2: long_one: 81 lines"
 }

@@ -140,7 +140,7 @@ ndjson_case() {
 	assert_equal "${stderr_lines[*]}" "qe-stamp: <stdin>:3: line longer than 67108864 bytes qe-stamp: 1 line rejected"
 	assert_equal "$(jq -r .document <<< "$output" | tr '\n' ' ')" "a a z z "
 	# the line is dropped as it streams past: about one 64 MiB buffer at most
-	rss=$(gen | "$TESTS_DIR/maxrss.py" qe-stamp -r test 2>/dev/null) || true
+	rss=$(gen | "$TESTS_DIR/tools/maxrss.py" qe-stamp -r test 2>/dev/null) || true
 	[ "$rss" -lt 250000 ] || fail "peak RSS $rss KiB"
 	run -2 --separate-stderr bash -c "gen | qe-cell-diff '$F/clean.ndjson' -"
 	assert_equal "${stderr_lines[*]}" "qe-cell-diff: <stdin>:3: line longer than 67108864 bytes qe-cell-diff: 1 line rejected"
@@ -307,7 +307,7 @@ ndjson_case() {
 	assert_equal "${#stderr_lines[@]}" 6
 	run -0 jq -sc '[.[] | select(.kind == "notebook") | [.document, .status]]' <<< "$output"
 	assert_output '[["broken","failed"]]'
-	rss=$("$TESTS_DIR/maxrss.py" qe-cache-extract --max-notebook 1048576 "$T/bomb.zip" 2>/dev/null) || true
+	rss=$("$TESTS_DIR/tools/maxrss.py" qe-cache-extract --max-notebook 1048576 "$T/bomb.zip" 2>/dev/null) || true
 	[ "$rss" -lt 150000 ] || fail "peak RSS $rss KiB"
 	run -2 --separate-stderr qe-cache-extract --max-archive-bytes 10000000 "$T/bomb.zip"
 	assert_equal "$stderr" "qe-cache-extract: $T/bomb.zip: members of more than 10000000 bytes in all (see --max-archive-bytes)"
@@ -319,7 +319,7 @@ ndjson_case() {
 	run -2 --separate-stderr qe-cache-extract "$T/many.zip"
 	assert_equal "$stderr" "qe-cache-extract: $T/many.zip: more than 200000 members (see --max-archive-entries)"
 	assert_output ""
-	rss=$("$TESTS_DIR/maxrss.py" qe-cache-extract "$T/many.zip" 2>/dev/null) || true
+	rss=$("$TESTS_DIR/tools/maxrss.py" qe-cache-extract "$T/many.zip" 2>/dev/null) || true
 	[ "$rss" -lt 200000 ] || fail "peak RSS $rss KiB"
 	# allowed more, it reads them all: the cache's notebooks are simply absent
 	run -2 --separate-stderr qe-cache-extract --max-archive-entries 300000 "$T/many.zip"
@@ -678,7 +678,7 @@ gone_reader() {
 	run -2 --separate-stderr qe-cache-extract "$T/n"
 	assert_equal "${stderr_lines[*]}" "qe-cache-extract: $T/n/global.db: nbcache row 4: 'uri' holds a NUL byte: each written as U+FFFD qe-cache-extract: $T/n/global.db: project row 1: 'uri' holds a NUL byte: each written as U+FFFD qe-cache-extract: $T/n/global.db: project row 1: 'traceback' holds a NUL byte: each written as U+FFFD"
 	printf '%s\n' "$output" > "$T/out"
-	run -0 "$TESTS_DIR/jsonlines.py" "$T/out"
+	run -0 "$TESTS_DIR/tools/jsonlines.py" "$T/out"
 	run -0 jq -sac '[.[] | select(.kind == "notebook") | [.document, .status, .error]]' "$T/out"
 	assert_output '[["broken","failed","ValueError: deliberate failure for the fixture"],["dynamics/markov","ok",null],["errors_allowed","ok",null],["images","ok",null],["int\ufffdro","ok",null],["numba_demo","ok",null],["stale_timing","ok",null]]'
 	# every cell record of the renamed lecture is there, as in the clean cache
@@ -718,7 +718,7 @@ gone_reader() {
 	run -2 --separate-stderr qe-cache-extract "$T/u"
 	assert_equal "${stderr_lines[*]}" "qe-cache-extract: $T/u/bad"$'\xff'".ipynb: text not UTF-8 (a file name or stored text): each bad byte written as U+FFFD qe-cache-extract: $T/u/over"$'\xc0\xaf'".ipynb: text not UTF-8 (a file name or stored text): each bad byte written as U+FFFD"
 	printf '%s\n' "$output" > "$T/out"
-	run -0 "$TESTS_DIR/jsonlines.py" "$T/out"
+	run -0 "$TESTS_DIR/tools/jsonlines.py" "$T/out"
 	run -0 jq -sac '[.[] | select(.kind == "notebook") | .document]' "$T/out"
 	assert_output '["a","bad\ufffd","over\ufffd\ufffd","z"]'
 	# traceback bytes ff fe c0 af from the database
@@ -729,7 +729,7 @@ gone_reader() {
 	run -2 --separate-stderr qe-cache-extract "$T/tb"
 	assert_equal "$stderr" "qe-cache-extract: /tmp/lecture-demo/lectures/broken.md: text not UTF-8 (a file name or stored text): each bad byte written as U+FFFD"
 	printf '%s\n' "$output" > "$T/out"
-	run -0 "$TESTS_DIR/jsonlines.py" "$T/out"
+	run -0 "$TESTS_DIR/tools/jsonlines.py" "$T/out"
 	run -0 jq -ac 'select(.status == "failed") | .error' "$T/out"
 	assert_output '"TypeError: \ufffd\ufffd\ufffd\ufffd"'
 	assert_equal "$(jq -s length "$T/out")" 31
@@ -803,7 +803,7 @@ gone_reader() {
 	sed 's/"duration_s":1,/"duration_s":1.7976931348623157e308,/' "$F/clean.ndjson" > "$T/max.ndjson"
 	run -0 --separate-stderr qe-cell-diff "$F/clean.ndjson" "$T/max.ndjson"
 	printf '%s\n' "$output" > "$T/diff"
-	run -0 "$TESTS_DIR/jsonlines.py" "$T/diff"
+	run -0 "$TESTS_DIR/tools/jsonlines.py" "$T/diff"
 	run -0 /usr/bin/python3 -c 'import json, sys; print(sorted({r["head_s"] for r in map(json.loads, open(sys.argv[1])) if r["kind"] == "cell-diff"}) == [sys.float_info.max])' "$T/diff"
 	assert_output True
 	run -0 --separate-stderr qe-stamp -r test "$T/max.ndjson"
@@ -865,9 +865,9 @@ gone_reader() {
 }
 
 @test "property: every line of every tool, over every fixture and hostile input, is UTF-8 JSON whose numbers read back" {
-	# every fixture through every tool (the snapshot of tests/snapshot.sh)
-	"$TESTS_DIR/snapshot.sh" "$T/snap" > /dev/null 2>&1
-	run -0 "$TESTS_DIR/jsonlines.py" "$T/snap"/*.out
+	# every fixture through every tool (the snapshot of tests/tools/snapshot.sh)
+	"$TESTS_DIR/tools/snapshot.sh" "$T/snap" > /dev/null 2>&1
+	run -0 "$TESTS_DIR/tools/jsonlines.py" "$T/snap"/*.out
 	[ "${output% records}" -gt 2000 ] || fail "only $output"
 	# hostile inputs through the pipeline: names and tracebacks not UTF-8, DBL_MAX, -0.0
 	good="$(shared nbclient/base/lectures/intro.ipynb)"
@@ -891,7 +891,7 @@ gone_reader() {
 	for f in e max s s2 smax d1 d2 d3 sd1; do
 		[ -s "$f.ndjson" ] || fail "$f.ndjson is empty"
 	done
-	run -0 "$TESTS_DIR/jsonlines.py" e.ndjson max.ndjson s.ndjson s2.ndjson smax.ndjson d1.ndjson d2.ndjson d3.ndjson sd1.ndjson
+	run -0 "$TESTS_DIR/tools/jsonlines.py" e.ndjson max.ndjson s.ndjson s2.ndjson smax.ndjson d1.ndjson d2.ndjson d3.ndjson sd1.ndjson
 	[ "${output% records}" -gt 200 ] || fail "only $output"
 	# and qe-comment takes every one of those lines (none rejected as out of range)
 	run -0 --separate-stderr qe-comment d1.ndjson d2.ndjson

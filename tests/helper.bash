@@ -22,7 +22,7 @@ shared() {
 
 # validate FILE...: every record validates against schema/record.json
 validate() {
-	/usr/bin/python3 "$TESTS_DIR/validate.py" "$@"
+	/usr/bin/python3 "$TESTS_DIR/tools/validate.py" "$@"
 }
 
 # jqr FILTER FILE: compact jq over NDJSON

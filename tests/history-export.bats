@@ -15,10 +15,10 @@ setup_file() {
 	H="$BATS_FILE_TMPDIR/history"
 	mkdir -p "$H"
 	# real qe-cache-extract records of the two timed fixture caches, then a
-	# year of builds from them (tests/gen_history.py)
+	# year of builds from them (tests/tools/gen_history.py)
 	qe-cache-extract "$(shared jupyter-cache-timed/base)" > "$H/base.ndjson" 2> /dev/null || true
 	qe-cache-extract "$(shared jupyter-cache-timed/head)" > "$H/head.ndjson" 2> /dev/null || true
-	/usr/bin/python3 "$TESTS_DIR/gen_history.py" "$H/base.ndjson" "$H/head.ndjson" "$H/reports"
+	/usr/bin/python3 "$TESTS_DIR/tools/gen_history.py" "$H/base.ndjson" "$H/head.ndjson" "$H/reports"
 }
 
 setup() {
@@ -65,13 +65,13 @@ setup() {
 		GITHUB_EVENT_PATH="$F/event-schedule.json" \
 		qe-stamp -a -c "$F/conda-list.json" -p "$F/pip-list.json" -f "$F/environment.yml" \
 		-m "$F/quantecon-container" -v HOME -t 2026-11-30T03:00:00Z "$H/base.ndjson" > "$T/stamped.ndjson"
-	run -0 /usr/bin/python3 "$TESTS_DIR/bq_check.py" "$REPO/schema/bigquery/report.json" "$T/stamped.ndjson"
+	run -0 /usr/bin/python3 "$TESTS_DIR/tools/bq_check.py" "$REPO/schema/bigquery/report.json" "$T/stamped.ndjson"
 	assert_output "$(wc -l < "$H/base.ndjson") records"
-	run -0 /usr/bin/python3 "$TESTS_DIR/bq_check.py" "$REPO/schema/bigquery/report.json" "$H"/reports/*.ndjson.gz
+	run -0 /usr/bin/python3 "$TESTS_DIR/tools/bq_check.py" "$REPO/schema/bigquery/report.json" "$H"/reports/*.ndjson.gz
 	assert_output --regexp '^[0-9]{4} records$'
 	# the checker is not blind: a duration as a string, an unknown field
 	sed -n 2p "$T/stamped.ndjson" | jq -c '.duration_s = "1.5" | .extra = 1' > "$T/bad.ndjson"
-	run -1 /usr/bin/python3 "$TESTS_DIR/bq_check.py" "$REPO/schema/bigquery/report.json" "$T/bad.ndjson"
+	run -1 /usr/bin/python3 "$TESTS_DIR/tools/bq_check.py" "$REPO/schema/bigquery/report.json" "$T/bad.ndjson"
 	assert_line --index 0 --regexp ': duration_s: FLOAT but "1.5"$'
 	assert_line --index 1 --regexp ': extra: no such field$'
 }
@@ -83,7 +83,7 @@ duckdb() {
 		sed '/^```/d' > "$T/q.sql"
 	printf '%s\n' "$@" >> "$T/q.sql"
 	local rc=0
-	(cd "$H" && node "$TESTS_DIR/duckdb-query.js" "$T/q.sql") > "$T/duck.ndjson" 2> "$T/duck.err" || rc=$?
+	(cd "$H" && node "$TESTS_DIR/tools/duckdb-query.js" "$T/q.sql") > "$T/duck.ndjson" 2> "$T/duck.err" || rc=$?
 	if [ "$rc" = 3 ]; then
 		skip "$(cat "$T/duck.err")"
 	fi

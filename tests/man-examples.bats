@@ -19,7 +19,7 @@
 # cache and cells.log the capture hook's log of the same kernels
 # (fixtures/hook/cache), pr.ndjson their records; world-history, for
 # qe-history(1) and qe-stamp(1): the same as world, plus history.db (a year
-# of builds, tests/gen_history.py), report.ndjson.gz (the next week's) and
+# of builds, tests/tools/gen_history.py), report.ndjson.gz (the next week's) and
 # history.ndjson (every build's records).  HOME, IPYTHONDIR, TMPDIR and
 # GITHUB_STEP_SUMMARY point inside the copy; HEAD_SHA, GITHUB_SERVER_URL,
 # GITHUB_REPOSITORY, RUNNER_LABEL are a job's; python3 is /usr/bin/python3
@@ -55,7 +55,7 @@ setup_file() {
 	qe-stamp -r ubuntu-24.04 "$h/pr.ndjson" > "$h/_build/qe-telemetry/report.ndjson"
 	# the history's: 51 weekly builds stored, the next week's report
 	cp -R "$w" "$s"
-	/usr/bin/python3 "$TESTS_DIR/gen_history.py" "$w/base.ndjson" "$w/pr.ndjson" "$BATS_FILE_TMPDIR/reports" > /dev/null
+	/usr/bin/python3 "$TESTS_DIR/tools/gen_history.py" "$w/base.ndjson" "$w/pr.ndjson" "$BATS_FILE_TMPDIR/reports" > /dev/null
 	local reports=("$BATS_FILE_TMPDIR"/reports/main-*.ndjson.gz)
 	qe-history add -d "$s/history.db" "${reports[@]:0:${#reports[@]}-1}" > /dev/null
 	cp "${reports[-1]}" "$s/report.ndjson.gz"

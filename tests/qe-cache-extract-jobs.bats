@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # qe-cache-extract -j N: notebooks read by N worker processes, with stdout,
-# stderr and the exit status of -j 1 (tests/jobs-same.sh compares the three
+# stderr and the exit status of -j 1 (tests/tools/jobs-same.sh compares the three
 # runs -j 1, -j 2, -j 8; `make jobs-check` runs whole suites through it).
 
 load helper
@@ -18,7 +18,7 @@ setup() {
 same() {
 	local st=$1 n=$2 e=$3 rc=0
 	shift 3
-	"$TESTS_DIR/jobs-same.sh" "$@" < /dev/null > "$T/out" 2> "$T/err" || rc=$?
+	"$TESTS_DIR/tools/jobs-same.sh" "$@" < /dev/null > "$T/out" 2> "$T/err" || rc=$?
 	[ "$rc" -ne 99 ] || fail "$(cat "$T/err")"
 	assert_equal "$rc" "$st"
 	assert_equal "$(wc -l < "$T/out")" "$n"
@@ -125,10 +125,10 @@ qe-cache-extract: /nonexistent: No such file or directory"
 	make_big_cache "$T/c60" 60
 	(cd "$T/c60" && zip -q -r "$T/c60.zip" global.db executed)
 	local -A sum kids one
-	read -r sum1 kids1 one1 < <("$TESTS_DIR/treerss.py" qe-cache-extract -j 1 "$T/c60")
+	read -r sum1 kids1 one1 < <("$TESTS_DIR/tools/treerss.py" qe-cache-extract -j 1 "$T/c60")
 	(( kids1 == 0 )) || fail "-j 1 forked $kids1 workers"
 	for c in c10 c60 c60.zip; do
-		read -r "sum[$c]" "kids[$c]" "one[$c]" < <("$TESTS_DIR/treerss.py" qe-cache-extract -j 2 "$T/$c")
+		read -r "sum[$c]" "kids[$c]" "one[$c]" < <("$TESTS_DIR/tools/treerss.py" qe-cache-extract -j 2 "$T/$c")
 		echo "$c: -j 2: tree peak ${sum[$c]} KiB, ${kids[$c]} workers at most, largest process ${one[$c]} KiB (-j 1: $one1 KiB)"
 		(( kids[$c] <= 2 )) || fail "$c: ${kids[$c]} workers at once with -j 2"
 	done
@@ -180,7 +180,7 @@ workers_seen() {
 	[ -z "${QE_VALGRIND:-}${QE_SANITIZED:-}" ] || skip "valgrind and ASan builds have helper processes"
 	command -v taskset > /dev/null || skip "no taskset"
 	make_big_cache "$T/c" 6
-	read -r sum kids one < <(taskset -c 0 "$TESTS_DIR/treerss.py" qe-cache-extract "$T/c")
+	read -r sum kids one < <(taskset -c 0 "$TESTS_DIR/tools/treerss.py" qe-cache-extract "$T/c")
 	assert_equal "$kids" 0
 	run -0 bash -c 'taskset -c 0 qe-cache-extract "$1" | wc -l' _ "$T/c"
 	assert_output 12

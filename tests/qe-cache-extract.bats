@@ -36,14 +36,14 @@ setup() {
 @test "stock caches: every cell matches the reference reader (no timing, stale flagged)" {
 	for c in base head head-incremental; do
 		qe-cache-extract --all "$(cache jupyter-cache/$c)" > "$T/$c"
-		run -0 /usr/bin/python3 "$TESTS_DIR/check_reference.py" "$(shared reference/jupyter-cache_$c.cells.jsonl)" "$T/$c"
+		run -0 /usr/bin/python3 "$TESTS_DIR/tools/check_reference.py" "$(shared reference/jupyter-cache_$c.cells.jsonl)" "$T/$c"
 	done
 }
 
 @test "timed caches: durations equal the reference to the microsecond" {
 	for c in base head; do
 		qe-cache-extract "$(cache jupyter-cache-timed/$c)" > "$T/$c"
-		run -0 /usr/bin/python3 "$TESTS_DIR/check_reference.py" "$(shared reference/jupyter-cache-timed_$c.cells.jsonl)" "$T/$c"
+		run -0 /usr/bin/python3 "$TESTS_DIR/tools/check_reference.py" "$(shared reference/jupyter-cache-timed_$c.cells.jsonl)" "$T/$c"
 		run -0 validate "$T/$c"
 	done
 	run -0 jq -c 'select(.label == "slow-sleep") | [.duration_s, .timing_source, .timing_method]' "$T/base"
@@ -382,10 +382,10 @@ extract_durations() {
 	make_big_cache "$T/c80" 80
 	(cd "$T/c80" && zip -q -r "$T/c80.zip" global.db executed)
 	nb=$(($(stat -c %s "$T/c10/big.ipynb") / 1024))
-	base=$("$TESTS_DIR/maxrss.py" qe-cache-extract --version)
-	r10=$("$TESTS_DIR/maxrss.py" qe-cache-extract "$T/c10")
-	r80=$("$TESTS_DIR/maxrss.py" qe-cache-extract "$T/c80")
-	rzip=$("$TESTS_DIR/maxrss.py" qe-cache-extract "$T/c80.zip")
+	base=$("$TESTS_DIR/tools/maxrss.py" qe-cache-extract --version)
+	r10=$("$TESTS_DIR/tools/maxrss.py" qe-cache-extract "$T/c10")
+	r80=$("$TESTS_DIR/tools/maxrss.py" qe-cache-extract "$T/c80")
+	rzip=$("$TESTS_DIR/tools/maxrss.py" qe-cache-extract "$T/c80.zip")
 	echo "notebook ${nb} KiB; peak RSS KiB: baseline $base, 10 records $r10, 80 records $r80, 80 in a zip $rzip"
 	# 8 times the notebooks cost (almost) nothing more
 	(( r80 - r10 < 1024 )) || fail "80 notebooks took $((r80 - r10)) KiB more than 10"

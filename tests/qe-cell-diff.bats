@@ -418,7 +418,7 @@ qe-cell-diff: nonexistent.ndjson: no baseline records"
 	} > "$T/big.ndjson"
 	# 99999999 cells of 72 bytes were 7 GB; 200 MB is plenty for three
 	if [ -z "${QE_VALGRIND:-}" ]; then	# valgrind's own RSS is not the tool's
-		rss=$("$TESTS_DIR/maxrss.py" qe-cell-diff "$T/big.ndjson" "$T/big.ndjson")
+		rss=$("$TESTS_DIR/tools/maxrss.py" qe-cell-diff "$T/big.ndjson" "$T/big.ndjson")
 		[ "$rss" -lt 200000 ]
 	fi
 	run -0 --separate-stderr qe-cell-diff "$T/big.ndjson" "$T/big.ndjson"

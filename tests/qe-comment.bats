@@ -430,23 +430,23 @@ qe-comment: 1 line rejected"
 	has "$T/f.md" '| lecture-2999 | 2999 | — | failed |'
 }
 
-@test "every fixture's comment and summary agree with themselves: counts add up, sections match (tests/comment_check.py)" {
-	run -0 /usr/bin/python3 "$TESTS_DIR/comment_check.py" *.md
+@test "every fixture's comment and summary agree with themselves: counts add up, sections match (tests/tools/comment_check.py)" {
+	run -0 /usr/bin/python3 "$TESTS_DIR/tools/comment_check.py" *.md
 	assert_output ""
 	# and at a small limit, where sections are cut
 	for f in verdicts-pr timed stock; do
 		qe-comment -l 4096 "$f.ndjson" > "$T/$f.small.md"
 		qe-comment -s -l 4096 "$f.ndjson" > "$T/$f.small.summary.md"
 	done
-	run -0 /usr/bin/python3 "$TESTS_DIR/comment_check.py" "$T"/*.md
+	run -0 /usr/bin/python3 "$TESTS_DIR/tools/comment_check.py" "$T"/*.md
 	assert_output ""
 	# the checker is not blind: a headline that miscounts failures is caught
 	sed 's/; \*\*1 lecture newly failing\*\*/; **2 lectures failed**/' verdicts-pr.summary.md > "$T/wrong.md"
-	run -1 /usr/bin/python3 "$TESTS_DIR/comment_check.py" "$T/wrong.md"
+	run -1 /usr/bin/python3 "$TESTS_DIR/tools/comment_check.py" "$T/wrong.md"
 	assert_line "$T/wrong.md: headline failing 0+0, warnings 1+0"
 	# and a lecture shown unchanged beside a slower cell
 	sed 's/^| long | 🔴 slower |/| long | unchanged |/' verdicts-pr.md > "$T/wrong2.md"
-	run -1 /usr/bin/python3 "$TESTS_DIR/comment_check.py" "$T/wrong2.md"
+	run -1 /usr/bin/python3 "$TESTS_DIR/tools/comment_check.py" "$T/wrong2.md"
 	assert_line "$T/wrong2.md: lecture long unchanged beside cells '1 slower, 8 unchanged'"
 }
 

@@ -25,7 +25,7 @@ parallel() {
 }
 
 valid() {
-	/usr/bin/python3 "$TESTS_DIR/validate_doc.py" "$@"
+	/usr/bin/python3 "$TESTS_DIR/tools/validate_doc.py" "$@"
 }
 
 @test "the status document holds each document's newest notebook record, as the records say, and its totals; valid against schema/execution-status.json" {

@@ -3,7 +3,7 @@
 # the provenance byte-equal to the previous line's end is that line's tree;
 # a repeated member reads as its first); a line it refuses is said in the
 # words every NDJSON reader says it (qe_js_check).
-# The report is a generated build (tests/gen_history.py) of real records.
+# The report is a generated build (tests/tools/gen_history.py) of real records.
 
 load helper
 
@@ -11,7 +11,7 @@ setup_file() {
 	export H="$BATS_FILE_TMPDIR"
 	qe-cache-extract "$(shared jupyter-cache-timed/base/.jupyter_cache)" > "$H/base.ndjson"
 	qe-cache-extract "$(shared jupyter-cache-timed/head/.jupyter_cache)" > "$H/head.ndjson"
-	/usr/bin/python3 "$TESTS_DIR/gen_history.py" --builds 1 --prs 0 --lectures 40 --cells 60 --plain \
+	/usr/bin/python3 "$TESTS_DIR/tools/gen_history.py" --builds 1 --prs 0 --lectures 40 --cells 60 --plain \
 		"$H/base.ndjson" "$H/head.ndjson" "$H/r"
 }
 

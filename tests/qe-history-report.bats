@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # qe-history report: the static page (-o DIR) and the Markdown trend table
-# (--format md), on a year of generated builds (tests/gen_history.py, from
+# (--format md), on a year of generated builds (tests/tools/gen_history.py, from
 # real qe-cache-extract records of the timed fixture caches) with known
 # steps: intro's cell "slow-sleep" x3 from build 30, numba_demo x1.2 with
 # the numba upgrade at build 40, the runner class changing at build 45.
@@ -13,7 +13,7 @@ setup_file() {
 	H="$BATS_FILE_TMPDIR"
 	qe-cache-extract "$(shared jupyter-cache-timed/base)" > "$H/base.ndjson" 2> /dev/null || true
 	qe-cache-extract "$(shared jupyter-cache-timed/head)" > "$H/head.ndjson" 2> /dev/null || true
-	/usr/bin/python3 "$TESTS_DIR/gen_history.py" "$H/base.ndjson" "$H/head.ndjson" "$H/reports"
+	/usr/bin/python3 "$TESTS_DIR/tools/gen_history.py" "$H/base.ndjson" "$H/head.ndjson" "$H/reports"
 	qe-history add -d "$H/h.db" "$H"/reports/main-*.ndjson.gz "$H"/reports/pr-*.ndjson.gz > /dev/null
 	qe-history report -d "$H/h.db" -o "$H/site" || true    # test 1 checks its status
 }
@@ -111,7 +111,7 @@ charts() {
 	shot "$PAGE" "$T/page.png"
 	run -0 grep -c ':CONSOLE' "$T/console.log" || true
 	run -1 grep ':CONSOLE' "$T/console.log"
-	run -0 /usr/bin/python3 "$TESTS_DIR/png_ink.py" "$T/page.png"
+	run -0 /usr/bin/python3 "$TESTS_DIR/tools/png_ink.py" "$T/page.png"
 	[[ $output =~ ^1280x2000\ ink=([0-9.]+)\ colors=([0-9]+)$ ]]
 	# drawn: more than 3% of the pixels are ink, in many colours (lines,
 	# bars, red step marks, anti-aliased text)
@@ -121,7 +121,7 @@ charts() {
 	# console.error is seen
 	printf '<!DOCTYPE html><html><body></body></html>' > "$T/blank.html"
 	shot "$T/blank.html" "$T/blank.png"
-	run -0 /usr/bin/python3 "$TESTS_DIR/png_ink.py" "$T/blank.png"
+	run -0 /usr/bin/python3 "$TESTS_DIR/tools/png_ink.py" "$T/blank.png"
 	assert_output "1280x2000 ink=0.000 colors=1"
 	printf '<!DOCTYPE html><script>console.error("boom")</script>' > "$T/err.html"
 	shot "$T/err.html" "$T/err.png"

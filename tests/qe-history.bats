@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # qe-history on a year of builds made from real records: qe-cache-extract
 # reads the two timed fixture caches (real jupyter-cache + nbclient runs),
-# tests/gen_history.py turns them into 52 weekly main builds and 8
+# tests/tools/gen_history.py turns them into 52 weekly main builds and 8
 # pull-request builds, stamped as qe-stamp stamps, with known steps (a cell
 # x3 from build 30; numba_demo x1.2 from build 40 with numba 0.60.0 ->
 # 0.61.0; every time x0.8 from build 45 with a new runner class), one-off
@@ -15,7 +15,7 @@ setup_file() {
 	export H="$BATS_FILE_TMPDIR"
 	qe-cache-extract "$(shared jupyter-cache-timed/base/.jupyter_cache)" > "$H/base.ndjson"
 	qe-cache-extract "$(shared jupyter-cache-timed/head/.jupyter_cache)" > "$H/head.ndjson"
-	/usr/bin/python3 "$TESTS_DIR/gen_history.py" "$H/base.ndjson" "$H/head.ndjson" "$H/reports"
+	/usr/bin/python3 "$TESTS_DIR/tools/gen_history.py" "$H/base.ndjson" "$H/head.ndjson" "$H/reports"
 	qe-history add -d "$H/all.db" "$H"/reports/*.ndjson.gz > "$H/add.ndjson"
 }
 
@@ -117,7 +117,7 @@ for line in c.iterdump():
 }
 
 @test "add killed mid-ingest (SIGKILL while it waits on a FIFO inside its transaction) leaves the database exactly as before" {
-	/usr/bin/python3 "$TESTS_DIR/gen_history.py" --builds 1 --prs 0 --lectures 40 --cells 60 --plain \
+	/usr/bin/python3 "$TESTS_DIR/tools/gen_history.py" --builds 1 --prs 0 --lectures 40 --cells 60 --plain \
 		"$H/base.ndjson" "$H/head.ndjson" "$T/big"
 	qe-history add -d "$T/db" "$H/reports/main-02.ndjson.gz" "$H/reports/main-03.ndjson.gz" > /dev/null
 	before=$(dump "$T/db")

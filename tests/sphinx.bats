@@ -49,7 +49,7 @@ current=(-D qe_exec_time_cache="$CACHE" -D qe_exec_time_log="$LOG" -D qe_exec_ti
 $L/broken.md:4: WARNING: qe-telemetry: exec-time: no measured time for document 'broken': the document failed (this build: ValueError: deliberate failure for the fixture)
 $L/intro.md:15: WARNING: qe-telemetry: exec-time: unknown label 'no-such-cell' in document 'intro'"
 	records > "$T/records.ndjson"
-	run -0 /usr/bin/python3 "$TESTS_DIR/exec_time_check.py" "$T/html" "$T/records.ndjson"
+	run -0 /usr/bin/python3 "$TESTS_DIR/tools/exec_time_check.py" "$T/html" "$T/records.ndjson"
 	assert_output - <<-'EOF'
 	broken | human broken-setup | (not measured) | placeholder
 	broken | human broken | (not measured) | placeholder
@@ -141,7 +141,7 @@ $L/intro.md:15: WARNING: qe-telemetry: exec-time: unknown label 'no-such-cell' i
 	run -0 grep -o '<li><p>seconds slow-sleep: <abbr [^>]*>' "$T/html/intro.html"
 	assert_output --regexp "measured 2026-11-29 15:45 UTC on weekly-new \(.*\), commit ${COMMIT:0:12}; source: stored report new.ndjson.gz, hook timing\">\$"
 	gzip -dc "$T/history/new.ndjson.gz" > "$T/new.ndjson"
-	run -0 /usr/bin/python3 "$TESTS_DIR/exec_time_check.py" "$T/html" "$T/new.ndjson"
+	run -0 /usr/bin/python3 "$TESTS_DIR/tools/exec_time_check.py" "$T/html" "$T/new.ndjson"
 	refute_output --partial OFF
 	assert_line "intro | human intro | 1.71 s | within"
 	assert_line "numba_demo | human njit-first-call | 0.61 s | within"
@@ -226,7 +226,7 @@ $L/intro.md:15: WARNING: qe-telemetry: exec-time: unknown label 'no-such-cell' i
 @test "execution status file: written at build-finished, valid against schema/execution-status.json, and it matches the cache" {
 	run -0 --separate-stderr book html -D qe_exec_time_cache="$CACHE" -D qe_exec_time_log="$LOG" -D qe_exec_time_since=2026-11-29T15:45:45Z
 	S=$T/html/execution_status.json
-	run -0 /usr/bin/python3 "$TESTS_DIR/validate_doc.py" execution-status.json "$S"
+	run -0 /usr/bin/python3 "$TESTS_DIR/tools/validate_doc.py" execution-status.json "$S"
 	records -s 2026-11-29T15:45:45Z > "$T/records.ndjson"
 	# per document: exactly what the records of the cache + hook log say
 	jq -c 'select(.kind == "notebook") | {document, status, error, execution: ({executed: "executed", inherited: "cached"}[.origin]),
@@ -243,14 +243,14 @@ $L/intro.md:15: WARNING: qe-telemetry: exec-time: unknown label 'no-such-cell' i
 	assert_output "qe_telemetry.sphinx 0.1.0 test-runner $COMMIT hook/cache/hook.log,hook/cache/.jupyter_cache"
 	# a build with no cache still writes one (no documents), valid; qe_exec_status_file= turns it off
 	run -0 --separate-stderr book html-none -D qe_exec_time_cache=/nonexistent
-	run -0 /usr/bin/python3 "$TESTS_DIR/validate_doc.py" execution-status.json "$T/html-none/execution_status.json"
+	run -0 /usr/bin/python3 "$TESTS_DIR/tools/validate_doc.py" execution-status.json "$T/html-none/execution_status.json"
 	run -0 jq -c '[.totals.documents, .build.inputs]' "$T/html-none/execution_status.json"
 	assert_output '[0,[]]'
 	run -0 --separate-stderr book html-off "${current[@]}" -D qe_exec_status_file=
 	[ ! -e "$T/html-off/execution_status.json" ]
 	# the schema refuses what is not a status
 	jq '.documents[0].status = "cached"' "$S" > "$T/bad.json"
-	run -1 /usr/bin/python3 "$TESTS_DIR/validate_doc.py" execution-status.json "$T/bad.json"
+	run -1 /usr/bin/python3 "$TESTS_DIR/tools/validate_doc.py" execution-status.json "$T/bad.json"
 	assert_output --partial "documents/0/status: 'cached' is not one of ['ok', 'failed']"
 }
 
@@ -259,7 +259,7 @@ $L/intro.md:15: WARNING: qe-telemetry: exec-time: unknown label 'no-such-cell' i
 	run -0 --separate-stderr qe-exec-status --started 2026-11-29T15:45:37.000000Z -o "$T/s.json" "$T/report.ndjson"
 	assert_output ""
 	assert_equal "$stderr" ""
-	run -0 /usr/bin/python3 "$TESTS_DIR/validate_doc.py" execution-status.json "$T/s.json"
+	run -0 /usr/bin/python3 "$TESTS_DIR/tools/validate_doc.py" execution-status.json "$T/s.json"
 	run -0 --separate-stderr book html -D qe_exec_time_cache="$CACHE" -D qe_exec_time_log="$LOG" -D qe_exec_time_since=2026-11-29T15:45:45Z
 	run -0 diff <(jq -c '.documents, .totals' "$T/s.json") <(jq -c '.documents, .totals' "$T/html/execution_status.json")
 	run -0 jq -c '[.build.generator, .build.started, .build.finished, .build.provenance.runner.class, .build.provenance.source.commit == "'"$COMMIT"'"]' "$T/s.json"

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import nbformat
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 from jcache_format import SCHEMA, execute, hashkey, utcnow  # noqa: E402
 
 def main():

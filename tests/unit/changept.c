@@ -1,8 +1,8 @@
-/* Unit driver for lib/qe_changept.c. */
+/* Unit driver for lib/history/qe_changept.c. */
 #include <string.h>
 
 #include "harness.h"
-#include "qe_changept.h"
+#include "history/qe_changept.h"
 
 /* "minseg pen | y ...": the change points, or "none". */
 static void
@@ -18,7 +18,7 @@ pelt(const char *in, size_t n, struct qe_buf *out)
 		return;
 	}
 	ny = unit_numbers(bar + 1, y, 128);
-	k = qe_pelt(y, ny, (int)p[0], p[1], cps);
+	k = qe_changept_pelt(y, ny, (int)p[0], p[1], cps);
 	for (int i = 0; i < k; i++)
 		qe_buf_addf(out, "%s%d", i ? " " : "", cps[i]);
 	if (k == 0)
@@ -39,7 +39,7 @@ clip5(const char *in, size_t n, struct qe_buf *out)
 		return;
 	}
 	nx = unit_numbers(bar + 1, x, 128);
-	qe_clip5(x, nx, k, y);
+	qe_changept_clip5(x, nx, k, y);
 	for (int i = 0; i < nx; i++)
 		qe_buf_addf(out, "%s%g", i ? " " : "", y[i]);
 }

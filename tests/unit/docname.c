@@ -1,9 +1,9 @@
-/* Unit driver for lib/qe_docname.c: the document names of a set of paths. */
+/* Unit driver for lib/notebook/qe_docname.c: the document names of a set of paths. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
-#include "qe_docname.h"
+#include "notebook/qe_docname.h"
 
 /*
  * "[root=DIR] PATH PATH ...": each path's document name, relative to the

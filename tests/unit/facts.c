@@ -1,9 +1,9 @@
-/* Unit driver for lib/qe_facts.c: the positive integers of run ids, trimming, omission. */
+/* Unit driver for lib/provenance/qe_facts.c: the positive integers of run ids, trimming, omission. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
-#include "qe_facts.h"
+#include "provenance/qe_facts.h"
 
 static void
 posint(const char *in, size_t n, struct qe_buf *out)
@@ -17,7 +17,7 @@ trim(const char *in, size_t n, struct qe_buf *out)
 {
 	char *s = qe_xstrndup(in, n);
 
-	qe_buf_addf(out, "[%s]", qe_trim(s));
+	qe_buf_addf(out, "[%s]", qe_fact_trim(s));
 	free(s);
 }
 

@@ -1,5 +1,5 @@
 /*
- * Unit driver for lib/qe_fingerprint.c: "BASE-FACTS | HEAD-FACTS" (JSON,
+ * Unit driver for lib/diff/qe_fingerprint.c: "BASE-FACTS | HEAD-FACTS" (JSON,
  * or "-" for none) -> the differing facts, sorted, as "fact: base -> head"
  * joined by "; ". The fingerprints are "fb" and "fh".
  */
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "qe_fingerprint.h"
+#include "diff/qe_fingerprint.h"
 
 static cJSON *
 facts(const char *s)
@@ -32,12 +32,12 @@ compare(const char *in, size_t n, struct qe_buf *out)
 	*bar = '\0';
 	b = facts(s);
 	h = facts(bar + 1);
-	qe_facts_compare(&d, b, h, "fb", "fh");
-	qe_facts_compare(&d, b, h, "fb", "fh");	/* a second document adds nothing */
-	qe_factdiffs_sort(&d);
+	qe_fp_compare(&d, b, h, "fb", "fh");
+	qe_fp_compare(&d, b, h, "fb", "fh");	/* a second document adds nothing */
+	qe_fp_factdiffs_sort(&d);
 	for (int i = 0; i < d.n; i++)
 		qe_buf_addf(out, "%s%s: %s -> %s", i ? "; " : "", d.v[i].fact, d.v[i].base, d.v[i].head);
-	qe_factdiffs_free(&d);
+	qe_fp_factdiffs_free(&d);
 	cJSON_Delete(b);
 	cJSON_Delete(h);
 	free(s);
@@ -83,7 +83,7 @@ machine(const char *in, size_t n, struct qe_buf *out)
 	*bar = '\0';
 	b = facts(s);
 	h = facts(bar + 1);
-	qe_buf_addf(out, "%d", qe_facts_machine_differ(b, h));
+	qe_buf_addf(out, "%d", qe_fp_machine_differ(b, h));
 	cJSON_Delete(b);
 	cJSON_Delete(h);
 	free(s);

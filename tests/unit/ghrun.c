@@ -1,5 +1,5 @@
 /*
- * Unit driver for lib/qe_ghrun.c: the checked identity of a run. Output is
+ * Unit driver for lib/comment/qe_ghrun.c: the checked identity of a run. Output is
  * the accepted value, or "refused" and the warning (after "! ").
  */
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "qe_ghrun.h"
+#include "comment/qe_ghrun.h"
 
 /* Call check(in, "FROM") with stderr captured; the value or the warning. */
 static void

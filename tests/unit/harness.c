@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "qe_sha.h"
 
 /* Undo the escapes of a case line into b. */
 static void
@@ -25,9 +26,9 @@ unescape(const char *s, struct qe_buf *b)
 		case 'e': break;	/* nothing: an empty line */
 		case '\\': qe_buf_addc(b, '\\'); break;
 		case 'x':
-			if (qe_hexval((unsigned char)s[1]) >= 0 && qe_hexval((unsigned char)s[2]) >= 0) {
-				qe_buf_addc(b, (char)(qe_hexval((unsigned char)s[1]) << 4 |
-				    qe_hexval((unsigned char)s[2])));
+			if (qe_sha_hexval((unsigned char)s[1]) >= 0 && qe_sha_hexval((unsigned char)s[2]) >= 0) {
+				qe_buf_addc(b, (char)(qe_sha_hexval((unsigned char)s[1]) << 4 |
+				    qe_sha_hexval((unsigned char)s[2])));
 				s += 2;
 				break;
 			}

@@ -29,7 +29,8 @@
 
 #include <stddef.h>
 
-#include "qe.h"
+#include "qe_json.h"
+#include "qe_mem.h"
 
 struct unit_fn {
 	const char *name;

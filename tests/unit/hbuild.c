@@ -1,9 +1,11 @@
-/* Unit driver for lib/qe_hbuild.c and lib/qe_hprov.c. */
+/* Unit driver for lib/history/qe_hbuild.c and lib/history/qe_hprov.c. */
+#include <stdio.h>
 #include <string.h>
 
 #include "harness.h"
-#include "qe_hbuild.h"
-#include "qe_hprov.h"
+#include "qe_vocab.h"
+#include "history/qe_hbuild.h"
+#include "history/qe_hprov.h"
 
 /* A provenance object (JSON; "none" for no provenance): the build or why not. */
 static void
@@ -16,7 +18,7 @@ from(const char *in, size_t n, struct qe_buf *out)
 	if (qe_hbuild_from(&b, p, QE_HBUILD_MAIN_REF, &why) < 0)
 		qe_buf_addf(out, "refused: %s", why);
 	else
-		qe_buf_addf(out, "%s %s %s %s %ld %s", b.build, qe_vocab_name(&qe_series_words, b.series),
+		qe_buf_addf(out, "%s %s %s %s %ld %s", b.build, qe_vocab_name(&qe_vocab_series_words, b.series),
 		    b.commit ? b.commit : "-", b.started_at, b.run_number,
 		    b.runner_class ? b.runner_class : "-");
 	qe_hbuild_free(&b);
@@ -49,7 +51,7 @@ value(const char *in, size_t n, struct qe_buf *out)
 		return;
 	}
 	p = cJSON_ParseWithLength(in + used, n - (size_t)used);
-	v = qe_hprov_value(p, qe_vocab_lookup(&qe_compare_bys, by), name);
+	v = qe_hprov_value(p, qe_vocab_lookup(&qe_vocab_compare_bys, by), name);
 	qe_buf_adds(out, v ? v : "null");
 	cJSON_Delete(p);
 }

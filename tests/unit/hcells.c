@@ -1,5 +1,5 @@
 /*
- * Unit driver for lib/qe_hcells.c: "IDX STATUS DUR LABEL FIRST" (status a
+ * Unit driver for lib/history/qe_hcells.c: "IDX STATUS DUR LABEL FIRST" (status a
  * word or -, DUR a number or nan, LABEL and FIRST a word or -) is packed,
  * then read back; "cut N ..." reads the packing cut to N bytes; "hex ..."
  * prints the packing's bytes.
@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "harness.h"
-#include "qe_hcells.h"
+#include "qe_vocab.h"
+#include "history/qe_hcells.h"
 
 static int
 pack(const char *in, struct qe_buf *b, char *label, char *first)
@@ -20,7 +21,7 @@ pack(const char *in, struct qe_buf *b, char *label, char *first)
 
 	if (sscanf(in, "%ld %31s %31s %63s %63s", &c.idx, st, dur, label, first) != 5)
 		return -1;
-	c.status = qe_vocab_lookup(&qe_cell_statuses, st);
+	c.status = qe_vocab_lookup(&qe_vocab_cell_statuses, st);
 	c.dur = strcmp(dur, "nan") == 0 ? NAN : strtod(dur, NULL);
 	memset(c.sha, 0xab, 32);
 	c.label = strcmp(label, "-") ? label : NULL;
@@ -38,7 +39,7 @@ show(const unsigned char *p, size_t n, struct qe_buf *out)
 
 	while ((r = qe_hcells_get(p, n, &off, &c)) > 0)
 		qe_buf_addf(out, "%ld %s %g %s %s %02x;", c.idx, c.status >= 0 ?
-		    qe_vocab_name(&qe_cell_statuses, c.status) : "-", c.dur, c.label ? c.label : "-",
+		    qe_vocab_name(&qe_vocab_cell_statuses, c.status) : "-", c.dur, c.label ? c.label : "-",
 		    c.first_line ? c.first_line : "-", c.sha[31]);
 	qe_buf_addf(out, "%s", r < 0 ? "corrupt" : "end");
 }

@@ -1,16 +1,16 @@
 /*
- * Unit driver for lib/qe_html.c (the HTML escaper), lib/qe_histhtml.c
+ * Unit driver for lib/history/qe_html.c (the HTML escaper), lib/history/qe_histhtml.c
  * (axis bounds, which lectures get a chart, the page's escaping) and
- * lib/qe_histmd.c (sparklines, flagged lectures, the trend table).
+ * lib/history/qe_histmd.c (sparklines, flagged lectures, the trend table).
  * Record inputs are NDJSON lines ('\n' in the case's input).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
-#include "qe_histhtml.h"
-#include "qe_histmd.h"
-#include "qe_html.h"
+#include "history/qe_histhtml.h"
+#include "history/qe_histmd.h"
+#include "history/qe_html.h"
 
 static void
 html(const char *in, size_t n, struct qe_buf *out)
@@ -43,7 +43,7 @@ spark(const char *in, size_t n, struct qe_buf *out)
 	int k = unit_numbers(in, v, 64);
 
 	(void)n;
-	qe_spark(out, v, k > 0 ? (size_t)k : 0);
+	qe_histmd_spark(out, v, k > 0 ? (size_t)k : 0);
 }
 
 /* the records of `in`, one a line, into h (a bad line is skipped) */

@@ -1,9 +1,9 @@
-/* Unit driver for lib/qe_hprice.c. */
+/* Unit driver for lib/history/qe_hprice.c. */
 #include <math.h>
 #include <stdlib.h>
 
 #include "harness.h"
-#include "qe_hprice.h"
+#include "history/qe_hprice.h"
 
 static void
 dflt(const char *in, size_t n, struct qe_buf *out)

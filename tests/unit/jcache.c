@@ -1,8 +1,8 @@
-/* Unit driver for lib/qe_jcache.c: the error line of a stored traceback. */
+/* Unit driver for lib/notebook/qe_jcache.c: the error line of a stored traceback. */
 #include <stdlib.h>
 
 #include "harness.h"
-#include "qe_jcache.h"
+#include "notebook/qe_jcache.h"
 
 /* A traceback: its exception line, or "(none)". */
 static void

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "qe_utf8.h"
 #include "jscan-dump.h"
 
 /* The pull reader's dump of the input, or "refused". */

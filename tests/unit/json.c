@@ -8,7 +8,7 @@
 static void
 record(const char *in, size_t n, struct qe_buf *out)
 {
-	cJSON *o = qe_record_new(in);
+	cJSON *o = qe_json_record_new(in);
 
 	(void)n;
 	unit_add_json(out, o);

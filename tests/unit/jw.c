@@ -19,7 +19,7 @@ compare(struct qe_buf *out, struct qe_buf *jw, cJSON *item)
 	char *cj = cJSON_PrintUnformatted(qe_json_check(item));
 
 	if (cj == NULL)
-		qe_oom();
+		qe_mem_oom();
 	qe_buf_add(out, jw->data, jw->len);
 	if (strcmp(jw->data, cj) != 0)
 		qe_buf_addf(out, " != cJSON %s", cj);

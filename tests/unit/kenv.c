@@ -1,9 +1,9 @@
-/* Unit driver for lib/qe_kenv.c: what changed between two kernel_env objects. */
+/* Unit driver for lib/diff/qe_kenv.c: what changed between two kernel_env objects. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
-#include "qe_kenv.h"
+#include "diff/qe_kenv.h"
 
 /* "BASE-JSON | HEAD-JSON" ("null" for none): the changes joined by "; ", or "-" for none. */
 static void

@@ -1,5 +1,5 @@
 /*
- * Unit driver for lib/qe_mem.c: qe_grow's capacities. A reader that takes
+ * Unit driver for lib/qe_mem.c: qe_mem_grow's capacities. A reader that takes
  * rows one at a time (qe_jcache's 200,000-row global.db) stays linear only
  * when the array is reallocated a logarithmic number of times.
  */
@@ -23,7 +23,7 @@ grow(const char *in, size_t n, struct qe_buf *out)
 	for (size_t i = 0; i < count; i++) {
 		size_t before = cap;
 
-		a = qe_grow(a, i, &cap, sizeof *a, first);
+		a = qe_mem_grow(a, i, &cap, sizeof *a, first);
 		reallocs += cap != before;
 		zeroed += a[i] == 0;
 		a[i] = -1;	/* the next element must come zeroed all the same */

@@ -1,5 +1,5 @@
 /*
- * Unit driver for lib/qe_notebook.c and lib/qe_nbscan.c: a cell's source
+ * Unit driver for lib/notebook/qe_notebook.c and lib/notebook/qe_nbscan.c: a cell's source
  * as it is digested, its first line, the output digest, which code cells a
  * kernel is sent, and a notebook read: its records, or why it is refused.
  */
@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "harness.h"
-#include "qe_nbrecord.h"
-#include "qe_nbscan.h"
-#include "qe_notebook.h"
+#include "notebook/qe_nbrecord.h"
+#include "notebook/qe_nbscan.h"
+#include "notebook/qe_notebook.h"
 
 /* A "source" value (JSON): the normalised text, or "error". */
 static void
@@ -61,7 +61,7 @@ records(const char *in, size_t n, struct qe_buf *recs, struct qe_buf *said, int 
 	int r;
 
 	if (mem == NULL)
-		qe_oom();
+		qe_mem_oom();
 	stderr = mem;		/* warnx() writes to whatever stderr is */
 	r = qe_nbrecord_notebook(&nb, memcpy(qe_xmalloc(n + 1), in, n), n, free, recs);
 	stderr = old;

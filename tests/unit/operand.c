@@ -1,9 +1,9 @@
-/* Unit driver for lib/qe_operand.c: paths made absolute as given. */
+/* Unit driver for lib/notebook/qe_operand.c: paths made absolute as given. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
-#include "qe_operand.h"
+#include "notebook/qe_operand.h"
 
 /* "CWD PATH": PATH made absolute after CWD, by the text alone. */
 static void

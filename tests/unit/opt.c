@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "qe_opt.h"
 
 /* "MIN ABOVE MAX TEXT": the number, or "invalid". */
 static void

@@ -1,12 +1,12 @@
 /*
- * Unit driver for lib/qe_packages.c: name normal form, release series, key
+ * Unit driver for lib/provenance/qe_packages.c: name normal form, release series, key
  * packages, and what provenance records of conda and pip lists.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
-#include "qe_packages.h"
+#include "provenance/qe_packages.h"
 
 static void
 norm(const char *in, size_t n, struct qe_buf *out)

@@ -1,11 +1,11 @@
 /*
- * Unit driver for lib/qe_par.c: the CPU count a cgroup's cpu.max allows,
+ * Unit driver for lib/notebook/qe_par.c: the CPU count a cgroup's cpu.max allows,
  * and when a batch of sized tasks is full.
  */
 #include <stdio.h>
 
 #include "harness.h"
-#include "qe_par.h"
+#include "notebook/qe_par.h"
 
 /* cpu.max's text: the CPUs it allows (0: no limit, or not cpu.max). */
 static void

@@ -1,12 +1,12 @@
 /*
- * Unit driver for lib/qe_provenance.c: GitHub's hashFiles() composition,
+ * Unit driver for lib/provenance/qe_provenance.c: GitHub's hashFiles() composition,
  * the image marker, and the --describe record.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
-#include "qe_provenance.h"
+#include "provenance/qe_provenance.h"
 
 /* The value, printed, then deleted. */
 static void
@@ -29,7 +29,7 @@ hash_files(const char *in, size_t n, struct qe_buf *out)
 		qe_json_check(cJSON_AddStringToObject(f, "sha256", tok));
 		cJSON_AddItemToArray(files, f);
 	}
-	qe_buf_adds(out, qe_hash_files(files, hex) == 0 ? hex : "error");
+	qe_buf_adds(out, qe_provenance_hash_files(files, hex) == 0 ? hex : "error");
 	cJSON_Delete(files);
 	free(text);
 }
@@ -39,7 +39,7 @@ marker(const char *in, size_t n, struct qe_buf *out)
 {
 	char *text = qe_xstrndup(in, n);
 
-	add_json(out, qe_marker_parse(text));
+	add_json(out, qe_provenance_marker_parse(text));
 	free(text);
 }
 

@@ -1,9 +1,9 @@
-/* Unit driver for lib/qe_prscope.c: changed paths and ignore entries against documents. */
+/* Unit driver for lib/diff/qe_prscope.c: changed paths and ignore entries against documents. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
-#include "qe_prscope.h"
+#include "diff/qe_prscope.h"
 
 /* "PATH DOC": 1 when they match. */
 static void

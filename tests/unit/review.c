@@ -1,5 +1,5 @@
 /*
- * Unit driver for lib/qe_diffread.c and lib/qe_review.c: qe-cell-diff
+ * Unit driver for lib/comment/qe_diffread.c and lib/comment/qe_review.c: qe-cell-diff
  * records (one per input line, "\n" between them) read into a set, and the
  * review built from it. What the reader says on stderr is part of the
  * output, after "! ".
@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "qe_diffread.h"
-#include "qe_review.h"
+#include "comment/qe_diffread.h"
+#include "comment/qe_review.h"
 
 /* Read every line of in into d, the reader's messages appended to out. */
 static void
@@ -68,7 +68,7 @@ reading(const char *in, size_t n, struct qe_buf *out)
 		const struct qe_dcell *c = &d.cells[i];
 
 		qe_buf_addf(out, "cell %s %ld/%ld %s st=%d/%d flags=%#x label=%s", c->doc, c->bidx,
-		    c->hidx, qe_vocab_name(&qe_verdicts, c->verdict), c->st_b, c->st_h, c->flags,
+		    c->hidx, qe_vocab_name(&qe_vocab_verdicts, c->verdict), c->st_b, c->st_h, c->flags,
 		    c->label ? c->label : "null");
 		add_num(out, "base", c->base_s);
 		add_num(out, "head", c->head_s);
@@ -82,7 +82,7 @@ reading(const char *in, size_t n, struct qe_buf *out)
 		const struct qe_dnb *nb = &d.nbs[i];
 
 		qe_buf_addf(out, "nb %s %s st=%d/%d whole=%d executed=%d\n", nb->doc,
-		    qe_vocab_name(&qe_verdicts, nb->verdict), nb->st_b, nb->st_h, nb->whole,
+		    qe_vocab_name(&qe_vocab_verdicts, nb->verdict), nb->st_b, nb->st_h, nb->whole,
 		    nb->executed);
 	}
 	qe_buf_addf(out, "summary=%s machines=%s count=%ld", d.summary ? "yes" : "no",

@@ -1,8 +1,8 @@
-/* Unit driver for lib/qe_robust.c (values %.9g). */
+/* Unit driver for lib/history/qe_robust.c (values %.9g). */
 #include <string.h>
 
 #include "harness.h"
-#include "qe_robust.h"
+#include "history/qe_robust.h"
 
 static void
 median(const char *in, size_t n, struct qe_buf *out)
@@ -11,7 +11,7 @@ median(const char *in, size_t n, struct qe_buf *out)
 	int k = unit_numbers(in, v, 64);
 
 	(void)n;
-	qe_buf_addf(out, "%.9g", qe_rmedian(v, (size_t)k));
+	qe_buf_addf(out, "%.9g", qe_robust_median(v, (size_t)k));
 }
 
 static void
@@ -21,7 +21,7 @@ noise(const char *in, size_t n, struct qe_buf *out)
 	int k = unit_numbers(in, v, 64);
 
 	(void)n;
-	qe_buf_addf(out, "%.9g %.9g", qe_noise(v, (size_t)k), qe_abs_noise(v, (size_t)k));
+	qe_buf_addf(out, "%.9g %.9g", qe_robust_noise(v, (size_t)k), qe_robust_abs_noise(v, (size_t)k));
 }
 
 /* "before ... | after ...": ratio low high. */
@@ -39,7 +39,7 @@ hl(const char *in, size_t n, struct qe_buf *out)
 	}
 	nb = unit_numbers(in, b, 64);
 	na = unit_numbers(bar + 1, a, 64);
-	r = qe_hl_ratio(b, (size_t)nb, a, (size_t)na, &lo, &hi);
+	r = qe_robust_hl_ratio(b, (size_t)nb, a, (size_t)na, &lo, &hi);
 	qe_buf_addf(out, "%.9g %.9g %.9g", r, lo, hi);
 }
 

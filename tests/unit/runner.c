@@ -1,12 +1,13 @@
 /*
- * Unit driver for lib/qe_runner.c: the runner class rules and the parsers
+ * Unit driver for lib/provenance/qe_runner.c: the runner class rules and the parsers
  * of os-release, /proc/cpuinfo, /proc/meminfo and nvidia-smi's CSV.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
-#include "qe_runner.h"
+#include "provenance/qe_runner.h"
 
 static void
 add_or_null(struct qe_buf *out, char *s)
@@ -52,7 +53,7 @@ os_release(const char *in, size_t n, struct qe_buf *out)
 {
 	char *t = qe_xstrndup(in, n);
 
-	add_or_null(out, qe_os_release_distro(t));
+	add_or_null(out, qe_runner_os_release_distro(t));
 	free(t);
 }
 
@@ -61,7 +62,7 @@ cpuinfo(const char *in, size_t n, struct qe_buf *out)
 {
 	char *t = qe_xstrndup(in, n);
 
-	add_or_null(out, qe_cpuinfo_model(t));
+	add_or_null(out, qe_runner_cpuinfo_model(t));
 	free(t);
 }
 
@@ -69,7 +70,7 @@ static void
 meminfo(const char *in, size_t n, struct qe_buf *out)
 {
 	(void)n;
-	unit_add_double(out, qe_meminfo_total(in));
+	unit_add_double(out, qe_runner_meminfo_total(in));
 }
 
 static void
@@ -77,7 +78,7 @@ gpus(const char *in, size_t n, struct qe_buf *out)
 {
 	char *t = qe_xstrndup(in, n);
 
-	add_json(out, qe_gpus_parse(t));
+	add_json(out, qe_runner_gpus_parse(t));
 	free(t);
 }
 

@@ -1,5 +1,6 @@
 /* Unit driver for lib/qe_sha.c: SHA-256 and hexadecimal text. */
 #include "harness.h"
+#include "qe_sha.h"
 
 static void
 sha256(const char *in, size_t n, struct qe_buf *out)
@@ -17,11 +18,11 @@ unhex(const char *in, size_t n, struct qe_buf *out)
 	unsigned char raw[64];
 	char hex[129];
 
-	if (n % 2 || n > 128 || qe_unhex(in, n / 2, raw) < 0) {
+	if (n % 2 || n > 128 || qe_sha_unhex(in, n / 2, raw) < 0) {
 		qe_buf_adds(out, "error");
 		return;
 	}
-	qe_hex(raw, n / 2, hex);
+	qe_sha_hex(raw, n / 2, hex);
 	qe_buf_adds(out, hex);
 }
 

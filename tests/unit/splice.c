@@ -1,12 +1,12 @@
 /*
- * Unit driver for lib/qe_splice.c: "RECORD || VALUE" -> the line written,
+ * Unit driver for lib/provenance/qe_splice.c: "RECORD || VALUE" -> the line written,
  * byte for byte, or "refused" for a record that already holds the key.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
-#include "qe_splice.h"
+#include "provenance/qe_splice.h"
 
 static void
 run(const char *in, size_t n, struct qe_buf *out, int replace, int raw)

@@ -18,7 +18,7 @@ median(const char *in, size_t n, struct qe_buf *out)
 	int k = unit_numbers(in, v, 64);
 
 	(void)n;
-	qe_buf_addf(out, "%.9g", qe_median(v, k));
+	qe_buf_addf(out, "%.9g", qe_stats_median(v, k));
 }
 
 /* "x ... | y ...": the two-sided p (%.9g). */
@@ -36,7 +36,7 @@ mw(const char *in, size_t n, struct qe_buf *out)
 	}
 	nx = unit_numbers(in, x, 64);
 	ny = unit_numbers(bar + 1, y, 64);
-	qe_buf_addf(out, "%.9g", qe_mann_whitney(x, nx, y, ny));
+	qe_buf_addf(out, "%.9g", qe_stats_mann_whitney(x, nx, y, ny));
 }
 
 static const struct unit_fn fns[] = {

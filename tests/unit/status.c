@@ -1,5 +1,5 @@
 /*
- * Unit driver for lib/qe_status.c: the newest-record rule, and what a
+ * Unit driver for lib/status/qe_status.c: the newest-record rule, and what a
  * stream of records becomes (the lookup of qe-exec-status -t, the status
  * document's documents and totals).
  */
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "qe_status.h"
+#include "status/qe_status.h"
 
 /* "A | B": 1 when notebook record A replaces B as the newest, else 0. */
 static void

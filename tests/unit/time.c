@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "qe_time.h"
 
 /* The timestamp in RFC 3339 UTC with microseconds, zone and digits; or "error". */
 static void

@@ -1,12 +1,13 @@
 /*
- * Unit driver for lib/qe_timing.c: which writer's stamps give a cell's
+ * Unit driver for lib/notebook/qe_timing.c: which writer's stamps give a cell's
  * duration, and the note a duration gets inside a record's window.
  */
 #include <math.h>
 #include <stdint.h>
 
 #include "harness.h"
-#include "qe_timing.h"
+#include "qe_vocab.h"
+#include "notebook/qe_timing.h"
 
 static void
 add_time(struct qe_buf *out, const char *key, const struct qe_time *t)
@@ -23,8 +24,8 @@ describe(const struct qe_timing *t, struct qe_buf *out)
 		qe_buf_adds(out, "none");
 		return;
 	}
-	qe_buf_addf(out, "%s %s %lld", qe_vocab_name(&qe_timing_sources, t->source),
-	    qe_vocab_name(&qe_timing_methods, t->method), (long long)t->us);
+	qe_buf_addf(out, "%s %s %lld", qe_vocab_name(&qe_vocab_timing_sources, t->source),
+	    qe_vocab_name(&qe_vocab_timing_methods, t->method), (long long)t->us);
 	add_time(out, "start", &t->start);
 	add_time(out, "end", &t->end);
 	if (t->have_busy)
@@ -71,12 +72,12 @@ judge(const char *in, size_t n, struct qe_buf *out)
 		return;
 	}
 	w.have_created = created != NULL;
-	w.exec_us = qe_window_exec_us(cJSON_IsNumber(ex) ? ex->valuedouble : NAN);
+	w.exec_us = qe_timing_window_exec_us(cJSON_IsNumber(ex) ? ex->valuedouble : NAN);
 	if (cJSON_IsNumber(m))
 		w.margin_us = llround(m->valuedouble * 1e6);
 	qe_timing_choose(cJSON_GetObjectItemCaseSensitive(c, "metadata"), &t);
 	note = t.have ? qe_timing_judge(&t, &w) : -1;
-	qe_buf_adds(out, !t.have ? "none" : note < 0 ? "ok" : qe_vocab_name(&qe_timing_notes, note));
+	qe_buf_adds(out, !t.have ? "none" : note < 0 ? "ok" : qe_vocab_name(&qe_vocab_timing_notes, note));
 	cJSON_Delete(c);
 }
 

@@ -1,5 +1,6 @@
 /* Unit driver for lib/qe_utf8.c. */
 #include "harness.h"
+#include "qe_utf8.h"
 
 /* Offset of the first bad byte, or "valid". */
 static void

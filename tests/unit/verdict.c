@@ -1,10 +1,11 @@
-/* Unit driver for lib/qe_verdict.c: the thresholds and the replicate rule. */
+/* Unit driver for lib/diff/qe_verdict.c: the thresholds and the replicate rule. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "harness.h"
-#include "qe_verdict.h"
+#include "qe_vocab.h"
+#include "diff/qe_verdict.h"
 
 /*
  * "ratio abs alpha scale [rep_ratio rep_abs] | base samples | head samples":
@@ -32,19 +33,19 @@ judge(const char *in, size_t n, struct qe_buf *out)
 	nb = unit_numbers(b1 + 1, bv, 32);
 	nh = unit_numbers(b2 + 1, hv, 32);
 	rule = (struct qe_rule){ r[0], r[1], r[2], rep[0], rep[1] };
-	qe_judgement_init(&j, -1);
-	qe_judge(&j, bv, nb, hv, nh, &rule, r[3]);
-	qe_buf_addf(out, "%s %s b=%.6g h=%.6g ratio=%.6g p=%.6g", qe_vocab_name(&qe_verdicts, j.verdict),
-	    j.answer < 0 ? "-" : qe_vocab_name(&qe_answers, j.answer), j.b, j.h, j.ratio, j.p);
+	qe_verdict_judgement_init(&j, -1);
+	qe_verdict_judge(&j, bv, nb, hv, nh, &rule, r[3]);
+	qe_buf_addf(out, "%s %s b=%.6g h=%.6g ratio=%.6g p=%.6g", qe_vocab_name(&qe_vocab_verdicts, j.verdict),
+	    j.answer < 0 ? "-" : qe_vocab_name(&qe_vocab_answers, j.answer), j.b, j.h, j.ratio, j.p);
 }
 
-/* Each verdict word: 1 if a cell can have it (qe_verdict_is_cell, lib/qe_vocab.c). */
+/* Each verdict word: 1 if a cell can have it (qe_vocab_verdict_is_cell, lib/qe_vocab.c). */
 static void
 cell_verdicts(const char *in, size_t n, struct qe_buf *out)
 {
 	(void)in, (void)n;
-	for (int v = 0; v < qe_verdicts.n; v++)
-		qe_buf_addf(out, "%s%s=%d", v ? " " : "", qe_verdicts.names[v], qe_verdict_is_cell(v));
+	for (int v = 0; v < qe_vocab_verdicts.n; v++)
+		qe_buf_addf(out, "%s%s=%d", v ? " " : "", qe_vocab_verdicts.names[v], qe_vocab_verdict_is_cell(v));
 }
 
 /* "a b": can timing sources a and b ("-" none) be compared (lib/qe_vocab.c)? */
@@ -58,8 +59,8 @@ comparable(const char *in, size_t n, struct qe_buf *out)
 		qe_buf_adds(out, "bad case");
 		return;
 	}
-	qe_buf_addf(out, "%d", qe_timing_sources_comparable(qe_vocab_lookup(&qe_timing_sources, a),
-	    qe_vocab_lookup(&qe_timing_sources, b)));
+	qe_buf_addf(out, "%d", qe_vocab_timing_sources_comparable(qe_vocab_lookup(&qe_vocab_timing_sources, a),
+	    qe_vocab_lookup(&qe_vocab_timing_sources, b)));
 }
 
 static const struct unit_fn fns[] = {

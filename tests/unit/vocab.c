@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "qe_vocab.h"
 
 /* "TABLE:WORD": the word's number, or -1. */
 static void
@@ -27,7 +28,7 @@ static void
 timed(const char *in, size_t n, struct qe_buf *out)
 {
 	(void)n;
-	qe_buf_addf(out, "%d", qe_verdict_is_timed(qe_vocab_lookup(&qe_verdicts, in)));
+	qe_buf_addf(out, "%d", qe_vocab_verdict_is_timed(qe_vocab_lookup(&qe_vocab_verdicts, in)));
 }
 
 static const struct unit_fn fns[] = {

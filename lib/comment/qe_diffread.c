@@ -1,0 +1,207 @@
+/* Reading qe-cell-diff records back into structs (qe_diffread.h). */
+#include <err.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qe_mem.h"
+#include "qe_json.h"
+#include "qe_diffread.h"
+
+/* (long) of a NaN or of 1e300 is undefined behaviour (found by fuzz-comment). */
+long
+qe_diffread_count(const cJSON *o, const char *key)
+{
+	double v = qe_json_num(o, key);
+
+	return isnan(v) || v < 0 || v > 1e12 || v != floor(v) ? -1 : (long)v;
+}
+
+static int
+status_of(const cJSON *o, const char *key, const struct qe_vocab *words)
+{
+	const char *s = qe_json_str(o, key);
+	int i;
+
+	if (s == NULL)
+		return QE_DIFF_ST_NONE;
+	i = qe_vocab_lookup(words, s);
+	return i < 0 ? QE_DIFF_ST_OTHER : i;
+}
+
+static unsigned
+flags_of(const cJSON *o)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "flags"), *f;
+	unsigned fl = 0;
+	int i;
+
+	cJSON_ArrayForEach(f, a)
+		if (cJSON_IsString(f) && (i = qe_vocab_lookup(&qe_vocab_flags, f->valuestring)) >= 0)
+			fl |= QE_FLAG(i);
+	return fl;
+}
+
+static void
+add_cell(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(rec, "test");
+	const cJSON *w = cJSON_GetObjectItemCaseSensitive(rec, "warm");
+	struct qe_dcell *c;
+
+	d->cells = qe_mem_grow(d->cells, d->ncells, &d->capcells, sizeof *d->cells, 64);
+	c = &d->cells[d->ncells++];
+	c->doc = qe_xstrdup(doc);
+	c->label = qe_json_strdup(rec, "label");
+	c->first_line = qe_json_strdup(rec, "first_line");
+	c->reason = qe_json_strdup(rec, "reason");
+	c->bidx = qe_diffread_count(rec, "base_index");
+	c->hidx = qe_diffread_count(rec, "head_index");
+	c->verdict = verdict;
+	c->flags = flags_of(rec);
+	c->st_b = status_of(rec, "status_base", &qe_vocab_cell_statuses);
+	c->st_h = status_of(rec, "status_head", &qe_vocab_cell_statuses);
+	c->base_s = qe_json_num(rec, "base_s");
+	c->head_s = qe_json_num(rec, "head_s");
+	c->ratio = qe_json_num(rec, "ratio");
+	c->delta = qe_json_num(rec, "delta_s");
+	c->adj_ratio = qe_json_num(rec, "adjusted_ratio");
+	c->share_b = qe_json_num(rec, "share_base");
+	c->share_h = qe_json_num(rec, "share_head");
+	if (cJSON_IsObject(t)) {
+		c->has_test = 1;
+		c->p = qe_json_num(t, "p");
+	}
+	c->n_b = qe_diffread_count(rec, "n_base");
+	c->n_h = qe_diffread_count(rec, "n_head");
+	c->mem_b = qe_json_num(rec, "peak_growth_base_bytes");
+	c->mem_h = qe_json_num(rec, "peak_growth_head_bytes");
+	c->warm_ratio = cJSON_IsObject(w) ? qe_json_num(w, "ratio") : NAN;
+	c->seq = d->seq++;
+}
+
+static void
+add_nb(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
+{
+	const char *m = qe_json_str(rec, "measure"), *o = qe_json_str(rec, "head_origin");
+	struct qe_dnb *n;
+
+	d->nbs = qe_mem_grow(d->nbs, d->nnbs, &d->capnbs, sizeof *d->nbs, 16);
+	n = &d->nbs[d->nnbs++];
+	n->doc = qe_xstrdup(doc);
+	n->reason = qe_json_strdup(rec, "reason");
+	n->error = qe_json_strdup(rec, qe_json_str(rec, "error_head") ? "error_head" : "error_base");
+	n->timeout_seq = qe_diffread_count(cJSON_GetObjectItemCaseSensitive(rec, "timeout_cell"), "seq");
+	n->verdict = verdict;
+	n->flags = flags_of(rec);
+	n->st_b = status_of(rec, "status_base", &qe_vocab_nb_statuses);
+	n->st_h = status_of(rec, "status_head", &qe_vocab_nb_statuses);
+	n->whole = m && strcmp(m, "execution_seconds") == 0;
+	n->executed = verdict != QE_V_CACHED && verdict != QE_V_REMOVED &&
+	    qe_vocab_lookup(&qe_vocab_origins, o) != QE_ORIGIN_INHERITED;
+	n->base_s = qe_json_num(rec, "base_s");
+	n->head_s = qe_json_num(rec, "head_s");
+	n->ratio = qe_json_num(rec, "ratio");
+	n->delta = qe_json_num(rec, "delta_s");
+	n->base_exec = qe_json_num(rec, "base_execution_seconds");
+	n->head_exec = qe_json_num(rec, "head_execution_seconds");
+	n->kernel_changes = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(rec, "kernel_changes")) > 0 ?
+	    qe_json_check(cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(rec, "kernel_changes"), 1)) : NULL;
+	n->seq = d->seq++;
+}
+
+int
+qe_diffread_record(cJSON *rec, const char *file, long line, void *set)
+{
+	struct qe_diffset *d = set;
+	const char *kind = qe_json_str(rec, "kind");
+	const char *doc;
+	int v;
+
+	if (kind == NULL) {
+		warnx("%s:%ld: record without 'kind'", file, line);
+		return -1;
+	}
+	if (strcmp(kind, "diff-summary") == 0) {
+		cJSON_Delete(d->summary);
+		d->summary = qe_json_check(cJSON_Duplicate(rec, 1));
+		return 0;
+	}
+	if (strcmp(kind, "cell-diff") != 0 && strcmp(kind, "notebook-diff") != 0)
+		return 0;	/* extraction records and others: not ours */
+	if ((doc = qe_json_str(rec, "document")) == NULL) {
+		warnx("%s:%ld: %s record without 'document'", file, line, kind);
+		return -1;
+	}
+	if ((v = qe_vocab_lookup(&qe_vocab_verdicts, qe_json_str(rec, "verdict"))) < 0) {
+		warnx("%s:%ld: %s record without a known 'verdict'", file, line, kind);
+		return -1;
+	}
+	if (kind[0] == 'c')
+		add_cell(d, rec, doc, v);
+	else
+		add_nb(d, rec, doc, v);
+	return 0;
+}
+
+void
+qe_diffset_free(struct qe_diffset *d)
+{
+	for (size_t i = 0; i < d->ncells; i++) {
+		free(d->cells[i].doc);
+		free(d->cells[i].label);
+		free(d->cells[i].first_line);
+		free(d->cells[i].reason);
+	}
+	for (size_t i = 0; i < d->nnbs; i++) {
+		free(d->nbs[i].doc);
+		free(d->nbs[i].reason);
+		free(d->nbs[i].error);
+		cJSON_Delete(d->nbs[i].kernel_changes);
+	}
+	free(d->cells);
+	free(d->nbs);
+	cJSON_Delete(d->summary);
+	memset(d, 0, sizeof *d);
+}
+
+double
+qe_diffsum_num(const struct qe_diffset *d, const char *key)
+{
+	return d->summary ? qe_json_num(d->summary, key) : NAN;
+}
+
+long
+qe_diffsum_count(const struct qe_diffset *d, const char *key)
+{
+	return d->summary ? qe_diffread_count(d->summary, key) : -1;
+}
+
+int
+qe_diffsum_bool(const struct qe_diffset *d, const char *key)
+{
+	return d->summary && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(d->summary, key));
+}
+
+double
+qe_diffsum_threshold(const struct qe_diffset *d, const char *key)
+{
+	const cJSON *t = d->summary ?
+	    cJSON_GetObjectItemCaseSensitive(d->summary, "thresholds") : NULL;
+
+	return t ? qe_json_num(t, key) : NAN;
+}
+
+const char *
+qe_diffsum_machines(const struct qe_diffset *d)
+{
+	const char *m = d->summary ? qe_json_str(d->summary, "machines") : NULL;
+
+	return m ? m : "unknown";
+}
+
+int
+qe_diffsum_machines_differ(const struct qe_diffset *d)
+{
+	return strcmp(qe_diffsum_machines(d), "different") == 0;
+}

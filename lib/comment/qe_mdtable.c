@@ -1,0 +1,348 @@
+/* The rows of the diff comment's tables (qe_mdtable.h). */
+#include <math.h>
+#include <string.h>
+
+#include "qe_mem.h"
+#include "qe_gfm.h"
+#include "qe_mdtable.h"
+
+/* Display caps, in code points, for strings from the build. */
+#define CAP_DOC		80
+#define CAP_LABEL	60
+#define CAP_LINE	60
+#define CAP_REASON	120
+
+#define SPARK_WIDTH	40
+
+#define ARROW	"\xc2\xa0\xe2\x86\x92 "		/* " → ", the first space no-break */
+
+const char qe_mdtable_top_header[] =
+    "| | Lecture | Cell | Base \xe2\x86\x92 Head | Ratio | \xce\x94 | Share | Notes |\n"
+    "|---|---|---|--:|--:|--:|--:|---|\n";
+
+const char qe_mdtable_nb_header[] =
+    "| Lecture | Verdict | Base \xe2\x86\x92 Head | Ratio | \xce\x94 | Cells | Time by cell (head) |\n"
+    "|---|---|--:|--:|--:|---|---|\n";
+
+const char qe_mdtable_cell_header[] =
+    "| Lecture | Cell | Verdict | Base | Head | Ratio | \xce\x94 | Share | Notes |\n"
+    "|---|---|---|--:|--:|--:|--:|--:|---|\n";
+
+void
+qe_mdtable_verdict(struct qe_buf *b, int v, int failing)
+{
+	if (v == QE_V_REGRESSION)
+		qe_buf_adds(b, "\xf0\x9f\x94\xb4 slower");		/* 🔴 */
+	else if (v == QE_V_IMPROVEMENT)
+		qe_buf_adds(b, "\xf0\x9f\x9f\xa2 faster");		/* 🟢 */
+	else if (failing)
+		qe_buf_adds(b, "\xe2\x9d\x8c now fails");		/* ❌ */
+	else if (v == QE_V_INCONCLUSIVE)
+		qe_buf_adds(b, "\xf0\x9f\x9f\xa1 unclear");		/* 🟡 */
+	else
+		qe_buf_adds(b, qe_vocab_name(&qe_vocab_verdict_words, v));
+}
+
+void
+qe_mdtable_cell_name(struct qe_buf *b, const struct qe_dcell *c)
+{
+	long idx = c->hidx >= 0 ? c->hidx : c->bidx;
+
+	if (c->label && *c->label) {
+		struct qe_buf t = { 0 };
+
+		if (qe_gfm_text(&t, c->label, CAP_LABEL) > 0) {
+			qe_buf_add(b, t.data, t.len);
+			qe_buf_free(&t);
+			return;
+		}
+		qe_buf_free(&t);
+	}
+	qe_buf_adds(b, "code cell ");
+	if (idx >= 0)
+		qe_gfm_count(b, idx + 1);
+	else
+		qe_buf_adds(b, "?");
+	if (c->first_line && *c->first_line) {
+		qe_buf_addc(b, ' ');
+		qe_gfm_code(b, c->first_line, CAP_LINE, 1);
+	}
+}
+
+void
+qe_mdtable_doc(struct qe_buf *b, const char *doc)
+{
+	if (qe_gfm_text(b, doc, CAP_DOC) == 0)
+		qe_buf_adds(b, "(unnamed)");
+}
+
+static void
+note(struct qe_buf *b, const char **sep, const char *s)
+{
+	qe_buf_adds(b, *sep);
+	qe_buf_adds(b, s);
+	*sep = ", ";
+}
+
+/* The notes of a cell's row (c) or a lecture's top row (n). */
+static void
+add_notes(struct qe_buf *b, const struct qe_dcell *c, const struct qe_dnb *n)
+{
+	unsigned fl = c ? c->flags : n->flags;
+	const char *sep = "";
+
+	if (n)
+		note(b, &sep, n->whole ? "whole notebook" : "lecture total");
+	if (fl & QE_FLAG(QE_F_COMPILE)) {
+		note(b, &sep, "compile-time regression: faster warm");
+		if (c && !isnan(c->warm_ratio)) {	/* as used is the row's ratio */
+			qe_buf_adds(b, " ");
+			qe_gfm_ratio(b, c->warm_ratio);
+		}
+	}
+	if (c && (fl & QE_FLAG(QE_F_MEMORY))) {
+		note(b, &sep, "needs ");
+		qe_gfm_bytes_delta(b, c->mem_h - c->mem_b);
+	}
+	if (fl & QE_FLAG(QE_F_SOURCE))
+		note(b, &sep, "source changed");
+	if (fl & QE_FLAG(QE_F_UPSTREAM))
+		note(b, &sep, "earlier cell changed");
+	if (fl & QE_FLAG(QE_F_OUTPUT))
+		note(b, &sep, "output changed");
+	if (c && qe_review_now_failing(c)) {
+		if (c->verdict == QE_V_REGRESSION || c->verdict == QE_V_IMPROVEMENT)
+			note(b, &sep, "now fails");
+	} else if (c && qe_review_fixed(c))
+		note(b, &sep, "no longer fails");
+	else if (fl & QE_FLAG(QE_F_STATUS))
+		note(b, &sep, "status changed");
+	if (fl & QE_FLAG(QE_F_NOTCOMP))
+		note(b, &sep, "machines differ");
+	if (fl & QE_FLAG(QE_F_IGNORED))
+		note(b, &sep, "ignored");
+	else if (fl & QE_FLAG(QE_F_MAIN))
+		note(b, &sep, "changed on main");
+	if (c && c->has_test && !isnan(c->p)) {
+		qe_buf_adds(b, sep);
+		qe_gfm_addf(b, "p = %.3g, %ld + %ld runs", c->p, c->n_b, c->n_h);
+	}
+}
+
+/* "| " between cells: the cell before ends, the next starts. */
+static void
+next_cell(struct qe_buf *b)
+{
+	qe_buf_adds(b, " | ");
+}
+
+/* The ratio cell, with the runner-adjusted ratio when there is one. */
+static void
+ratio_cell(struct qe_buf *b, double ratio, double adj_ratio, int adjusted)
+{
+	qe_gfm_ratio(b, ratio);
+	if (adjusted && !isnan(adj_ratio)) {
+		qe_buf_adds(b, " (adj. ");
+		qe_gfm_ratio(b, adj_ratio);
+		qe_buf_addc(b, ')');
+	}
+}
+
+static void
+span(struct qe_buf *b, double base_s, double head_s)
+{
+	qe_gfm_dur(b, base_s);
+	qe_buf_adds(b, ARROW);
+	qe_gfm_dur(b, head_s);
+}
+
+static double
+share(const struct qe_dcell *c)
+{
+	return !isnan(c->share_h) ? c->share_h : c->share_b;
+}
+
+void
+qe_mdtable_top_row(struct qe_buf *b, const struct qe_toprow *t, int adjusted)
+{
+	const struct qe_dcell *c = t->c;
+	const struct qe_dnb *n = t->n;
+
+	qe_buf_adds(b, "| ");
+	qe_mdtable_verdict(b, c ? c->verdict : n->verdict, c && qe_review_now_failing(c));
+	next_cell(b);
+	qe_mdtable_doc(b, c ? c->doc : n->doc);
+	next_cell(b);
+	if (c)
+		qe_mdtable_cell_name(b, c);
+	else
+		qe_buf_adds(b, "*whole lecture*");
+	next_cell(b);
+	span(b, c ? c->base_s : n->base_s, c ? c->head_s : n->head_s);
+	next_cell(b);
+	ratio_cell(b, c ? c->ratio : n->ratio, c ? c->adj_ratio : NAN, adjusted);
+	next_cell(b);
+	qe_gfm_delta(b, c ? c->delta : n->delta);
+	next_cell(b);
+	if (c)
+		qe_gfm_pct(b, share(c));
+	else
+		qe_buf_adds(b, QE_GFM_NONE);
+	next_cell(b);
+	add_notes(b, c, n);
+	qe_buf_adds(b, " |\n");
+}
+
+static const char *const spark_levels[] = { "\xe2\x96\x81", "\xe2\x96\x82", "\xe2\x96\x83",
+	"\xe2\x96\x84", "\xe2\x96\x85", "\xe2\x96\x86", "\xe2\x96\x87", "\xe2\x96\x88" };
+
+/*
+ * Put the largest head time (base when head has none) of each bin of cells
+ * in bins[0..w); any[k] says bin k had a timing. Returns the largest, or
+ * -1 when no cell had a timing.
+ */
+static double
+spark_bins(const struct qe_diffset *set, const struct qe_dnb *n, long w, double *bins, int *any)
+{
+	double max = -1;
+
+	for (long k = 0; k < w; k++)
+		bins[k] = 0, any[k] = 0;
+	for (long i = 0; i < n->nc; i++) {
+		const struct qe_dcell *c = &set->cells[n->c0 + i];
+		double v = !isnan(c->head_s) ? c->head_s : c->base_s;
+		long k = i * w / n->nc;
+
+		if (isnan(v))
+			continue;
+		any[k] = 1;
+		if (v > bins[k])
+			bins[k] = v;
+		if (max < 0)
+			max = 0;
+		if (v > max)
+			max = v;
+	}
+	return max;
+}
+
+/* Head time of each cell in document order, as a sparkline (max per bin). */
+static void
+add_spark(struct qe_buf *b, const struct qe_diffset *set, const struct qe_dnb *n)
+{
+	long w = n->nc < SPARK_WIDTH ? n->nc : SPARK_WIDTH;
+	double bins[SPARK_WIDTH], max;
+	int any[SPARK_WIDTH];
+
+	if (n->nc == 0 || (max = spark_bins(set, n, w, bins, any)) < 0) {
+		qe_buf_adds(b, QE_GFM_NONE);
+		return;
+	}
+	qe_buf_addc(b, '`');
+	for (long k = 0; k < w; k++) {
+		if (!any[k])
+			qe_buf_adds(b, "\xc2\xb7");	/* · */
+		else {
+			int lv = max > 0 ? (int)floor(bins[k] / max * 7 + 0.5) : 0;
+
+			qe_buf_adds(b, spark_levels[lv < 0 ? 0 : lv > 7 ? 7 : lv]);
+		}
+	}
+	qe_buf_addc(b, '`');
+}
+
+static void
+add_cell_counts(struct qe_buf *b, const long *counts, long ignored)
+{
+	static const int order[] = { QE_V_REGRESSION, QE_V_IMPROVEMENT, QE_V_INCONCLUSIVE,
+		QE_V_UNCHANGED, QE_V_NEW, QE_V_REMOVED, QE_V_NOTIMING, QE_V_NOTCOMPARABLE };
+	const char *sep = "";
+
+	for (size_t k = 0; k < sizeof order / sizeof *order; k++)
+		if (counts[order[k]] > 0) {
+			qe_buf_adds(b, sep);
+			qe_gfm_count(b, counts[order[k]]);
+			qe_buf_addc(b, ' ');
+			qe_buf_adds(b, qe_vocab_name(&qe_vocab_verdict_words, order[k]));
+			sep = ", ";
+		}
+	if (ignored > 0) {
+		qe_buf_adds(b, sep);
+		qe_gfm_count(b, ignored);
+		qe_buf_adds(b, " ignored");
+		sep = ", ";
+	}
+	if (*sep == '\0')
+		qe_buf_adds(b, QE_GFM_NONE);
+}
+
+void
+qe_mdtable_nb_row(struct qe_buf *b, const struct qe_diffset *set, const struct qe_dnb *n)
+{
+	qe_buf_adds(b, "| ");
+	qe_mdtable_doc(b, n->doc);
+	next_cell(b);
+	if (qe_review_nb_failed(n))
+		qe_buf_adds(b, qe_review_nb_failed(n) == 1 ? "\xe2\x9d\x8c newly failing" :
+		    "\xe2\x9d\x8c still failing");
+	else
+		qe_mdtable_verdict(b, n->verdict, 0);
+	if (n->flags & QE_FLAG(QE_F_IGNORED))
+		qe_buf_adds(b, " (ignored)");
+	else if (n->flags & QE_FLAG(QE_F_MAIN))
+		qe_buf_adds(b, " (changed on main)");
+	next_cell(b);
+	span(b, n->base_s, n->head_s);
+	if (n->whole)
+		qe_buf_adds(b, " (whole notebook)");
+	next_cell(b);
+	qe_gfm_ratio(b, n->ratio);
+	next_cell(b);
+	qe_gfm_delta(b, n->delta);
+	next_cell(b);
+	add_cell_counts(b, n->counts, n->ignored);
+	next_cell(b);
+	add_spark(b, set, n);
+	qe_buf_adds(b, " |\n");
+}
+
+/* The reason, unless it only repeats "no timing" or "machines differ". */
+static int
+reason_shown(const struct qe_dcell *c)
+{
+	return c->reason && *c->reason && strcmp(c->reason, "no timing") != 0 &&
+	    !(c->flags & QE_FLAG(QE_F_NOTCOMP) && c->verdict != QE_V_NOTIMING &&
+	    c->verdict != QE_V_NOTCOMPARABLE);
+}
+
+void
+qe_mdtable_cell_row(struct qe_buf *b, const struct qe_dcell *c, int adjusted)
+{
+	size_t before;
+
+	qe_buf_adds(b, "| ");
+	qe_mdtable_doc(b, c->doc);
+	next_cell(b);
+	qe_mdtable_cell_name(b, c);
+	next_cell(b);
+	qe_mdtable_verdict(b, c->verdict, qe_review_now_failing(c));
+	next_cell(b);
+	qe_gfm_dur(b, c->base_s);
+	next_cell(b);
+	qe_gfm_dur(b, c->head_s);
+	next_cell(b);
+	ratio_cell(b, c->ratio, c->adj_ratio, adjusted);
+	next_cell(b);
+	qe_gfm_delta(b, c->delta);
+	next_cell(b);
+	qe_gfm_pct(b, share(c));
+	next_cell(b);
+	before = b->len;
+	add_notes(b, c, NULL);
+	if (reason_shown(c)) {
+		if (b->len > before)
+			qe_buf_adds(b, "; ");
+		qe_gfm_text(b, c->reason, CAP_REASON);
+	}
+	qe_buf_adds(b, " |\n");
+}

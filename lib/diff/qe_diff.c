@@ -1,0 +1,547 @@
+/* The diff model: pairs, runner factor, cell and notebook verdicts (qe_diff.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qe_align.h"
+#include "qe_diff.h"
+#include "qe_fences.h"
+#include "qe_stats.h"
+
+#define F_SOURCE QE_FLAG(QE_F_SOURCE)
+#define F_UPSTREAM QE_FLAG(QE_F_UPSTREAM)
+#define F_OUTPUT QE_FLAG(QE_F_OUTPUT)
+#define F_STATUS QE_FLAG(QE_F_STATUS)
+#define F_NOTCOMP QE_FLAG(QE_F_NOTCOMP)
+#define F_MAIN QE_FLAG(QE_F_MAIN)
+#define F_IGNORED QE_FLAG(QE_F_IGNORED)
+/* what keeps a regression out of -e */
+#define F_NOGATE (F_NOTCOMP | F_MAIN | F_IGNORED)
+
+/* Was this document executed by HEAD? Sets *how. */
+static int
+head_executed(const struct qe_doc *d, const char **how)
+{
+	const struct qe_side *b = &d->s[QE_BASE], *h = &d->s[QE_HEAD];
+
+	if (h->origin >= 0) {
+		*how = "origin";
+		return h->origin == QE_ORIGIN_EXECUTED;
+	}
+	*how = "cache-key";
+	if (!b->present || !h->input_cache || !b->input_cache)
+		return 1;
+	if (h->cache_key == NULL || b->cache_key == NULL)
+		return 1;
+	return strcmp(h->cache_key, b->cache_key) != 0;
+}
+
+/*
+ * Equality at each alignment level: the key (default the source digest);
+ * then, to pair the cells left between two key matches, the label, then the
+ * first line; then position (qe_align).
+ */
+enum { EQ_KEY, EQ_LABEL, EQ_FIRSTLINE, EQ_LEVELS };
+
+struct sides {
+	const struct qe_reader *r;
+	const struct qe_cell **B, **H;
+	int nb, nh;
+};
+
+static int
+same_text(const struct qe_reader *r, uint32_t x, uint32_t y)
+{
+	return x && y && strcmp(qe_reader_text(r, x), qe_reader_text(r, y)) == 0;
+}
+
+static int
+same(void *arg, int level, int b, int h)
+{
+	const struct sides *s = arg;
+	const struct qe_cell *x = s->B[b], *y = s->H[h];
+
+	switch (level) {
+	case EQ_KEY:
+		return x->haskey && y->haskey && memcmp(x->key, y->key, 16) == 0;
+	case EQ_LABEL:
+		return same_text(s->r, x->label, y->label);
+	case EQ_FIRSTLINE:
+		return same_text(s->r, x->first_line, y->first_line);
+	}
+	return 0;
+}
+
+struct cellpair {
+	const struct qe_cell *b, *h;
+	unsigned flags;		/* source, upstream, output, status */
+};
+
+/* The aligned cells of a document with their change flags; *np of them. */
+static struct cellpair *
+doc_pairs(const struct qe_reader *r, const struct qe_doc *d, int *np)
+{
+	struct sides s = { r, NULL, NULL, 0, 0 };
+	struct qe_pair *p;
+	struct cellpair *cp;
+	int n, changed = 0;
+
+	s.nb = qe_reader_side_cells(&d->s[QE_BASE], &s.B);
+	s.nh = qe_reader_side_cells(&d->s[QE_HEAD], &s.H);
+	p = qe_align(s.nb, s.nh, EQ_LEVELS, same, &s, &n);
+	cp = qe_xmalloc(sizeof *cp * (size_t)(n + 1));
+	for (int i = 0; i < n; i++) {
+		const struct qe_cell *b = p[i].b >= 0 ? s.B[p[i].b] : NULL, *h = p[i].h >= 0 ? s.H[p[i].h] : NULL;
+		unsigned f = changed ? F_UPSTREAM : 0;
+
+		if (b && h) {
+			if (memcmp(b->src, h->src, 16) != 0)
+				f |= F_SOURCE;
+			if (b->out != h->out)
+				f |= F_OUTPUT;
+			if (b->status != h->status)
+				f |= F_STATUS;
+		}
+		if (!b || !h || (f & F_SOURCE))
+			changed = 1;
+		cp[i] = (struct cellpair){ b, h, f };
+	}
+	free(p);
+	free(s.B);
+	free(s.H);
+	*np = n;
+	return cp;
+}
+
+static int
+compared(const struct qe_doc *d)
+{
+	const char *how;
+
+	return d->s[QE_BASE].present && d->s[QE_HEAD].present && head_executed(d, &how);
+}
+
+/* log(head/base) of a steady cell pair, or NAN when it says nothing of the runner. */
+static double
+steady_log(const struct qe_diff_opts *o, const struct cellpair *c)
+{
+	double mb, mh;
+
+	if (!c->b || !c->h || (c->flags & (F_SOURCE | F_UPSTREAM | F_STATUS)))
+		return NAN;
+	if (c->b->status != QE_ST_OK || !qe_vocab_timing_sources_comparable(c->b->tsrc, c->h->tsrc))
+		return NAN;
+	mb = qe_reader_cell_median(c->b);
+	mh = qe_reader_cell_median(c->h);
+	if (isnan(mb) || isnan(mh) || mb < o->factor_min_s || mh < o->factor_min_s)
+		return NAN;
+	return log(mh / mb);
+}
+
+struct qe_runner_factor
+qe_diff_runner_factor(const struct qe_diff_opts *o, const struct qe_reader *r,
+    struct qe_doc *const *docs, size_t n)
+{
+	struct qe_runner_factor rf = { NAN, 0 };
+	double *logs = NULL, l;
+	int nl = 0, cap = 0, np;
+
+	for (size_t k = 0; k < n; k++) {
+		struct cellpair *cp;
+
+		if (!compared(docs[k]))
+			continue;
+		cp = doc_pairs(r, docs[k], &np);
+		for (int i = 0; i < np; i++) {
+			if (isnan(l = steady_log(o, &cp[i])))
+				continue;
+			if (nl == cap) {
+				cap = cap ? cap * 2 : 64;
+				logs = qe_xrealloc(logs, sizeof(double) * (size_t)cap);
+			}
+			logs[nl++] = l;
+		}
+		free(cp);
+	}
+	rf.cells = nl;
+	if (nl >= o->factor_min_cells)
+		rf.factor = exp(qe_stats_median(logs, nl));
+	free(logs);
+	return rf;
+}
+
+/* The median of samples s, NAN when none. */
+static double
+samples_median(const struct qe_samples *s)
+{
+	double *v, m;
+
+	if (s == NULL || s->n == 0)
+		return NAN;
+	v = qe_xmalloc(sizeof *v * (size_t)s->n);
+	memcpy(v, s->v, sizeof *v * (size_t)s->n);
+	m = qe_stats_median(v, s->n);
+	free(v);
+	return m;
+}
+
+/*
+ * Peak memory growth (the hook's peak_growth_bytes): flagged memory-growth
+ * when head's median is at least mem_abs bytes and mem_ratio times above
+ * base's.
+ */
+static void
+judge_memory(const struct qe_diff_opts *o, const struct cellpair *p, struct qe_cell_diff *c)
+{
+	c->mem_b = samples_median(p->b ? p->b->mem : NULL);
+	c->mem_h = samples_median(p->h ? p->h->mem : NULL);
+	c->has_mem = !isnan(c->mem_b) || !isnan(c->mem_h);
+	if (p->b && p->h && !isnan(c->mem_b) && !isnan(c->mem_h) &&
+	    c->mem_h - c->mem_b >= o->mem_abs && c->mem_h >= c->mem_b * o->mem_ratio)
+		c->flags |= QE_FLAG(QE_F_MEMORY);
+}
+
+/*
+ * The warm samples (qe-replicate --warm) by the cell's rule, beside the
+ * as-used verdict; slower as used but faster warm is flagged
+ * compile-time-regression.
+ */
+static void
+judge_warm(const struct qe_rule *rule, const struct cellpair *p, double scale, struct qe_cell_diff *c)
+{
+	const struct qe_samples *bw = p->b ? p->b->warm : NULL, *hw = p->h ? p->h->warm : NULL;
+	double *bv, *hv;
+
+	qe_verdict_judgement_init(&c->warm, bw || hw ? QE_V_NOTIMING : -1);
+	if (!bw || !hw)
+		return;
+	bv = qe_xmalloc(sizeof *bv * (size_t)bw->n);
+	hv = qe_xmalloc(sizeof *hv * (size_t)hw->n);
+	memcpy(bv, bw->v, sizeof *bv * (size_t)bw->n);
+	memcpy(hv, hw->v, sizeof *hv * (size_t)hw->n);
+	qe_verdict_judge(&c->warm, bv, bw->n, hv, hw->n, rule, scale);
+	free(bv);
+	free(hv);
+	if (c->j.verdict == QE_V_REGRESSION && c->warm.verdict == QE_V_IMPROVEMENT)
+		c->flags |= QE_FLAG(QE_F_COMPILE);
+}
+
+/*
+ * Judge one pair of cells into *c (notcomp: the fingerprints differ; doc:
+ * the changed-on-main and ignored flags its notebook gives every cell).
+ */
+static void
+judge_cell(const struct qe_diff_opts *o, const struct qe_rule *rule, double scale,
+    const struct cellpair *p, int notcomp, unsigned doc, struct qe_cell_diff *c)
+{
+	double *bv = NULL, *hv = NULL;
+	int nbv = qe_reader_cell_samples(p->b, &bv), nhv = qe_reader_cell_samples(p->h, &hv);
+
+	c->b = p->b;
+	c->h = p->h;
+	c->flags = p->flags | (notcomp ? F_NOTCOMP : 0) | doc;
+	c->reason = notcomp ? "provenance fingerprints differ" : NULL;
+	qe_verdict_judgement_init(&c->j, QE_V_NOTIMING);
+	c->j.nb = nbv;
+	c->j.nh = nhv;
+	if (!p->b)
+		c->j.verdict = QE_V_NEW, c->j.h = qe_stats_median(hv, nhv);
+	else if (!p->h)
+		c->j.verdict = QE_V_REMOVED, c->j.b = qe_stats_median(bv, nbv);
+	else if (nbv == 0 || nhv == 0) {
+		c->j.b = qe_stats_median(bv, nbv);
+		c->j.h = qe_stats_median(hv, nhv);
+		if (c->reason == NULL)
+			c->reason = nbv ? "no head timing" : nhv ? "no base timing" : "no timing";
+	} else if (!qe_vocab_timing_sources_comparable(p->b->tsrc, p->h->tsrc)) {
+		c->j.verdict = QE_V_NOTCOMPARABLE;
+		c->flags |= F_NOTCOMP;
+		c->j.b = qe_stats_median(bv, nbv);
+		c->j.h = qe_stats_median(hv, nhv);
+		c->reason = "timing sources differ";
+	} else
+		qe_verdict_judge(&c->j, bv, nbv, hv, nhv, rule, scale);
+	free(bv);
+	free(hv);
+	judge_warm(rule, p, scale, c);
+	judge_memory(o, p, c);
+}
+
+/* A judged cell's share in its notebook's counts and flags. */
+static void
+count_cell(struct qe_nb_diff *nb, const struct qe_cell_diff *c)
+{
+	int v = c->j.verdict;
+
+	nb->cells[v]++;
+	for (int f = 0; f < QE_NFLAGS; f++)
+		if (c->flags & QE_FLAG(f))
+			nb->cell_flags[f]++;
+	if (v == QE_V_REGRESSION && !(c->flags & F_NOGATE))
+		nb->cell_regressions++;
+	/* a cell silenced by its label takes no part; a silenced lecture keeps its verdict */
+	if ((!(c->flags & F_IGNORED) || (nb->flags & F_IGNORED)) &&
+	    (v == QE_V_REGRESSION || v == QE_V_IMPROVEMENT))
+		nb->rule_cells[v == QE_V_REGRESSION ? 0 : 1]++;
+	nb->flags |= c->flags & (F_OUTPUT | F_STATUS | QE_FLAG(QE_F_COMPILE) | QE_FLAG(QE_F_MEMORY));
+	if (v == QE_V_NEW || v == QE_V_REMOVED || (c->flags & F_SOURCE))
+		nb->flags |= F_SOURCE;
+}
+
+static void
+judge_cells(const struct qe_diff_opts *o, const struct qe_reader *r, double scale, struct qe_nb_diff *nb,
+    qe_cell_diff_fn fn, void *arg)
+{
+	int np;
+	struct cellpair *cp = doc_pairs(r, nb->doc, &np);
+	double m;
+
+	for (int i = 0; i < np; i++) {
+		if (cp[i].b && !isnan(m = qe_reader_cell_median(cp[i].b)))
+			nb->sum[QE_BASE] += m;
+		if (cp[i].h && !isnan(m = qe_reader_cell_median(cp[i].h)))
+			nb->sum[QE_HEAD] += m;
+	}
+	for (int i = 0; i < np; i++) {
+		struct qe_cell_diff c;
+		struct qe_rule rule;
+		unsigned doc = nb->flags & (F_MAIN | F_IGNORED);
+		const struct qe_cell *any = cp[i].h ? cp[i].h : cp[i].b;
+
+		if (o->scope && !(doc & F_IGNORED) &&
+		    qe_prscope_ignored_cell(o->scope, nb->doc->name, qe_reader_text(r, any->label)))
+			doc |= F_IGNORED;
+		/* --fences: the rule main's history learned for BASE's cell */
+		rule = qe_fences_rule(o->fences, &o->cell, nb->doc->name,
+		    cp[i].b ? qe_reader_text(r, cp[i].b->label) : NULL, cp[i].b ? cp[i].b->src : NULL);
+		judge_cell(o, &rule, scale, &cp[i], nb->notcomp, doc, &c);
+		count_cell(nb, &c);
+		if (fn)
+			fn(arg, nb, &c);
+	}
+	free(cp);
+}
+
+/* The finite values of v[0..n) into out; how many. */
+static int
+finite_of(const double *v, int n, double *out)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			out[k++] = v[i];
+	return k;
+}
+
+static int
+one_source(const struct qe_side *s)
+{
+	return s->tsrc != QE_SIDE_TS_NONE && s->tsrc != QE_SIDE_TS_MIXED;
+}
+
+/*
+ * A notebook both sides ran: judge the cells' total (cells_seconds, or the
+ * sum of the cell medians) when their timing sources agree, else
+ * execution_seconds with its own floor, else no timing.
+ */
+static void
+judge_measure(const struct qe_diff_opts *o, double scale, struct qe_nb_diff *nb, double *bv, double *hv)
+{
+	const struct qe_side *bs = &nb->doc->s[QE_BASE], *hs = &nb->doc->s[QE_HEAD];
+	struct qe_rule exec = { o->nb.ratio, o->exec_abs, o->nb.alpha, 0, 0 };
+	int nbv = 0, nhv = 0;
+
+	if (one_source(bs) && one_source(hs) && qe_vocab_timing_sources_comparable(bs->tsrc, hs->tsrc)) {
+		nbv = finite_of(bs->cells_s, bs->nexec, bv);
+		nhv = finite_of(hs->cells_s, hs->nexec, hv);
+		if (nbv == 0 && nb->sum[QE_BASE] > 0)
+			bv[nbv++] = nb->sum[QE_BASE];
+		if (nhv == 0 && nb->sum[QE_HEAD] > 0)
+			hv[nhv++] = nb->sum[QE_HEAD];
+	}
+	if (nbv > 0 && nhv > 0) {
+		nb->measure = "cells_seconds";
+		qe_verdict_judge(&nb->j, bv, nbv, hv, nhv, &o->nb, scale);
+		return;
+	}
+	nbv = finite_of(bs->exec_s, bs->nexec, bv);
+	nhv = finite_of(hs->exec_s, hs->nexec, hv);
+	if (nbv > 0 && nhv > 0) {
+		nb->measure = "execution_seconds";
+		qe_verdict_judge(&nb->j, bv, nbv, hv, nhv, &exec, 1);
+		if (bs->tsrc != QE_SIDE_TS_NONE && hs->tsrc != QE_SIDE_TS_NONE)
+			nb->reason = "cell timing sources differ; compared execution_seconds";
+		else if (bs->ncells == 0 && hs->ncells == 0)
+			nb->reason = "no code cells; compared execution_seconds";
+		return;
+	}
+	nb->j.verdict = QE_V_NOTIMING;
+	nb->reason = bs->failed ? "base failed" : "no timing";
+}
+
+/* The lecture rule (qe_diff.h): its cells first, the sum of their times second. */
+static void
+lecture_rule(struct qe_nb_diff *nb)
+{
+	long reg = nb->rule_cells[0], imp = nb->rule_cells[1];
+
+	nb->verdict = nb->j.verdict;
+	nb->rule = nb->measure ? QE_R_SUM : -1;
+	if (reg > 0 && imp == 0)
+		nb->verdict = QE_V_REGRESSION, nb->rule = QE_R_CELLS;
+	else if (imp > 0 && reg == 0)
+		nb->verdict = QE_V_IMPROVEMENT, nb->rule = QE_R_CELLS;
+}
+
+/* The medians of a side's notebook records (cells: or the sum of the cells). */
+static void
+side_medians(const struct qe_side *s, double sum, double *v, double *exec_med, double *cells_med)
+{
+	int n = finite_of(s->exec_s, s->nexec, v);
+
+	*exec_med = qe_stats_median(v, n);
+	n = finite_of(s->cells_s, s->nexec, v);
+	*cells_med = n ? qe_stats_median(v, n) : sum > 0 ? sum : NAN;
+}
+
+static void
+judge_notebook(const struct qe_diff_opts *o, double scale, struct qe_nb_diff *nb)
+{
+	const struct qe_side *bs = &nb->doc->s[QE_BASE], *hs = &nb->doc->s[QE_HEAD];
+	double *bv = qe_xmalloc(sizeof(double) * (size_t)(bs->nexec + 1));
+	double *hv = qe_xmalloc(sizeof(double) * (size_t)(hs->nexec + 1));
+
+	if (bs->status && hs->status && strcmp(bs->status, hs->status) != 0)
+		nb->flags |= F_STATUS;
+	if (nb->verdict < 0) {
+		judge_measure(o, scale, nb, bv, hv);
+		lecture_rule(nb);
+	}
+	if (nb->notcomp && !qe_vocab_verdict_is_failure(nb->verdict))
+		nb->reason = "provenance fingerprints differ";
+	else if (nb->verdict == QE_V_CACHED)
+		nb->reason = "head did not re-execute this document";
+	side_medians(bs, nb->sum[QE_BASE], bv, &nb->exec_med[QE_BASE], &nb->cells_med[QE_BASE]);
+	side_medians(hs, nb->sum[QE_HEAD], hv, &nb->exec_med[QE_HEAD], &nb->cells_med[QE_HEAD]);
+	free(bv);
+	free(hv);
+}
+
+/* What --changed and -i say of the whole document. */
+static void
+scope_flags(const struct qe_diff_opts *o, struct qe_nb_diff *nb)
+{
+	const struct qe_side *hs = &nb->doc->s[QE_HEAD];
+
+	nb->touched = o->scope ? qe_prscope_touched(o->scope, nb->doc->name) : -1;
+	if (nb->touched == 0 && hs->present && nb->executed)
+		nb->flags |= F_MAIN;
+	if (o->scope && qe_prscope_ignored_doc(o->scope, nb->doc->name))
+		nb->flags |= F_IGNORED;
+}
+
+void
+qe_diff_doc(const struct qe_diff_opts *o, const struct qe_reader *r, const struct qe_runner_factor *rf,
+    const struct qe_doc *d, struct qe_nb_diff *nb, qe_cell_diff_fn fn, void *arg)
+{
+	const struct qe_side *bs = &d->s[QE_BASE], *hs = &d->s[QE_HEAD];
+	double scale = o->adjust && !isnan(rf->factor) ? rf->factor : 1;
+
+	memset(nb, 0, sizeof *nb);
+	nb->doc = d;
+	nb->rule = -1;
+	qe_verdict_judgement_init(&nb->j, -1);
+	nb->executed = hs->present ? head_executed(d, &nb->how) : 0;
+	/* a cached notebook was not measured by HEAD: its stamp says nothing */
+	nb->notcomp = nb->executed && bs->present && bs->fp && hs->fp && bs->fp != hs->fp &&
+	    qe_fp_machine_differ(qe_fp_facts(&r->fps, bs->fp), qe_fp_facts(&r->fps, hs->fp));
+	if (nb->notcomp)
+		nb->flags |= F_NOTCOMP;
+	scope_flags(o, nb);
+	if (hs->present && hs->failed) {
+		nb->verdict = bs->present && bs->failed ? QE_V_FAILED : QE_V_NEWLYFAILED;
+		nb->reason = nb->verdict == QE_V_FAILED ? "failed in base and head" : "head failed";
+	} else if (hs->present && !nb->executed)
+		nb->verdict = QE_V_CACHED;
+	else if (!bs->present)
+		nb->verdict = QE_V_NEW;
+	else if (!hs->present)
+		nb->verdict = QE_V_REMOVED;
+	else
+		nb->verdict = -1;	/* judged on its measure */
+	if ((!hs->present || nb->executed) && !(hs->present && hs->failed && hs->ncells == 0) &&
+	    !(bs->present && bs->failed && bs->ncells == 0 && hs->present))
+		judge_cells(o, r, scale, nb, fn, arg);
+	judge_notebook(o, scale, nb);
+}
+
+void
+qe_diff_tally(struct qe_diff_totals *t, const struct qe_reader *r, const struct qe_nb_diff *nb)
+{
+	const struct qe_side *bs = &nb->doc->s[QE_BASE], *hs = &nb->doc->s[QE_HEAD];
+
+	if (bs->fp)
+		qe_fp_note(&t->seen[QE_BASE], bs->fp);
+	if (hs->fp)
+		qe_fp_note(&t->seen[QE_HEAD], hs->fp);
+	if (nb->notcomp)
+		qe_fp_compare(&t->facts, qe_fp_facts(&r->fps, bs->fp), qe_fp_facts(&r->fps, hs->fp),
+		    bs->fp, hs->fp);
+	t->notebooks[nb->verdict]++;
+	for (int f = 0; f < QE_NFLAGS; f++) {
+		if (nb->flags & QE_FLAG(f))
+			t->nb_flags[f]++;
+		t->cell_flags[f] += nb->cell_flags[f];
+	}
+	for (int v = 0; v < QE_NVERDICTS; v++)
+		t->cells[v] += nb->cells[v];
+	t->regressions += nb->cell_regressions;
+	if (nb->verdict == QE_V_REGRESSION && !(nb->flags & F_NOGATE))
+		t->regressions++;
+}
+
+/* 1 when s is "import PKG" or "from PKG" (then end, space, '.' or ','). */
+static int
+names_import(const char *s, const char *pkg)
+{
+	size_t n = strlen(pkg), k;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (strncmp(s, "import ", 7) == 0)
+		s += 7;
+	else if (strncmp(s, "from ", 5) == 0)
+		s += 5;
+	else
+		return 0;
+	while (*s == ' ')
+		s++;
+	for (k = 0; k < n; k++)
+		if (s[k] != (pkg[k] == '-' ? '_' : pkg[k]))
+			return 0;
+	return s[n] == '\0' || s[n] == ' ' || s[n] == '.' || s[n] == ',';
+}
+
+int
+qe_diff_imports(const struct qe_reader *r, const struct qe_doc *d, const char *pkg)
+{
+	const struct qe_side *hs = &d->s[QE_HEAD];
+
+	for (int i = 0; i < hs->ncells; i++) {
+		const char *fl = qe_reader_text(r, hs->cells[i].first_line);
+
+		if (hs->cells[i].present && fl && names_import(fl, pkg))
+			return 1;
+	}
+	return 0;
+}
+
+void
+qe_diff_totals_free(struct qe_diff_totals *t)
+{
+	free(t->seen[QE_BASE].v);
+	free(t->seen[QE_HEAD].v);
+	qe_fp_factdiffs_free(&t->facts);
+	memset(t, 0, sizeof *t);
+}

@@ -1,0 +1,385 @@
+/* Writing notebook-diff, cell-diff and diff-summary records (qe_diffrec.h). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "qe_json.h"
+#include "qe_diffrec.h"
+#include "qe_kenv.h"
+#include "qe_jw.h"
+
+struct writer {
+	const struct qe_diff_opts *o;
+	const struct qe_reader *r;
+	struct qe_buf cells;	/* the cell-diff lines of the current document */
+};
+
+static double
+share(double v, double tot)
+{
+	return isnan(v) || !(tot > 0) ? NAN : v / tot;
+}
+
+static void
+jw_flags(struct qe_buf *b, unsigned flags)
+{
+	int first = 1;
+
+	QE_JW_KEY(b, "flags");
+	QE_JW_LIT(b, "[");
+	for (int f = 0; f < QE_NFLAGS; f++)
+		if (flags & QE_FLAG(f)) {
+			if (!first)
+				QE_JW_LIT(b, ",");
+			qe_jw_str(b, qe_vocab_name(&qe_vocab_flags, f));
+			first = 0;
+		}
+	QE_JW_LIT(b, "]");
+}
+
+/* "test": the Mann-Whitney test of a cell or notebook, or null. */
+static void
+jw_test(struct qe_buf *b, const struct qe_judgement *j)
+{
+	QE_JW_KEY(b, "test");
+	if (j->answer < 0) {
+		QE_JW_LIT(b, "null");
+		return;
+	}
+	QE_JW_LIT(b, "{\"method\":\"mann-whitney\",\"answer\":");
+	qe_jw_str(b, qe_vocab_name(&qe_vocab_answers, j->answer));
+	QE_JW_KEY(b, "p"), qe_jw_num(b, j->p, 6);
+	QE_JW_KEY(b, "n_base"), qe_jw_num(b, j->nb, 0);
+	QE_JW_KEY(b, "n_head"), qe_jw_num(b, j->nh, 0);
+	QE_JW_LIT(b, "}");
+}
+
+/* "warm": the warm judgement, only when a side had warm samples. */
+static void
+jw_warm(struct qe_buf *b, const struct qe_judgement *w, int both)
+{
+	if (w->verdict < 0)
+		return;
+	QE_JW_KEY(b, "warm");
+	QE_JW_LIT(b, "{\"base_s\":");
+	qe_jw_num(b, w->b, 6);
+	QE_JW_KEY(b, "head_s"), qe_jw_num(b, w->h, 6);
+	QE_JW_KEY(b, "ratio"), qe_jw_num(b, both && w->b > 0 ? w->h / w->b : NAN, 4);
+	QE_JW_KEY(b, "verdict"), qe_jw_str(b, qe_vocab_name(&qe_vocab_verdicts, w->verdict));
+	jw_test(b, w);
+	QE_JW_LIT(b, "}");
+}
+
+/* A cell-diff line into the writer's buffer (a qe_cell_diff_fn). */
+static void
+write_cell(void *arg, const struct qe_nb_diff *nb, const struct qe_cell_diff *c)
+{
+	struct writer *w = arg;
+	struct qe_buf *b = &w->cells;
+	const struct qe_cell *bc = c->b, *hc = c->h, *any = hc ? hc : bc;
+	const struct qe_judgement *j = &c->j;
+	uint32_t label = hc && hc->label ? hc->label : bc && bc->label ? bc->label : 0;
+
+	qe_jw_begin(b, "cell-diff");
+	QE_JW_KEY(b, "document"), qe_jw_str(b, nb->doc->name);
+	/* (double): int ? int : NAN is a float, exact only to 2^24 */
+	QE_JW_KEY(b, "base_index"), qe_jw_num(b, bc ? (double)bc->index : NAN, 0);
+	QE_JW_KEY(b, "head_index"), qe_jw_num(b, hc ? (double)hc->index : NAN, 0);
+	QE_JW_KEY(b, "label"), qe_jw_str(b, qe_reader_text(w->r, label));
+	QE_JW_KEY(b, "first_line"), qe_jw_str(b, qe_reader_text(w->r, any->first_line));
+	QE_JW_KEY(b, "verdict"), qe_jw_str(b, qe_vocab_name(&qe_vocab_verdicts, j->verdict));
+	jw_flags(b, c->flags);
+	QE_JW_KEY(b, "reason"), qe_jw_str(b, c->reason);
+	QE_JW_KEY(b, "base_s"), qe_jw_num(b, j->b, 6);
+	QE_JW_KEY(b, "head_s"), qe_jw_num(b, j->h, 6);
+	QE_JW_KEY(b, "ratio"), qe_jw_num(b, bc && hc && j->b > 0 ? j->h / j->b : NAN, 4);
+	QE_JW_KEY(b, "delta_s"), qe_jw_num(b, bc && hc ? j->h - j->b : NAN, 6);
+	if (w->o->adjust)
+		QE_JW_KEY(b, "adjusted_ratio"),
+		qe_jw_num(b, qe_vocab_verdict_is_timed(j->verdict) && j->b > 0 ? j->ratio : NAN, 4);
+	QE_JW_KEY(b, "share_base"), qe_jw_num(b, share(j->b, nb->sum[QE_BASE]), 4);
+	QE_JW_KEY(b, "share_head"), qe_jw_num(b, share(j->h, nb->sum[QE_HEAD]), 4);
+	QE_JW_KEY(b, "status_base"), qe_jw_str(b, bc ? qe_vocab_name(&qe_vocab_cell_statuses, bc->status) : NULL);
+	QE_JW_KEY(b, "status_head"), qe_jw_str(b, hc ? qe_vocab_name(&qe_vocab_cell_statuses, hc->status) : NULL);
+	QE_JW_KEY(b, "error_base"), qe_jw_str(b, bc ? qe_reader_text(w->r, bc->error) : NULL);
+	QE_JW_KEY(b, "error_head"), qe_jw_str(b, hc ? qe_reader_text(w->r, hc->error) : NULL);
+	QE_JW_KEY(b, "timing_note_base"), qe_jw_str(b, bc ? qe_vocab_name(&qe_vocab_timing_notes, bc->note) : NULL);
+	QE_JW_KEY(b, "timing_note_head"), qe_jw_str(b, hc ? qe_vocab_name(&qe_vocab_timing_notes, hc->note) : NULL);
+	QE_JW_KEY(b, "timing_source_base"), qe_jw_str(b, bc ? qe_vocab_name(&qe_vocab_timing_sources, bc->tsrc) : NULL);
+	QE_JW_KEY(b, "timing_source_head"), qe_jw_str(b, hc ? qe_vocab_name(&qe_vocab_timing_sources, hc->tsrc) : NULL);
+	QE_JW_KEY(b, "n_base"), qe_jw_num(b, j->nb, 0);
+	QE_JW_KEY(b, "n_head"), qe_jw_num(b, j->nh, 0);
+	jw_test(b, j);
+	if (c->has_mem) {
+		QE_JW_KEY(b, "peak_growth_base_bytes"), qe_jw_num(b, c->mem_b, 0);
+		QE_JW_KEY(b, "peak_growth_head_bytes"), qe_jw_num(b, c->mem_h, 0);
+	}
+	jw_warm(b, &c->warm, bc && hc);
+	QE_JW_LIT(b, "}\n");
+}
+
+static void
+add_str(cJSON *o, const char *key, const char *s)
+{
+	qe_json_check(cJSON_AddStringToObject(o, key, s));
+}
+
+static void
+add_number(cJSON *o, const char *key, double v)
+{
+	qe_json_check(cJSON_AddNumberToObject(o, key, v));
+}
+
+/* {verdict: count} over every verdict, or over the cell verdicts only. */
+static void
+add_counts(cJSON *o, const char *key, const long *c, int cells_only)
+{
+	cJSON *x = qe_json_check(cJSON_AddObjectToObject(o, key));
+
+	for (int v = 0; v < QE_NVERDICTS; v++)
+		if (!cells_only || qe_vocab_verdict_is_cell(v))
+			add_number(x, qe_vocab_name(&qe_vocab_verdicts, v), (double)c[v]);
+}
+
+/* "cells": {verdict: count} over the cell verdicts. */
+static void
+jw_cell_counts(struct qe_buf *b, const long *c)
+{
+	int first = 1;
+
+	QE_JW_KEY(b, "cells");
+	QE_JW_LIT(b, "{");
+	for (int v = 0; v < QE_NVERDICTS; v++)
+		if (qe_vocab_verdict_is_cell(v)) {
+			if (!first)
+				QE_JW_LIT(b, ",");
+			qe_jw_str(b, qe_vocab_name(&qe_vocab_verdicts, v));
+			QE_JW_LIT(b, ":");
+			qe_jw_numfmt(b, (double)c[v]);
+			first = 0;
+		}
+	QE_JW_LIT(b, "}");
+}
+
+/* HEAD's "timeout_cell": the cell its failed run never finished, or null. */
+static void
+jw_timeout(struct qe_buf *b, const struct qe_side *hs)
+{
+	QE_JW_KEY(b, "timeout_cell");
+	if (hs->timeout_seq <= 0) {
+		QE_JW_LIT(b, "null");
+		return;
+	}
+	QE_JW_LIT(b, "{\"seq\":");
+	qe_jw_numfmt(b, (double)hs->timeout_seq);
+	QE_JW_KEY(b, "source_sha256"), qe_jw_str(b, hs->timeout_digest);
+	QE_JW_LIT(b, "}");
+}
+
+/* "kernel_changes", only when a hook measured what a kernel ran with: cJSON's array, printed. */
+static void
+jw_kernel_changes(struct qe_buf *b, const struct qe_side *bs, const struct qe_side *hs)
+{
+	cJSON *a;
+	char *s;
+
+	if (!bs->kenv && !hs->kenv)
+		return;
+	a = qe_json_check(cJSON_CreateArray());
+	qe_kenv_changes(bs->kenv, hs->kenv, a);
+	s = qe_json_print(a);
+	QE_JW_KEY(b, "kernel_changes");
+	qe_buf_adds(b, s);
+	cJSON_free(s);
+	cJSON_Delete(a);
+}
+
+/*
+ * The notebook-diff line into b, byte for byte what cJSON printed when it
+ * was a cJSON object (numbers in the one form, qe_jw.h).
+ */
+static void
+write_notebook(struct qe_buf *b, const struct qe_nb_diff *nb)
+{
+	const struct qe_side *bs = &nb->doc->s[QE_BASE], *hs = &nb->doc->s[QE_HEAD];
+	const struct qe_judgement *j = &nb->j;
+
+	qe_jw_begin(b, "notebook-diff");
+	QE_JW_KEY(b, "document"), qe_jw_str(b, nb->doc->name);
+	QE_JW_KEY(b, "verdict"), qe_jw_str(b, qe_vocab_name(&qe_vocab_verdicts, nb->verdict));
+	jw_flags(b, nb->flags);
+	QE_JW_KEY(b, "reason"), qe_jw_str(b, nb->reason);
+	QE_JW_KEY(b, "verdict_rule"), qe_jw_str(b, qe_vocab_name(&qe_vocab_verdict_rules, nb->rule));
+	QE_JW_KEY(b, "error_base"), qe_jw_str(b, bs->error);
+	QE_JW_KEY(b, "error_head"), qe_jw_str(b, hs->error);
+	jw_timeout(b, hs);
+	QE_JW_KEY(b, "pr_touched");
+	if (nb->touched < 0)
+		QE_JW_LIT(b, "null");
+	else
+		qe_jw_bool(b, nb->touched);
+	QE_JW_KEY(b, "measure"), qe_jw_str(b, nb->measure);
+	QE_JW_KEY(b, "base_s"), qe_jw_num(b, j->b, 6);
+	QE_JW_KEY(b, "head_s"), qe_jw_num(b, j->h, 6);
+	QE_JW_KEY(b, "ratio"), qe_jw_num(b, nb->measure && j->b > 0 ? j->h / j->b : NAN, 4);
+	QE_JW_KEY(b, "delta_s"), qe_jw_num(b, nb->measure ? j->h - j->b : NAN, 6);
+	QE_JW_KEY(b, "base_execution_seconds"), qe_jw_num(b, nb->exec_med[QE_BASE], 6);
+	QE_JW_KEY(b, "head_execution_seconds"), qe_jw_num(b, nb->exec_med[QE_HEAD], 6);
+	QE_JW_KEY(b, "base_cells_seconds"), qe_jw_num(b, nb->cells_med[QE_BASE], 6);
+	QE_JW_KEY(b, "head_cells_seconds"), qe_jw_num(b, nb->cells_med[QE_HEAD], 6);
+	QE_JW_KEY(b, "status_base"), qe_jw_str(b, bs->status);
+	QE_JW_KEY(b, "status_head"), qe_jw_str(b, hs->status);
+	QE_JW_KEY(b, "cache_key_base"), qe_jw_str(b, bs->cache_key);
+	QE_JW_KEY(b, "cache_key_head"), qe_jw_str(b, hs->cache_key);
+	QE_JW_KEY(b, "head_origin"), qe_jw_str(b, !hs->present ? NULL :
+	    qe_vocab_name(&qe_vocab_origins, nb->executed ? QE_ORIGIN_EXECUTED : QE_ORIGIN_INHERITED));
+	QE_JW_KEY(b, "origin_from"), qe_jw_str(b, nb->how);
+	QE_JW_KEY(b, "fingerprint_base"), qe_jw_str(b, bs->fp);
+	QE_JW_KEY(b, "fingerprint_head"), qe_jw_str(b, hs->fp);
+	jw_cell_counts(b, nb->cells);
+	jw_test(b, j);
+	jw_kernel_changes(b, bs, hs);
+	QE_JW_LIT(b, "}\n");
+}
+
+static void
+add_flag_counts(cJSON *o, const char *key, const long *c)
+{
+	cJSON *x = qe_json_check(cJSON_AddObjectToObject(o, key));
+
+	for (int f = 0; f < QE_NFLAGS; f++)
+		/* the flags of replicate runs and hook memory only when set, so
+		 * that a build's summary keeps its fields */
+		if (c[f] > 0 || (f != QE_F_COMPILE && f != QE_F_MEMORY))
+			add_number(x, qe_vocab_name(&qe_vocab_flags, f), (double)c[f]);
+}
+
+/* fingerprints_base, fingerprints_head, differing_facts and machines. */
+static void
+add_machines(cJSON *o, struct qe_diff_totals *t)
+{
+	cJSON *a;
+
+	qe_fp_factdiffs_sort(&t->facts);
+	qe_fp_seen_sort(&t->seen[QE_BASE]);
+	qe_fp_seen_sort(&t->seen[QE_HEAD]);
+	add_str(o, "machines", t->facts.n > 0 ? "different" :
+	    t->seen[QE_BASE].n > 0 && t->seen[QE_HEAD].n > 0 ? "same" : "unknown");
+	for (int w = 0; w < 2; w++) {
+		a = qe_json_check(cJSON_AddArrayToObject(o, w ? "fingerprints_head" : "fingerprints_base"));
+		for (int i = 0; i < t->seen[w].n; i++)
+			cJSON_AddItemToArray(a, qe_json_check(cJSON_CreateString(t->seen[w].v[i])));
+	}
+	a = qe_json_check(cJSON_AddArrayToObject(o, "differing_facts"));
+	for (int i = 0; i < t->facts.n; i++) {
+		cJSON *f = qe_json_check(cJSON_CreateObject());
+
+		add_str(f, "fact", t->facts.v[i].fact);
+		add_str(f, "base", t->facts.v[i].base);
+		add_str(f, "head", t->facts.v[i].head);
+		cJSON_AddItemToArray(a, f);
+	}
+}
+
+static void
+add_thresholds(cJSON *o, const struct qe_diff_opts *opt)
+{
+	cJSON *t = qe_json_check(cJSON_AddObjectToObject(o, "thresholds"));
+
+	add_number(t, "cell_ratio", opt->cell.ratio);
+	add_number(t, "cell_abs_s", opt->cell.abs);
+	add_number(t, "notebook_ratio", opt->nb.ratio);
+	add_number(t, "notebook_abs_s", opt->nb.abs);
+	add_number(t, "execution_abs_s", opt->exec_abs);
+	add_number(t, "alpha", opt->cell.alpha);
+}
+
+/*
+ * "environment_changes": each package whose version differs between the
+ * sides' provenance.environment.packages, with the re-executed lectures
+ * (executed[0..n)) that import it. Package changes keep the verdicts.
+ */
+static void
+add_environment(cJSON *o, const struct qe_reader *r, struct qe_doc *const *executed, size_t n)
+{
+	struct qe_factdiffs env = { 0 };
+	cJSON *a = qe_json_check(cJSON_AddArrayToObject(o, "environment_changes"));
+
+	if (r->packages[QE_BASE] && r->packages[QE_HEAD])
+		qe_fp_packages(&env, r->packages[QE_BASE], r->packages[QE_HEAD]);
+	qe_fp_factdiffs_sort(&env);
+	for (int i = 0; i < env.n; i++) {
+		cJSON *e = qe_json_check(cJSON_CreateObject()), *docs;
+
+		add_str(e, "package", env.v[i].fact);
+		add_str(e, "base", env.v[i].base);
+		add_str(e, "head", env.v[i].head);
+		docs = qe_json_check(cJSON_AddArrayToObject(e, "lectures"));
+		for (size_t k = 0; k < n; k++)
+			if (qe_diff_imports(r, executed[k], env.v[i].fact))
+				cJSON_AddItemToArray(docs, qe_json_check(cJSON_CreateString(executed[k]->name)));
+		cJSON_AddItemToArray(a, e);
+	}
+	qe_fp_factdiffs_free(&env);
+}
+
+static void
+write_summary(const struct qe_diff_opts *opt, const struct qe_reader *r, const struct qe_runner_factor *rf,
+    struct qe_diff_totals *t, const char *basename, const char *headname, struct qe_doc *const *executed,
+    size_t nexecuted)
+{
+	cJSON *o = qe_json_record_new("diff-summary");
+
+	add_str(o, "base", basename);
+	add_str(o, "head", headname);
+	add_number(o, "base_records", (double)r->nrecords[QE_BASE]);
+	add_number(o, "head_records", (double)r->nrecords[QE_HEAD]);
+	qe_json_check(cJSON_AddBoolToObject(o, "regression", t->regressions > 0));
+	add_counts(o, "notebooks", t->notebooks, 0);
+	add_counts(o, "cells", t->cells, 1);
+	add_flag_counts(o, "notebook_flags", t->nb_flags);
+	add_flag_counts(o, "cell_flags", t->cell_flags);
+	qe_jw_add_rounded(o, "runner_factor", rf->factor, 4);
+	add_number(o, "runner_factor_cells", rf->cells);
+	qe_json_check(cJSON_AddBoolToObject(o, "adjusted", opt->adjust && !isnan(rf->factor)));
+	add_machines(o, t);
+	add_environment(o, r, executed, nexecuted);
+	add_thresholds(o, opt);
+	qe_json_emit(o);
+	cJSON_Delete(o);
+}
+
+long
+qe_diffrec_write(const struct qe_diff_opts *o, const struct qe_reader *r, const char *basename,
+    const char *headname)
+{
+	size_t n;
+	struct qe_doc **docs = qe_reader_docs(r, &n);
+	struct qe_runner_factor rf = qe_diff_runner_factor(o, r, docs, n);
+	struct writer w = { o, r, { 0 } };
+	struct qe_buf line = { 0 };	/* the notebook-diff line, then its cell-diff lines */
+	struct qe_diff_totals t = { 0 };
+	struct qe_nb_diff nb;
+	struct qe_doc **executed = qe_xmalloc(sizeof *executed * (n + 1));
+	size_t nexecuted = 0;
+	long regressions;
+
+	for (size_t i = 0; i < n; i++) {
+		qe_buf_reset(&w.cells);
+		qe_diff_doc(o, r, &rf, docs[i], &nb, write_cell, &w);
+		if (nb.executed)
+			executed[nexecuted++] = docs[i];
+		qe_buf_reset(&line);
+		write_notebook(&line, &nb);
+		qe_json_emit_bytes(line.data, line.len);
+		qe_json_emit_bytes(w.cells.data, w.cells.len);
+		qe_diff_tally(&t, r, &nb);
+	}
+	write_summary(o, r, &rf, &t, basename, headname, executed, nexecuted);
+	free(executed);
+	regressions = t.regressions;
+	qe_diff_totals_free(&t);
+	qe_buf_free(&w.cells);
+	qe_buf_free(&line);
+	free(docs);
+	return regressions;
+}

@@ -1,0 +1,772 @@
+/* Reading cell and notebook records into per-document sides (qe_reader.h). */
+#include <err.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qe.h"
+#include "qe_json.h"
+#include "qe_ndjson.h"
+#include "qe_sha.h"
+#include "qe_vocab.h"
+#include "qe_reader.h"
+#include "qe_recscan.h"
+#include "qe_stats.h"
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+/*
+ * What a record says to the sides, from its struct qe_recline (read from
+ * its line, or from its tree where a jq expression needs one).
+ */
+struct rec {
+	const cJSON *tree;	/* the record's tree (for -k), NULL when read from the line */
+	const char *cache_key, *status, *input, *error, *origin, *source, *output, *label,
+	    *first_line, *tsrc, *tnote, *tc_digest, *result;
+	/* NAN when absent, null or not a number */
+	double index, dur, exec_s, cells_s, tc_seq, warm_s, peak_growth;
+	const cJSON *prov;	/* "provenance", or NULL */
+	const cJSON *kenv;	/* "kernel_env" when an object, or NULL */
+};
+
+static uint32_t
+text_add(struct qe_reader *r, const char *s)
+{
+	size_t off;
+
+	if (s == NULL)
+		return 0;
+	if (r->text.len == 0)
+		qe_buf_addc(&r->text, '\0');
+	off = r->text.len;
+	if (off + strlen(s) + 1 > UINT32_MAX)
+		errx(QE_EXIT_TROUBLE, "too much label text to hold");
+	qe_buf_add(&r->text, s, strlen(s) + 1);
+	return (uint32_t)off;
+}
+
+const char *
+qe_reader_text(const struct qe_reader *r, uint32_t off)
+{
+	return off ? r->text.data + off : NULL;
+}
+
+static uint64_t
+fnv(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static void
+doc_rehash(struct qe_reader *r)
+{
+	size_t ncap = r->tabcap ? r->tabcap * 2 : 1024, i;
+	struct qe_doc **nt = qe_xcalloc(ncap, sizeof *nt);
+
+	for (size_t k = 0; k < r->tabcap; k++)
+		if (r->tab[k]) {
+			for (i = fnv(r->tab[k]->name) & (ncap - 1); nt[i]; i = (i + 1) & (ncap - 1))
+				;
+			nt[i] = r->tab[k];
+		}
+	free(r->tab);
+	r->tab = nt;
+	r->tabcap = ncap;
+}
+
+static struct qe_doc *
+doc_get(struct qe_reader *r, const char *name)
+{
+	size_t i;
+	struct qe_doc *d;
+
+	/* a document's records come together: its last one's document first */
+	if (r->last && strcmp(r->last->name, name) == 0)
+		return r->last;
+	if (r->ndocs * 2 >= r->tabcap)
+		doc_rehash(r);
+	for (i = fnv(name) & (r->tabcap - 1); r->tab[i]; i = (i + 1) & (r->tabcap - 1))
+		if (strcmp(r->tab[i]->name, name) == 0)
+			return r->last = r->tab[i];
+	d = r->last = r->tab[i] = qe_xcalloc(1, sizeof *d);
+	d->name = qe_xstrdup(name);
+	for (int w = 0; w < 2; w++) {
+		d->s[w].tsrc = QE_SIDE_TS_NONE;
+		d->s[w].origin = -1;
+	}
+	r->ndocs++;
+	return d;
+}
+
+#ifdef __SSE2__
+/* 1 when the 16 bytes at p are hex digits (either case), their values in *v; else 0. */
+static int
+hex16(const char *p, __m128i *v)
+{
+	__m128i c = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i l = _mm_or_si128(c, _mm_set1_epi8(0x20));	/* 'A'..'F' to 'a'..'f', digits kept */
+	__m128i dig = _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('0' - 1)),
+	    _mm_cmplt_epi8(c, _mm_set1_epi8('9' + 1)));
+	__m128i alp = _mm_and_si128(_mm_cmpgt_epi8(l, _mm_set1_epi8('a' - 1)),
+	    _mm_cmplt_epi8(l, _mm_set1_epi8('f' + 1)));
+
+	*v = _mm_sub_epi8(l, _mm_or_si128(_mm_and_si128(dig, _mm_set1_epi8('0')),
+	    _mm_andnot_si128(dig, _mm_set1_epi8('a' - 10))));
+	return _mm_movemask_epi8(_mm_or_si128(dig, alp)) == 0xffff;
+}
+
+/* Two nibbles a byte: 16 values of hex16() to 8 bytes, in the low half of the result's lanes. */
+static __m128i
+nibbles(__m128i v)
+{
+	return _mm_or_si128(_mm_slli_epi16(_mm_and_si128(v, _mm_set1_epi16(0xff)), 4), _mm_srli_epi16(v, 8));
+}
+#endif
+
+/*
+ * The first 16 bytes of a 64-hex digest; -1 if s is not one (as
+ * qe_sha_unhex() of all 64 digits would say: per cell and side, so in SSE2).
+ */
+static int
+digest16(const char *s, uint8_t out[16])
+{
+#ifdef __SSE2__
+	__m128i a, b, c, d;
+
+	if (s == NULL || strnlen(s, 65) != 64 || !hex16(s, &a) || !hex16(s + 16, &b) ||
+	    !hex16(s + 32, &c) || !hex16(s + 48, &d))
+		return -1;
+	_mm_storeu_si128((__m128i *)(void *)out, _mm_packus_epi16(nibbles(a), nibbles(b)));
+	return 0;
+#else
+	unsigned char raw[32];
+
+	if (s == NULL || strlen(s) != 64 || qe_sha_unhex(s, 32, raw) < 0)
+		return -1;
+	memcpy(out, raw, 16);
+	return 0;
+#endif
+}
+
+static void
+hash16(const char *s, uint8_t out[16])
+{
+	char hex[QE_SHA256_HEX];
+
+	qe_sha256_hex(s, strlen(s), hex);
+	digest16(hex, out);
+}
+
+static void
+samples_push(struct qe_samples **s, double v)
+{
+	if (*s == NULL || (*s)->n == (*s)->cap) {
+		int cap = *s ? (*s)->cap * 2 : 4;
+		struct qe_samples *m = qe_xrealloc(*s, sizeof *m + (size_t)cap * sizeof(double));
+
+		if (*s == NULL)
+			m->n = 0;
+		m->cap = cap;
+		*s = m;
+	}
+	(*s)->v[(*s)->n++] = v;
+}
+
+static void
+samples_add(struct qe_cell *c, double v)
+{
+	samples_push(&c->more, v);
+}
+
+/* What a notebook or cell record says of its side as a whole. */
+static void
+side_common(struct qe_reader *r, struct qe_side *sd, const struct rec *rec)
+{
+	const cJSON *prov = rec->prov;
+	const char *f, *o = rec->origin;
+
+	sd->present = 1;
+	if (o != NULL) {
+		if (qe_vocab_lookup(&qe_vocab_origins, o) != QE_ORIGIN_INHERITED)
+			sd->origin = QE_ORIGIN_EXECUTED;	/* any executed record wins */
+		else if (sd->origin < 0)
+			sd->origin = QE_ORIGIN_INHERITED;
+	}
+	/* the side's first fingerprint only (looked up once a side, not once a record) */
+	if (sd->fp == NULL && (f = qe_json_str(prov, "fingerprint")) != NULL)
+		sd->fp = qe_fp_intern(&r->fps, f, cJSON_GetObjectItemCaseSensitive(prov, "fingerprint_facts"));
+	if (r->packages[r->side] == NULL) {
+		const cJSON *pk = cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(prov, "environment"), "packages");
+
+		if (cJSON_IsObject(pk))
+			r->packages[r->side] = qe_json_check(cJSON_Duplicate(pk, 1));
+	}
+	r->nrecords[r->side]++;
+}
+
+static void
+slot_rehash(struct qe_side *sd)
+{
+	int ncap = sd->capslot ? sd->capslot * 2 : 16;
+	int *ns = qe_xcalloc((size_t)ncap, sizeof *ns);
+	uint32_t h, mask = (uint32_t)ncap - 1;
+
+	for (int k = 0; k < sd->ncells; k++) {
+		for (h = ((uint32_t)sd->cells[k].index * 2654435761u) & mask; ns[h]; h = (h + 1) & mask)
+			;
+		ns[h] = k + 1;
+	}
+	free(sd->slot);
+	sd->slot = ns;
+	sd->capslot = ncap;
+}
+
+/*
+ * The cell with index i of a side, made if new. One line with "index":
+ * 99999999 used to make a 7 GB array (found by fuzz-cell-diff).
+ */
+static struct qe_cell *
+side_cell(struct qe_side *sd, int i)
+{
+	uint32_t h, mask;
+	struct qe_cell *c;
+
+	if (sd->ncells * 2 >= sd->capslot)
+		slot_rehash(sd);
+	mask = (uint32_t)sd->capslot - 1;
+	for (h = ((uint32_t)i * 2654435761u) & mask; sd->slot[h]; h = (h + 1) & mask)
+		if (sd->cells[sd->slot[h] - 1].index == i)
+			return &sd->cells[sd->slot[h] - 1];
+	if (sd->ncells == sd->capcells) {
+		sd->capcells = sd->capcells ? sd->capcells * 2 : 8;
+		sd->cells = qe_xrealloc(sd->cells, (size_t)sd->capcells * sizeof *sd->cells);
+	}
+	c = &sd->cells[sd->ncells];
+	memset(c, 0, sizeof *c);
+	c->index = i;
+	sd->slot[h] = ++sd->ncells;
+	return c;
+}
+
+/*
+ * The fields read beyond kind, document, index, source_sha256 and
+ * duration_s (checked where they are read). Present with another type they
+ * reject the record: read as null, "execution_seconds": "slow" was a silent
+ * change. null is always accepted.
+ */
+enum { T_STR, T_NUM, T_BOOL, T_OBJ };
+enum { K_NOTEBOOK = 1, K_CELL = 2 };
+static const struct field {
+	const char *key;
+	unsigned char type, kinds;
+	signed char id;		/* its QE_RK_* (qe_recscan.h) */
+} fields[] = {
+	/* a field read here: its QE_RK_* in qe_recscan.h and qe_recscan_key(), its member of struct rec in rec_of() */
+	{ "cache_key", T_STR, K_NOTEBOOK, QE_RK_CACHE_KEY },
+	{ "cells_seconds", T_NUM, K_NOTEBOOK, QE_RK_CELLS_S },
+	{ "current", T_BOOL, K_NOTEBOOK | K_CELL, QE_RK_CURRENT },
+	{ "error", T_STR, K_NOTEBOOK | K_CELL, QE_RK_ERROR },
+	{ "execution_seconds", T_NUM, K_NOTEBOOK, QE_RK_EXEC_S },
+	{ "first_line", T_STR, K_CELL, QE_RK_FIRST_LINE },
+	{ "input", T_STR, K_NOTEBOOK, QE_RK_INPUT }, { "label", T_STR, K_CELL, QE_RK_LABEL },
+	{ "kernel_env", T_OBJ, K_NOTEBOOK, QE_RK_KENV },
+	{ "origin", T_STR, K_NOTEBOOK | K_CELL, QE_RK_ORIGIN },
+	{ "output_sha256", T_STR, K_CELL, QE_RK_OUTPUT },
+	{ "provenance", T_OBJ, K_NOTEBOOK | K_CELL, QE_RK_PROVENANCE },
+	{ "result_sha256", T_STR, K_CELL, QE_RK_RESULT },
+	{ "status", T_STR, K_NOTEBOOK | K_CELL, QE_RK_STATUS },
+	{ "timeout_cell", T_OBJ, K_NOTEBOOK, QE_RK_TIMEOUT },
+	{ "timing_note", T_STR, K_CELL, QE_RK_TNOTE },
+	{ "timing_source", T_STR, K_CELL, QE_RK_TSRC },
+	{ "warm_s", T_NUM, K_CELL, QE_RK_WARM_S },
+	{ "peak_growth_bytes", T_NUM, K_CELL, QE_RK_PEAK_GROWTH },
+};
+static const char *const type_names[] = { "a string", "a number", "true or false", "an object" };
+
+/* The field of member id for a record of kind K_*, or NULL. */
+static const struct field *
+field_of(int id, int kind)
+{
+	for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
+		if (fields[i].id == id)
+			return fields[i].kinds & kind ? &fields[i] : NULL;
+	return NULL;
+}
+
+/* A member of type t (QE_JS_*) may be the field's (T_*): null always may. */
+static int
+type_ok(int t, int type)
+{
+	static const signed char js[] = { [T_STR] = QE_JS_STR, [T_NUM] = QE_JS_NUM,
+		[T_BOOL] = QE_JS_TRUE, [T_OBJ] = QE_JS_OBJ };
+
+	return t == QE_JS_NULL || (t == QE_JS_FALSE ? QE_JS_TRUE : t) == js[type];
+}
+
+/* "a, b, c or d": the words of a table, for a message. */
+static void
+words_of(struct qe_buf *b, const struct qe_vocab *v)
+{
+	for (int i = 0; i < v->n; i++)
+		qe_buf_addf(b, "%s%s", i == 0 ? "" : i == v->n - 1 ? " or " : ", ", v->names[i]);
+}
+
+/*
+ * 1 (after the message) when a field read has the wrong type or word: the
+ * first member in the record's order of a wrong type, every occurrence of
+ * a repeated member counted.
+ */
+static int
+bad_field(const struct qe_recline *l, int iscell, const char *kind, const char *file, long line)
+{
+	int k = iscell ? K_CELL : K_NOTEBOOK;
+	const struct field *f, *bad = NULL;
+	unsigned at = UINT_MAX;
+	const char *st = l->str[QE_RK_STATUS];
+
+	for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
+		f = &fields[i];
+		if ((f->kinds & k) && l->type[f->id] != 0 && !type_ok(l->type[f->id], f->type) &&
+		    l->pos[f->id] < at)
+			bad = f, at = l->pos[f->id];
+	}
+	for (size_t i = 0; i < l->ndup; i++)
+		if ((f = field_of(l->dup[i].id, k)) != NULL && !type_ok(l->dup[i].type, f->type) &&
+		    l->dup[i].pos < at)
+			bad = f, at = l->dup[i].pos;
+	if (bad != NULL) {
+		warnx("%s:%ld: %s record with an invalid '%s' (not %s)", file, line, kind,
+		    bad->key, type_names[bad->type]);
+		return 1;
+	}
+	if (iscell && st != NULL && qe_vocab_lookup(&qe_vocab_cell_statuses, st) < 0) {
+		struct qe_buf w = { 0 };
+
+		words_of(&w, &qe_vocab_cell_statuses);
+		warnx("%s:%ld: cell record with an invalid 'status' (not %s)", file, line, w.data);
+		qe_buf_free(&w);
+		return 1;
+	}
+	return 0;
+}
+
+/* Why a cell record cannot be read, or NULL. */
+static const char *
+bad_cell(const struct qe_recline *l)
+{
+	double i = l->num[QE_RK_INDEX], d = l->num[QE_RK_DURATION];
+	uint8_t src[16];
+
+	if (l->type[QE_RK_INDEX] != QE_JS_NUM || i < 0 || i > 1e8 || i != floor(i))
+		return "without a valid 'index'";
+	if (digest16(l->str[QE_RK_SOURCE], src) < 0)
+		return "without a valid 'source_sha256'";
+	if (l->type[QE_RK_DURATION] != QE_JS_NULL && !(l->type[QE_RK_DURATION] == QE_JS_NUM && d >= 0))
+		return "with an invalid 'duration_s'";
+	return NULL;
+}
+
+/*
+ * The document a record counts for: 0 with *name (*own: what to free),
+ * 1 to skip the record, -1 to reject it (reported). The expressions read
+ * the tree, which is there when one is set (qe_reader_read()).
+ */
+static int
+record_document(struct qe_reader *r, const struct qe_recline *l, const cJSON *tree, const char *kind,
+    const char *file, long line, const char **name, char **own)
+{
+	int keep;
+
+	*name = *own = NULL;
+	if (r->filter && (keep = r->filter(r->filter_arg, tree, file, line)) <= 0)
+		return keep < 0 ? -1 : 1;
+	if (r->document) {
+		if (r->document(r->document_arg, tree, file, line, own) < 0)
+			return -1;
+		*name = *own;
+	} else
+		*name = l->str[QE_RK_DOCUMENT];
+	if (*name == NULL) {
+		warnx("%s:%ld: %s record without 'document'", file, line, kind);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+read_notebook(struct qe_reader *r, struct qe_side *sd, const struct rec *rec)
+{
+	const char *ck = rec->cache_key, *st = rec->status, *in = rec->input;
+	int failed = st && qe_vocab_lookup(&qe_vocab_nb_statuses, st) == QE_NB_FAILED;
+
+	sd->nb_records++;
+	if (sd->kenv == NULL && rec->kenv != NULL)
+		sd->kenv = qe_json_check(cJSON_Duplicate(rec->kenv, 1));
+	if (sd->nexec == sd->capexec) {
+		sd->capexec = sd->capexec ? sd->capexec * 2 : 1;
+		sd->exec_s = qe_xrealloc(sd->exec_s, (size_t)sd->capexec * sizeof(double));
+		sd->cells_s = qe_xrealloc(sd->cells_s, (size_t)sd->capexec * sizeof(double));
+	}
+	sd->exec_s[sd->nexec] = rec->exec_s;
+	sd->cells_s[sd->nexec++] = rec->cells_s;
+	if (ck && sd->cache_key == NULL)
+		sd->cache_key = qe_xstrdup(ck);
+	if (st && (sd->status == NULL || failed)) {
+		free(sd->status);
+		sd->status = qe_xstrdup(st);
+	}
+	if (failed) {
+		double seq = rec->tc_seq;
+		const char *dg = rec->tc_digest;
+
+		sd->failed = 1;
+		if (sd->error == NULL && rec->error)
+			sd->error = qe_xstrdup(rec->error);
+		if (sd->timeout_seq == 0 && seq >= 1 && seq <= 1e9 && seq == floor(seq) && dg) {
+			sd->timeout_seq = (long)seq;
+			sd->timeout_digest = qe_xstrdup(dg);
+		}
+	}
+	sd->input_cache = in && strcmp(in, "cache") == 0;
+	side_common(r, sd, rec);
+}
+
+/* The cell's alignment key: 0, or -1 after the key expression failed. */
+static int
+cell_key(struct qe_reader *r, const struct rec *rec, const char *file, long line, const uint8_t src[16],
+    uint8_t key[16], int *haskey)
+{
+	char *k;
+
+	*haskey = 1;
+	if (r->key == NULL) {
+		memcpy(key, src, 16);
+		return 0;
+	}
+	if (r->key(r->key_arg, rec->tree, file, line, &k) < 0)
+		return -1;
+	if (k == NULL)
+		*haskey = 0;
+	else
+		hash16(k, key);
+	free(k);
+	return 0;
+}
+
+/* The first sight of a cell: everything but its replicate durations. */
+static void
+cell_first(struct qe_reader *r, struct qe_side *sd, struct qe_cell *c, const struct rec *rec)
+{
+	const char *ts = rec->tsrc;
+	int t = qe_vocab_lookup(&qe_vocab_timing_sources, ts);
+	uint8_t o[16];
+
+	/* qe-replicate's result digest (streams merged, volatile text
+	 * normalised) when there is one: a print split in two stream outputs
+	 * must not read as a changed output */
+	if (digest16(rec->result, o) == 0 ||
+	    digest16(rec->output, o) == 0)
+		memcpy(&c->out, o, 8);
+	/* bad_field() let only null or a known status through */
+	c->status = (int8_t)qe_vocab_lookup(&qe_vocab_cell_statuses, rec->status);
+	c->tsrc = (int8_t)(ts == NULL ? -1 : t < 0 ? QE_TS_OTHER : t);
+	c->label = text_add(r, rec->label);
+	c->first_line = text_add(r, rec->first_line);
+	c->error = text_add(r, rec->error);
+	c->note = (int8_t)qe_vocab_lookup(&qe_vocab_timing_notes, rec->tnote);
+	if (!isnan(c->dur) && c->tsrc >= 0) {
+		if (sd->tsrc == QE_SIDE_TS_NONE)
+			sd->tsrc = c->tsrc;
+		else if (sd->tsrc != c->tsrc)
+			sd->tsrc = QE_SIDE_TS_MIXED;
+	}
+}
+
+/* A cell record of document d, checked by bad_cell(): 0, or -1 (reported). */
+static int
+read_cell(struct qe_reader *r, struct qe_doc *d, const struct rec *rec, const char *file, long line)
+{
+	struct qe_side *sd = &d->s[r->side];
+	double dv = rec->dur;
+	int i = (int)rec->index, haskey;
+	uint8_t src[16], key[16] = { 0 };
+	struct qe_cell *c;
+
+	digest16(rec->source, src);
+	if (cell_key(r, rec, file, line, src, key, &haskey) < 0)
+		return -1;
+	c = side_cell(sd, i);
+	side_common(r, sd, rec);
+	if (!isnan(rec->warm_s))
+		samples_push(&c->warm, rec->warm_s);
+	if (!isnan(rec->peak_growth))
+		samples_push(&c->mem, rec->peak_growth);
+	if (c->present) {
+		/* a replicate run of the same cell */
+		if (memcmp(c->src, src, 16) != 0) {
+			warnx("%s:%ld: document '%s' cell %d: replicate has another source",
+			    file, line, d->name, i);
+			return -1;
+		}
+		if (!isnan(dv)) {
+			if (isnan(c->dur))
+				c->dur = dv;
+			else
+				samples_add(c, dv);
+		}
+		return 0;
+	}
+	c->present = 1;
+	c->dur = dv;
+	memcpy(c->src, src, 16);
+	memcpy(c->key, key, 16);
+	c->haskey = (uint8_t)haskey;
+	cell_first(r, sd, c, rec);
+	return 0;
+}
+
+static double
+line_num(const struct qe_recline *l, int id)
+{
+	return l->type[id] == QE_JS_NUM ? l->num[id] : NAN;
+}
+
+/* What the record l says to the sides (tree: its tree, for -k, or NULL). */
+static void
+rec_of(const struct qe_recline *l, const cJSON *tree, struct rec *f)
+{
+	*f = (struct rec){ .tree = tree, .cache_key = l->str[QE_RK_CACHE_KEY], .status = l->str[QE_RK_STATUS],
+	    .input = l->str[QE_RK_INPUT], .error = l->str[QE_RK_ERROR], .origin = l->str[QE_RK_ORIGIN],
+	    .source = l->str[QE_RK_SOURCE], .output = l->str[QE_RK_OUTPUT],
+	    .label = l->str[QE_RK_LABEL], .first_line = l->str[QE_RK_FIRST_LINE],
+	    .tsrc = l->str[QE_RK_TSRC], .tnote = l->str[QE_RK_TNOTE],
+	    .tc_digest = qe_json_str(l->tc, "source_sha256"), .tc_seq = qe_json_num(l->tc, "seq"),
+	    .index = line_num(l, QE_RK_INDEX), .dur = line_num(l, QE_RK_DURATION),
+	    .exec_s = line_num(l, QE_RK_EXEC_S), .cells_s = line_num(l, QE_RK_CELLS_S),
+	    .result = l->str[QE_RK_RESULT], .warm_s = line_num(l, QE_RK_WARM_S),
+	    .peak_growth = line_num(l, QE_RK_PEAK_GROWTH), .kenv = l->kenv, .prov = l->prov };
+}
+
+/*
+ * A qe-replicate record names the version it ran: 1 when it belongs to the
+ * other side (skipped), 0 when to this one or it names none, -1 (reported)
+ * for a word that is not a version.
+ */
+static int
+other_version(const struct qe_reader *r, const struct qe_recline *l, const char *file, long line)
+{
+	int w;
+
+	if (l->type[QE_RK_VERSION] == 0 || l->type[QE_RK_VERSION] == QE_JS_NULL)
+		return 0;
+	if ((w = qe_vocab_lookup(&qe_vocab_versions, l->str[QE_RK_VERSION])) < 0) {
+		warnx("%s:%ld: 'version' is not base or head", file, line);
+		return -1;
+	}
+	return w != (r->side == QE_BASE ? QE_VER_BASE : QE_VER_HEAD);
+}
+
+/* A record checked in full: its document's side takes it. */
+static int
+take(struct qe_reader *r, const struct rec *f, int iscell, const char *name, const char *file, long line)
+{
+	struct qe_doc *d = doc_get(r, name);
+
+	if (iscell)
+		return read_cell(r, d, f, file, line);
+	read_notebook(r, &d->s[r->side], f);
+	return 0;
+}
+
+/* One record, read from its line or its tree into l, checked once: 0, or -1 (reported). */
+static int
+read_record(struct qe_reader *r, const struct qe_recline *l, const cJSON *tree, const char *file, long line)
+{
+	const char *kind = l->str[QE_RK_KIND], *why, *name;
+	char *own;
+	struct rec f;
+	int iscell, s;
+
+	if (kind == NULL) {
+		warnx("%s:%ld: record without 'kind'", file, line);
+		return -1;
+	}
+	iscell = strcmp(kind, "cell") == 0;
+	if (!iscell && strcmp(kind, "notebook") != 0)
+		return 0;	/* provenance and other records: not ours */
+	if (bad_field(l, iscell, kind, file, line))
+		return -1;
+	if (l->type[QE_RK_CURRENT] == QE_JS_FALSE)
+		return 0;
+	if ((s = other_version(r, l, file, line)) != 0)
+		return s < 0 ? -1 : 0;
+	if ((s = record_document(r, l, tree, kind, file, line, &name, &own)) != 0)
+		return s < 0 ? -1 : 0;
+	/* before doc_get(): a rejected record must not leave its document behind */
+	if (iscell && (why = bad_cell(l)) != NULL) {
+		warnx("%s:%ld: cell record %s", file, line, why);
+		free(own);
+		return -1;
+	}
+	rec_of(l, tree, &f);
+	s = take(r, &f, iscell, name, file, line);
+	free(own);
+	return s;
+}
+
+int
+qe_reader_record(cJSON *rec, const char *file, long line, void *ctx)
+{
+	struct qe_reader *r = ctx;
+	struct qe_recline l;
+
+	qe_recscan_tree(&r->scan, rec, &l);
+	return read_record(r, &l, rec, file, line);
+}
+
+int
+qe_reader_line(const char *s, size_t n, const char *file, long line, void *ctx)
+{
+	struct qe_reader *r = ctx;
+	struct qe_recline l;
+
+	if (qe_recscan_line(&r->scan, s, n, &l) != 0)
+		return QE_LINE_REFUSED;	/* qe_ndjson says why */
+	return read_record(r, &l, NULL, file, line);
+}
+
+int
+qe_reader_read(struct qe_reader *r, int side, const char *path)
+{
+	char *argv[1] = { (char *)path };
+
+	r->side = side;
+	/* jq expressions read trees */
+	if (r->filter || r->document || r->key || r->tree)
+		return qe_ndjson_each(1, argv, qe_reader_record, r);
+	return qe_ndjson_each_lines(1, argv, qe_reader_line, NULL, r);
+}
+
+static int
+doc_cmp(const void *a, const void *b)
+{
+	return strcmp((*(struct qe_doc *const *)a)->name, (*(struct qe_doc *const *)b)->name);
+}
+
+struct qe_doc **
+qe_reader_docs(const struct qe_reader *r, size_t *np)
+{
+	struct qe_doc **docs = qe_xmalloc(sizeof *docs * (r->ndocs + 1));
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->tabcap; i++)
+		if (r->tab[i])
+			docs[n++] = r->tab[i];
+	if (n > 1)
+		qsort(docs, n, sizeof *docs, doc_cmp);
+	*np = n;
+	return docs;
+}
+
+static int
+cellp_cmp(const void *a, const void *b)
+{
+	const struct qe_cell *x = *(const struct qe_cell *const *)a, *y = *(const struct qe_cell *const *)b;
+
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+int
+qe_reader_side_cells(const struct qe_side *sd, const struct qe_cell ***out)
+{
+	int n = 0, sorted = 1;
+	const struct qe_cell **v = qe_xmalloc(sizeof *v * (size_t)(sd->ncells + 1));
+
+	for (int i = 0; i < sd->ncells; i++)
+		if (sd->cells[i].present) {
+			if (n > 0 && v[n - 1]->index > sd->cells[i].index)
+				sorted = 0;
+			v[n++] = &sd->cells[i];
+		}
+	if (!sorted)
+		qsort(v, (size_t)n, sizeof *v, cellp_cmp);
+	*out = v;
+	return n;
+}
+
+int
+qe_reader_cell_samples(const struct qe_cell *c, double **out)
+{
+	int n = 0;
+	double *v;
+
+	if (!c || isnan(c->dur)) {
+		*out = NULL;
+		return 0;
+	}
+	v = qe_xmalloc(sizeof(double) * (size_t)(1 + (c->more ? c->more->n : 0)));
+	v[n++] = c->dur;
+	for (int i = 0; c->more && i < c->more->n; i++)
+		v[n++] = c->more->v[i];
+	*out = v;
+	return n;
+}
+
+double
+qe_reader_cell_median(const struct qe_cell *c)
+{
+	double *v, m;
+	int n = qe_reader_cell_samples(c, &v);
+
+	m = qe_stats_median(v, n);
+	free(v);
+	return m;
+}
+
+static void
+side_free(struct qe_side *sd)
+{
+	for (int k = 0; k < sd->ncells; k++)
+		free(sd->cells[k].more), free(sd->cells[k].warm), free(sd->cells[k].mem);
+	free(sd->cells);
+	free(sd->slot);
+	free(sd->cache_key);
+	free(sd->status);
+	free(sd->error);
+	free(sd->timeout_digest);
+	free(sd->exec_s);
+	free(sd->cells_s);
+	cJSON_Delete(sd->kenv);
+}
+
+void
+qe_reader_free(struct qe_reader *r)
+{
+	for (size_t i = 0; i < r->tabcap; i++)
+		if (r->tab[i]) {
+			side_free(&r->tab[i]->s[QE_BASE]);
+			side_free(&r->tab[i]->s[QE_HEAD]);
+			free(r->tab[i]->name);
+			free(r->tab[i]);
+		}
+	free(r->tab);
+	r->tab = NULL;
+	r->last = NULL;
+	r->tabcap = r->ndocs = 0;
+	r->nrecords[QE_BASE] = r->nrecords[QE_HEAD] = 0;
+	qe_buf_free(&r->text);
+	qe_recscan_free(&r->scan);
+	qe_fingerprints_free(&r->fps);
+	for (int w = 0; w < 2; w++) {
+		cJSON_Delete(r->packages[w]);
+		r->packages[w] = NULL;
+	}
+}

@@ -1,0 +1,57 @@
+/* The verdict rules (qe_verdict.h). */
+#include <math.h>
+
+#include "qe_vocab.h"
+#include "qe_stats.h"
+#include "qe_verdict.h"
+
+void
+qe_verdict_judgement_init(struct qe_judgement *j, int v)
+{
+	*j = (struct qe_judgement){ .verdict = v, .b = NAN, .h = NAN, .ratio = NAN, .delta = NAN,
+		.p = NAN, .answer = -1 };
+}
+
+/* The replicate rule: the direction must also pass the test. */
+static void
+replicate_rule(struct qe_judgement *j, int up, int down, double alpha)
+{
+	if (up && j->p < alpha)
+		j->verdict = QE_V_REGRESSION, j->answer = QE_A_REGRESSED;
+	else if (down && j->p < alpha)
+		j->verdict = QE_V_IMPROVEMENT, j->answer = QE_A_IMPROVED;
+	else if (!up && !down)
+		j->verdict = QE_V_UNCHANGED, j->answer = QE_A_SAME;
+	else
+		j->verdict = QE_V_INCONCLUSIVE, j->answer = QE_A_INCONCLUSIVE;
+}
+
+void
+qe_verdict_judge(struct qe_judgement *j, double *bv, int nb, double *hv, int nh,
+    const struct qe_rule *rule, double scale)
+{
+	double h, ratio = rule->ratio, abs = rule->abs;
+	int up, down, reps = nb >= 2 && nh >= 2;
+
+	j->nb = nb;
+	j->nh = nh;
+	j->p = NAN;
+	j->answer = -1;
+	j->b = qe_stats_median(bv, nb);
+	j->h = qe_stats_median(hv, nh);	/* as measured */
+	for (int i = 0; i < nh; i++)
+		hv[i] /= scale;
+	h = j->h / scale;	/* judged after removing the runner factor */
+	j->delta = h - j->b;
+	j->ratio = j->b > 0 ? h / j->b : h > 0 ? INFINITY : 1;
+	if (reps && rule->rep_ratio > 0)
+		ratio = rule->rep_ratio, abs = rule->rep_abs;
+	up = h >= j->b * ratio && j->delta >= abs;
+	down = j->b >= h * ratio && -j->delta >= abs;
+	if (reps) {
+		j->p = qe_stats_mann_whitney(hv, nh, bv, nb);
+		replicate_rule(j, up, down, rule->alpha);
+		return;
+	}
+	j->verdict = up ? QE_V_REGRESSION : down ? QE_V_IMPROVEMENT : QE_V_UNCHANGED;
+}

@@ -1,0 +1,233 @@
+/* qe_hreport.c - qe-history report (see qe_hreport.h). */
+#include <err.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "qe.h"
+#include "qe_mem.h"
+#include "qe_json.h"
+#include "qe_ndjson.h"
+#include "qe_vocab.h"
+#include "qe_histhtml.h"
+#include "qe_histmd.h"
+#include "qe_hout.h"
+#include "qe_hquery.h"
+#include "qe_hreport.h"
+
+typedef int (*query_fn)(const struct qe_hq *);
+
+/*
+ * A query's row into the page's model as the query would print it: the
+ * record printed and read back (a non-finite number is null, a number the
+ * double its text reads back to), so the page shows what the query prints.
+ */
+static void
+take_row(cJSON *rec, void *ctx)
+{
+	char *text = qe_json_print(rec);
+	cJSON *back = cJSON_Parse(text);
+
+	cJSON_free(text);
+	cJSON_Delete(rec);
+	if (back != NULL)
+		qe_histhtml_add(ctx, back);
+}
+
+/* Run fn(q) with its rows handed to h (qe_hout's sink). Returns fn's status. */
+static int
+capture(const struct qe_hq *q0, query_fn fn, struct qe_histhtml *h)
+{
+	struct qe_hsink sink = { take_row, h };
+	struct qe_hq q = *q0;
+
+	q.sink = &sink;
+	return fn(&q);
+}
+
+static int
+has_str(const cJSON *arr, const char *s)
+{
+	const cJSON *d;
+
+	cJSON_ArrayForEach(d, arr)
+		if (strcmp(d->valuestring, s) == 0)
+			return 1;
+	return 0;
+}
+
+/* the documents of the lecture rows of slowest and of the changes */
+static cJSON *
+lecture_names(const struct qe_histhtml *h)
+{
+	cJSON *docs = qe_json_check(cJSON_CreateArray());
+	const cJSON *lists[] = { h->slowest, h->changes }, *r;
+	const char *d, *lv;
+	size_t i;
+
+	for (i = 0; i < 2; i++)
+		cJSON_ArrayForEach(r, lists[i]) {
+			d = qe_json_str(r, "document");
+			lv = qe_json_str(r, "level");
+			if (d && lv && strcmp(lv, "cell") != 0 && !has_str(docs, d))
+				cJSON_AddItemToArray(docs, qe_json_check(cJSON_CreateString(d)));
+		}
+	return docs;
+}
+
+/* slowest rows beyond the first `top` of their level are dropped */
+static void
+trim_slowest(struct qe_histhtml *h, long top)
+{
+	cJSON *r = h->slowest ? h->slowest->child : NULL, *next;
+
+	for (; r; r = next) {
+		next = r->next;
+		if (qe_json_num(r, "rank") > (double)top)
+			cJSON_Delete(cJSON_DetachItemViaPointer(h->slowest, r));
+	}
+}
+
+/* slowest (every lecture), changes, then each charted lecture's series */
+static int
+gather_trends(const struct qe_hq *q0, struct qe_histhtml *h)
+{
+	struct qe_hq q = *q0;
+	cJSON *docs;
+	const cJSON *d;
+	int status = QE_EXIT_OK;
+
+	q.md = 0;
+	q.top = 100000;
+	if (capture(&q, qe_hq_slowest, h) != QE_EXIT_OK)
+		status = QE_EXIT_TROUBLE;
+	if (capture(&q, qe_hq_changes, h) != QE_EXIT_OK)
+		status = QE_EXIT_TROUBLE;
+	docs = lecture_names(h);
+	q.cell = NULL;
+	cJSON_ArrayForEach(d, docs) {
+		q.doc = d->valuestring;
+		if (capture(&q, qe_hq_series, h) != QE_EXIT_OK)
+			status = QE_EXIT_TROUBLE;
+	}
+	cJSON_Delete(docs);
+	trim_slowest(h, q0->top > 0 ? q0->top : QE_HQ_TOP);
+	return status;
+}
+
+/* compare across each package a change names, else the environment files */
+static int
+gather_compare(const struct qe_hq *q0, struct qe_histhtml *h)
+{
+	struct qe_hq q = *q0;
+	cJSON *pkgs = qe_json_check(cJSON_CreateArray());
+	const cJSON *c, *p, *d;
+	const char *what, *name;
+	int status = QE_EXIT_OK;
+
+	q.md = 0;
+	cJSON_ArrayForEach(c, h->changes)
+		cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(c, "provenance_changes")) {
+			what = qe_json_str(p, "what");
+			name = qe_json_str(p, "name");
+			if (what && name && strcmp(what, "package") == 0 && !has_str(pkgs, name) &&
+			    cJSON_GetArraySize(pkgs) < 3)
+				cJSON_AddItemToArray(pkgs, qe_json_check(cJSON_CreateString(name)));
+		}
+	q.by = QE_BY_PACKAGE;
+	cJSON_ArrayForEach(d, pkgs) {
+		q.package = d->valuestring;
+		if (capture(&q, qe_hq_compare, h) != QE_EXIT_OK)
+			status = QE_EXIT_TROUBLE;
+	}
+	if (cJSON_GetArraySize(pkgs) == 0) {
+		q.by = QE_BY_ENVFILE;
+		q.package = NULL;
+		status = capture(&q, qe_hq_compare, h);
+	}
+	cJSON_Delete(pkgs);
+	return status;
+}
+
+static int
+write_page(const struct qe_histhtml *h, const char *dir)
+{
+	struct qe_buf b = { 0 }, path = { 0 };
+	FILE *f;
+	int status = QE_EXIT_OK;
+
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+		warn("report: %s", dir);
+		return QE_EXIT_TROUBLE;
+	}
+	qe_buf_addf(&path, "%s/index.html", dir);
+	qe_histhtml_write(h, &b);
+	if ((f = fopen(path.data, "w")) == NULL || fwrite(b.data, 1, b.len, f) != b.len ||
+	    fclose(f) == EOF) {
+		warn("report: %s", path.data);
+		status = QE_EXIT_TROUBLE;
+	}
+	qe_buf_free(&b);
+	qe_buf_free(&path);
+	return status;
+}
+
+int
+qe_hreport_html(const struct qe_hq *q, const char *dir)
+{
+	struct qe_histhtml h;
+	struct qe_hq c = *q;
+	int status;
+
+	qe_histhtml_init(&h);
+	status = gather_trends(q, &h);
+	if (gather_compare(q, &h) != QE_EXIT_OK)
+		status = QE_EXIT_TROUBLE;
+	c.md = 0;
+	c.prices = q->prices;
+	if (capture(&c, qe_hq_cost, &h) != QE_EXIT_OK)
+		status = QE_EXIT_TROUBLE;
+	if (write_page(&h, dir) != QE_EXIT_OK)
+		status = QE_EXIT_TROUBLE;
+	qe_histhtml_free(&h);
+	return status;
+}
+
+static int
+flag_one(cJSON *rec, const char *file, long line, void *ctx)
+{
+	(void)file;
+	(void)line;
+	qe_histmd_flag(ctx, rec);
+	return 0;
+}
+
+int
+qe_hreport_md(const struct qe_hq *q, const char *diff)
+{
+	struct qe_histhtml h;
+	struct qe_buf b = { 0 };
+	cJSON *docs = NULL;
+	char *argv[] = { (char *)diff, NULL };
+	int status;
+
+	qe_histhtml_init(&h);
+	status = gather_trends(q, &h);
+	if (diff != NULL) {
+		docs = qe_json_check(cJSON_CreateArray());
+		if (qe_ndjson_each(1, argv, flag_one, docs) != 0)
+			status = QE_EXIT_TROUBLE;
+	} else {
+		h.max_charts = 10;
+		docs = qe_histhtml_lectures(&h);
+	}
+	qe_histmd_trends(&b, &h, docs, 16, diff != NULL);
+	if (b.len)
+		qe_json_emit_bytes(b.data, b.len);
+	qe_buf_free(&b);
+	cJSON_Delete(docs);
+	qe_histhtml_free(&h);
+	return status;
+}

@@ -1,0 +1,275 @@
+/* The capture hook's log and the join of notebooks to kernel runs (qe_hooklog.h). */
+#include <err.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qe_mem.h"
+#include "qe_json.h"
+#include "qe_ndjson.h"
+#include "qe_docname.h"
+#include "qe_hooklog.h"
+
+static struct qe_hook_cell *
+cell_for(struct qe_hook_run *r, long seq)
+{
+	for (size_t i = r->n; i-- > 0;)
+		if (r->c[i].seq == seq)
+			return &r->c[i];
+	r->c = qe_xrealloc(r->c, (r->n + 1) * sizeof *r->c);
+	memset(&r->c[r->n], 0, sizeof *r->c);
+	r->c[r->n].seq = seq;
+	return &r->c[r->n++];
+}
+
+static struct qe_hook_run *
+run_for(struct qe_hooklog *log, const char *id, const char *cwd)
+{
+	struct qe_hook_run *r;
+
+	for (size_t i = log->n; i-- > 0;)
+		if (strcmp(log->runs[i].id, id) == 0) {
+			if (log->runs[i].cwd == NULL && cwd != NULL)	/* first seen in an env line */
+				log->runs[i].cwd = qe_xstrdup(cwd);
+			return &log->runs[i];
+		}
+	log->runs = qe_xrealloc(log->runs, (log->n + 1) * sizeof *log->runs);
+	r = memset(&log->runs[log->n++], 0, sizeof *log->runs);
+	r->id = qe_xstrdup(id);
+	r->cwd = cwd ? qe_xstrdup(cwd) : NULL;
+	return r;
+}
+
+/* The fields of a start (isend 0) or end record are there and well-formed. */
+static int
+well_formed(const cJSON *rec, int isend, struct qe_time *start, struct qe_time *end)
+{
+	const char *dg = qe_json_str(rec, "source_sha256");
+	const cJSON *seq = cJSON_GetObjectItemCaseSensitive(rec, "seq");
+	const cJSON *dur = cJSON_GetObjectItemCaseSensitive(rec, "duration_s");
+
+	return qe_json_str(rec, "run") != NULL && cJSON_IsNumber(seq) && seq->valuedouble >= 1 &&
+	    seq->valuedouble <= 1e12 && dg != NULL && strlen(dg) == 64 &&
+	    strspn(dg, "0123456789abcdef") == 64 && qe_json_time(rec, "start", start) &&
+	    (!isend || (qe_json_time(rec, "end", end) && cJSON_IsNumber(dur) &&
+	    isfinite(dur->valuedouble) && dur->valuedouble >= 0));
+}
+
+/* A memory field of an end line: bytes, or -1 when absent, null or not a count. */
+static int64_t
+mem_bytes(const cJSON *rec, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, key);
+
+	return cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble < 9e15 ?
+	    (int64_t)v->valuedouble : -1;
+}
+
+/* An "env" line: what the kernel runs with; the run keeps the last one. */
+static int
+env_line(struct qe_hooklog *log, const cJSON *rec, const char *file, long line)
+{
+	const char *id = qe_json_str(rec, "run");
+	const cJSON *env = cJSON_GetObjectItemCaseSensitive(rec, "env");
+	struct qe_hook_run *r;
+
+	if (id == NULL || !cJSON_IsObject(env)) {
+		warnx("%s:%ld: hook env record with a missing or bad 'run' or 'env'", file, line);
+		return -1;
+	}
+	r = run_for(log, id, NULL);
+	cJSON_Delete(r->env);
+	r->env = qe_json_check(cJSON_Duplicate(env, 1));
+	return 0;
+}
+
+static int
+hook_line(cJSON *rec, const char *file, long line, void *ctx)
+{
+	struct qe_hooklog *log = ctx;
+	const char *ev = qe_json_str(rec, "event"), *id = qe_json_str(rec, "run");
+	const char *dg = qe_json_str(rec, "source_sha256");
+	struct qe_time start, end;
+	struct qe_hook_cell *c;
+	int isend;
+
+	if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(rec, "qe_hook")) || ev == NULL ||
+	    (strcmp(ev, "start") != 0 && strcmp(ev, "end") != 0 && strcmp(ev, "env") != 0)) {
+		warnx("%s:%ld: not a qe hook record", file, line);
+		return -1;
+	}
+	if (strcmp(ev, "env") == 0)
+		return env_line(log, rec, file, line);
+	isend = strcmp(ev, "end") == 0;
+	if (!well_formed(rec, isend, &start, &end)) {
+		warnx("%s:%ld: hook record with a missing or bad 'run', 'seq', 'source_sha256', 'start', 'end' or 'duration_s'",
+		    file, line);
+		return -1;
+	}
+	c = cell_for(run_for(log, id, qe_json_str(rec, "cwd")),
+	    (long)cJSON_GetObjectItemCaseSensitive(rec, "seq")->valuedouble);
+	if (c->has_start && strcmp(c->digest, dg) != 0) {
+		warnx("%s:%ld: run '%s' cell %ld: digest differs from its start record", file, line, id, c->seq);
+		return -1;
+	}
+	memcpy(c->digest, dg, QE_SHA256_HEX);
+	c->start = start;
+	c->has_start = 1;
+	if (isend) {
+		c->end = end;
+		c->us = llround(cJSON_GetObjectItemCaseSensitive(rec, "duration_s")->valuedouble * 1e6);
+		c->success = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec, "success"));
+		c->rss = mem_bytes(rec, "rss_bytes");
+		c->peak_growth = mem_bytes(rec, "peak_growth_bytes");
+		c->has_end = 1;
+	}
+	return 0;
+}
+
+static int
+cell_cmp(const void *a, const void *b)
+{
+	const struct qe_hook_cell *x = a, *y = b;
+
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+int
+qe_hooklog_load(struct qe_hooklog *log, const char *path)
+{
+	char *argv1[] = { (char *)path };
+	int st;
+
+	log->path = path;
+	st = qe_ndjson_each(1, argv1, hook_line, log);
+	for (size_t i = 0; i < log->n; i++)
+		qsort(log->runs[i].c, log->runs[i].n, sizeof *log->runs[i].c, cell_cmp);
+	return st;
+}
+
+/* 1 if run r executed the wanted cells (or the prefix of a failed run). */
+static int
+same_cells(const struct qe_hook_run *r, const struct qe_hook_want *w)
+{
+	const struct qe_hook_cell *last;
+	size_t k;
+
+	if (r->n == 0 || r->n > w->n)
+		return 0;
+	for (k = 0; k < r->n; k++)
+		if (r->c[k].seq != (long)k + 1 || strcmp(r->c[k].digest, w->digest[k]) != 0)
+			return 0;
+	last = &r->c[r->n - 1];
+	if (r->n < w->n && (w->window->have_created || !last->has_end || last->success))
+		return 0;	/* a cached notebook ran to the end */
+	if (w->window->exec_us >= 0 &&
+	    qe_timing_window_outside(w->window, &r->c[0].start, last->has_end ? &last->end : NULL))
+		return 0;
+	return 1;
+}
+
+/* The notebook's folder, to compare with a kernel's working directory. */
+static char *
+want_dir(const struct qe_hook_want *w)
+{
+	const char *p = w->uri ? w->uri : w->path;
+	char *real, *dir;
+
+	if (p == NULL)
+		return NULL;
+	real = w->uri ? NULL : realpath(p, NULL);
+	p = real ? real : p;
+	dir = qe_xstrndup(p, qe_docname_dir_len(p));
+	free(real);
+	return dir;
+}
+
+struct qe_hook_run *
+qe_hooklog_match(struct qe_hooklog *log, const struct qe_hook_want *w, int *ambiguous)
+{
+	struct qe_hook_run *found = NULL, *bycwd = NULL;
+	size_t nfound = 0, ncwd = 0;
+	char *dir;
+
+	*ambiguous = 0;
+	if (w->n == 0)
+		return NULL;
+	dir = want_dir(w);
+	for (size_t i = 0; i < log->n; i++) {
+		struct qe_hook_run *r = &log->runs[i];
+
+		if (!same_cells(r, w))
+			continue;
+		nfound++;
+		found = r;
+		if (dir && r->cwd && strcmp(r->cwd, dir) == 0) {
+			ncwd++;
+			bycwd = r;
+		}
+	}
+	free(dir);
+	if (nfound > 1 && ncwd == 1)
+		return bycwd;
+	if (nfound > 1) {
+		*ambiguous = 1;
+		return NULL;
+	}
+	return found;
+}
+
+const struct qe_hook_cell *
+qe_hooklog_unfinished(struct qe_hooklog *log, const char *uri, const struct qe_hook_run **run,
+    int *ambiguous)
+{
+	struct qe_hook_want w = { NULL, 0, uri, NULL, NULL };
+	struct qe_hook_run *found = NULL;
+	size_t nfound = 0;
+	char *dir = uri ? want_dir(&w) : NULL;
+
+	*ambiguous = 0;
+	*run = NULL;
+	for (size_t i = 0; dir && i < log->n; i++) {
+		struct qe_hook_run *r = &log->runs[i];
+		const struct qe_hook_cell *last = r->n ? &r->c[r->n - 1] : NULL;
+
+		if (!r->used && last && last->has_start && !last->has_end && r->cwd &&
+		    strcmp(r->cwd, dir) == 0)
+			found = r, nfound++;
+	}
+	free(dir);
+	if (nfound != 1) {
+		*ambiguous = nfound > 1;
+		return NULL;
+	}
+	found->used = 1;
+	*run = found;
+	return &found->c[found->n - 1];
+}
+
+void
+qe_hooklog_report_unused(const struct qe_hooklog *log)
+{
+	for (size_t i = 0; i < log->n; i++) {
+		const struct qe_hook_run *r = &log->runs[i];
+		const struct qe_hook_cell *last = r->n ? &r->c[r->n - 1] : NULL;
+
+		/* a run that stopped at an error belongs to a failed notebook */
+		if (!r->used && last && last->has_end && last->success)
+			warnx("%s: run '%s' (%zu cell%s, cwd '%s') matches no notebook", log->path,
+			    r->id, r->n, r->n == 1 ? "" : "s", r->cwd ? r->cwd : "");
+	}
+}
+
+void
+qe_hooklog_free(struct qe_hooklog *log)
+{
+	for (size_t i = 0; i < log->n; i++) {
+		free(log->runs[i].id);
+		free(log->runs[i].cwd);
+		free(log->runs[i].c);
+		cJSON_Delete(log->runs[i].env);
+	}
+	free(log->runs);
+	log->runs = NULL;
+	log->n = 0;
+}

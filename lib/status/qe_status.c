@@ -1,0 +1,403 @@
+/* A build's documents, the newest record of each, and their documents (qe_status.h). */
+#include <err.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qe_json.h"
+#include "qe_time.h"
+#include "qe_vocab.h"
+#include "qe_jw.h"
+#include "qe_status.h"
+
+enum { T_STR, T_NUM, T_BOOL, T_OBJ };
+
+static const char *const type_names[] = { "a string", "a number", "true or false", "an object" };
+
+/* The fields read here and their types (null is always accepted). */
+static const struct field {
+	const char *key;
+	int type;
+	int cell;		/* 1: of a cell record, 0: of a notebook record */
+} fields[] = {
+	{ "current", T_BOOL, 0 }, { "status", T_STR, 0 }, { "error", T_STR, 0 },
+	{ "origin", T_STR, 0 }, { "execution_seconds", T_NUM, 0 }, { "code_cells", T_NUM, 0 },
+	{ "timed_cells", T_NUM, 0 }, { "cells_seconds", T_NUM, 0 }, { "created", T_STR, 0 },
+	{ "cache_key", T_STR, 0 }, { "provenance", T_OBJ, 0 },
+	{ "label", T_STR, 1 }, { "duration_s", T_NUM, 1 }, { "start", T_STR, 1 },
+	{ "timing_source", T_STR, 1 },
+};
+
+static int
+type_ok(const cJSON *v, int type)
+{
+	switch (type) {
+	case T_STR:
+		return cJSON_IsString(v);
+	case T_NUM:
+		return cJSON_IsNumber(v);
+	case T_BOOL:
+		return cJSON_IsBool(v);
+	default:
+		return cJSON_IsObject(v);
+	}
+}
+
+/* 1 (after the message) when a field read here has another type. */
+static int
+bad_field(const cJSON *rec, int cell, const char *kind, const char *file, long line)
+{
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, fields[i].key);
+
+		if (fields[i].cell == cell && v != NULL && !cJSON_IsNull(v) && !type_ok(v, fields[i].type)) {
+			warnx("%s:%ld: %s record with an invalid '%s' (not %s)", file, line, kind,
+			    fields[i].key, type_names[fields[i].type]);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The time of a stamped build (provenance.run.started_at, else stamped_at), or NULL. */
+static const char *
+build_time(const cJSON *rec)
+{
+	const cJSON *run = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(rec, "provenance"), "run");
+	const char *t = qe_json_str(run, "started_at");
+
+	return t && *t ? t : qe_json_str(run, "stamped_at");
+}
+
+/* a - b in time where both parse (qe_time), else as strings: <0, 0, >0. */
+static int
+time_cmp(const char *a, const char *b)
+{
+	struct qe_time ta, tb;
+
+	if (qe_time_parse(a, &ta) == 0 && qe_time_parse(b, &tb) == 0) {
+		int64_t d = qe_time_diff_us(&ta, &tb);	/* b - a */
+
+		if (d != 0)
+			return d > 0 ? -1 : 1;
+	}
+	return strcmp(a, b);
+}
+
+int
+qe_status_newer(const cJSON *a, const cJSON *b)
+{
+	const char *ba = build_time(a), *bb = build_time(b);
+	const char *ca = qe_json_str(a, "created"), *cb = qe_json_str(b, "created");
+
+	if (ba && *ba && bb && *bb && strcmp(ba, bb) != 0)
+		return time_cmp(ba, bb) > 0;
+	if (ca == NULL)
+		return 1;
+	if (cb == NULL)
+		return 0;
+	return time_cmp(ca, cb) >= 0;
+}
+
+static long
+find_doc(const struct qe_status *s, const char *name)
+{
+	for (size_t i = 0; i < s->ndocs; i++)
+		if (strcmp(s->docs[i].name, name) == 0)
+			return (long)i;
+	return -1;
+}
+
+/* A current notebook record: its document's entry when it is the newest. */
+static void
+take_notebook(struct qe_status *s, const cJSON *rec, const char *doc, const char *file)
+{
+	long i = find_doc(s, doc);
+	struct qe_status_doc *d;
+
+	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(rec, "current")))
+		return;
+	if (i >= 0 && !qe_status_newer(rec, s->docs[i].nb))
+		return;
+	if (i < 0) {
+		if (s->ndocs == s->cap) {
+			s->cap = s->cap ? 2 * s->cap : 64;
+			s->docs = qe_xrealloc(s->docs, s->cap * sizeof *s->docs);
+		}
+		i = (long)s->ndocs++;
+		s->docs[i].name = qe_xstrdup(doc);
+	} else {
+		cJSON_Delete(s->docs[i].nb);
+		cJSON_Delete(s->docs[i].cells);
+		free(s->docs[i].file);
+	}
+	d = &s->docs[i];
+	d->nb = qe_json_check(cJSON_Duplicate(rec, 1));
+	d->cells = s->times ? qe_json_check(cJSON_CreateObject()) : NULL;
+	d->file = qe_xstrdup(file);
+	s->cur = i;
+}
+
+/* Copy rec[key] (null when absent) into o. */
+static void
+copy(cJSON *o, const char *key, const cJSON *rec, const char *as)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, key);
+
+	cJSON_AddItemToObject(o, as ? as : key,
+	    qe_json_check(v ? cJSON_Duplicate(v, 1) : cJSON_CreateNull()));
+}
+
+/* A cell record of the current document: its label's first cell, with times. */
+static void
+take_cell(struct qe_status *s, const cJSON *rec, const char *doc)
+{
+	struct qe_status_doc *d = s->cur >= 0 ? &s->docs[s->cur] : NULL;
+	const char *label = qe_json_str(rec, "label");
+	cJSON *c;
+
+	if (d == NULL || d->cells == NULL || label == NULL || strcmp(doc, d->name) != 0 ||
+	    cJSON_GetObjectItemCaseSensitive(d->cells, label) != NULL)
+		return;
+	c = qe_json_check(cJSON_CreateObject());
+	copy(c, "duration_s", rec, NULL);
+	copy(c, "start", rec, NULL);
+	copy(c, "timing_source", rec, NULL);
+	cJSON_AddItemToObject(d->cells, label, c);
+}
+
+int
+qe_status_record(cJSON *rec, const char *file, long line, void *ctx)
+{
+	struct qe_status *s = ctx;
+	const char *kind = qe_json_str(rec, "kind"), *doc;
+	int cell;
+
+	if (s->file == NULL || strcmp(s->file, file) != 0) {	/* a new file: no cells yet */
+		free(s->file);
+		s->file = qe_xstrdup(file);
+		s->cur = -1;
+	}
+	if (kind == NULL) {
+		warnx("%s:%ld: record without 'kind'", file, line);
+		return -1;
+	}
+	cell = strcmp(kind, "cell") == 0;
+	if (!cell && strcmp(kind, "notebook") != 0)
+		return 0;
+	if ((doc = qe_json_str(rec, "document")) == NULL) {
+		warnx("%s:%ld: %s record without 'document'", file, line, kind);
+		return -1;
+	}
+	if (bad_field(rec, cell, kind, file, line))
+		return -1;
+	if (cell)
+		take_cell(s, rec, doc);
+	else {
+		s->cur = -1;
+		take_notebook(s, rec, doc, file);
+	}
+	return 0;
+}
+
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct qe_status_doc *)a)->name, ((const struct qe_status_doc *)b)->name);
+}
+
+/* Documents in name order (cells taken: no record follows). */
+static void
+sort_docs(struct qe_status *s)
+{
+	if (s->ndocs > 1)
+		qsort(s->docs, s->ndocs, sizeof *s->docs, by_name);
+	s->cur = -1;
+}
+
+const cJSON *
+qe_status_provenance(const struct qe_status *s)
+{
+	const cJSON *best = NULL;
+	const char *name = NULL;
+
+	for (size_t i = 0; i < s->ndocs; i++) {
+		const cJSON *p = cJSON_GetObjectItemCaseSensitive(s->docs[i].nb, "provenance");
+
+		if (cJSON_IsObject(p) && (name == NULL || strcmp(s->docs[i].name, name) < 0))
+			best = p, name = s->docs[i].name;
+	}
+	return best;
+}
+
+/* "executed", "cached" or NULL: what the record's origin says. */
+static const char *
+execution(const cJSON *nb)
+{
+	return qe_vocab_name(&qe_vocab_executions, qe_vocab_lookup(&qe_vocab_origins, qe_json_str(nb, "origin")));
+}
+
+static int
+failed(const cJSON *nb)
+{
+	return qe_vocab_lookup(&qe_vocab_nb_statuses, qe_json_str(nb, "status")) == QE_NB_FAILED;
+}
+
+/* The number nb[key], 0 when absent or null. */
+static double
+num0(const cJSON *nb, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(nb, key);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+/* One document's entry of the status document. */
+static cJSON *
+status_entry(const struct qe_status_doc *d)
+{
+	cJSON *o = qe_json_check(cJSON_CreateObject());
+
+	qe_json_check(cJSON_AddStringToObject(o, "document", d->name));
+	qe_json_check(cJSON_AddStringToObject(o, "status",
+	    qe_vocab_name(&qe_vocab_nb_statuses, failed(d->nb) ? QE_NB_FAILED : QE_NB_OK)));
+	copy(o, "error", d->nb, NULL);
+	qe_json_add_str_or_null(o, "execution", execution(d->nb));
+	copy(o, "execution_seconds", d->nb, "runtime_s");
+	copy(o, "code_cells", d->nb, "cells");
+	qe_json_check(cJSON_AddNumberToObject(o, "cells_timed", num0(d->nb, "timed_cells")));
+	copy(o, "cells_seconds", d->nb, NULL);
+	copy(o, "created", d->nb, NULL);
+	copy(o, "cache_key", d->nb, NULL);
+	return o;
+}
+
+static void
+add_count(cJSON *o, const char *key, long n)
+{
+	qe_json_check(cJSON_AddNumberToObject(o, key, (double)n));
+}
+
+/* The totals over the entries of the document. */
+static void
+add_totals(cJSON *o, const struct qe_status *s)
+{
+	cJSON *t = qe_json_check(cJSON_AddObjectToObject(o, "totals"));
+	long ok = 0, nfailed = 0, executed = 0, cached = 0;
+	double runtime = 0, timed = 0;
+
+	for (size_t i = 0; i < s->ndocs; i++) {
+		const cJSON *nb = s->docs[i].nb, *rt = cJSON_GetObjectItemCaseSensitive(nb, "execution_seconds");
+		const char *e = execution(nb);
+
+		if (failed(nb))
+			nfailed++;
+		else
+			ok++;
+		executed += e && strcmp(e, "executed") == 0;
+		cached += e && strcmp(e, "cached") == 0;
+		if (cJSON_IsNumber(rt))
+			runtime += rt->valuedouble;
+		timed += num0(nb, "timed_cells");
+	}
+	add_count(t, "documents", (long)s->ndocs);
+	add_count(t, "ok", ok);
+	add_count(t, "failed", nfailed);
+	add_count(t, "executed", executed);
+	add_count(t, "cached", cached);
+	qe_jw_add_rounded(t, "runtime_s", runtime, 6);
+	qe_json_check(cJSON_AddNumberToObject(t, "cells_timed", timed));
+}
+
+/* prov as the document holds it: without a record's kind and schema_version, or null. */
+static cJSON *
+provenance_of(const cJSON *prov)
+{
+	cJSON *p;
+
+	if (prov == NULL)
+		return qe_json_check(cJSON_CreateNull());
+	p = qe_json_check(cJSON_Duplicate(prov, 1));
+	cJSON_DeleteItemFromObjectCaseSensitive(p, "kind");
+	cJSON_DeleteItemFromObjectCaseSensitive(p, "schema_version");
+	return p;
+}
+
+/* Print o with a newline onto out, and free it. */
+static void
+put(struct qe_buf *out, cJSON *o)
+{
+	qe_jw_value(out, o);
+	qe_buf_addc(out, '\n');
+	cJSON_Delete(o);
+}
+
+void
+qe_status_document(struct qe_buf *out, struct qe_status *s, const struct qe_status_build *b)
+{
+	cJSON *o = qe_json_record_new("execution-status");
+	cJSON *build = qe_json_check(cJSON_AddObjectToObject(o, "build"));
+	cJSON *in, *docs;
+
+	sort_docs(s);
+	qe_json_check(cJSON_AddStringToObject(build, "generator", b->generator));
+	qe_json_add_str_or_null(build, "started", b->started);
+	qe_json_add_str_or_null(build, "finished", b->finished);
+	in = qe_json_check(cJSON_AddArrayToObject(build, "inputs"));
+	for (int i = 0; i < b->ninputs; i++)
+		cJSON_AddItemToArray(in, qe_json_check(cJSON_CreateString(b->inputs[i])));
+	cJSON_AddItemToObject(build, "provenance",
+	    provenance_of(b->provenance ? b->provenance : qe_status_provenance(s)));
+	add_totals(o, s);
+	docs = qe_json_check(cJSON_AddArrayToObject(o, "documents"));
+	for (size_t i = 0; i < s->ndocs; i++)
+		cJSON_AddItemToArray(docs, status_entry(&s->docs[i]));
+	put(out, o);
+}
+
+/* One document's entry of the lookup. */
+static cJSON *
+times_entry(const struct qe_status_doc *d)
+{
+	cJSON *o = qe_json_check(cJSON_CreateObject());
+
+	qe_json_check(cJSON_AddStringToObject(o, "file", d->file));
+	qe_json_check(cJSON_AddStringToObject(o, "status",
+	    qe_vocab_name(&qe_vocab_nb_statuses, failed(d->nb) ? QE_NB_FAILED : QE_NB_OK)));
+	copy(o, "error", d->nb, NULL);
+	qe_json_add_str_or_null(o, "execution", execution(d->nb));
+	copy(o, "execution_seconds", d->nb, "runtime_s");
+	copy(o, "cells_seconds", d->nb, NULL);
+	copy(o, "created", d->nb, NULL);
+	copy(o, "provenance", d->nb, NULL);
+	cJSON_AddItemToObject(o, "cells", qe_json_check(d->cells ? cJSON_Duplicate(d->cells, 1) :
+	    cJSON_CreateObject()));
+	return o;
+}
+
+void
+qe_status_times(struct qe_buf *out, struct qe_status *s, const cJSON *prov)
+{
+	cJSON *o = qe_json_record_new("exec-times"), *docs;
+
+	sort_docs(s);
+	cJSON_AddItemToObject(o, "provenance", provenance_of(prov ? prov : qe_status_provenance(s)));
+	docs = qe_json_check(cJSON_AddObjectToObject(o, "documents"));
+	for (size_t i = 0; i < s->ndocs; i++)
+		cJSON_AddItemToObject(docs, s->docs[i].name, times_entry(&s->docs[i]));
+	put(out, o);
+}
+
+void
+qe_status_free(struct qe_status *s)
+{
+	for (size_t i = 0; i < s->ndocs; i++) {
+		free(s->docs[i].name);
+		free(s->docs[i].file);
+		cJSON_Delete(s->docs[i].nb);
+		cJSON_Delete(s->docs[i].cells);
+	}
+	free(s->docs);
+	free(s->file);
+	memset(s, 0, sizeof *s);
+}
