@@ -12,7 +12,12 @@ CC       = cc
 CFLAGS   = -O2 -g
 WARN     = -std=c99 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wno-overlength-strings
 # Required flags live outside CFLAGS so `make CFLAGS=-O0` cannot drop them.
-QE_CFLAGS = $(WARN) -D_GNU_SOURCE -Ilib $(CJSON_CFLAGS) $(CFLAGS)
+# -MMD -MP: each object's header dependencies, kept beside it in $(B)/.
+QE_CFLAGS = $(WARN) -D_GNU_SOURCE -Ilib $(CJSON_CFLAGS) -MMD -MP $(CFLAGS)
+
+# Everything a build makes but the tools goes under B, none of it beside the
+# sources: objects (build/lib/FOLDER/...), lib's archive, the unit drivers.
+B = build
 
 CJSON_CFLAGS  = `$(PKG_CONFIG) --cflags libcjson 2>/dev/null`
 CJSON_LIBS    = `$(PKG_CONFIG) --libs libcjson 2>/dev/null || echo -lcjson`
@@ -24,8 +29,11 @@ CRYPTO_LIBS   = `$(PKG_CONFIG) --libs libcrypto 2>/dev/null || echo -lcrypto`
 Z_LIBS        = `$(PKG_CONFIG) --libs zlib 2>/dev/null || echo -lz`
 
 TOOLS = $(patsubst cmd/%.c,%,$(wildcard cmd/*.c))
-LIBOBJ = $(patsubst %.c,%.o,$(wildcard lib/*.c))
-# lib/libqe.a comes first on every link line: its modules call these.
+# lib/ holds the foundation; lib/FOLDER/ one tool's modules (lib/README).
+LIBSRC = $(wildcard lib/*.c lib/*/*.c)
+LIBOBJ = $(patsubst %.c,$(B)/%.o,$(LIBSRC))
+LIBQE = $(B)/libqe.a
+# $(LIBQE) comes first on every link line: its modules call these.
 BASE_LIBS = $(CJSON_LIBS) $(CRYPTO_LIBS) $(Z_LIBS) -lm
 
 # Per-tool link lists: each tool links only what it uses.
@@ -34,8 +42,9 @@ qe-cell-diff_LIBS     = $(JQ_LIBS)
 qe-history_LIBS       = $(SQLITE_LIBS)
 ALL_LIBS = $(ARCHIVE_LIBS) $(SQLITE_LIBS) $(JQ_LIBS) $(BASE_LIBS)
 
-# Unit drivers of lib/ modules: tests/unit/MODULE.c runs tests/unit/MODULE.test.
-UNIT = $(patsubst %.c,%,$(filter-out tests/unit/harness.c,$(wildcard tests/unit/*.c)))
+# Unit drivers of lib/ modules: tests/unit/MODULE.c, built as
+# $(B)/unit/MODULE, runs tests/unit/MODULE.test.
+UNIT = $(patsubst tests/unit/%.c,$(B)/unit/%,$(filter-out tests/unit/harness.c,$(wildcard tests/unit/*.c)))
 
 all: $(TOOLS)
 
@@ -43,25 +52,31 @@ all: $(TOOLS)
 # tools/sources only, which leave the benchmarks out.
 -include bench/Makefile.inc
 
-lib/libqe.a: $(LIBOBJ)
+$(LIBQE): $(LIBOBJ)
 	rm -f $@
 	$(AR) rcs $@ $(LIBOBJ)
 
-%.o: %.c $(wildcard lib/*.h)
+$(B)/%.o: %.c
+	@mkdir -p $(@D)
 	$(CC) $(QE_CFLAGS) -c -o $@ $<
 
-$(TOOLS): %: cmd/%.o lib/libqe.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< lib/libqe.a $($@_LIBS) $(BASE_LIBS)
+$(TOOLS): %: $(B)/cmd/%.o $(LIBQE)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBQE) $($@_LIBS) $(BASE_LIBS)
 
-tests/unit/%: tests/unit/%.c tests/unit/harness.o lib/libqe.a
-	$(CC) $(QE_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< tests/unit/harness.o lib/libqe.a $(ALL_LIBS)
+$(B)/unit/%: $(B)/tests/unit/%.o $(B)/tests/unit/harness.o $(LIBQE)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/tests/unit/harness.o $(LIBQE) $(ALL_LIBS)
 
-tests/unit/harness.o: tests/unit/harness.c tests/unit/harness.h $(wildcard lib/*.h)
-	$(CC) $(QE_CFLAGS) -c -o $@ $<
+$(B)/tests/unit/%.o: QE_CFLAGS += -Itests/unit
+
+# Keep the objects make builds on the way to a unit driver.
+.SECONDARY:
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)
 
 # The table-driven unit tests alone (also run by make check, in tests/00-unit.bats).
 unit: $(UNIT)
-	@for u in $(UNIT); do printf '%s: ' $$u; ./$$u $$u.test || exit 1; done
+	@for u in $(UNIT); do printf '%s: ' $$u; ./$$u tests/unit/$${u##*/}.test || exit 1; done
 
 check: all $(UNIT)
 	PATH="$(CURDIR):$(CURDIR)/hook:$(CURDIR)/python:$$PATH" bats tests
@@ -79,7 +94,7 @@ valgrind: all $(UNIT)
 	rm -rf tests/.valgrind && mkdir -p tests/.valgrind
 	for u in $(UNIT); do \
 		valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
-			--show-leak-kinds=definite ./$$u $$u.test >/dev/null 2>tests/.valgrind/unit.log || \
+			--show-leak-kinds=definite ./$$u tests/unit/$${u##*/}.test >/dev/null 2>tests/.valgrind/unit.log || \
 			{ cat tests/.valgrind/unit.log; exit 1; }; \
 	done
 	for t in $(TOOLS); do \
@@ -134,6 +149,6 @@ install: all
 	install -m 644 python/qe_telemetry/*.py $(DESTDIR)$(PYTHONDIR)/qe_telemetry
 
 clean:
-	rm -f $(TOOLS) cmd/*.o lib/*.o lib/libqe.a tests/unit/*.o $(UNIT)
+	rm -rf $(TOOLS) $(B)
 
 .PHONY: all unit check asan valgrind jobs-check fuzz fuzz-smoke dist deps deps-test install clean

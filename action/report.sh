@@ -61,18 +61,17 @@ packages() {
 	fi
 }
 
-# status_file: the execution status document of the report (qe-exec-status,
-# a Python 3 script shipped with the action: standard library only) into the
-# artifact and beside the report in the build folder
+# status_file: the execution status document of the report (the C tool
+# qe-exec-status) into the artifact and beside the report in the build folder
 status_file() {
-	local py args=()
-	if ! py=$(command -v python3 2> /dev/null); then
-		notice "no python3 on PATH: no execution_status.json"
+	local args=()
+	if [ ! -x "$QE_BIN/qe-exec-status" ]; then
+		notice "these tools have no qe-exec-status (a bundle older than the tool): no execution_status.json"
 		return 0
 	fi
 	[ ! -s "$QE_STATE/start" ] || args+=(--started "$(cat "$QE_STATE/start")")
 	args+=(--finished "$(date -u +%Y-%m-%dT%H:%M:%S.%6NZ)")
-	if "$py" "$GITHUB_ACTION_PATH/python/qe-exec-status" "${args[@]}" -o "$QE_ARTIFACT/execution_status.json" "$report"; then
+	if "$QE_BIN/qe-exec-status" "${args[@]}" -o "$QE_ARTIFACT/execution_status.json" "$report"; then
 		cp "$QE_ARTIFACT/execution_status.json" "$build/qe-telemetry/execution_status.json"
 	else
 		warn "qe-exec-status reported trouble (see above)"

@@ -1,9 +1,9 @@
 /*
  * qe-history - keep every build's stamped report in an SQLite database and
  * read trends, step changes, noise fences, environment comparisons and cost
- * from it. The store is lib/history/qe_hstore.c and lib/history/qe_hadd.c, reading it back
- * lib/history/qe_hload.c, the queries lib/qe_h*.c (qe_hquery.h), the rows
- * lib/history/qe_hout.c.
+ * from it. Everything it decides is in lib/history/ (history/history.h): the
+ * store qe_hstore.c and qe_hadd.c, reading it back qe_hload.c, the queries
+ * qe_h*.c (qe_hquery.h), the rows qe_hout.c.
  */
 #include <err.h>
 #include <fcntl.h>

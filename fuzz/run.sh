@@ -7,7 +7,7 @@ set -eu
 cd "$(dirname "$0")/.."
 FUZZ_TIME=${FUZZ_TIME:-60}
 CLANG=${CLANG:-clang}
-out=${FUZZ_DIR:-fuzz/work}
+out=${FUZZ_DIR:-build/fuzz}
 mkdir -p "$out"
 flags="-g -O1 -std=c99 -D_GNU_SOURCE -Ilib -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 libs="-larchive -lsqlite3 -lcjson -lcrypto -lz -lm"
@@ -56,7 +56,7 @@ build() {	# build TARGET
 	cell-diff|comment|stamp) src=fuzz/fuzz-$1.c ;;
 	*) src=fuzz/fuzz-extract.c ;;
 	esac
-	$CLANG $flags -DTARGET_"$T" -o "$out/fuzz-$1" "$src" lib/*.c $libs -ljq
+	$CLANG $flags -DTARGET_"$T" -o "$out/fuzz-$1" "$src" lib/*.c lib/*/*.c $libs -ljq
 }
 
 status=0

@@ -2,8 +2,8 @@
  * cJSON helpers and the record writer (qe_json.h): every line a tool prints
  * goes through qe_json_emit() or qe_json_emit_line(), its bytes written by qe_jw.
  */
-#include <stdio.h>
 #include <err.h>
+#include <stdio.h>
 #include <errno.h>
 #include <float.h>
 #include <math.h>
@@ -77,23 +77,6 @@ qe_json_add_num_or_null(cJSON *obj, const char *key, int have, double v)
 {
 	qe_json_check(have ? cJSON_AddNumberToObject(obj, key, v) :
 	    cJSON_AddNullToObject(obj, key));
-}
-
-int
-qe_json_numfmt(char *buf, double d)
-{
-	int n = 0;
-
-	if (!isfinite(d))
-		return snprintf(buf, 32, "null");
-	if (d == 0)
-		return snprintf(buf, 32, "0");
-	for (int prec = 15; prec <= 17; prec++) {
-		n = snprintf(buf, 32, "%.*g", prec, d);
-		if (strtod(buf, NULL) == d)
-			break;
-	}
-	return n;
 }
 
 char *
@@ -256,4 +239,13 @@ qe_json_finish(int status)
 		status = QE_EXIT_TROUBLE;
 	}
 	return status;
+}
+
+void
+qe_json_add_rounded(cJSON *obj, const char *key, double v, int decimals)
+{
+	if (isnan(v) || isinf(v))
+		qe_json_check(cJSON_AddNullToObject(obj, key));
+	else
+		qe_json_check(cJSON_AddNumberToObject(obj, key, qe_jw_round(v, decimals)));
 }

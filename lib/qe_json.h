@@ -44,11 +44,14 @@ int qe_json_time(const cJSON *obj, const char *key, struct qe_time *t);
 /* Add a string, or JSON null when s is NULL. */
 void qe_json_add_str_or_null(cJSON *obj, const char *key, const char *s);
 
+/* obj[key] = qe_jw_round(v, decimals), or null when v is not finite. */
+void qe_json_add_rounded(cJSON *obj, const char *key, double v, int decimals);
+
 /* Add a number, or JSON null when `have` is 0. */
 void qe_json_add_num_or_null(cJSON *obj, const char *key, int have, double v);
 
 /* Compact text of v (not NULL) as qe_jw_value() writes it, numbers in
- * qe_json_numfmt()'s form; release with free() (or cJSON_free()). Exits on
+ * qe_jw_numtext()'s form; release with free() (or cJSON_free()). Exits on
  * out of memory. */
 char *qe_json_print(const cJSON *v);
 
@@ -64,15 +67,6 @@ long qe_json_too_deep(const char *s, size_t n);
  * that is not finite: 1e999 parses as inf, and cJSON prints inf as null.
  */
 int qe_json_nonfinite(const cJSON *v);
-
-/*
- * The shortest of %.15g, %.16g and %.17g that reads back (strtod) to
- * exactly d, into buf (at least 32 bytes); "0" for either zero and "null"
- * for a value that is not finite, as cJSON writes them. Returns its length.
- * Every number a tool writes is printed this way (qe_jw.h): cJSON's own %1.15g is accepted when it is merely close, so DBL_MAX came
- * out as 1.79769313486232e+308, which reads back as infinity.
- */
-int qe_json_numfmt(char *buf, double d);
 
 /*
  * Where a JSON text s[0..n) (already known to be valid UTF-8) holds, inside

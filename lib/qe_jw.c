@@ -2,9 +2,9 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "qe_json.h"
 #include "qe_jw.h"
 
 #define QE_JW_STR_(x) #x
@@ -186,7 +186,7 @@ put_tiny(char *o, long long av, int decimals)
 }
 
 /*
- * x rounded to `decimals` decimals, in qe_json_numfmt()'s form. Below 1e9
+ * x rounded to `decimals` decimals, in qe_jw_numtext()'s form. Below 1e9
  * in magnitude the rounded value has at most 15 significant digits, so
  * %.15g's text is its digits, written by hand from the rounded integer v:
  * without an exponent from 1e-4 (|v| >= lo below), with one below
@@ -242,9 +242,26 @@ qe_jw_num(struct qe_buf *b, double x, int decimals)
 	b->len = (size_t)(o - b->data);
 }
 
+int
+qe_jw_numtext(char *buf, double d)
+{
+	int n = 0;
+
+	if (!isfinite(d))
+		return snprintf(buf, 32, "null");
+	if (d == 0)
+		return snprintf(buf, 32, "0");
+	for (int prec = 15; prec <= 17; prec++) {
+		n = snprintf(buf, 32, "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	return n;
+}
+
 /*
  * An integer below 1e15 in magnitude is its digits (%.15g's, and cJSON's
- * %d within int), else qe_json_numfmt()'s text (-0 as 0, not finite as
+ * %d within int), else qe_jw_numtext()'s text (-0 as 0, not finite as
  * null).
  */
 void
@@ -261,7 +278,7 @@ qe_jw_numfmt(struct qe_buf *b, double x)
 		qe_jw_raw(b, tmp, (size_t)(end - tmp));
 		return;
 	}
-	qe_jw_raw(b, tmp, (size_t)qe_json_numfmt(tmp, x));
+	qe_jw_raw(b, tmp, (size_t)qe_jw_numtext(tmp, x));
 }
 
 /* One byte of JSON punctuation. */
@@ -367,13 +384,4 @@ qe_jw_round(double x, int decimals)
 	if (!(fabs(x) < 9007199254740992.0))
 		return x;
 	return round(x * pow10d[decimals]) / pow10d[decimals];
-}
-
-void
-qe_jw_add_rounded(cJSON *obj, const char *key, double v, int decimals)
-{
-	if (isnan(v) || isinf(v))
-		qe_json_check(cJSON_AddNullToObject(obj, key));
-	else
-		qe_json_check(cJSON_AddNumberToObject(obj, key, qe_jw_round(v, decimals)));
 }

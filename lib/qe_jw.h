@@ -13,7 +13,7 @@
  *    below 0x20 as \u00xx (lowercase), every other byte (UTF-8, 0x7f) as is.
  *    The input is not checked for UTF-8: the reader already did.
  *  - one number form: the shortest of %.15g, %.16g and %.17g that reads
- *    back to the same double (qe_json_numfmt()), -0 as 0, a number that is
+ *    back to the same double (qe_jw_numtext()), -0 as 0, a number that is
  *    not finite as null. qe_jw_numfmt writes a double so; qe_jw_num writes
  *    x rounded half away from zero to `decimals` (0 to 6) decimals so (the
  *    same text as qe_jw_numfmt(qe_jw_round(x, decimals))), its digits
@@ -57,8 +57,18 @@ void qe_jw_str(struct qe_buf *b, const char *s);
 /* x rounded to `decimals` (0..6) decimals, in the one number form; null when not finite. */
 void qe_jw_num(struct qe_buf *b, double x, int decimals);
 
-/* The number x in the one number form (qe_json_numfmt(); null when not finite). */
+/* The number x in the one number form (qe_jw_numtext(); null when not finite). */
 void qe_jw_numfmt(struct qe_buf *b, double x);
+
+/*
+ * The one number form: the shortest of %.15g, %.16g and %.17g that reads
+ * back (strtod) to exactly d, into buf (at least 32 bytes); "0" for either
+ * zero and "null" for a value that is not finite, as cJSON writes them.
+ * Returns its length. cJSON's own %1.15g is accepted when it is merely
+ * close, so DBL_MAX came out as 1.79769313486232e+308, which reads back as
+ * infinity.
+ */
+int qe_jw_numtext(char *buf, double d);
 
 /* The value v (and all below it), compact; v must not be NULL. */
 void qe_jw_value(struct qe_buf *b, const cJSON *v);
@@ -74,8 +84,5 @@ void qe_jw_begin(struct qe_buf *b, const char *kind);
 
 /* x rounded half away from zero to `decimals` (0..6) decimals. */
 double qe_jw_round(double x, int decimals);
-
-/* obj[key] = qe_jw_round(v, decimals), or null when v is not finite. */
-void qe_jw_add_rounded(cJSON *obj, const char *key, double v, int decimals);
 
 #endif /* QE_JW_H */

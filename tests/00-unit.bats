@@ -1,14 +1,16 @@
 #!/usr/bin/env bats
 # The table-driven unit tests of lib/ (tests/unit/MODULE.test, run by the
-# driver tests/unit/MODULE built by make), and the vocabulary of lib/qe_vocab.c
+# driver build/unit/MODULE that make builds from tests/unit/MODULE.c), and the vocabulary of lib/qe_vocab.c
 # against the enums of schema/.
 
 load helper
 
+UNIT_DIR=$TESTS_DIR/../build/unit
+
 @test "every unit case file passes its driver" {
 	local t u failed=0
 	for t in "$TESTS_DIR"/unit/*.test; do
-		u=${t%.test}
+		u=$UNIT_DIR/$(basename "${t%.test}")
 		[ -x "$u" ] || { echo "$u: not built (make check builds it)"; failed=1; continue; }
 		run "$u" "$t"
 		echo "$(basename "$u"): $output"
@@ -19,7 +21,7 @@ load helper
 
 @test "a failing case is reported with its file, line, input and both outputs" {
 	printf 'parse\n2026-11-29T14:30:11Z\nwrong\n' > "$BATS_TEST_TMPDIR/bad.test"
-	run -1 --separate-stderr "$TESTS_DIR/unit/time" "$BATS_TEST_TMPDIR/bad.test"
+	run -1 --separate-stderr "$UNIT_DIR/time" "$BATS_TEST_TMPDIR/bad.test"
 	assert_output "0 passed, 1 failed"
 	assert_equal "${stderr_lines[0]}" "$BATS_TEST_TMPDIR/bad.test:1: parse: input '2026-11-29T14:30:11Z'"
 	assert_equal "${stderr_lines[1]}" "  expected 'wrong'"
@@ -28,7 +30,7 @@ load helper
 @test "the vocabulary is the schema's: verdicts, flags, statuses, timing sources, methods, notes, origins, answers, verdict rules, history words" {
 	S="$TESTS_DIR/../schema"
 	words() { jq -r "$1 | map(select(. != null)) | join(\" \")" "$2"; }
-	run -0 "$TESTS_DIR/unit/vocab" --dump
+	run -0 "$UNIT_DIR/vocab" --dump
 	assert_line "verdict: $(words '."$defs".verdict.enum' "$S/diff.json")"
 	assert_line "flag: $(words '."$defs".flags.items.enum' "$S/diff.json")"
 	assert_line "cell status: $(words '.properties.status.enum' "$S/cell.json")"

@@ -21,6 +21,7 @@
 
 #include "qe_diffread.h"
 #include "qe_ghrun.h"
+#include "qe_mem.h"
 #include "qe_review.h"
 
 #define QE_COMMENT_LIMIT	65536		/* GitHub: characters per comment */

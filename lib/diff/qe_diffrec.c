@@ -338,7 +338,7 @@ write_summary(const struct qe_diff_opts *opt, const struct qe_reader *r, const s
 	add_counts(o, "cells", t->cells, 1);
 	add_flag_counts(o, "notebook_flags", t->nb_flags);
 	add_flag_counts(o, "cell_flags", t->cell_flags);
-	qe_jw_add_rounded(o, "runner_factor", rf->factor, 4);
+	qe_json_add_rounded(o, "runner_factor", rf->factor, 4);
 	add_number(o, "runner_factor_cells", rf->cells);
 	qe_json_check(cJSON_AddBoolToObject(o, "adjusted", opt->adjust && !isnan(rf->factor)));
 	add_machines(o, t);

@@ -14,6 +14,7 @@
 #ifndef QE_FENCES_H
 #define QE_FENCES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "qe_verdict.h"

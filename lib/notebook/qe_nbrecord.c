@@ -418,7 +418,7 @@ qe_nbrecord_notebook(struct qe_nbctx *nb, char *bytes, size_t len, void (*releas
 	struct qe_nb_doc nd;
 	cJSON **recs;
 
-	if (qe_nb_read(nb->where, bytes, len, release, &nb->problems, &nd) < 0)
+	if (qe_nbscan_read(nb->where, bytes, len, release, &nb->problems, &nd) < 0)
 		return -1;
 	cell_records(nb, &nd, &t, &recs);
 	summarise(nb, nd.doc, &t, &s);
@@ -427,6 +427,6 @@ qe_nbrecord_notebook(struct qe_nbctx *nb, char *bytes, size_t len, void (*releas
 		append_record(out, recs[i]);
 	free(recs);
 	free(t.failure);
-	qe_nb_doc_free(&nd);
+	qe_nbscan_doc_free(&nd);
 	return 0;
 }

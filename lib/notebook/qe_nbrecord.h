@@ -48,7 +48,7 @@ struct qe_nbctx {
 };
 
 /*
- * Read a notebook (qe_nb_read: `bytes` is handed over and released with
+ * Read a notebook (qe_nbscan_read: `bytes` is handed over and released with
  * release()) and append its records to `out`. Returns -1 after a
  * diagnostic if it is not a notebook (nothing appended).
  */

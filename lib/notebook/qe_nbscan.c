@@ -573,7 +573,7 @@ scan(const char *bytes, size_t len, struct qe_nb_doc *d, struct seen *w, struct 
 	free(b.bk);
 	free(b.pieces);
 	if (r < 0)
-		qe_nb_doc_free(d);
+		qe_nbscan_doc_free(d);
 	return r;
 }
 
@@ -624,7 +624,7 @@ say_refusal(const char *where, const char *bytes, size_t len, size_t bom,
 }
 
 int
-qe_nb_read(const char *where, char *bytes, size_t len, void (*release)(void *), int *problems,
+qe_nbscan_read(const char *where, char *bytes, size_t len, void (*release)(void *), int *problems,
     struct qe_nb_doc *d)
 {
 	/* a BOM is passed before a text of two bytes or more (so cJSON did: columns stay) */
@@ -645,7 +645,7 @@ qe_nb_read(const char *where, char *bytes, size_t len, void (*release)(void *), 
 		say_refusal(where, bytes, len, bom, &e);
 	else if ((why = doc_refusal(&w, buf, sizeof buf)) != NULL) {
 		warnx("%s: not a notebook: %s", where, why);
-		qe_nb_doc_free(d);
+		qe_nbscan_doc_free(d);
 		r = -1;
 	}
 	release(bytes);
@@ -653,7 +653,7 @@ qe_nb_read(const char *where, char *bytes, size_t len, void (*release)(void *), 
 }
 
 void
-qe_nb_doc_free(struct qe_nb_doc *d)
+qe_nbscan_doc_free(struct qe_nb_doc *d)
 {
 	cJSON_Delete(d->doc);
 	free(d->odig);

@@ -41,7 +41,7 @@
  *    rewritten in place, then read again), said and counted in *problems.
  *  - repeated keys read as cJSON reads them: the first "cells", "outputs",
  *    "output_type", bundle key... counts.
- *  - on success the tree and the digests are the caller's (qe_nb_doc_free);
+ *  - on success the tree and the digests are the caller's (qe_nbscan_doc_free);
  *    on failure nothing is left.
  */
 #ifndef QE_NBSCAN_H
@@ -54,7 +54,7 @@
 #include "qe_sha.h"
 
 /*
- * A notebook as qe_nb_read() gives it. odig[i] is the output digest of
+ * A notebook as qe_nbscan_read() gives it. odig[i] is the output digest of
  * element i of "cells" (taken while reading; the empty digest for an
  * element without outputs). Each output of the tree is reduced to its
  * "output_type", "name", "ename" and "evalue" (an output that is not an
@@ -70,11 +70,11 @@ struct qe_nb_doc {
  * Read a notebook's bytes[0..len) (need not end in a NUL). `bytes` is
  * handed over: release(bytes) is called as soon as it is read (it may
  * have been written to: \u0000 rewritten), so the text and its tree are
- * never both held longer than needed. 0 with d filled (qe_nb_doc_free), or
+ * never both held longer than needed. 0 with d filled (qe_nbscan_doc_free), or
  * -1 after the message naming `where`.
  */
-int qe_nb_read(const char *where, char *bytes, size_t len, void (*release)(void *), int *problems,
+int qe_nbscan_read(const char *where, char *bytes, size_t len, void (*release)(void *), int *problems,
     struct qe_nb_doc *d);
-void qe_nb_doc_free(struct qe_nb_doc *d);
+void qe_nbscan_doc_free(struct qe_nb_doc *d);
 
 #endif /* QE_NBSCAN_H */

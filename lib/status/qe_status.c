@@ -305,7 +305,7 @@ add_totals(cJSON *o, const struct qe_status *s)
 	add_count(t, "failed", nfailed);
 	add_count(t, "executed", executed);
 	add_count(t, "cached", cached);
-	qe_jw_add_rounded(t, "runtime_s", runtime, 6);
+	qe_json_add_rounded(t, "runtime_s", runtime, 6);
 	qe_json_check(cJSON_AddNumberToObject(t, "cells_timed", timed));
 }
 

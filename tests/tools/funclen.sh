@@ -6,7 +6,7 @@
 max=${1:-80}
 [ $# -gt 0 ] && shift
 cd "$(dirname "$0")/../.." || exit 2
-[ $# -eq 0 ] && set -- cmd/*.c lib/*.c
+[ $# -eq 0 ] && set -- cmd/*.c lib/*.c lib/*/*.c
 awk -v max="$max" '
 	/^[A-Za-z_][A-Za-z0-9_]*\(/ { name = $0; sub(/\(.*/, "", name); at = FNR }
 	/^\{/ { start = FNR }

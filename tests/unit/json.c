@@ -43,14 +43,14 @@ nonfinite(const char *in, size_t n, struct qe_buf *out)
 	cJSON_Delete(v);
 }
 
-/* The number's text: qe_json_numfmt of strtod(input). */
+/* The number's text: qe_jw_numtext of strtod(input). */
 static void
 numfmt(const char *in, size_t n, struct qe_buf *out)
 {
 	char buf[32];
 
 	(void)n;
-	qe_json_numfmt(buf, strtod(in, NULL));
+	qe_jw_numtext(buf, strtod(in, NULL));
 	qe_buf_adds(out, buf);
 }
 

@@ -1,7 +1,7 @@
 /*
  * jw-ref.h - the number writer of lib/qe_jw.c said the slow way: the
  * value rounded (qe_jw_round) and printed by snprintf's %.15g/%.16g/%.17g
- * (qe_json_numfmt), which qe_jw_num's hand-written digits must equal byte
+ * (qe_jw_numtext), which qe_jw_num's hand-written digits must equal byte
  * for byte. Shared by tests/unit/jw.c (random values) and fuzz/fuzz-lib.c
  * (TARGET_JWNUM).
  */
@@ -24,7 +24,7 @@ ref_jw_num(struct qe_buf *b, double x, int decimals)
 	if (isnan(x) || isinf(x))
 		qe_buf_adds(b, "null");
 	else {
-		qe_json_numfmt(tmp, qe_jw_round(x, decimals));
+		qe_jw_numtext(tmp, qe_jw_round(x, decimals));
 		qe_buf_adds(b, tmp);
 	}
 }

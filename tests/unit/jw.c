@@ -4,7 +4,7 @@
  * (kept here as the reference of the bytes published before): the case
  * prints qe_jw's bytes, followed by " != cJSON " and cJSON's where they
  * differ. Numbers are checked against the slow form (jw-ref.h:
- * qe_json_numfmt of the rounded value).
+ * qe_jw_numtext of the rounded value).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +79,7 @@ num(const char *in, size_t n, struct qe_buf *out)
 	qe_buf_free(&ref);
 }
 
-/* "X": X as qe_jw_numfmt writes it, and " != " qe_json_numfmt's text where they differ. */
+/* "X": X as qe_jw_numfmt writes it, and " != " qe_jw_numtext's text where they differ. */
 static void
 numfmt(const char *in, size_t n, struct qe_buf *out)
 {
@@ -93,7 +93,7 @@ numfmt(const char *in, size_t n, struct qe_buf *out)
 		return;
 	}
 	qe_jw_numfmt(&jw, v);
-	qe_json_numfmt(buf, v);
+	qe_jw_numtext(buf, v);
 	qe_buf_adds(out, jw.data);
 	if (strcmp(jw.data, buf) != 0)
 		qe_buf_addf(out, " != %s", buf);
@@ -196,7 +196,7 @@ random_num(const char *in, size_t n, struct qe_buf *out)
 /*
  * "N SEED": N random doubles, each written by qe_jw_numfmt, by qe_json_print
  * of the cJSON number and, at every decimals 0..6, by qe_jw_num against
- * qe_json_print of what qe_jw_add_rounded adds (the diff-summary's
+ * qe_json_print of what qe_json_add_rounded adds (the diff-summary's
  * runner_factor): "N agree", or the first value that differs.
  */
 static void
@@ -218,13 +218,13 @@ random_exact(const char *in, size_t n, struct qe_buf *out)
 		qe_jw_numfmt(&a, x);
 		QE_JW_LIT(&a, " ");
 		qe_jw_num(&a, x, d);
-		qe_json_numfmt(buf, x);
+		qe_jw_numtext(buf, x);
 		cj = qe_json_print(num);
 		same = strcmp(cj, buf) == 0;
 		qe_buf_adds(&r, cj);
 		cJSON_free(cj);
 		cJSON_Delete(num);
-		qe_jw_add_rounded(o, "x", x, d);
+		qe_json_add_rounded(o, "x", x, d);
 		cj = qe_json_print(cJSON_GetObjectItem(o, "x"));
 		qe_buf_addf(&r, " %s", cj);
 		cJSON_free(cj);

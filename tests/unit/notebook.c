@@ -73,7 +73,7 @@ records(const char *in, size_t n, struct qe_buf *recs, struct qe_buf *said, int 
 	return r;
 }
 
-/* The notebook head + in + tail read (qe_nb_read) into d: 0, or -1 (its words on stderr). */
+/* The notebook head + in + tail read (qe_nbscan_read) into d: 0, or -1 (its words on stderr). */
 static int
 doc_of(const char *head, const char *in, size_t n, const char *tail, struct qe_nb_doc *d)
 {
@@ -83,7 +83,7 @@ doc_of(const char *head, const char *in, size_t n, const char *tail, struct qe_n
 	qe_buf_adds(&t, head);
 	qe_buf_add(&t, in, n);
 	qe_buf_adds(&t, tail);
-	return qe_nb_read("t.ipynb", t.data, t.len, free, &problems, d);
+	return qe_nbscan_read("t.ipynb", t.data, t.len, free, &problems, d);
 }
 
 /* An "outputs" value (JSON) of a code cell: its digest as read, and the first error's text. */
@@ -109,7 +109,7 @@ digest(const char *in, size_t n, struct qe_buf *out)
 		free(e);
 	}
 	qe_nb_codes_free(&c);
-	qe_nb_doc_free(&d);
+	qe_nbscan_doc_free(&d);
 }
 
 /*
@@ -136,7 +136,7 @@ codes(const char *in, size_t n, struct qe_buf *out)
 	if (c.n == 0)
 		qe_buf_adds(out, "(none)");
 	qe_nb_codes_free(&c);
-	qe_nb_doc_free(&d);
+	qe_nbscan_doc_free(&d);
 }
 
 /* Cell metadata (JSON): its label, or "(none)". */
