@@ -20,6 +20,9 @@
 
 #define QE_VERSION "0.1.0"
 
+/* The records' schema_version (schema/record.json). */
+#define QE_SCHEMA_VERSION 1
+
 enum {
 	QE_EXIT_OK = 0,
 	QE_EXIT_ANSWER = 1,	/* only when asked for, e.g. -e */

@@ -20,8 +20,6 @@
 
 #include <cjson/cJSON.h>
 
-#define QE_SCHEMA_VERSION 1
-
 /* Treat a NULL from a cJSON constructor as out of memory (exit 2). */
 cJSON *qe_json_check(cJSON *item);
 

@@ -5,7 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "qe.h"
 #include "qe_jw.h"
+
+#ifndef QE_SCHEMA_VERSION
+#error "QE_SCHEMA_VERSION (qe.h) is written into every record: include qe.h"
+#endif
 
 #define QE_JW_STR_(x) #x
 #define QE_JW_STR(x) QE_JW_STR_(x)
