@@ -9,7 +9,7 @@
 load helper
 
 REPO="$(cd "$TESTS_DIR/.." && pwd)"
-ELF_TOOLS="qe-cache-extract qe-cell-diff qe-comment qe-history qe-stamp"
+ELF_TOOLS="qe-cache-extract qe-cell-diff qe-comment qe-exec-status qe-history qe-stamp"
 
 setup_file() {
 	D="$BATS_FILE_TMPDIR"
