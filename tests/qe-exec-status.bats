@@ -181,7 +181,7 @@ qe-exec-status: 4 lines rejected"
 	run -2 --separate-stderr qe-exec-status --no-such-option
 	assert_regex "${stderr_lines[0]}" "unrecognized option '--no-such-option'"
 	S="$TESTS_DIR/../schema/execution-status.json"
-	run -0 "$TESTS_DIR/unit/vocab" --dump
+	run -0 "$TESTS_DIR/../build/unit/vocab" --dump
 	assert_line "notebook status: $(jq -r '.properties.documents.items.properties.status.enum | join(" ")' "$S")"
 	assert_line "execution: $(jq -r '.properties.documents.items.properties.execution.enum | map(select(. != null)) | join(" ")' "$S")"
 }
