@@ -243,22 +243,31 @@ stubs() {
 	refute_output --partial ':0'
 	run -1 grep -l 'libcjson-dev' "$REPO/tests/action/ubuntu-packages.sh" "$REPO/action/install.sh"
 	# .ci/run runs README.md's two commands as written there, after apt-get
-	# update, then tools/deps ci; it installs nothing itself (one list)
-	run -0 /usr/bin/python3 - "$REPO/README.md" "$REPO/.ci/run" <<-'PY'
+	# update; then it installs `tools/deps --list ci` written out (the same
+	# packages, in one apt-get install after the README's commands, so they
+	# install the test set themselves) and checks with tools/deps --check ci
+	run -0 /usr/bin/python3 - "$REPO/README.md" "$REPO/.ci/run" "$(sh "$REPO/tools/deps" --list ci)" <<-'PY'
 	import sys
 	section = open(sys.argv[1]).read().split("\n## The two commands\n", 1)[1].split("\n## ", 1)[0]
 	readme = [l[4:] for l in section.splitlines() if l.startswith("    ")]
-	run = [l for l in open(sys.argv[2]).read().splitlines() if l.strip() and not l.lstrip().startswith("#")]
+	text = open(sys.argv[2]).read()
+	run = [l for l in text.splitlines() if l.strip() and not l.lstrip().startswith("#")]
 	print(len(readme), "commands in README.md")
-	want = ["apt-get update"] + [c + " || exit" for c in readme] + ["tools/deps ci"]
+	install = [i for i, l in enumerate(run) if "apt-get install" in l]
+	want = ["apt-get update"] + [c + " || exit" for c in readme] + ["tools/deps --check ci"]
 	at = [run.index(w) if w in run else -1 for w in want]
+	at = at[:-1] + install + at[-1:]
 	print("in order" if -1 not in at and at == sorted(at) else "not in order: %s" % at)
-	print("apt-get install:", sum("apt-get install" in l for l in run))
+	print("apt-get install:", len(install))
+	words = " ".join(text.replace("\\\n", " ").split("apt-get install", 1)[1].split("\n", 1)[0].split())
+	listed = [w for w in words.split() if not w.startswith("-")]
+	print("the list of tools/deps" if sorted(listed) == sorted(sys.argv[3].split()) else "lists differ: %s" % listed)
 	PY
 	assert_output - <<-'EOF'
 	2 commands in README.md
 	in order
-	apt-get install: 0
+	apt-get install: 1
+	the list of tools/deps
 	EOF
 }
 
