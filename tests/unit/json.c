@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "qe_jw.h"
 
 /* A new record of the input's kind, printed. */
 static void
