@@ -148,7 +148,9 @@ install: all
 	mkdir -p $(DESTDIR)$(PYTHONDIR)/qe_telemetry
 	install -m 644 python/qe_telemetry/*.py $(DESTDIR)$(PYTHONDIR)/qe_telemetry
 
+# The fuzzers' corpora (build/fuzz, fuzz/run.sh) outlive a clean, as they
+# did in fuzz/work: they are what the fuzzing found, not objects.
 clean:
-	rm -rf $(TOOLS) $(B)
+	rm -rf $(TOOLS) $(B)/cmd $(B)/lib $(B)/tests $(B)/unit $(LIBQE)
 
 .PHONY: all unit check asan valgrind jobs-check fuzz fuzz-smoke dist deps deps-test install clean
