@@ -9,15 +9,18 @@
 # shellcheck source=action/lib.sh
 . "$GITHUB_ACTION_PATH/action/lib.sh"
 
+# First, before anything that can stop this step: what the Sphinx extension
+# qe_telemetry.sphinx in the build's conf.py needs, the package (PYTHONPATH:
+# ${{ env.QE_TELEMETRY_PYTHON }} in the build step; it is in the action's own
+# folder, so it is there whatever else fails) and where its tools are (when
+# they are missing the extension logs an info line and shows placeholders).
+printf 'QE_TELEMETRY_PYTHON=%s\nQE_TELEMETRY_BIN=%s\n' "$GITHUB_ACTION_PATH/python" "${QE_BIN:-}" >> "$GITHUB_ENV"
+
 mkdir -p "$QE_STATE" "$QE_ARTIFACT"
 rm -rf "$QE_STATE"/baseline.ndjson "$QE_STATE"/baseline-cache "$QE_STATE"/cells.log "$QE_STATE"/armed
 date -u +%Y-%m-%dT%H:%M:%S.%6NZ > "$QE_STATE/start"
 need_tools qe-hook qe-cache-extract || exit 0
 
-# for the Sphinx extension qe_telemetry.sphinx in the build's conf.py: the
-# package (PYTHONPATH: ${{ env.QE_TELEMETRY_PYTHON }} in the build step) and
-# the tools it runs
-printf 'QE_TELEMETRY_PYTHON=%s\nQE_TELEMETRY_BIN=%s\n' "$GITHUB_ACTION_PATH/python" "$QE_BIN" >> "$GITHUB_ENV"
 if "$QE_BIN/qe-hook" arm; then
 	printf 'QE_TELEMETRY_LOG=%s\n' "$QE_STATE/cells.log" >> "$GITHUB_ENV"
 	: > "$QE_STATE/armed"

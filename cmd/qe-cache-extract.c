@@ -174,6 +174,8 @@ main(int argc, char *argv[])
 		return stored(&x, c.stored, argc, argv);
 	if (c.timings != NULL && qe_hooklog_load(&x.hooks, c.timings) != QE_EXIT_OK)
 		x.problems++;	/* bad lines were reported; the good ones still join */
+	if (c.timings != NULL && x.have_since)	/* a log kept across builds: only this build's kernels */
+		qe_hooklog_drop_before(&x.hooks, &x.since);
 	if (c.baseline != NULL && qe_extract_baseline(&x, c.baseline) < 0)
 		return qe_json_finish(QE_EXIT_TROUBLE);
 	for (int i = 0; i < argc; i++)

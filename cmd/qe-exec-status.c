@@ -31,6 +31,7 @@ static const struct option longopts[] = {
 	{ "input",      required_argument, NULL, OPT_INPUT },
 	{ "output",     required_argument, NULL, 'o' },
 	{ "provenance", required_argument, NULL, 'p' },
+	{ "report",     required_argument, NULL, 'R' },
 	{ "started",    required_argument, NULL, OPT_STARTED },
 	{ "times",      no_argument,       NULL, 't' },
 	QE_LONGOPTS_COMMON,
@@ -38,14 +39,15 @@ static const struct option longopts[] = {
 };
 
 static const char usage[] =
-    "usage: qe-exec-status [-ht] [--version] [-o file] [-p file] [--started time]\n"
-    "                      [--finished time] [--generator text] [--input name]\n"
-    "                      [--max-line bytes] [report ...]\n";
+    "usage: qe-exec-status [-ht] [--version] [-o file] [-p file] [-R report]\n"
+    "                      [--started time] [--finished time] [--generator text]\n"
+    "                      [--input name] [--max-line bytes] [report ...]\n";
 
 struct cli {
 	const char *output, *provenance, *started, *finished, *generator;
 	char **inputs;		/* --input, in order */
-	int ninputs, times;
+	char **reports;		/* -R: stored reports a cache hit's times come from */
+	int ninputs, nreports, times;
 };
 
 /* A time option: RFC 3339 as qe_time_parse() reads it, else a usage error. */
@@ -77,6 +79,10 @@ option(int ch, const char *arg, void *ctx)
 	case OPT_INPUT:
 		c->inputs = qe_xrealloc(c->inputs, (size_t)(c->ninputs + 1) * sizeof *c->inputs);
 		c->inputs[c->ninputs++] = (char *)arg;
+		return 0;
+	case 'R':
+		c->reports = qe_xrealloc(c->reports, (size_t)(c->nreports + 1) * sizeof *c->reports);
+		c->reports[c->nreports++] = (char *)arg;
 		return 0;
 	default:
 		return -1;
@@ -142,7 +148,7 @@ write_file(const char *path, const struct qe_buf *b)
 static int
 run(struct cli *c, int argc, char **argv)
 {
-	struct qe_status s = { .times = c->times };
+	struct qe_status s = { .times = c->times }, reports = { 0 };
 	struct qe_buf out = { 0 };
 	cJSON *prov = NULL;
 	int status = QE_EXIT_OK, n = 0;
@@ -152,11 +158,13 @@ run(struct cli *c, int argc, char **argv)
 		status = QE_EXIT_TROUBLE;
 	if (qe_ndjson_each(argc, argv, qe_status_record, &s) != QE_EXIT_OK)
 		status = QE_EXIT_TROUBLE;
+	if (c->nreports > 0 && qe_ndjson_each(c->nreports, c->reports, qe_status_record, &reports) != QE_EXIT_OK)
+		status = QE_EXIT_TROUBLE;
 	if (c->times)
 		qe_status_times(&out, &s, prov);
 	else {
 		struct qe_status_build b = { c->generator ? c->generator : "qe-exec-status " QE_VERSION,
-			c->started, c->finished, names, c->ninputs, prov };
+			c->started, c->finished, names, c->ninputs, prov, c->nreports ? &reports : NULL };
 
 		for (int i = 0; !c->inputs && i < argc; i++)
 			if (strcmp(argv[i], "-") != 0)
@@ -174,6 +182,7 @@ run(struct cli *c, int argc, char **argv)
 	qe_buf_free(&out);
 	cJSON_Delete(prov);
 	qe_status_free(&s);
+	qe_status_free(&reports);
 	return status;
 }
 
@@ -181,14 +190,16 @@ int
 main(int argc, char **argv)
 {
 	struct cli c = { 0 };
-	const struct qe_cli cli = { "ho:p:t", longopts, usage, option, &c };
+	const struct qe_cli cli = { "ho:p:R:t", longopts, usage, option, &c };
 	int status;
 
 	if ((status = qe_cli_parse(&cli, &argc, &argv)) != QE_CLI_GO) {
 		free(c.inputs);
+		free(c.reports);
 		return status;
 	}
 	status = run(&c, argc, argv);
 	free(c.inputs);
+	free(c.reports);
 	return qe_json_finish(status);
 }

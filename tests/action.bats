@@ -501,6 +501,10 @@ bare_step() {
 	common=(QE_BIN="$empty" QE_BUILD_DIR=_build QE_CACHE_DIR= QE_SOURCE_DIR=lectures)
 	run -0 --separate-stderr bare_step before.sh "${common[@]}"
 	assert_output "::warning::qe-telemetry: the tools are not installed (missing: qe-hook qe-cache-extract): before.sh skipped; see the install step's warning"
+	# what the Sphinx extension needs is exported before the step stops: the build imports the package
+	run -0 cat "$(ls -d "$JOB"/state/step-* | sort -t- -k2,2n | tail -n 1)/github_env"
+	assert_line "QE_TELEMETRY_PYTHON=$REPO/python"
+	assert_line "QE_TELEMETRY_BIN=$empty"
 	run -0 runjob /usr/bin/python3 "$A/build.py" lectures _build
 	run -0 --separate-stderr bare_step report.sh "${common[@]}" QE_ENV_FILE=environment.yml QE_PYTHON=/usr/bin/python3 QE_BUILD_OUTCOME=success QE_PR=46
 	assert_output "::warning::qe-telemetry: the tools are not installed (missing: qe-cache-extract qe-stamp): report.sh skipped; see the install step's warning"

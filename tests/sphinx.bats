@@ -15,6 +15,7 @@ CACHE="$HOOKFIX/cache/.jupyter_cache"
 LOG="$HOOKFIX/cache/hook.log"
 export PYTHONPATH="$TESTS_DIR/../python"
 export PYTHONDONTWRITEBYTECODE=1
+NB=$'\xc2\xa0'	# the no-break space between number and unit, as its two bytes (no LANG needed)
 
 setup() {
 	T=$BATS_TEST_TMPDIR
@@ -47,58 +48,64 @@ current=(-D qe_exec_time_cache="$CACHE" -D qe_exec_time_log="$LOG" -D qe_exec_ti
 	L=$T/lectures
 	assert_equal "$stderr" "$L/broken.md:3: WARNING: qe-telemetry: exec-time: no measured time for 'broken-setup' in document 'broken': the document failed (this build: ValueError: deliberate failure for the fixture)
 $L/broken.md:4: WARNING: qe-telemetry: exec-time: no measured time for document 'broken': the document failed (this build: ValueError: deliberate failure for the fixture)
-$L/intro.md:15: WARNING: qe-telemetry: exec-time: unknown label 'no-such-cell' in document 'intro'"
+$L/intro.md:15: WARNING: qe-telemetry: exec-time: unknown label 'no-such-cell' in document 'intro'
+$L/intro.md:19: WARNING: qe-telemetry: exec-time: unknown label 'wrapped-unknown' in document 'intro'"
 	records > "$T/records.ndjson"
 	run -0 /usr/bin/python3 "$TESTS_DIR/tools/exec_time_check.py" "$T/html" "$T/records.ndjson"
 	assert_output - <<-'EOF'
-	broken | human broken-setup | (not measured) | placeholder
-	broken | human broken | (not measured) | placeholder
-	dynamics/markov | human markov-simulate | 0.21 s | within
-	dynamics/markov | human markov-setup | 0.07 s | within
-	dynamics/markov | human dynamics/markov | 1.41 s | within
-	dynamics/markov | share markov-simulate | 74 % | within
-	intro | human slow-sleep | 0.30 s | within
-	intro | seconds slow-sleep | 0.30 s | within
-	intro | rounded slow-sleep | 0.3 s | within
-	intro | share slow-sleep | 68 % | within
-	intro | human résumé-λ | < 0.01 s | within
-	intro | human numpy-eig | 0.07 s | within
-	intro | human intro | 2.12 s | within
-	intro | human dynamics/markov#markov-simulate | 0.21 s | within
-	intro | human numba_demo#njit-first-call | 0.30 s | within
-	intro | human numba_demo#njit-second-call | < 0.01 s | within
-	intro | human no-such-cell | (not measured) | placeholder
-	numba_demo | human njit-first-call | 0.30 s | within
-	numba_demo | rounded numba-import | 0.5 s | within
+	broken | human broken-setup | — | placeholder
+	broken | human broken | — | placeholder
+	dynamics/markov | human markov-simulate | 0.21~s | within
+	dynamics/markov | human markov-setup | 0.07~s | within
+	dynamics/markov | human dynamics/markov | 1.41~s | within
+	dynamics/markov | share markov-simulate | 74~% | within
+	intro | human slow-sleep | 0.30~s | within
+	intro | seconds slow-sleep | 0.30~s | within
+	intro | rounded slow-sleep | 0.3~s | within
+	intro | share slow-sleep | 68~% | within
+	intro | human résumé-λ | <~0.01~s | within
+	intro | human numpy-eig | 0.07~s | within
+	intro | human intro | 2.12~s | within
+	intro | human dynamics/markov#markov-simulate | 0.21~s | within
+	intro | human numba_demo#njit-first-call | 0.30~s | within
+	intro | human numba_demo#njit-second-call | <~0.01~s | within
+	intro | human no-such-cell | — | placeholder
+	numba_demo | human njit-first-call | 0.30~s | within
+	numba_demo | rounded numba-import | 0.5~s | within
 	EOF
 	# the prose form renders inline, the same values
-	run -0 grep -o 'Compiling costs <abbr class="qe-exec-time" title="[^"]*">0.30 s</abbr>; the second call takes <abbr class="qe-exec-time" title="[^"]*">&lt; 0.01 s</abbr>' "$T/html/numba_demo.html"
+	run -0 grep -o "Compiling costs <abbr class=\"qe-exec-time\" title=\"[^\"]*\">0.30${NB}s</abbr>; the second call takes <abbr class=\"qe-exec-time\" title=\"[^\"]*\">&lt;${NB}0.01${NB}s</abbr>" "$T/html/numba_demo.html"
 }
 
 @test "exec-time: the tooltip says what, when, where (runner class, CPU, commit) and which source" {
 	run -0 --separate-stderr book html "${current[@]}" -D qe_exec_time_digits=6
 	run -0 grep -o '<li><p>seconds slow-sleep: <abbr class="qe-exec-time" title="[^"]*">[^<]*</abbr>' "$T/html/intro.html"
 	# 0.301888 s is the fixture's hook duration of slow-sleep (tests/fixtures/hook/README.md)
-	assert_output --regexp "^<li><p>seconds slow-sleep: <abbr class=\"qe-exec-time\" title=\"cell slow-sleep of intro: measured 2026-11-29 15:45 UTC on test-runner \([^\"]*[0-9]+ CPUs\), commit ${COMMIT:0:12}; source: this build, hook timing\">0.301888 s</abbr>\$"
+	assert_output --regexp "^<li><p>seconds slow-sleep: <abbr class=\"qe-exec-time\" title=\"cell slow-sleep of intro: measured 2026-11-29 15:45 UTC on test-runner \([^\"]*[0-9]+ CPUs\), commit ${COMMIT:0:12}; source: this build, hook timing\">0.301888${NB}s</abbr>\$"
 	run -0 grep -o '<li><p>human intro: <abbr [^>]*>' "$T/html/intro.html"
 	assert_output --regexp "title=\"whole execution of intro \(kernel start-up included\): measured 2026-11-29 15:45 UTC on test-runner .*; source: this build\">\$"
 	run -0 grep -o '<li><p>share slow-sleep: <abbr [^>]*>' "$T/html/intro.html"
 	assert_output --regexp "title=\"0.30 s of the 0.44 s of timed cells of intro, cell slow-sleep: measured"
 }
 
-# texts PAGE: the "KEY: TEXT" of every list item of a built page
+# texts PAGE: the "KEY: TEXT" of every list item of a built page, a no-break space as ~
 texts() {
-	sed -n 's|.*<li><p>\([^:<]*\): <abbr [^>]*>\([^<]*\)</abbr>.*|\1: \2|p' "$1"
+	sed -n 's|.*<li><p>\([^:<]*\): <abbr [^>]*>\([^<]*\)</abbr>.*|\1: \2|p' "$1" | nbsp
+}
+
+# nbsp: standard input with each no-break space written ~
+nbsp() {
+	LC_ALL=C sed 's/\xc2\xa0/~/g'
 }
 
 @test "exec-time: qe_exec_time_format sets the form of {exec-time}; a bad form is a configuration error" {
 	run -0 --separate-stderr book html "${current[@]}" -D qe_exec_time_format=seconds -D qe_exec_time_digits=3
 	run -0 texts "$T/html/dynamics/markov.html"
 	assert_output - <<-'EOF'
-	human markov-simulate: 0.209 s
-	human markov-setup: 0.071 s
-	human dynamics/markov: 1.406 s
-	share markov-simulate: 74 %
+	human markov-simulate: 0.209~s
+	human markov-setup: 0.071~s
+	human dynamics/markov: 1.406~s
+	share markov-simulate: 74~%
 	EOF
 	run -2 --separate-stderr book html2 "${current[@]}" -D qe_exec_time_format=minutes
 	assert_regex "$stderr" "qe_exec_time_format: 'minutes' is not one of human, rounded, seconds"
@@ -106,10 +113,10 @@ texts() {
 
 @test "exec-time: builders other than HTML (here the text builder; LaTeX takes the same path) get the time alone, no explanation inline" {
 	run -0 --separate-stderr /usr/bin/python3 -m sphinx -q -b text -d "$T/dt" "${current[@]}" "$T/lectures" "$T/text"
-	run -0 grep -F 'human slow-sleep:' "$T/text/intro.txt"
-	assert_output "* human slow-sleep: 0.30 s"
+	run -0 bash -c "grep -F 'human slow-sleep:' '$T/text/intro.txt' | LC_ALL=C sed 's/\xc2\xa0/~/g'"
+	assert_output "* human slow-sleep: 0.30~s"
 	run -0 grep -F 'human no-such-cell:' "$T/text/intro.txt"
-	assert_output "* human no-such-cell: (not measured)"
+	assert_output "* human no-such-cell: —"
 }
 
 @test "exec-time: qe_exec_time_strict turns a missing time into a build error naming the document and the label" {
@@ -134,35 +141,36 @@ texts() {
 	L=$T/lectures
 	assert_equal "$stderr" "$L/broken.md:3: WARNING: qe-telemetry: exec-time: no measured time for 'broken-setup' in document 'broken': the document failed (this build: ValueError: deliberate failure for the fixture)
 $L/broken.md:4: WARNING: qe-telemetry: exec-time: no measured time for document 'broken': the document failed (this build: ValueError: deliberate failure for the fixture)
-$L/intro.md:15: WARNING: qe-telemetry: exec-time: unknown label 'no-such-cell' in document 'intro'"
+$L/intro.md:15: WARNING: qe-telemetry: exec-time: unknown label 'no-such-cell' in document 'intro'
+$L/intro.md:19: WARNING: qe-telemetry: exec-time: unknown label 'wrapped-unknown' in document 'intro'"
 	run -0 texts "$T/html/intro.html"
 	# the parallel build's hook durations (tests/fixtures/hook/README.md): slow-sleep 0.302006 s
-	assert_line --index 1 "seconds slow-sleep: 0.302006 s"
+	assert_line --index 1 "seconds slow-sleep: 0.302006~s"
 	run -0 grep -o '<li><p>seconds slow-sleep: <abbr [^>]*>' "$T/html/intro.html"
 	assert_output --regexp "measured 2026-11-29 15:45 UTC on weekly-new \(.*\), commit ${COMMIT:0:12}; source: stored report new.ndjson.gz, hook timing\">\$"
 	gzip -dc "$T/history/new.ndjson.gz" > "$T/new.ndjson"
 	run -0 /usr/bin/python3 "$TESTS_DIR/tools/exec_time_check.py" "$T/html" "$T/new.ndjson"
 	refute_output --partial OFF
-	assert_line "intro | human intro | 1.71 s | within"
-	assert_line "numba_demo | human njit-first-call | 0.61 s | within"
+	assert_line "intro | human intro | 1.71~s | within"
+	assert_line "numba_demo | human njit-first-call | 0.61~s | within"
 	# the older report alone gives its own values
 	run -0 --separate-stderr book html-old -D qe_exec_time_cache=/nonexistent -D qe_exec_time_report="$T/old.ndjson" -D qe_exec_time_digits=6
 	run -0 texts "$T/html-old/intro.html"
-	assert_line --index 1 "seconds slow-sleep: 0.301888 s"
+	assert_line --index 1 "seconds slow-sleep: 0.301888~s"
 	# neither: placeholders, one warning per role naming document and label
 	run -0 --separate-stderr book html-none -D qe_exec_time_cache=/nonexistent -D qe_exec_time_log=
 	run -0 texts "$T/html-none/dynamics/markov.html"
 	assert_output - <<-'EOF'
-	human markov-simulate: (not measured)
-	human markov-setup: (not measured)
-	human dynamics/markov: (not measured)
-	share markov-simulate: (not measured)
+	human markov-simulate: —
+	human markov-setup: —
+	human dynamics/markov: —
+	share markov-simulate: —
 	EOF
-	assert_regex "$stderr" "dynamics/markov.md:3: WARNING: qe-telemetry: exec-time: no measured time for 'markov-simulate' in document 'dynamics/markov' \(not executed in this build, not in a stored report\)"
+	assert_regex "$stderr" "dynamics/markov.md:3: WARNING: qe-telemetry: exec-time: no measured time for 'markov-simulate' in document 'dynamics/markov': not executed in this build and not in a stored report"
 	# with no data at all a bare name cannot be told a label from a document
-	assert_regex "$stderr" "dynamics/markov.md:5: WARNING: qe-telemetry: exec-time: no measured time for 'dynamics/markov' in document 'dynamics/markov' \(not executed in this build, not in a stored report\)"
-	run -0 grep -c 'WARNING: qe-telemetry: exec-time: no measured time for .* in document .* (not executed in this build, not in a stored report)$' <<< "$stderr"
-	assert_output 21
+	assert_regex "$stderr" "dynamics/markov.md:5: WARNING: qe-telemetry: exec-time: no measured time for 'dynamics/markov' in document 'dynamics/markov': not executed in this build and not in a stored report"
+	run -0 grep -c 'WARNING: qe-telemetry: exec-time: no measured time for .* in document .*: not executed in this build and not in a stored report$' <<< "$stderr"
+	assert_output 22
 }
 
 @test "exec-time: a rebuild without -E reads the pages with roles again, so new data reaches them (not with qe_exec_time_reread = False)" {
@@ -170,56 +178,68 @@ $L/intro.md:15: WARNING: qe-telemetry: exec-time: unknown label 'no-such-cell' i
 	mkdir "$T/c" "$T/c2"
 	run -0 --separate-stderr book html -D qe_exec_time_cache="$T/c" -D qe_exec_time_log="$LOG" -D qe_exec_time_since=2026-11-29T00:00:00Z
 	run -0 texts "$T/html/numba_demo.html"
-	assert_line "human njit-first-call: (not measured)"
+	assert_line "human njit-first-call: —"
 	cp -r "$CACHE/." "$T/c"
 	run -0 --separate-stderr book html -D qe_exec_time_cache="$T/c" -D qe_exec_time_log="$LOG" -D qe_exec_time_since=2026-11-29T00:00:00Z
 	run -0 texts "$T/html/numba_demo.html"
-	assert_line "human njit-first-call: 0.30 s"
+	assert_line "human njit-first-call: 0.30~s"
 	# qe_exec_time_reread = False: an unchanged page keeps what it showed
 	run -0 --separate-stderr book html2 -D qe_exec_time_cache="$T/c2" -D qe_exec_time_log="$LOG" -D qe_exec_time_since=2026-11-29T00:00:00Z -D qe_exec_time_reread=0
 	cp -r "$CACHE/." "$T/c2"
 	run -0 --separate-stderr book html2 -D qe_exec_time_cache="$T/c2" -D qe_exec_time_log="$LOG" -D qe_exec_time_since=2026-11-29T00:00:00Z -D qe_exec_time_reread=0
 	run -0 texts "$T/html2/numba_demo.html"
-	assert_line "human njit-first-call: (not measured)"
+	assert_line "human njit-first-call: —"
 }
 
-@test "exec-time: the tools are found in \$QE_TELEMETRY_BIN (the action's before step exports it) before PATH; without them, a warning" {
+@test "exec-time: the tools are found in \$QE_TELEMETRY_BIN (the action's before step exports it) before PATH; without them, an info line and placeholders, and -W builds pass" {
 	local bin
 	bin=$(dirname "$(command -v qe-cache-extract)")
 	mkdir "$T/empty"
 	PATH=/usr/bin:/bin QE_TELEMETRY_BIN="$bin" run -0 --separate-stderr book html "${current[@]}"
 	run -0 texts "$T/html/numba_demo.html"
-	assert_line "human njit-first-call: 0.30 s"
-	PATH=/usr/bin:/bin QE_TELEMETRY_BIN="$T/empty" run -0 --separate-stderr book html2 "${current[@]}"
-	assert_equal "${stderr_lines[0]}" "WARNING: qe-telemetry: qe-cache-extract not found: this build's times are not used"
+	assert_line "human njit-first-call: 0.30~s"
+	# our trouble is not the book's: no warning (the failed and unknown roles included), -W passes
+	PATH=/usr/bin:/bin QE_TELEMETRY_BIN="$T/empty" run -0 --separate-stderr /usr/bin/python3 -m sphinx -W -b html -d "$T/html2.doctrees" \
+		"${current[@]}" "$T/lectures" "$T/html2"
+	assert_equal "$stderr" ""
+	assert_line "qe-telemetry: qe-cache-extract not found (install qe-telemetry, or set QE_TELEMETRY_BIN): this build's times are not used, placeholders shown"
+	assert_line "qe-telemetry: qe-exec-status not found (install qe-telemetry, or set QE_TELEMETRY_BIN): no execution status file"
 	run -0 texts "$T/html2/numba_demo.html"
-	assert_line "human njit-first-call: (not measured)"
+	assert_line "human njit-first-call: —"
+	run -0 grep -c 'class="qe-exec-time qe-exec-time-missing" title="not measured: qe-cache-extract not found"' "$T/html2/intro.html"
+	assert_output 12
 }
 
 @test "exec-time: the printed forms and their rounding" {
 	run -0 /usr/bin/python3 - <<-'EOF'
 	from qe_telemetry.records import human, seconds, rounded, share
+	out = print
+	def print(*a, sep=" "):  # a no-break space shows as ~
+	    out(*(str(x).replace("\u00a0", "~") for x in a), sep=sep)
 	for d in (0, 0.004, 0.005, 0.0951, 0.301888, 9.994, 9.996, 12.34, 59.94, 59.96, 130.4, 3599.4, 3599.6, 3900, 7170):
 	    print(d, human(d), seconds(d), rounded(d), sep=" | ")
 	print(share(0.301888, 0.443425), share(0.001, 1), share(1, 1), sep=" | ")
+	# English style: no space before %; plain spaces when asked
+	print(share(0.301888, 0.443425, pct=""), share(0.001, 1, pct=""), human(130.4, sp=" "), sep=" | ")
 	EOF
 	assert_output - <<-'EOF'
-	0 | < 0.01 s | 0.00 s | < 0.1 s
-	0.004 | < 0.01 s | 0.00 s | < 0.1 s
-	0.005 | 0.01 s | 0.01 s | < 0.1 s
-	0.0951 | 0.10 s | 0.10 s | 0.1 s
-	0.301888 | 0.30 s | 0.30 s | 0.3 s
-	9.994 | 9.99 s | 9.99 s | 10 s
-	9.996 | 10.0 s | 10.00 s | 10 s
-	12.34 | 12.3 s | 12.34 s | 12 s
-	59.94 | 59.9 s | 59.94 s | 1 min
-	59.96 | 1 min | 59.96 s | 1 min
-	130.4 | 2 min 10 s | 130.40 s | 2 min
-	3599.4 | 59 min 59 s | 3599.40 s | 1 h
-	3599.6 | 1 h | 3599.60 s | 1 h
-	3900 | 1 h 5 min | 3900.00 s | 1 h 5 min
-	7170 | 2 h | 7170.00 s | 2 h
-	68 % | < 1 % | 100 %
+	0 | <~0.01~s | 0.00~s | <~0.1~s
+	0.004 | <~0.01~s | 0.00~s | <~0.1~s
+	0.005 | 0.01~s | 0.01~s | <~0.1~s
+	0.0951 | 0.10~s | 0.10~s | 0.1~s
+	0.301888 | 0.30~s | 0.30~s | 0.3~s
+	9.994 | 9.99~s | 9.99~s | 10~s
+	9.996 | 10.0~s | 10.00~s | 10~s
+	12.34 | 12.3~s | 12.34~s | 12~s
+	59.94 | 59.9~s | 59.94~s | 1~min
+	59.96 | 1~min | 59.96~s | 1~min
+	130.4 | 2~min~10~s | 130.40~s | 2~min
+	3599.4 | 59~min~59~s | 3599.40~s | 1~h
+	3599.6 | 1~h | 3599.60~s | 1~h
+	3900 | 1~h~5~min | 3900.00~s | 1~h~5~min
+	7170 | 2~h | 7170.00~s | 2~h
+	68~% | <~1~% | 100~%
+	68% | <~1% | 2 min 10 s
 	EOF
 }
 
@@ -228,15 +248,32 @@ $L/intro.md:15: WARNING: qe-telemetry: exec-time: unknown label 'no-such-cell' i
 	S=$T/html/execution_status.json
 	run -0 /usr/bin/python3 "$TESTS_DIR/tools/validate_doc.py" execution-status.json "$S"
 	records -s 2026-11-29T15:45:45Z > "$T/records.ndjson"
-	# per document: exactly what the records of the cache + hook log say
-	jq -c 'select(.kind == "notebook") | {document, status, error, execution: ({executed: "executed", inherited: "cached"}[.origin]),
-		runtime_s: .execution_seconds, cells: .code_cells, cells_timed: .timed_cells, cells_seconds, created, cache_key}' "$T/records.ndjson" > "$T/want"
+	# per document: exactly what the records of the cache + hook log say; a
+	# cache hit's cells ran in an earlier build (none timed in this one), its
+	# times come from the cache's record (no stored report), commit unknown
+	jq -c --arg commit "$COMMIT" 'select(.kind == "notebook") | (.origin == "inherited") as $hit | {document, status, error,
+		execution: ({executed: "executed", inherited: "cached"}[.origin]),
+		runtime_s: .execution_seconds, cells: .code_cells, cells_timed: (if $hit then 0 else .timed_cells end),
+		cells_seconds: (if $hit then null else .cells_seconds end), created, cache_key,
+		times: {from: (if $hit then "cache" else "this-build" end), report: null, created,
+			commit: (if $hit then null else $commit end)}}' "$T/records.ndjson" > "$T/want"
 	jq -c '.documents[]' "$S" > "$T/got"
 	run -0 diff "$T/want" "$T/got"
+	# the totals are this build's: 6 documents executed, their runtime and timed cells only
 	run -0 jq -c '.totals' "$S"
-	assert_output '{"documents":9,"ok":8,"failed":1,"executed":6,"cached":3,"runtime_s":13.866251,"cells_timed":29}'
-	run -0 jq -s '[.[] | select(.kind == "notebook") | .execution_seconds // 0] | add | . - 13.866251 | fabs < 1e-6' "$T/records.ndjson"
-	assert_output true
+	assert_output '{"documents":9,"ok":8,"failed":1,"executed":6,"cached":3,"runtime_s":9.335139,"cells_timed":14}'
+	run -0 jq -s -c '[.[] | select(.kind == "notebook" and .origin == "executed")] | [(map(.execution_seconds // 0) | add | . - 9.335139 | fabs < 1e-6), (map(.timed_cells) | add)]' "$T/records.ndjson"
+	assert_output '[true,14]'
+	# a stored report (-R) is where a cache hit's times come from: the build that measured them, its commit
+	records -s 2026-11-29T00:00:00Z | qe-stamp -r weekly -w "$T/repo" > "$T/weekly.ndjson"
+	run -0 --separate-stderr book html-r -D qe_exec_time_cache="$CACHE" -D qe_exec_time_log="$LOG" -D qe_exec_time_since=2026-11-29T15:45:45Z \
+		-D qe_exec_time_report="$T/weekly.ndjson"
+	run -0 jq -c --arg r "$T/weekly.ndjson" '.documents[] | select(.execution == "cached") | [.document, .cells_timed, .times.from, .times.report == $r, .times.commit]' "$T/html-r/execution_status.json"
+	assert_output - <<-EOF
+	["dynamics/markov",0,"stored-report",true,"$COMMIT"]
+	["errors_allowed",0,"stored-report",true,"$COMMIT"]
+	["images",0,"stored-report",true,"$COMMIT"]
+	EOF
 	run -0 jq -c '.documents[] | select(.status == "failed") | [.document, .error, .execution]' "$S"
 	assert_output '["broken","ValueError: deliberate failure for the fixture","executed"]'
 	run -0 jq -r '[.build.generator, .build.provenance.runner.class, .build.provenance.source.commit, (.build.inputs | map(sub(".*/fixtures/"; "")) | join(","))] | join(" ")' "$S"
@@ -285,7 +322,7 @@ $L/intro.md:15: WARNING: qe-telemetry: exec-time: unknown label 'no-such-cell' i
 	# the installed extension builds the book
 	PYTHONPATH="$T/root/usr/share/qe-telemetry/python" run -0 --separate-stderr book html "${current[@]}"
 	run -0 texts "$T/html/numba_demo.html"
-	assert_line "human njit-first-call: 0.30 s"
+	assert_line "human njit-first-call: 0.30~s"
 }
 
 @test "end to end: real MyST-NB executes the book with the hook armed and the roles of the same build are filled (skipped without MyST-NB)" {

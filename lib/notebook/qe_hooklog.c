@@ -90,6 +90,7 @@ hook_line(cJSON *rec, const char *file, long line, void *ctx)
 	const char *ev = qe_json_str(rec, "event"), *id = qe_json_str(rec, "run");
 	const char *dg = qe_json_str(rec, "source_sha256");
 	struct qe_time start, end;
+	struct qe_hook_run *r;
 	struct qe_hook_cell *c;
 	int isend;
 
@@ -106,8 +107,10 @@ hook_line(cJSON *rec, const char *file, long line, void *ctx)
 		    file, line);
 		return -1;
 	}
-	c = cell_for(run_for(log, id, qe_json_str(rec, "cwd")),
-	    (long)cJSON_GetObjectItemCaseSensitive(rec, "seq")->valuedouble);
+	r = run_for(log, id, qe_json_str(rec, "cwd"));
+	if (!r->has_kernel_start && qe_json_time(rec, "kernel_start", &r->kernel_start))
+		r->has_kernel_start = 1;
+	c = cell_for(r, (long)cJSON_GetObjectItemCaseSensitive(rec, "seq")->valuedouble);
 	if (c->has_start && strcmp(c->digest, dg) != 0) {
 		warnx("%s:%ld: run '%s' cell %ld: digest differs from its start record", file, line, id, c->seq);
 		return -1;
@@ -198,7 +201,7 @@ qe_hooklog_match(struct qe_hooklog *log, const struct qe_hook_want *w, int *ambi
 	for (size_t i = 0; i < log->n; i++) {
 		struct qe_hook_run *r = &log->runs[i];
 
-		if (!same_cells(r, w))
+		if (r->old || !same_cells(r, w))
 			continue;
 		nfound++;
 		found = r;
@@ -232,7 +235,7 @@ qe_hooklog_unfinished(struct qe_hooklog *log, const char *uri, const struct qe_h
 		struct qe_hook_run *r = &log->runs[i];
 		const struct qe_hook_cell *last = r->n ? &r->c[r->n - 1] : NULL;
 
-		if (!r->used && last && last->has_start && !last->has_end && r->cwd &&
+		if (!r->used && !r->old && last && last->has_start && !last->has_end && r->cwd &&
 		    strcmp(r->cwd, dir) == 0)
 			found = r, nfound++;
 	}
@@ -254,10 +257,29 @@ qe_hooklog_report_unused(const struct qe_hooklog *log)
 		const struct qe_hook_cell *last = r->n ? &r->c[r->n - 1] : NULL;
 
 		/* a run that stopped at an error belongs to a failed notebook */
-		if (!r->used && last && last->has_end && last->success)
+		if (!r->used && !r->old && last && last->has_end && last->success)
 			warnx("%s: run '%s' (%zu cell%s, cwd '%s') matches no notebook", log->path,
 			    r->id, r->n, r->n == 1 ? "" : "s", r->cwd ? r->cwd : "");
 	}
+}
+
+size_t
+qe_hooklog_drop_before(struct qe_hooklog *log, const struct qe_time *since)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < log->n; i++) {
+		struct qe_hook_run *r = &log->runs[i];
+		const struct qe_time *t = r->has_kernel_start ? &r->kernel_start :
+		    r->n && r->c[0].has_start ? &r->c[0].start : NULL;
+
+		/* qe_time_diff_us(a, b) is b - a: the kernel started before since */
+		if (t != NULL && qe_time_diff_us(since, t) < 0) {
+			r->old = 1;
+			n++;
+		}
+	}
+	return n;
 }
 
 void

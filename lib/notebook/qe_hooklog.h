@@ -12,6 +12,9 @@
  *    skipped, the good ones still join.
  *  - a run is matched on the digests of the cells a kernel is sent, in
  *    order: never on names or times alone. A run matched is marked `used`.
+ *  - a run marked `old` (its kernel started before the build began,
+ *    qe_hooklog_drop_before) is another build's: never matched, never
+ *    reported.
  */
 #ifndef QE_HOOKLOG_H
 #define QE_HOOKLOG_H
@@ -38,7 +41,10 @@ struct qe_hook_run {
 	struct cJSON *env;		/* the last "env" line's object (what the kernel ran with), or NULL */
 	struct qe_hook_cell *c;
 	size_t n;
+	struct qe_time kernel_start;	/* the first line's kernel_start */
+	int has_kernel_start;
 	int used;			/* matched to a notebook */
+	int old;			/* its kernel started before the build (qe_hooklog_drop_before) */
 };
 
 struct qe_hooklog {
@@ -93,6 +99,14 @@ const struct qe_hook_cell *qe_hooklog_unfinished(struct qe_hooklog *log, const c
  * These are warnings, not trouble.
  */
 void qe_hooklog_report_unused(const struct qe_hooklog *log);
+
+/*
+ * Mark `old` every run whose kernel started before `since` (the build's
+ * start): a log kept across builds holds earlier builds' runs, which are
+ * neither this build's measurements nor worth a report. A run without a
+ * kernel_start is dated by its first cell's start. Returns how many.
+ */
+size_t qe_hooklog_drop_before(struct qe_hooklog *log, const struct qe_time *since);
 
 /* Free the runs and their cells; log is left empty. */
 void qe_hooklog_free(struct qe_hooklog *log);

@@ -24,7 +24,7 @@ static const struct field {
 	{ "timed_cells", T_NUM, 0 }, { "cells_seconds", T_NUM, 0 }, { "created", T_STR, 0 },
 	{ "cache_key", T_STR, 0 }, { "provenance", T_OBJ, 0 },
 	{ "label", T_STR, 1 }, { "duration_s", T_NUM, 1 }, { "start", T_STR, 1 },
-	{ "timing_source", T_STR, 1 },
+	{ "timing_source", T_STR, 1 }, { "block_label", T_STR, 1 },
 };
 
 static int
@@ -84,12 +84,24 @@ time_cmp(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
+/* 1 when the record re-reports an earlier build's measurement (origin inherited). */
+static int
+inherited(const cJSON *nb)
+{
+	return qe_vocab_lookup(&qe_vocab_origins, qe_json_str(nb, "origin")) == QE_ORIGIN_INHERITED;
+}
+
 int
 qe_status_newer(const cJSON *a, const cJSON *b)
 {
 	const char *ba = build_time(a), *bb = build_time(b);
 	const char *ca = qe_json_str(a, "created"), *cb = qe_json_str(b, "created");
+	const char *ka = qe_json_str(a, "cache_key"), *kb = qe_json_str(b, "cache_key");
 
+	/* one measurement in two reports: the build that made it, not a later one that inherited it */
+	if (ca && cb && strcmp(ca, cb) == 0 && ka && kb && strcmp(ka, kb) == 0 &&
+	    inherited(a) != inherited(b))
+		return inherited(b);
 	if (ba && *ba && bb && *bb && strcmp(ba, bb) != 0)
 		return time_cmp(ba, bb) > 0;
 	if (ca == NULL)
@@ -148,22 +160,59 @@ copy(cJSON *o, const char *key, const cJSON *rec, const char *as)
 	    qe_json_check(v ? cJSON_Duplicate(v, 1) : cJSON_CreateNull()));
 }
 
+/*
+ * A cell of an exercise or solution block (block_label, qe-cache-extract's
+ * cell names) adds its duration to its block's entry, made by its first
+ * cell: the block's time is the sum of its cells (null while one is
+ * untimed). A cell's own label wins over a block of that name.
+ */
+static void
+take_block_cell(cJSON *cells, const cJSON *rec, const char *block)
+{
+	cJSON *c = cJSON_GetObjectItemCaseSensitive(cells, block), *sum;
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(rec, "duration_s");
+
+	if (c == NULL) {
+		c = qe_json_check(cJSON_CreateObject());
+		copy(c, "duration_s", rec, NULL);
+		copy(c, "start", rec, NULL);
+		copy(c, "timing_source", rec, NULL);
+		qe_json_check(cJSON_AddTrueToObject(c, "block"));
+		cJSON_AddItemToObject(cells, block, c);
+		return;
+	}
+	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "block")))
+		return;
+	sum = cJSON_GetObjectItemCaseSensitive(c, "duration_s");
+	if (cJSON_IsNumber(sum) && cJSON_IsNumber(d))
+		cJSON_SetNumberValue(sum, sum->valuedouble + d->valuedouble);
+	else if (cJSON_IsNumber(sum))
+		cJSON_ReplaceItemInObjectCaseSensitive(c, "duration_s", qe_json_check(cJSON_CreateNull()));
+}
+
 /* A cell record of the current document: its label's first cell, with times. */
 static void
 take_cell(struct qe_status *s, const cJSON *rec, const char *doc)
 {
 	struct qe_status_doc *d = s->cur >= 0 ? &s->docs[s->cur] : NULL;
-	const char *label = qe_json_str(rec, "label");
-	cJSON *c;
+	const char *label = qe_json_str(rec, "label"), *block = qe_json_str(rec, "block_label");
+	cJSON *c, *had;
 
-	if (d == NULL || d->cells == NULL || label == NULL || strcmp(doc, d->name) != 0 ||
-	    cJSON_GetObjectItemCaseSensitive(d->cells, label) != NULL)
+	if (d == NULL || d->cells == NULL || strcmp(doc, d->name) != 0)
+		return;
+	if (block != NULL && (label == NULL || strcmp(label, block) != 0))
+		take_block_cell(d->cells, rec, block);
+	had = label ? cJSON_GetObjectItemCaseSensitive(d->cells, label) : NULL;
+	if (label == NULL || (had != NULL && !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(had, "block"))))
 		return;
 	c = qe_json_check(cJSON_CreateObject());
 	copy(c, "duration_s", rec, NULL);
 	copy(c, "start", rec, NULL);
 	copy(c, "timing_source", rec, NULL);
-	cJSON_AddItemToObject(d->cells, label, c);
+	if (had != NULL)
+		cJSON_ReplaceItemInObjectCaseSensitive(d->cells, label, c);
+	else
+		cJSON_AddItemToObject(d->cells, label, c);
 }
 
 int
@@ -252,11 +301,69 @@ num0(const cJSON *nb, const char *key)
 	return cJSON_IsNumber(v) ? v->valuedouble : 0;
 }
 
-/* One document's entry of the status document. */
+/* The commit of a provenance object (provenance.source.commit), or NULL. */
+static const char *
+commit_of(const cJSON *prov)
+{
+	return qe_json_str(cJSON_GetObjectItemCaseSensitive(prov, "source"), "commit");
+}
+
+/* A cached document's entry in the stored reports, or NULL. */
+static const struct qe_status_doc *
+stored(const struct qe_status *reports, const char *name)
+{
+	long i = reports ? find_doc(reports, name) : -1;
+
+	return i >= 0 && !failed(reports->docs[i].nb) ? &reports->docs[i] : NULL;
+}
+
+/*
+ * Where the document's times come from, {from, report, created, commit}:
+ * this build (executed), the newest stored report that has it (cached),
+ * else the cache's own record (cached: an earlier build, commit unknown);
+ * a record that inherited its measurement names no commit.
+ */
 static cJSON *
-status_entry(const struct qe_status_doc *d)
+times_of(const struct qe_status_doc *d, const struct qe_status_build *b)
 {
 	cJSON *o = qe_json_check(cJSON_CreateObject());
+	const char *e = execution(d->nb), *from = NULL, *report = NULL, *commit = NULL;
+	const cJSON *nb = d->nb;
+	const struct qe_status_doc *r;
+
+	if (e && strcmp(e, "executed") == 0) {
+		from = "this-build";
+		commit = commit_of(b->provenance ? b->provenance : cJSON_GetObjectItemCaseSensitive(nb, "provenance"));
+	} else if (e && (r = stored(b->reports, d->name)) != NULL) {
+		from = "stored-report", report = r->file, nb = r->nb;
+		commit = inherited(nb) ? NULL : commit_of(cJSON_GetObjectItemCaseSensitive(nb, "provenance"));
+	} else if (e) {
+		from = "cache";
+	} else if (!inherited(nb)) {
+		commit = commit_of(cJSON_GetObjectItemCaseSensitive(nb, "provenance"));
+	}
+	qe_json_add_str_or_null(o, "from", from);
+	qe_json_add_str_or_null(o, "report", report);
+	copy(o, "created", nb, NULL);
+	qe_json_add_str_or_null(o, "commit", commit);
+	return o;
+}
+
+/* 1 when the record's cell counts are this build's: not a cache hit. */
+static int
+counts_here(const cJSON *nb)
+{
+	const char *e = execution(nb);
+
+	return e == NULL || strcmp(e, "cached") != 0;
+}
+
+/* One document's entry of the status document. */
+static cJSON *
+status_entry(const struct qe_status_doc *d, const struct qe_status_build *b)
+{
+	cJSON *o = qe_json_check(cJSON_CreateObject());
+	int here = counts_here(d->nb);
 
 	qe_json_check(cJSON_AddStringToObject(o, "document", d->name));
 	qe_json_check(cJSON_AddStringToObject(o, "status",
@@ -265,10 +372,15 @@ status_entry(const struct qe_status_doc *d)
 	qe_json_add_str_or_null(o, "execution", execution(d->nb));
 	copy(o, "execution_seconds", d->nb, "runtime_s");
 	copy(o, "code_cells", d->nb, "cells");
-	qe_json_check(cJSON_AddNumberToObject(o, "cells_timed", num0(d->nb, "timed_cells")));
-	copy(o, "cells_seconds", d->nb, NULL);
+	/* a cache hit's cells ran in an earlier build: none timed in this one */
+	qe_json_check(cJSON_AddNumberToObject(o, "cells_timed", here ? num0(d->nb, "timed_cells") : 0));
+	if (here)
+		copy(o, "cells_seconds", d->nb, NULL);
+	else
+		qe_json_check(cJSON_AddNullToObject(o, "cells_seconds"));
 	copy(o, "created", d->nb, NULL);
 	copy(o, "cache_key", d->nb, NULL);
+	cJSON_AddItemToObject(o, "times", times_of(d, b));
 	return o;
 }
 
@@ -296,6 +408,8 @@ add_totals(cJSON *o, const struct qe_status *s)
 			ok++;
 		executed += e && strcmp(e, "executed") == 0;
 		cached += e && strcmp(e, "cached") == 0;
+		if (!counts_here(nb))
+			continue;	/* an earlier build's execution */
 		if (cJSON_IsNumber(rt))
 			runtime += rt->valuedouble;
 		timed += num0(nb, "timed_cells");
@@ -351,7 +465,7 @@ qe_status_document(struct qe_buf *out, struct qe_status *s, const struct qe_stat
 	add_totals(o, s);
 	docs = qe_json_check(cJSON_AddArrayToObject(o, "documents"));
 	for (size_t i = 0; i < s->ndocs; i++)
-		cJSON_AddItemToArray(docs, status_entry(&s->docs[i]));
+		cJSON_AddItemToArray(docs, status_entry(&s->docs[i], b));
 	put(out, o);
 }
 
@@ -369,7 +483,11 @@ times_entry(const struct qe_status_doc *d)
 	copy(o, "execution_seconds", d->nb, "runtime_s");
 	copy(o, "cells_seconds", d->nb, NULL);
 	copy(o, "created", d->nb, NULL);
-	copy(o, "provenance", d->nb, NULL);
+	/* an inherited record's provenance is the build that re-reported it, not the one that measured */
+	if (inherited(d->nb))
+		qe_json_check(cJSON_AddNullToObject(o, "provenance"));
+	else
+		copy(o, "provenance", d->nb, NULL);
 	cJSON_AddItemToObject(o, "cells", qe_json_check(d->cells ? cJSON_Duplicate(d->cells, 1) :
 	    cJSON_CreateObject()));
 	return o;

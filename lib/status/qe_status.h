@@ -20,6 +20,16 @@
  *  - a record whose fields read here have another type (a string where a
  *    number belongs), or that has no "kind" or no "document", is rejected
  *    as "prog: file:line: why"; records of other kinds are skipped.
+ *  - one measurement (the same created and cache_key) in two records: the
+ *    one that is not inherited wins (the build that measured it), and an
+ *    inherited record never lends its provenance to a time: it is the
+ *    provenance of a later build that re-reported it.
+ *  - counts of the status document are this build's: a cache hit's cells
+ *    are not timed in it (cells_timed 0, cells_seconds null), the totals
+ *    add executed documents only; each entry's `times` says where its
+ *    times come from (this build, a stored report, the cache).
+ *  - cell entries: a cell's label; an exercise/solution block's label
+ *    (block_label) sums its cells (a label of its own wins).
  *  - documents come out in name order (bytes, so code point order).
  *  - nothing here prints but the rejections; the documents are appended to
  *    a struct qe_buf by the one writer (qe_jw).
@@ -55,6 +65,7 @@ struct qe_status_build {
 	char *const *inputs;		/* what was read, ninputs of them */
 	int ninputs;
 	const cJSON *provenance;	/* NULL: the records' own */
+	const struct qe_status *reports;	/* stored reports a cache hit's times come from, or NULL */
 };
 
 /* The qe_record_fn of qe_ndjson_each(): take `rec` into the status `ctx`. */

@@ -16,7 +16,10 @@ Where numbers come from, per role: this build's records (qe-cache-extract
 run once at env-updated over the jupyter-cache and the capture hook's log,
 marking records made since the build started), when the document was
 executed in this build and the cell timed; else the newest record of the
-stored report(s) (qe_exec_time_report); else the placeholder and a warning.
+stored report(s) (qe_exec_time_report); else, for the whole lecture, the
+cache's own record (an earlier build's); else the placeholder and a warning.
+A time carries the provenance of the build that measured it, or none: this
+build's (qe-stamp -d) only for what this build executed.
 The records are read by the C tool qe-exec-status (--times: per document the
 newest record and its labelled cells' durations, the newest-record rule
 decided there); this module only picks a source and formats the seconds. At
@@ -25,13 +28,15 @@ build-finished qe-exec-status writes the status document.
 Invariants: per-application state lives in one _State captured by the
 handlers (no module globals); roles only leave a pending node, resolved at
 doctree-resolved once every document has been read (and executed); a
-warning names the document and the target, and becomes an error only with
-qe_exec_time_strict.
+warning names the document and the role's own line, and becomes an error
+only with qe_exec_time_strict; our own trouble (a tool not found) is an
+info line and placeholders, never a warning, so `-W` builds stay green.
 """
 import datetime
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -54,17 +59,52 @@ class exec_time(nodes.Inline, nodes.TextElement):
 
 
 class ExecTimeRole(SphinxRole):
-    def __init__(self, form):
+    def __init__(self, form, lines):
         self.form = form
+        self.lines = lines   # _role_line's memory, shared by the roles of one application
 
     def run(self):
         node = exec_time(self.rawtext, target=self.text.strip(), form=self.form,
                          docname=self.env.docname)
         self.set_source_info(node)
+        node.line = _role_line(self.lines, self.env, self.rawtext, node.line)
         if not hasattr(self.env, "qe_exec_time_docs"):
             self.env.qe_exec_time_docs = set()
         self.env.qe_exec_time_docs.add(self.env.docname)
         return [node], []
+
+
+def _role_line(memo, env, rawtext, line):
+    """The line of the role itself: parsers give a role its paragraph's first
+    line, so look for its text in the source from there on, each occurrence
+    once (per document read, in order); `line` when it is not found."""
+    if not line:
+        return line
+    seen = memo.get("doc")
+    if seen is None or seen[0] != env.docname:
+        try:
+            with open(env.doc2path(env.docname), encoding="utf-8") as f:
+                lines = f.read().splitlines()
+        except (OSError, UnicodeError):
+            lines = []
+        seen = memo["doc"] = (env.docname, lines, set())
+    _, lines, used = seen
+    forms = [rawtext]
+    m = re.match(r"^:([\w-]+):(`.*)$", rawtext, re.S)
+    if m:  # MyST hands the role over in reST's form: look for MyST's too
+        forms.append("{" + m.group(1) + "}" + m.group(2))
+    # MyST-NB's text-notebook lines may be one off the file's: start one early
+    for i in range(max(line - 2, 0), len(lines)):
+        n = max(lines[i].count(f) for f in forms)
+        for k in range(n):
+            if (i, k) not in used:
+                used.add((i, k))
+                return i + 1
+    return line
+
+
+# "prog: FILE:LINE: reason" or "prog: FILE: reason", the tools' message form
+_TOOL_LINE = re.compile(r"^[\w.-]+: (/[^:]*?)(?::(\d+))?: ")
 
 
 def _utc(ts):
@@ -128,7 +168,10 @@ class _State:
         self.records = None      # this build's records (qe-cache-extract's output), or None
         self.descriptor = ""     # qe-stamp -d's output, or ""
         self.inputs = []
+        self.report_paths = []   # the stored reports read
+        self.missing = []        # our tools not found: roles then say so at info level
         self.loaded = False
+        self.role_lines = {}     # the source lines of the document being read (_role_line)
 
     # -- configuration -------------------------------------------------
     def _path(self, p):
@@ -172,25 +215,36 @@ class _State:
         self.current = self._extract()
         self.reports = self._read_reports()
 
-    def _run(self, argv, what, stdin="", subtype="extract"):
+    def _not_found(self, name, consequence):
+        """Our tool is not installed: an info line (never a warning: the
+        lecture build must not fail for us), and the roles show placeholders."""
+        self.missing.append(name)
+        logger.info(f"qe-telemetry: {name} not found (install qe-telemetry, or set QE_TELEMETRY_BIN): {consequence}")
+
+    def _run(self, argv, what, stdin="", subtype="extract", where=None):
+        """A tool's standard output, or None; each line of its standard error
+        is a warning located at the file it names (else at `where`)."""
         try:
             p = subprocess.run(argv, input=stdin, capture_output=True, text=True, encoding="utf-8",
                                errors="replace", timeout=self.app.config.qe_exec_time_timeout)
         except (OSError, subprocess.SubprocessError) as e:
-            logger.warning(f"qe-telemetry: {what}: {e}", type="qe-telemetry", subtype=subtype)
+            logger.warning(f"qe-telemetry: {what}: {e}", type="qe-telemetry", subtype=subtype,
+                           location=where or self.app.confdir)
             return None
         for line in p.stderr.splitlines():
-            logger.warning(f"qe-telemetry: {line}", type="qe-telemetry", subtype=subtype)
+            m = _TOOL_LINE.match(line)
+            loc = (f"{m.group(1)}:{m.group(2)}" if m.group(2) else m.group(1)) if m else where or self.app.confdir
+            logger.warning(f"qe-telemetry: {line}", type="qe-telemetry", subtype=subtype, location=loc)
         return p.stdout
 
-    def _status(self, args, stdin, subtype, missing):
+    def _status(self, args, stdin, subtype, missing, where=None):
         """qe-exec-status ARGS (this build's provenance as -p when known):
         its output, or None (after a warning that ends with `missing`)."""
         name = self.app.config.qe_exec_time_status
         exe = self._tool(name) if name else None
         if exe is None:
-            logger.warning(f"qe-telemetry: {name or 'qe-exec-status'} not found: {missing}",
-                           type="qe-telemetry", subtype=subtype)
+            if (name or "qe-exec-status") not in self.missing:
+                self._not_found(name or "qe-exec-status", missing)
             return None
         with tempfile.TemporaryDirectory(prefix="qe-telemetry-") as tmp:
             if self.descriptor:
@@ -198,15 +252,16 @@ class _State:
                 with open(prov, "w", encoding="utf-8") as f:
                     f.write(self.descriptor)
                 args = ["-p", prov, *args]
-            return self._run([exe, *args], name, stdin, subtype)
+            return self._run([exe, *args], name, stdin, subtype, where)
 
-    def _times(self, args, stdin, subtype):
+    def _times(self, args, stdin, subtype, where=None):
         """The lookup qe-exec-status --times prints for ARGS, or None."""
-        out = self._status(["--times", *args], stdin, subtype, "no times are read")
+        out = self._status(["--times", *args], stdin, subtype, "no times are read, placeholders shown", where)
         try:
             return Times(json.loads(out)) if out else None
         except ValueError as e:
-            logger.warning(f"qe-telemetry: qe-exec-status --times: {e}", type="qe-telemetry", subtype=subtype)
+            logger.warning(f"qe-telemetry: qe-exec-status --times: {e}", type="qe-telemetry", subtype=subtype,
+                           location=where or self.app.confdir)
             return None
 
     def _extract(self):
@@ -217,8 +272,7 @@ class _State:
             return None
         exe = self._tool(c.qe_exec_time_extract)
         if exe is None:
-            logger.warning(f"qe-telemetry: {c.qe_exec_time_extract} not found: this build's times are not used",
-                           type="qe-telemetry", subtype="extract")
+            self._not_found(c.qe_exec_time_extract, "this build's times are not used, placeholders shown")
             return None
         argv = [exe, "-r", self.root()]
         since = c.qe_exec_time_since if c.qe_exec_time_since is not None else self.started
@@ -230,15 +284,17 @@ class _State:
             self.inputs.append(log)
         argv.append(cache)
         self.inputs.append(cache)
-        out = self._run(argv, c.qe_exec_time_extract)
+        out = self._run(argv, c.qe_exec_time_extract, where=cache)
         if out is None:
             return None
         self.records = out
         stamp = self._tool(c.qe_exec_time_stamp) if c.qe_exec_time_stamp else None
         if stamp:
             self.descriptor = self._run([stamp, "-d", *c.qe_exec_time_stamp_args],
-                                        c.qe_exec_time_stamp) or ""
-        times = self._times(["-"], out, "extract")
+                                        c.qe_exec_time_stamp, where=self.app.confdir) or ""
+        elif c.qe_exec_time_stamp:
+            logger.info(f"qe-telemetry: {c.qe_exec_time_stamp} not found: this build's times name no commit or runner")
+        times = self._times(["-"], out, "extract", cache)
         if times is not None:
             self.provenance = times.provenance if self.descriptor else None
         return times
@@ -258,8 +314,9 @@ class _State:
                     logger.info(f"qe-telemetry: no stored report at {path}")
         if not paths:
             return Times()
+        self.report_paths = paths
         # the files in one call: the newest record of each document across them
-        return self._times(paths, "", "report") or Times()
+        return self._times(paths, "", "report", paths[0]) or Times()
 
     # -- resolving -----------------------------------------------------
     def document_of(self, docname):
@@ -283,8 +340,9 @@ class _State:
         srcs = self.sources()
         if self.current:
             # a cached record of this build: its notebook time is an earlier
-            # build's measurement, used after the stored report
-            srcs.append(("cache (an earlier build)", self.current, self.provenance))
+            # build's measurement, used after the stored report; which build
+            # made it the cache does not say, so no provenance (never this build's)
+            srcs.append(("cache (an earlier build)", self.current, None))
         if "#" in target:
             doc, label = target.split("#", 1)
             doc = doc.strip("/") or here
@@ -297,8 +355,9 @@ class _State:
         return self._value(srcs, doc, label, form)
 
     def _value(self, srcs, doc, label, form):
-        known = untimed = False
+        known = False
         failed = None
+        untimed = set()   # the sources whose record has the cell without a duration
         for name, book, prov in srcs:
             e = book.get(doc)
             if e is None:
@@ -324,35 +383,46 @@ class _State:
                 continue
             d = cell.get("duration_s")
             if d is None:
-                untimed = True
+                untimed.add("this build" if name == "this build" else name.split(" ")[0])
                 continue
             total = e.get("cells_seconds") or e.get("runtime_s")
             if form == "share" and not total:
                 continue
-            what = f"cell {label} of {doc}"
+            what = f"{'the cells of ' if cell.get('block') else 'cell '}{label} of {doc}"
             if form == "share":
-                what = f"{records.seconds(d)} of the {records.seconds(total)} of timed cells of {doc}, cell {label}"
+                what = f"{records.seconds(d, sp=' ')} of the {records.seconds(total, sp=' ')} of timed cells of {doc}, " \
+                       f"{'the cells of ' if cell.get('block') else 'cell '}{label}"
             src = f"{name}, {cell.get('timing_source')} timing"
             return self._text(d, form, total), self._tip(what, cell.get("start"), prov, src)
+        return None, self._why(srcs, doc, label, known, failed, untimed)
+
+    @staticmethod
+    def _why(srcs, doc, label, known, failed, untimed):
+        """What the warning says when no source had the time."""
         if failed is not None:
             what = f"'{label}' in document '{doc}'" if label is not None else f"document '{doc}'"
-            return None, f"no measured time for {what}: the document failed ({failed})"
+            return f"no measured time for {what}: the document failed ({failed})"
         if label is None:
-            return None, f"no measured time for document '{doc}' (not executed in this build, not in a stored report)"
+            return f"no measured time for document '{doc}': not executed in this build and not in a stored report"
         if not known and any(b.get(doc) for _, b, _ in srcs):
-            return None, f"unknown label '{label}' in document '{doc}'"
-        if untimed:
-            return None, f"cell '{label}' of document '{doc}' has no timing (the capture hook was not armed?)"
-        return None, f"no measured time for '{label}' in document '{doc}' (not executed in this build, not in a stored report)"
+            return f"unknown label '{label}' in document '{doc}'"
+        if "this build" in untimed:
+            return (f"cell '{label}' of document '{doc}' has no timing: this build executed it and the "
+                    f"capture hook logged nothing (the capture hook was not armed?)")
+        if "stored" in untimed:
+            return (f"no measured time for '{label}' in document '{doc}': not executed in this build, "
+                    f"and the stored report has no timing for it")
+        return f"no measured time for '{label}' in document '{doc}': not executed in this build and not in a stored report"
 
     def _text(self, d, form, total):
+        sp, pct = records.STYLES[self.app.config.qe_exec_time_style]
         if form == "share":
-            return records.share(d, total)
+            return records.share(d, total, sp, pct)
         if form == "seconds":
-            return records.seconds(d, self.app.config.qe_exec_time_digits)
+            return records.seconds(d, self.app.config.qe_exec_time_digits, sp)
         if form == "rounded":
-            return records.rounded(d)
-        return records.human(d)
+            return records.rounded(d, sp)
+        return records.human(d, sp)
 
     @staticmethod
     def _tip(what, when, prov, source):
@@ -371,9 +441,15 @@ class _State:
             text, tip = self.resolve(node)
             if text is None:
                 msg = f"qe-telemetry: exec-time: {tip}"
-                if app.config.qe_exec_time_strict:
+                if self.missing:
+                    # our tools are missing: said once at info level; not the page's fault
+                    tip = f"not measured: {', '.join(self.missing)} not found"
+                    logger.info(f"{msg} ({tip})", location=(node["docname"], node.line))
+                elif app.config.qe_exec_time_strict:
                     raise ExtensionError(f"{node.source or node['docname']}:{node.line}: {msg}")
-                logger.warning(msg, location=(node["docname"], node.line), type="qe-telemetry", subtype="exec-time")
+                else:
+                    logger.warning(msg, location=(node["docname"], node.line), type="qe-telemetry",
+                                   subtype="exec-time")
                 text, classes = app.config.qe_exec_time_placeholder, ["qe-exec-time", "qe-exec-time-missing"]
             else:
                 classes = ["qe-exec-time"]
@@ -395,13 +471,15 @@ class _State:
                 "--finished", _now(), "-o", path]
         for i in self.inputs:
             args += ["--input", i]
+        for r in self.report_paths:
+            args += ["-R", r]
         try:
             os.makedirs(os.path.dirname(path), exist_ok=True)
         except OSError as e:
             logger.warning(f"qe-telemetry: {path}: {e.strerror}", type="qe-telemetry", subtype="status")
             return
         # this build's records, or none: the document then lists no documents
-        self._status([*args, "-"], self.records or "", "status", "no execution status file")
+        self._status([*args, "-"], self.records or "", "status", "no execution status file", path)
 
 
 def _outdated(app, env, added, changed, removed):
@@ -429,7 +507,8 @@ def setup(app):
     add = app.add_config_value
     add("qe_exec_time_format", "human", "env", [str])
     add("qe_exec_time_digits", 2, "env", [int])
-    add("qe_exec_time_placeholder", "(not measured)", "env", [str])
+    add("qe_exec_time_placeholder", "\u2014", "env", [str])
+    add("qe_exec_time_style", "si", "env", [str])
     add("qe_exec_time_strict", False, "env", [bool])
     add("qe_exec_time_report", [], "", [str, list])
     add("qe_exec_time_cache", "", "", [str])
@@ -446,7 +525,7 @@ def setup(app):
     state = _State(app)
     app.add_node(exec_time)
     for name, form in FORMS.items():
-        app.add_role(name, ExecTimeRole(form))
+        app.add_role(name, ExecTimeRole(form, state.role_lines))
     app.connect("config-inited", _check_config)
     app.connect("env-updated", state.on_env_updated)
     app.connect("doctree-resolved", state.on_doctree_resolved)
@@ -461,3 +540,6 @@ def _check_config(app, config):
     if config.qe_exec_time_format not in records.FORMS:
         raise ExtensionError(f"qe_exec_time_format: '{config.qe_exec_time_format}' is not one of "
                              f"{', '.join(sorted(records.FORMS))}")
+    if config.qe_exec_time_style not in records.STYLES:
+        raise ExtensionError(f"qe_exec_time_style: '{config.qe_exec_time_style}' is not one of "
+                             f"{', '.join(sorted(records.STYLES))}")

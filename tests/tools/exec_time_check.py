@@ -9,7 +9,8 @@ VERDICT is `within` when TEXT is the value the records give for TARGET
 (a cell's duration_s, a document's execution_seconds, a share of the
 document's cells_seconds) within the rounding README.md documents for the
 form (half a unit of the last printed digit; '< 0.01 s' means below
-0.005 s), `placeholder` for the placeholder, else `OFF by ...`.  Exit 1 when
+0.005 s), `placeholder` for the placeholder, else `OFF by ...`.  TEXT
+prints a no-break space as `~` (number and unit must be joined by one).  Exit 1 when
 any item is OFF.  It parses the printed text itself: it never calls the
 extension's formatting code."""
 import html
@@ -34,8 +35,8 @@ def parse(text, form):
     """(value, half-unit) of a printed duration or share: '< X' is below
     X/2 (the value that rounds to X), 'N min' is to the second in the
     human form and to the minute in the rounded one."""
-    text = html.unescape(text)
-    m = re.fullmatch(r"< ([0-9.]+) (s|%)", text)
+    text = html.unescape(text).replace("\u00a0", " ")
+    m = re.fullmatch(r"< ([0-9.]+) ?(s|%)", text)
     if m:
         return float(m.group(1)) / 4, float(m.group(1)) / 4
     m = re.fullmatch(r"(\d+) h(?: (\d+) min)?", text)
@@ -45,10 +46,10 @@ def parse(text, form):
     if m:
         half = 30 if form == "rounded" and m.group(2) is None else 0.5
         return 60 * int(m.group(1)) + int(m.group(2) or 0), half
-    m = re.fullmatch(r"(\d+)(?:\.(\d+))? (s|%)", text)
+    m = re.fullmatch(r"(\d+(?:\.(\d+))?) ?(s|%)", text)
     if m:
         digits = len(m.group(2) or "")
-        return float(text.split()[0]), 0.5 * 10 ** -digits
+        return float(m.group(1)), 0.5 * 10 ** -digits
     raise ValueError(f"cannot read {text!r}")
 
 
@@ -57,7 +58,7 @@ for page in sorted(root.rglob("*.html")):
     doc = str(page.relative_to(root).with_suffix(""))
     for form, target, cls, text in ITEM.findall(page.read_text(encoding="utf-8")):
         target = html.unescape(target)
-        key = f"{doc} | {form} {target} | {html.unescape(text)}"
+        key = f"{doc} | {form} {target} | {html.unescape(text).replace(chr(0xa0), '~')}"
         if "qe-exec-time-missing" in cls:
             print(f"{key} | placeholder")
             continue
