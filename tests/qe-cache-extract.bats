@@ -376,6 +376,30 @@ extract_durations() {
 	assert_output '["no-timing","not-executed"]'
 }
 
+@test "--timings with --since: a log kept across builds; runs of kernels started before the build are another build's: not matched, not reported" {
+	H="$(fixture hook/cache)"
+	# an earlier build's run of a since-replaced notebook, its kernel started a day before
+	jq -c --arg r "$(jq -r 'select(.cwd // "" | endswith("/dynamics")) | .run' "$H/hook.log" | head -n 1)" 'select(.run == $r and .seq <= 2 and .event != "env") | .run = "1-1" | .kernel_start = "2026-11-28T10:00:00.000000Z"
+		| .start = "2026-11-28T10:00:01.000000Z" | if .event == "end" then .end = "2026-11-28T10:00:02.000000Z" else . end
+		| .source_sha256 = ("ab" * 32)' "$H/hook.log" > "$T/kept.log"
+	cat "$H/hook.log" >> "$T/kept.log"
+	run -0 --separate-stderr qe-cache-extract -t "$T/kept.log" "$H/.jupyter_cache"
+	assert_regex "$stderr" "run '1-1' \(2 cells, cwd '[^']*'\) matches no notebook"
+	# with --since (the build's start) it is not this build's: nothing said
+	run -0 --separate-stderr qe-cache-extract -s 2026-11-29T00:00:00Z -t "$T/kept.log" "$H/.jupyter_cache"
+	assert_equal "$stderr" ""
+	run -0 jq -sc '[.[] | select(.kind == "cell") | .timing_source] | group_by(.) | map([.[0], length])' <<< "$output"
+	printf '%s\n' "$output" > "$T/with"
+	# this build's kernels still join: the same hook timings as without the old run
+	run -0 bash -c 'qe-cache-extract -s 2026-11-29T00:00:00Z -t "$1" "$2" | jq -sc "[.[] | select(.kind == \"cell\") | .timing_source] | group_by(.) | map([.[0], length])"' _ "$H/hook.log" "$H/.jupyter_cache"
+	assert_output "$(cat "$T/with")"
+	assert_output --partial '["hook",'
+	# a --since after a run's kernel started drops that run: its notebook's cells get no hook timing
+	run -0 --separate-stderr bash -c 'qe-cache-extract -s 2026-11-29T15:45:44.5Z -t "$1" "$2" | jq -c "select(.kind == \"notebook\") | [.document, .timed_cells]"' _ "$H/hook.log" "$H/.jupyter_cache"
+	assert_line '["intro",0]'
+	assert_line '["numba_demo",5]'
+}
+
 @test "memory is bounded by the largest notebook, not by the cache size" {
 	[ -z "${QE_VALGRIND:-}${QE_SANITIZED:-}" ] || skip "peak RSS means nothing under valgrind or ASan"
 	make_big_cache "$T/c10" 10

@@ -29,7 +29,7 @@ valid() {
 }
 
 @test "the status document holds each document's newest notebook record, as the records say, and its totals; valid against schema/execution-status.json" {
-	records -s 2026-11-29T15:45:45Z > "$T/records.ndjson"
+	records -s 2026-11-29T15:45:44Z > "$T/records.ndjson"
 	run -0 --separate-stderr qe-exec-status "$T/records.ndjson"
 	assert_equal "$stderr" ""
 	printf '%s\n' "$output" > "$T/s.json"
@@ -37,14 +37,33 @@ valid() {
 	# one line of compact JSON, written by the one writer
 	run -0 wc -l < "$T/s.json"
 	assert_output 1
-	jq -c 'select(.kind == "notebook") | {document, status, error, execution: ({executed: "executed", inherited: "cached"}[.origin]),
-		runtime_s: .execution_seconds, cells: .code_cells, cells_timed: .timed_cells, cells_seconds, created, cache_key}' "$T/records.ndjson" > "$T/want"
+	# a cache hit's cells ran in an earlier build: none timed in this one; its times are the cache's (no report)
+	jq -c 'select(.kind == "notebook") | (.origin == "inherited") as $hit | {document, status, error,
+		execution: ({executed: "executed", inherited: "cached"}[.origin]),
+		runtime_s: .execution_seconds, cells: .code_cells, cells_timed: (if $hit then 0 else .timed_cells end),
+		cells_seconds: (if $hit then null else .cells_seconds end), created, cache_key,
+		times: {from: (if $hit then "cache" else "this-build" end), report: null, created, commit: null}}' "$T/records.ndjson" > "$T/want"
 	jq -c '.documents[]' "$T/s.json" > "$T/got"
 	run -0 diff "$T/want" "$T/got"
+	# the totals are this build's: the executed documents' runtime and timed cells
 	run -0 jq -c '.totals' "$T/s.json"
-	assert_output '{"documents":9,"ok":8,"failed":1,"executed":6,"cached":3,"runtime_s":13.866251,"cells_timed":29}'
-	run -0 jq -s '[.[] | select(.kind == "notebook") | .execution_seconds // 0] | add | . - 13.866251 | fabs < 1e-6' "$T/records.ndjson"
-	assert_output true
+	assert_output '{"documents":9,"ok":8,"failed":1,"executed":6,"cached":3,"runtime_s":9.335139,"cells_timed":20}'
+	run -0 jq -s -c '[.[] | select(.kind == "notebook" and .origin == "executed")] | [(map(.execution_seconds // 0) | add | . - 9.335139 | fabs < 1e-6), (map(.timed_cells) | add)]' "$T/records.ndjson"
+	assert_output '[true,20]'
+	# -R: a cache hit's times come from the stored report that has it, with the commit of the build that measured them
+	records -s 2026-11-29T00:00:00Z | qe-stamp -r weekly -w "$TESTS_DIR/.." > "$T/weekly.ndjson"
+	run -0 --separate-stderr qe-exec-status -R "$T/weekly.ndjson" "$T/records.ndjson"
+	run -0 jq -c --arg r "$T/weekly.ndjson" --arg c "$(git -C "$TESTS_DIR" rev-parse HEAD)" '[.documents[] | [.document, .times.from, .times.report == $r, .times.commit == $c, .cells_timed]] | .[:3]' <<< "$output"
+	assert_output '[["broken","this-build",false,false,0],["dynamics/markov","stored-report",true,true,0],["errors_allowed","stored-report",true,true,0]]'
+	# a report that only inherited the record names no commit: it did not measure it
+	qe-cache-extract -r /tmp/qe-hook-demo/lectures -s 2030-01-01T00:00:00Z "$CACHE" | qe-stamp -r later -w "$TESTS_DIR/.." > "$T/later.ndjson"
+	run -0 --separate-stderr qe-exec-status -R "$T/later.ndjson" "$T/records.ndjson"
+	run -0 jq -c '.documents[1].times | [.from, .commit]' <<< "$output"
+	assert_output '["stored-report",null]'
+	# both: the build that measured it wins over the later one that inherited it
+	run -0 --separate-stderr qe-exec-status -R "$T/later.ndjson" -R "$T/weekly.ndjson" "$T/records.ndjson"
+	run -0 jq -c --arg r "$T/weekly.ndjson" '.documents[1].times | [.from, .report == $r, .commit != null]' <<< "$output"
+	assert_output '["stored-report",true,true]'
 	run -0 jq -c '.build' "$T/s.json"
 	assert_output '{"generator":"qe-exec-status 0.1.0","started":null,"finished":null,"inputs":["'"$T"'/records.ndjson"],"provenance":null}'
 	# without --since the records do not say what this build executed
@@ -77,7 +96,7 @@ valid() {
 }
 
 @test "--times: per document the newest record's facts and each label's duration, as the cell records say; valid against schema/exec-times.json" {
-	records -s 2026-11-29T15:45:45Z > "$T/r.ndjson"
+	records -s 2026-11-29T15:45:44Z > "$T/r.ndjson"
 	run -0 --separate-stderr qe-exec-status --times "$T/r.ndjson"
 	printf '%s\n' "$output" > "$T/t.json"
 	run -0 valid exec-times.json "$T/t.json"
@@ -192,7 +211,7 @@ qe-exec-status: 4 lines rejected"
 	cd "$T"
 	run -0 qe-exec-status -o execution_status.json _build/qe-telemetry/report.ndjson
 	run -0 valid execution-status.json execution_status.json
-	start=2026-11-29T15:45:45Z
+	start=2026-11-29T15:45:44Z
 	run -0 bash -c 'qe-cache-extract -s "$1" -t "$2" "$3" | qe-stamp | qe-exec-status > execution_status.json' _ "$start" "$LOG" "$CACHE"
 	run -0 valid execution-status.json execution_status.json
 	run -0 jq -c '[.totals.executed, .totals.cached]' execution_status.json

@@ -244,10 +244,10 @@ $L/intro.md:19: WARNING: qe-telemetry: exec-time: unknown label 'wrapped-unknown
 }
 
 @test "execution status file: written at build-finished, valid against schema/execution-status.json, and it matches the cache" {
-	run -0 --separate-stderr book html -D qe_exec_time_cache="$CACHE" -D qe_exec_time_log="$LOG" -D qe_exec_time_since=2026-11-29T15:45:45Z
+	run -0 --separate-stderr book html -D qe_exec_time_cache="$CACHE" -D qe_exec_time_log="$LOG" -D qe_exec_time_since=2026-11-29T15:45:44Z
 	S=$T/html/execution_status.json
 	run -0 /usr/bin/python3 "$TESTS_DIR/tools/validate_doc.py" execution-status.json "$S"
-	records -s 2026-11-29T15:45:45Z > "$T/records.ndjson"
+	records -s 2026-11-29T15:45:44Z > "$T/records.ndjson"
 	# per document: exactly what the records of the cache + hook log say; a
 	# cache hit's cells ran in an earlier build (none timed in this one), its
 	# times come from the cache's record (no stored report), commit unknown
@@ -266,7 +266,7 @@ $L/intro.md:19: WARNING: qe-telemetry: exec-time: unknown label 'wrapped-unknown
 	assert_output '[true,14]'
 	# a stored report (-R) is where a cache hit's times come from: the build that measured them, its commit
 	records -s 2026-11-29T00:00:00Z | qe-stamp -r weekly -w "$T/repo" > "$T/weekly.ndjson"
-	run -0 --separate-stderr book html-r -D qe_exec_time_cache="$CACHE" -D qe_exec_time_log="$LOG" -D qe_exec_time_since=2026-11-29T15:45:45Z \
+	run -0 --separate-stderr book html-r -D qe_exec_time_cache="$CACHE" -D qe_exec_time_log="$LOG" -D qe_exec_time_since=2026-11-29T15:45:44Z \
 		-D qe_exec_time_report="$T/weekly.ndjson"
 	run -0 jq -c --arg r "$T/weekly.ndjson" '.documents[] | select(.execution == "cached") | [.document, .cells_timed, .times.from, .times.report == $r, .times.commit]' "$T/html-r/execution_status.json"
 	assert_output - <<-EOF
@@ -292,12 +292,12 @@ $L/intro.md:19: WARNING: qe-telemetry: exec-time: unknown label 'wrapped-unknown
 }
 
 @test "qe-exec-status makes the same document from a stamped report, without Sphinx, as the extension writes at build-finished (the C tool writes both)" {
-	records -s 2026-11-29T15:45:45Z | qe-stamp -r weekly -w "$T/repo" > "$T/report.ndjson"
+	records -s 2026-11-29T15:45:44Z | qe-stamp -r weekly -w "$T/repo" > "$T/report.ndjson"
 	run -0 --separate-stderr qe-exec-status --started 2026-11-29T15:45:37.000000Z -o "$T/s.json" "$T/report.ndjson"
 	assert_output ""
 	assert_equal "$stderr" ""
 	run -0 /usr/bin/python3 "$TESTS_DIR/tools/validate_doc.py" execution-status.json "$T/s.json"
-	run -0 --separate-stderr book html -D qe_exec_time_cache="$CACHE" -D qe_exec_time_log="$LOG" -D qe_exec_time_since=2026-11-29T15:45:45Z
+	run -0 --separate-stderr book html -D qe_exec_time_cache="$CACHE" -D qe_exec_time_log="$LOG" -D qe_exec_time_since=2026-11-29T15:45:44Z
 	run -0 diff <(jq -c '.documents, .totals' "$T/s.json") <(jq -c '.documents, .totals' "$T/html/execution_status.json")
 	run -0 jq -c '[.build.generator, .build.started, .build.finished, .build.provenance.runner.class, .build.provenance.source.commit == "'"$COMMIT"'"]' "$T/s.json"
 	assert_output '["qe-exec-status 0.1.0","2026-11-29T15:45:37.000000Z",null,"weekly",true]'

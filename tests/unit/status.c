@@ -74,7 +74,7 @@ static void
 status(const char *in, size_t n, struct qe_buf *out)
 {
 	struct qe_status s = { 0 };
-	struct qe_status_build b = { "qe-exec-status 0", NULL, NULL, NULL, 0, NULL };
+	struct qe_status_build b = { "qe-exec-status 0", NULL, NULL, NULL, 0, NULL, NULL };
 	struct qe_buf doc = { 0 };
 	const cJSON *d;
 	cJSON *v;
