@@ -49,6 +49,7 @@ current=(-D qe_exec_time_cache="$CACHE" -D qe_exec_time_log="$LOG" -D qe_exec_ti
 	assert_equal "$stderr" "$L/broken.md:3: WARNING: qe-telemetry: exec-time: no measured time for 'broken-setup' in document 'broken': the document failed (this build: ValueError: deliberate failure for the fixture)
 $L/broken.md:4: WARNING: qe-telemetry: exec-time: no measured time for document 'broken': the document failed (this build: ValueError: deliberate failure for the fixture)
 $L/intro.md:15: WARNING: qe-telemetry: exec-time: unknown label 'no-such-cell' in document 'intro'
+$L/intro.md:19: WARNING: qe-telemetry: exec-time: unknown label 'wrapped-unknown' in document 'intro'
 $L/intro.md:19: WARNING: qe-telemetry: exec-time: unknown label 'wrapped-unknown' in document 'intro'"
 	records > "$T/records.ndjson"
 	run -0 /usr/bin/python3 "$TESTS_DIR/tools/exec_time_check.py" "$T/html" "$T/records.ndjson"
@@ -142,6 +143,7 @@ nbsp() {
 	assert_equal "$stderr" "$L/broken.md:3: WARNING: qe-telemetry: exec-time: no measured time for 'broken-setup' in document 'broken': the document failed (this build: ValueError: deliberate failure for the fixture)
 $L/broken.md:4: WARNING: qe-telemetry: exec-time: no measured time for document 'broken': the document failed (this build: ValueError: deliberate failure for the fixture)
 $L/intro.md:15: WARNING: qe-telemetry: exec-time: unknown label 'no-such-cell' in document 'intro'
+$L/intro.md:19: WARNING: qe-telemetry: exec-time: unknown label 'wrapped-unknown' in document 'intro'
 $L/intro.md:19: WARNING: qe-telemetry: exec-time: unknown label 'wrapped-unknown' in document 'intro'"
 	run -0 texts "$T/html/intro.html"
 	# the parallel build's hook durations (tests/fixtures/hook/README.md): slow-sleep 0.302006 s
@@ -170,7 +172,7 @@ $L/intro.md:19: WARNING: qe-telemetry: exec-time: unknown label 'wrapped-unknown
 	# with no data at all a bare name cannot be told a label from a document
 	assert_regex "$stderr" "dynamics/markov.md:5: WARNING: qe-telemetry: exec-time: no measured time for 'dynamics/markov' in document 'dynamics/markov': not executed in this build and not in a stored report"
 	run -0 grep -c 'WARNING: qe-telemetry: exec-time: no measured time for .* in document .*: not executed in this build and not in a stored report$' <<< "$stderr"
-	assert_output 22
+	assert_output 23
 }
 
 @test "exec-time: a rebuild without -E reads the pages with roles again, so new data reaches them (not with qe_exec_time_reread = False)" {
@@ -206,8 +208,20 @@ $L/intro.md:19: WARNING: qe-telemetry: exec-time: unknown label 'wrapped-unknown
 	assert_line "qe-telemetry: qe-exec-status not found (install qe-telemetry, or set QE_TELEMETRY_BIN): no execution status file"
 	run -0 texts "$T/html2/numba_demo.html"
 	assert_line "human njit-first-call: —"
-	run -0 grep -c 'class="qe-exec-time qe-exec-time-missing" title="not measured: qe-cache-extract not found"' "$T/html2/intro.html"
-	assert_output 12
+	run -0 bash -c "grep -o 'class=\"qe-exec-time qe-exec-time-missing\" title=\"not measured: qe-cache-extract not found\"' '$T/html2/intro.html' | wc -l"
+	assert_output 13
+}
+
+@test "exec-time: every warning of ours has a location: a tool's message the file and line it names, else the input it read" {
+	cp "$LOG" "$T/bad.log"
+	echo 'not json' >> "$T/bad.log"
+	n=$(wc -l < "$T/bad.log")
+	run -0 --separate-stderr book html -D qe_exec_time_cache="$CACHE" -D qe_exec_time_log="$T/bad.log" -D qe_exec_time_since=2026-11-29T00:00:00Z
+	assert_equal "${stderr_lines[0]}" "$T/bad.log:$n: WARNING: qe-telemetry: qe-cache-extract: $T/bad.log:$n: invalid JSON at column 1"
+	assert_equal "${stderr_lines[1]}" "$CACHE:: WARNING: qe-telemetry: qe-cache-extract: 1 line rejected"
+	# the good lines still join
+	run -0 texts "$T/html/numba_demo.html"
+	assert_line "human njit-first-call: 0.30~s"
 }
 
 @test "exec-time: the printed forms and their rounding" {
@@ -261,9 +275,9 @@ $L/intro.md:19: WARNING: qe-telemetry: exec-time: unknown label 'wrapped-unknown
 	run -0 diff "$T/want" "$T/got"
 	# the totals are this build's: 6 documents executed, their runtime and timed cells only
 	run -0 jq -c '.totals' "$S"
-	assert_output '{"documents":9,"ok":8,"failed":1,"executed":6,"cached":3,"runtime_s":9.335139,"cells_timed":14}'
+	assert_output '{"documents":9,"ok":8,"failed":1,"executed":6,"cached":3,"runtime_s":9.335139,"cells_timed":20}'
 	run -0 jq -s -c '[.[] | select(.kind == "notebook" and .origin == "executed")] | [(map(.execution_seconds // 0) | add | . - 9.335139 | fabs < 1e-6), (map(.timed_cells) | add)]' "$T/records.ndjson"
-	assert_output '[true,14]'
+	assert_output '[true,20]'
 	# a stored report (-R) is where a cache hit's times come from: the build that measured them, its commit
 	records -s 2026-11-29T00:00:00Z | qe-stamp -r weekly -w "$T/repo" > "$T/weekly.ndjson"
 	run -0 --separate-stderr book html-r -D qe_exec_time_cache="$CACHE" -D qe_exec_time_log="$LOG" -D qe_exec_time_since=2026-11-29T15:45:44Z \
@@ -325,22 +339,66 @@ $L/intro.md:19: WARNING: qe-telemetry: exec-time: unknown label 'wrapped-unknown
 	assert_line "human njit-first-call: 0.30~s"
 }
 
-@test "end to end: real MyST-NB executes the book with the hook armed and the roles of the same build are filled (skipped without MyST-NB)" {
-	# MyST-NB and jupyter-cache are not Debian packages: this runs where they
-	# are importable, or with QE_JCACHE_SRC and QE_MYSTNB_SRC naming source
-	# checkouts (jupyter-cache 1.0.x, MyST-NB v0.17.2; see the script)
-	local args=()
+# mystnb ARRAY: the arguments of the MyST-NB scripts (source checkouts) into
+# ARRAY, or skip: MyST-NB and jupyter-cache are not Debian packages, so these
+# run where they are importable, or with QE_JCACHE_SRC and QE_MYSTNB_SRC
+# naming source checkouts (jupyter-cache 1.0.x, MyST-NB v0.17.2; see
+# tests/fixtures/sphinx/mystnb-env.sh)
+mystnb() {
+	local -n into=$1
+	into=()
 	if [ -n "${QE_JCACHE_SRC:-}" ] && [ -n "${QE_MYSTNB_SRC:-}" ]; then
-		args=("$QE_JCACHE_SRC" "$QE_MYSTNB_SRC")
+		into=("$QE_JCACHE_SRC" "$QE_MYSTNB_SRC")
 	elif ! /usr/bin/python3 -c 'import myst_nb, jupyter_cache' 2> /dev/null; then
 		skip "MyST-NB and jupyter-cache are not installed (set QE_JCACHE_SRC and QE_MYSTNB_SRC to checkouts)"
 	fi
+}
+
+@test "end to end: real MyST-NB executes the book with the hook armed and the roles of the same build are filled (skipped without MyST-NB)" {
+	local args
+	mystnb args
 	run -0 bash "$TESTS_DIR/fixtures/sphinx/mystnb-e2e.sh" "${args[@]}"
 	assert_line "end to end: OK"
-	assert_line --regexp '^intro \| seconds slow-sleep \| 0\.[0-9]{2} s \| within$'
-	assert_line --regexp '^dynamics/markov \| human markov-simulate \| 0\.[0-9]{2} s \| within$'
+	assert_line --regexp '^intro \| seconds slow-sleep \| 0\.[0-9]{2}~s \| within$'
+	assert_line --regexp '^dynamics/markov \| human markov-simulate \| 0\.[0-9]{2}~s \| within$'
 	refute_line --partial "| OFF"
 	assert_line --regexp '^\{"documents": 3, "ok": 2, "failed": 1, "executed": 3, "cached": 0, '
 	assert_line --regexp '^\{"documents": 3, "ok": 2, "failed": 1, "executed": 1, "cached": 2, '
-	assert_line --regexp 'source: stored report report.ndjson, hook timing">0\.[0-9]{2} s$'
+	assert_line --regexp "source: stored report report.ndjson, hook timing\">0\\.[0-9]{2}${NB}s\$"
+}
+
+@test "three builds on one _build with -W, real MyST-NB: full, an edit, a prose-only commit with -j 2; no warning, every role and tooltip the measuring build's, status counts this build's; with a kept log, a fresh log, no tools (skipped without MyST-NB)" {
+	local args
+	mystnb args
+	run -0 bash "$TESTS_DIR/fixtures/sphinx/mystnb-builds.sh" "${args[@]}"
+	assert_line "three builds: OK"
+	refute_line --partial "FAIL"
+	refute_line --partial "| OFF"
+	# build 3 of the kept log: nothing executed, every time from the stored
+	# reports, each naming the build that measured it
+	assert_line "status totals | executed 0 | cached 2 | cells_timed 0"
+	assert_line "intro | dynamics/markov#markov-simulate | commit of the measuring build | stored report"
+	run -0 grep -c '^placeholders: 12 of 12 roles$' <<< "$output"
+	assert_output 3
+}
+
+@test "three builds on one _build with -W and the tools missing (plain Sphinx + MyST, runs everywhere): placeholders, an info line, no warning, no failure" {
+	local i
+	mkdir "$T/empty"
+	for i in 1 2 3; do
+		# the third after a prose edit, with -j 2
+		[ "$i" != 3 ] || sed -i 's/^# Introduction$/# Introduction, again/' "$T/lectures/intro.md"
+		PATH=/usr/bin:/bin QE_TELEMETRY_BIN="$T/empty" run -0 --separate-stderr /usr/bin/python3 -m sphinx -W --keep-going \
+			$([ "$i" != 3 ] || echo -j 2) -b html -d "$T/_build/doctrees" "${current[@]}" -D qe_exec_time_report="$T/none.ndjson" "$T/lectures" "$T/_build/html"
+		assert_equal "$stderr" ""
+		assert_line "qe-telemetry: qe-cache-extract not found (install qe-telemetry, or set QE_TELEMETRY_BIN): this build's times are not used, placeholders shown"
+		run -0 texts "$T/_build/html/dynamics/markov.html"
+		assert_output - <<-'EOF'
+		human markov-simulate: —
+		human markov-setup: —
+		human dynamics/markov: —
+		share markov-simulate: —
+		EOF
+	done
+	run -0 grep -c 'Introduction, again' "$T/_build/html/intro.html"
 }

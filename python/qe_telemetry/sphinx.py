@@ -97,14 +97,20 @@ def _role_line(memo, env, rawtext, line):
     for i in range(max(line - 2, 0), len(lines)):
         n = max(lines[i].count(f) for f in forms)
         for k in range(n):
-            if (i, k) not in used:
-                used.add((i, k))
+            if (forms[-1], i, k) not in used:
+                used.add((forms[-1], i, k))
                 return i + 1
     return line
 
 
 # "prog: FILE:LINE: reason" or "prog: FILE: reason", the tools' message form
 _TOOL_LINE = re.compile(r"^[\w.-]+: (/[^:]*?)(?::(\d+))?: ")
+
+
+def _loc(path, line=None):
+    """A warning's location for a file (Sphinx's own form, "path:" when
+    there is no line; a bare name would be taken for a document)."""
+    return f"{path}:{line or ''}"
 
 
 def _utc(ts):
@@ -229,11 +235,11 @@ class _State:
                                errors="replace", timeout=self.app.config.qe_exec_time_timeout)
         except (OSError, subprocess.SubprocessError) as e:
             logger.warning(f"qe-telemetry: {what}: {e}", type="qe-telemetry", subtype=subtype,
-                           location=where or self.app.confdir)
+                           location=_loc(where or self.app.confdir))
             return None
         for line in p.stderr.splitlines():
             m = _TOOL_LINE.match(line)
-            loc = (f"{m.group(1)}:{m.group(2)}" if m.group(2) else m.group(1)) if m else where or self.app.confdir
+            loc = _loc(m.group(1), m.group(2)) if m else _loc(where or self.app.confdir)
             logger.warning(f"qe-telemetry: {line}", type="qe-telemetry", subtype=subtype, location=loc)
         return p.stdout
 
@@ -261,7 +267,7 @@ class _State:
             return Times(json.loads(out)) if out else None
         except ValueError as e:
             logger.warning(f"qe-telemetry: qe-exec-status --times: {e}", type="qe-telemetry", subtype=subtype,
-                           location=where or self.app.confdir)
+                           location=_loc(where or self.app.confdir))
             return None
 
     def _extract(self):
@@ -442,9 +448,9 @@ class _State:
             if text is None:
                 msg = f"qe-telemetry: exec-time: {tip}"
                 if self.missing:
-                    # our tools are missing: said once at info level; not the page's fault
+                    # our tools are missing: said once, at info level (_not_found); not the page's fault
                     tip = f"not measured: {', '.join(self.missing)} not found"
-                    logger.info(f"{msg} ({tip})", location=(node["docname"], node.line))
+                    logger.verbose(f"{msg} ({tip})", location=(node["docname"], node.line))
                 elif app.config.qe_exec_time_strict:
                     raise ExtensionError(f"{node.source or node['docname']}:{node.line}: {msg}")
                 else:
@@ -476,7 +482,8 @@ class _State:
         try:
             os.makedirs(os.path.dirname(path), exist_ok=True)
         except OSError as e:
-            logger.warning(f"qe-telemetry: {path}: {e.strerror}", type="qe-telemetry", subtype="status")
+            logger.warning(f"qe-telemetry: {path}: {e.strerror}", type="qe-telemetry", subtype="status",
+                           location=_loc(path))
             return
         # this build's records, or none: the document then lists no documents
         self._status([*args, "-"], self.records or "", "status", "no execution status file", path)
