@@ -26,6 +26,7 @@ TABLE(qe_vocab_timing_notes, "timing note", "skipped", "not-executed", "stale", 
     "invalid", "approximate", "ambiguous");
 TABLE(qe_vocab_origins, "origin", "executed", "inherited");
 TABLE(qe_vocab_executions, "execution", "executed", "cached");
+TABLE(qe_vocab_times_from, "times from", "this-build", "stored-report", "cache");
 TABLE(qe_vocab_answers, "answer", "regressed", "improved", "same", "inconclusive");
 TABLE(qe_vocab_verdict_rules, "verdict rule", "cells", "sum");
 TABLE(qe_vocab_series_words, "series", "main", "pull-request", "branch");
@@ -39,7 +40,7 @@ TABLE(qe_vocab_versions, "version", "base", "head");
 const struct qe_vocab *const qe_vocabularies[] = {
 	&qe_vocab_verdicts, &qe_vocab_verdict_words, &qe_vocab_flags, &qe_vocab_cell_statuses, &qe_vocab_nb_statuses,
 	&qe_vocab_timing_sources, &qe_vocab_timing_methods, &qe_vocab_timing_notes, &qe_vocab_origins, &qe_vocab_executions,
-	&qe_vocab_answers,
+	&qe_vocab_times_from, &qe_vocab_answers,
 	&qe_vocab_verdict_rules, &qe_vocab_series_words, &qe_vocab_levels, &qe_vocab_add_results, &qe_vocab_prov_whats,
 	&qe_vocab_compare_bys, &qe_vocab_moves, &qe_vocab_versions, NULL
 };

@@ -84,6 +84,9 @@ enum qe_origin { QE_ORIGIN_EXECUTED, QE_ORIGIN_INHERITED, QE_NORIGINS };
 extern const struct qe_vocab qe_vocab_origins;
 /* What an execution status document says of an origin, in qe_vocab_origins' order (schema/execution-status.json). */
 extern const struct qe_vocab qe_vocab_executions;
+/* Where a status document's entry has its times from (schema/execution-status.json times.from). */
+enum qe_times_from { QE_TF_THIS_BUILD, QE_TF_STORED_REPORT, QE_TF_CACHE, QE_NTIMES_FROM };
+extern const struct qe_vocab qe_vocab_times_from;
 
 /* The replicate test's answer (schema/diff.json test.answer). */
 enum qe_answer { QE_A_REGRESSED, QE_A_IMPROVED, QE_A_SAME, QE_A_INCONCLUSIVE, QE_NANSWERS };

@@ -39,6 +39,7 @@ UNIT_DIR=$TESTS_DIR/../build/unit
 	assert_line "timing method: $(words '.properties.timing_method.enum' "$S/cell.json")"
 	assert_line "timing note: $(words '.properties.timing_note.enum' "$S/cell.json")"
 	assert_line "origin: $(words '."$defs".origin.enum' "$S/common.json")"
+	assert_line "times from: $(words '.properties.documents.items.properties.times.properties.from.enum' "$S/execution-status.json")"
 	assert_line "answer: $(words '."$defs".test.oneOf[1].properties.answer.enum' "$S/diff.json")"
 	assert_line "verdict rule: $(words '."$defs"."notebook-diff".properties.verdict_rule.enum' "$S/diff.json")"
 	assert_line "series: $(words '."$defs".series.enum' "$S/history.json")"

@@ -327,22 +327,23 @@ static cJSON *
 times_of(const struct qe_status_doc *d, const struct qe_status_build *b)
 {
 	cJSON *o = qe_json_check(cJSON_CreateObject());
-	const char *e = execution(d->nb), *from = NULL, *report = NULL, *commit = NULL;
+	const char *e = execution(d->nb), *report = NULL, *commit = NULL;
+	int from = -1;
 	const cJSON *nb = d->nb;
 	const struct qe_status_doc *r;
 
 	if (e && strcmp(e, "executed") == 0) {
-		from = "this-build";
+		from = QE_TF_THIS_BUILD;
 		commit = commit_of(b->provenance ? b->provenance : cJSON_GetObjectItemCaseSensitive(nb, "provenance"));
 	} else if (e && (r = stored(b->reports, d->name)) != NULL) {
-		from = "stored-report", report = r->file, nb = r->nb;
+		from = QE_TF_STORED_REPORT, report = r->file, nb = r->nb;
 		commit = inherited(nb) ? NULL : commit_of(cJSON_GetObjectItemCaseSensitive(nb, "provenance"));
 	} else if (e) {
-		from = "cache";
+		from = QE_TF_CACHE;
 	} else if (!inherited(nb)) {
 		commit = commit_of(cJSON_GetObjectItemCaseSensitive(nb, "provenance"));
 	}
-	qe_json_add_str_or_null(o, "from", from);
+	qe_json_add_str_or_null(o, "from", qe_vocab_name(&qe_vocab_times_from, from));
 	qe_json_add_str_or_null(o, "report", report);
 	copy(o, "created", nb, NULL);
 	qe_json_add_str_or_null(o, "commit", commit);
