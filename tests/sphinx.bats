@@ -224,6 +224,20 @@ $L/intro.md:19: WARNING: qe-telemetry: exec-time: unknown label 'wrapped-unknown
 	assert_line "human njit-first-call: 0.30~s"
 }
 
+@test "exec-time: the messages say what happened: 'the capture hook was not armed' only for a lecture this build executed, 'not executed in this build and not in a stored report' for a cache hit" {
+	# no hook log; intro and numba_demo executed by this build (created after 15:45:44), markov a cache hit
+	run -0 --separate-stderr book html -D qe_exec_time_cache="$CACHE" -D qe_exec_time_log= -D qe_exec_time_since=2026-11-29T15:45:44Z
+	L=$T/lectures
+	run -0 grep -F "$L/intro.md:5: " <<< "$stderr"
+	assert_output "$L/intro.md:5: WARNING: qe-telemetry: exec-time: cell 'slow-sleep' of document 'intro' has no timing: this build executed it and the capture hook logged nothing (the capture hook was not armed?)"
+	run -0 grep -F "$L/dynamics/markov.md:3: " <<< "$stderr"
+	assert_output "$L/dynamics/markov.md:3: WARNING: qe-telemetry: exec-time: no measured time for 'markov-simulate' in document 'dynamics/markov': not executed in this build and not in a stored report"
+	# the whole cached lecture has the cache's own time, an earlier build's, with no commit (the cache does not say)
+	run -0 grep -o '<li><p>human dynamics/markov: <abbr [^>]*>' "$T/html/dynamics/markov.html"
+	assert_output --regexp 'title="whole execution of dynamics/markov \(kernel start-up included\): measured 2026-11-29 15:45 UTC; source: cache \(an earlier build\)">$'
+	run -1 grep -c 'hook was not armed' <<< "$(grep -F "$L/dynamics/" <<< "$stderr")"
+}
+
 @test "exec-time: the printed forms and their rounding" {
 	run -0 /usr/bin/python3 - <<-'EOF'
 	from qe_telemetry.records import human, seconds, rounded, share

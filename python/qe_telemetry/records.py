@@ -2,8 +2,8 @@
 
 Records are not read here: qe-exec-status --times (C) reads them, picks each
 document's newest record and hands the extension plain seconds; these only
-format them. (The prose forms, "2 min 10 s", differ from qe-comment's
-"2m 05s" (qe_gfm_dur); issue 31 decides the prose.)
+format them. (The prose forms, "2 min 10 s", differ on purpose from
+qe-comment's table form "2m 05s" (qe_gfm_dur): they are read in sentences.)
 
 Invariants:
   - Number and unit are joined by `sp` (default U+00A0, a no-break space:
