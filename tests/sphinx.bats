@@ -99,17 +99,19 @@ nbsp() {
 	LC_ALL=C sed 's/\xc2\xa0/~/g'
 }
 
-@test "exec-time: qe_exec_time_format sets the form of {exec-time}; a bad form is a configuration error" {
-	run -0 --separate-stderr book html "${current[@]}" -D qe_exec_time_format=seconds -D qe_exec_time_digits=3
+@test "exec-time: qe_exec_time_format sets the form of {exec-time}, qe_exec_time_style the space before %; a bad form or style is a configuration error" {
+	run -0 --separate-stderr book html "${current[@]}" -D qe_exec_time_format=seconds -D qe_exec_time_digits=3 -D qe_exec_time_style=en
 	run -0 texts "$T/html/dynamics/markov.html"
 	assert_output - <<-'EOF'
 	human markov-simulate: 0.209~s
 	human markov-setup: 0.071~s
 	human dynamics/markov: 1.406~s
-	share markov-simulate: 74~%
+	share markov-simulate: 74%
 	EOF
 	run -2 --separate-stderr book html2 "${current[@]}" -D qe_exec_time_format=minutes
 	assert_regex "$stderr" "qe_exec_time_format: 'minutes' is not one of human, rounded, seconds"
+	run -2 --separate-stderr book html3 "${current[@]}" -D qe_exec_time_style=fr
+	assert_regex "$stderr" "qe_exec_time_style: 'fr' is not one of en, si"
 }
 
 @test "exec-time: builders other than HTML (here the text builder; LaTeX takes the same path) get the time alone, no explanation inline" {
