@@ -314,6 +314,10 @@ judge_cells(const struct qe_diff_opts *o, const struct qe_reader *r, double scal
 		/* --fences: the rule main's history learned for BASE's cell */
 		rule = qe_fences_rule(o->fences, &o->cell, nb->doc->name,
 		    cp[i].b ? qe_reader_text(r, cp[i].b->label) : NULL, cp[i].b ? cp[i].b->src : NULL);
+		/* the import rule: an unchanged import cell swings with the disk, not the code */
+		if (cp[i].b && cp[i].h && !(cp[i].flags & (F_SOURCE | F_UPSTREAM)) &&
+		    qe_diff_import_line(qe_reader_text(r, cp[i].h->first_line)) && rule.abs < o->import_abs)
+			rule.abs = o->import_abs;
 		judge_cell(o, &rule, scale, &cp[i], nb->notcomp, doc, &c);
 		count_cell(nb, &c);
 		if (fn)
@@ -349,7 +353,7 @@ static void
 judge_measure(const struct qe_diff_opts *o, double scale, struct qe_nb_diff *nb, double *bv, double *hv)
 {
 	const struct qe_side *bs = &nb->doc->s[QE_BASE], *hs = &nb->doc->s[QE_HEAD];
-	struct qe_rule exec = { o->nb.ratio, o->exec_abs, o->nb.alpha, 0, 0 };
+	struct qe_rule exec = { o->nb.ratio, o->exec_abs, o->nb.alpha, 0, 0, 0 };
 	int nbv = 0, nhv = 0;
 
 	if (one_source(bs) && one_source(hs) && qe_vocab_timing_sources_comparable(bs->tsrc, hs->tsrc)) {
@@ -446,7 +450,7 @@ qe_diff_doc(const struct qe_diff_opts *o, const struct qe_reader *r, const struc
     const struct qe_doc *d, struct qe_nb_diff *nb, qe_cell_diff_fn fn, void *arg)
 {
 	const struct qe_side *bs = &d->s[QE_BASE], *hs = &d->s[QE_HEAD];
-	double scale = o->adjust && !isnan(rf->factor) ? rf->factor : 1;
+	double scale = qe_diff_scale(o, rf);
 
 	memset(nb, 0, sizeof *nb);
 	nb->doc = d;
@@ -499,6 +503,28 @@ qe_diff_tally(struct qe_diff_totals *t, const struct qe_reader *r, const struct 
 	t->regressions += nb->cell_regressions;
 	if (nb->verdict == QE_V_REGRESSION && !(nb->flags & F_NOGATE))
 		t->regressions++;
+}
+
+double
+qe_diff_scale(const struct qe_diff_opts *o, const struct qe_runner_factor *rf)
+{
+	if (isnan(rf->factor) || o->adjust < 0)
+		return 1;
+	if (o->adjust > 0 || rf->factor >= QE_DIFF_FACTOR_CLEAR || rf->factor * QE_DIFF_FACTOR_CLEAR <= 1)
+		return rf->factor;
+	return 1;
+}
+
+int
+qe_diff_import_line(const char *s)
+{
+	if (s == NULL)
+		return 0;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (strncmp(s, "import ", 7) == 0)
+		return 1;
+	return strncmp(s, "from ", 5) == 0 && strstr(s + 5, " import ") != NULL;
 }
 
 /* 1 when s is "import PKG" or "from PKG" (then end, space, '.' or ','). */
