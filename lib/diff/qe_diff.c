@@ -432,15 +432,47 @@ judge_notebook(const struct qe_diff_opts *o, double scale, struct qe_nb_diff *nb
 	free(hv);
 }
 
-/* What --changed and -i say of the whole document. */
-static void
-scope_flags(const struct qe_diff_opts *o, struct qe_nb_diff *nb)
+/*
+ * Did the document's code change between the sides? 1 when a cell's source
+ * differs or a cell is on one side only, 0 when every cell pairs with the
+ * same source, -1 when a side has no cells to tell (then the cache keys,
+ * jupyter-cache's digest of the code, decide when both sides have one).
+ */
+static int
+code_changed(const struct qe_reader *r, const struct qe_doc *d)
 {
-	const struct qe_side *hs = &nb->doc->s[QE_HEAD];
+	const struct qe_side *bs = &d->s[QE_BASE], *hs = &d->s[QE_HEAD];
+	struct cellpair *cp;
+	int np, changed = 0;
+
+	if (bs->ncells == 0 || hs->ncells == 0)
+		return bs->cache_key && hs->cache_key ? strcmp(bs->cache_key, hs->cache_key) != 0 : -1;
+	cp = doc_pairs(r, d, &np);
+	for (int i = 0; i < np && !changed; i++)
+		changed = !cp[i].b || !cp[i].h || (cp[i].flags & F_SOURCE);
+	free(cp);
+	return changed;
+}
+
+/*
+ * What --changed and -i say of the whole document. Changed on main is a
+ * document the pull request did not touch whose code differs from the
+ * baseline's: a re-execution alone (a failure is never cached, a cache may
+ * be evicted) is not a change; where the code cannot be told, a lecture
+ * that failed on both sides is not one either.
+ */
+static void
+scope_flags(const struct qe_diff_opts *o, const struct qe_reader *r, struct qe_nb_diff *nb)
+{
+	const struct qe_side *bs = &nb->doc->s[QE_BASE], *hs = &nb->doc->s[QE_HEAD];
+	int changed;
 
 	nb->touched = o->scope ? qe_prscope_touched(o->scope, nb->doc->name) : -1;
-	if (nb->touched == 0 && hs->present && nb->executed)
-		nb->flags |= F_MAIN;
+	if (nb->touched == 0 && hs->present && nb->executed) {
+		changed = bs->present ? code_changed(r, nb->doc) : 1;
+		if (changed > 0 || (changed < 0 && !(bs->failed && hs->failed)))
+			nb->flags |= F_MAIN;
+	}
 	if (o->scope && qe_prscope_ignored_doc(o->scope, nb->doc->name))
 		nb->flags |= F_IGNORED;
 }
@@ -462,7 +494,7 @@ qe_diff_doc(const struct qe_diff_opts *o, const struct qe_reader *r, const struc
 	    qe_fp_machine_differ(qe_fp_facts(&r->fps, bs->fp), qe_fp_facts(&r->fps, hs->fp));
 	if (nb->notcomp)
 		nb->flags |= F_NOTCOMP;
-	scope_flags(o, nb);
+	scope_flags(o, r, nb);
 	if (hs->present && hs->failed) {
 		nb->verdict = bs->present && bs->failed ? QE_V_FAILED : QE_V_NEWLYFAILED;
 		nb->reason = nb->verdict == QE_V_FAILED ? "failed in base and head" : "head failed";
