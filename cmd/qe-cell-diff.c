@@ -185,6 +185,7 @@ main(int argc, char **argv)
 	for (int w = 0; w < 2; w++)
 		if ((s = qe_reader_read(&rd, w == 0 ? QE_BASE : QE_HEAD, argv[w])) != QE_EXIT_OK)
 			status = s;
+	qe_reader_relayout(&rd);
 	if (rd.nrecords[QE_BASE] == 0) {
 		warnx("%s: no baseline records", display(argv[0]));
 		status = QE_EXIT_TROUBLE;
