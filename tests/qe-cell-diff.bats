@@ -173,11 +173,34 @@ cellv() {
 	run -1 --separate-stderr qe-cell-diff -e -a 0.01 aa-run1.ndjson "$T/x3"
 }
 
-@test "runner factor: a whole-runner 2x slowdown is estimated; -A judges cells after removing it" {
+@test "runner factor: a whole-runner 2x slowdown is estimated and removed by default (it is clear); --no-adjust keeps it, -A always removes it" {
 	jq -c 'if .kind == "cell" and .duration_s != null then .duration_s *= (if .label == "slow-sleep" then 6 else 2 end) else . end' aa-run2.ndjson > "$T/slow"
-	qe-cell-diff aa-run1.ndjson "$T/slow" > "$T/plain"
+	qe-cell-diff --no-adjust aa-run1.ndjson "$T/slow" > "$T/plain"
 	run -0 sel "$T/plain" 'select(.kind == "diff-summary") | [.runner_factor, .runner_factor_cells, .adjusted, .cells.regression]'
-	assert_output '[2.272,11,false,3]'
+	assert_output '[2.272,11,false,2]'
+	run -0 sel "$T/plain" 'select(.kind == "cell-diff" and .adjusted_ratio != null)'
+	assert_output ''
+	# the import cell's +1.16 s is inside the import rule's 2 s: not a regression
+	run -0 sel "$T/plain" 'select(.kind == "cell-diff" and .label == "numba-import") | [.first_line, .verdict, .delta_s > 1]'
+	assert_output '["import numpy as np","unchanged",true]'
+	run -0 sel <(qe-cell-diff --no-adjust --import-abs 0.5 aa-run1.ndjson "$T/slow") 'select(.kind == "cell-diff" and .label == "numba-import") | .verdict'
+	assert_output '"regression"'
+	# by default: x2.27 is beyond x1.25, so the verdicts are -A's
+	qe-cell-diff aa-run1.ndjson "$T/slow" > "$T/auto"
+	run -0 sel "$T/auto" 'select(.kind == "diff-summary") | [.adjusted, .cells.regression, .cells.improvement]'
+	assert_output '[true,1,0]'
+	run -0 sel "$T/auto" 'select(.kind == "cell-diff" and .verdict == "regression") | [.label, .ratio, .adjusted_ratio]'
+	assert_output '["slow-sleep",6.2128,2.7345]'
+	# a factor inside x0.8..x1.25 is not removed without -A
+	jq -c 'if .kind == "cell" and .duration_s != null then .duration_s *= 1.2 else . end' aa-run2.ndjson > "$T/bit"
+	run -0 sel <(qe-cell-diff aa-run1.ndjson "$T/bit") 'select(.kind == "diff-summary") | [.runner_factor > 1.15, .adjusted]'
+	assert_output '[true,false]'
+	run -0 sel <(qe-cell-diff -A aa-run1.ndjson "$T/bit") 'select(.kind == "diff-summary") | .adjusted'
+	assert_output 'true'
+	# a machine twice as fast: removed the same way
+	jq -c 'if .kind == "cell" and .duration_s != null then .duration_s /= 2 else . end' aa-run2.ndjson > "$T/fast"
+	run -0 sel <(qe-cell-diff aa-run1.ndjson "$T/fast") 'select(.kind == "diff-summary") | [.runner_factor < 0.6, .adjusted, .cells.improvement]'
+	assert_output '[true,true,0]'
 	qe-cell-diff -A aa-run1.ndjson "$T/slow" > "$T/adj"
 	run -0 sel "$T/adj" 'select(.kind == "diff-summary") | [.runner_factor, .adjusted, .cells.regression]'
 	assert_output '[2.272,true,1]'
@@ -538,7 +561,7 @@ vx() {
 	run -0 sel "$T/out" 'select(.kind == "notebook-diff") | [.document, .verdict, .pr_touched, .head_origin, (.flags | index("changed-on-main") != null)]'
 	assert_output - <<-'EOF'
 	["errors_allowed","unchanged",true,"executed",false]
-	["fails_both","failed",false,"executed",true]
+	["fails_both","failed",false,"executed",false]
 	["long","regression",true,"executed",false]
 	["main_only","unchanged",false,"executed",true]
 	["newly_fails","newly-failed",true,"executed",false]
@@ -551,8 +574,10 @@ vx() {
 	["mo-import",["changed-on-main"]]
 	["mo-value",["source-changed","changed-on-main"]]
 	EOF
+	# fails_both re-executed (a failure is never cached) but its code is main's
+	# and the baseline's: not changed on main
 	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.notebook_flags["changed-on-main"], .cell_flags["changed-on-main"]]'
-	assert_output '[2,2]'
+	assert_output '[1,2]'
 	# the regression is in a lecture the pull request touched: -e still fails;
 	# said changed only on main, the same regression no longer gates
 	printf 'lectures/newly_fails.ipynb\n' > "$T/changed"

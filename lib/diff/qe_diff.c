@@ -142,7 +142,7 @@ struct qe_runner_factor
 qe_diff_runner_factor(const struct qe_diff_opts *o, const struct qe_reader *r,
     struct qe_doc *const *docs, size_t n)
 {
-	struct qe_runner_factor rf = { NAN, 0 };
+	struct qe_runner_factor rf = { NAN, 0, 0 };
 	double *logs = NULL, l;
 	int nl = 0, cap = 0, np;
 
@@ -155,6 +155,7 @@ qe_diff_runner_factor(const struct qe_diff_opts *o, const struct qe_reader *r,
 		for (int i = 0; i < np; i++) {
 			if (isnan(l = steady_log(o, &cp[i])))
 				continue;
+			rf.reps += cp[i].b->more && cp[i].h->more;
 			if (nl == cap) {
 				cap = cap ? cap * 2 : 64;
 				logs = qe_xrealloc(logs, sizeof(double) * (size_t)cap);
@@ -542,7 +543,9 @@ qe_diff_scale(const struct qe_diff_opts *o, const struct qe_runner_factor *rf)
 {
 	if (isnan(rf->factor) || o->adjust < 0)
 		return 1;
-	if (o->adjust > 0 || rf->factor >= QE_DIFF_FACTOR_CLEAR || rf->factor * QE_DIFF_FACTOR_CLEAR <= 1)
+	if (o->adjust > 0)
+		return rf->factor;
+	if (rf->reps == 0 && (rf->factor >= QE_DIFF_FACTOR_CLEAR || rf->factor * QE_DIFF_FACTOR_CLEAR <= 1))
 		return rf->factor;
 	return 1;
 }

@@ -58,6 +58,7 @@ struct qe_diff_opts {
 struct qe_runner_factor {
 	double factor;	/* median head/base of the steady cells; NAN when too few */
 	int cells;	/* how many cells it was estimated from */
+	int reps;	/* ... of which had replicates on both sides (one runner, interleaved) */
 };
 
 /*
@@ -73,8 +74,9 @@ struct qe_runner_factor qe_diff_runner_factor(const struct qe_diff_opts *o, cons
  * The divisor of HEAD's durations: the runner factor with -A (adjust 1);
  * without an option (adjust 0) the factor when it is clear (at least
  * QE_DIFF_FACTOR_CLEAR or at most its inverse: the unchanged cells say the
- * machine was faster or slower), else 1; 1 with --no-adjust (-1) or
- * without a factor.
+ * machine was faster or slower) and the cells are single runs (replicates
+ * ran both versions on one runner, interleaved: no runner to remove), else
+ * 1; 1 with --no-adjust (-1) or without a factor.
  */
 double qe_diff_scale(const struct qe_diff_opts *o, const struct qe_runner_factor *rf);
 
