@@ -161,7 +161,7 @@ qe-comment: 1 line rejected"
 	# no element the input asked for: images, scripts, links, extra headings
 	assert_equal "$(count '<(img|script|iframe|a |b>|i>|del>|em>|strong>[^<]*b\*)' "$T/h.html")" 0
 	assert_equal "$(count '<h[1-6]>' "$T/h.html")" 1
-	assert_equal "$(count '<(ol|li)' "$T/h.html")" 3		# our three warnings
+	assert_equal "$(count '<(ol|li)' "$T/h.html")" 4		# our three warnings and one note
 	assert_equal "$(count '<details>' "$T/h.html")" 2		# ours, none from a label
 	assert_equal "$(count '<!--' "$T/h.html")" 1			# the marker only
 	# the label <img ...> is text in its cell
@@ -356,7 +356,7 @@ big() {
 	plain
 	assert_line --partial "(median of ? cells); verdicts are adjusted for it."
 	assert_line '- Base: `base.ndjson` (? records); head: `head.ndjson` (? records).'
-	assert_line --partial "Runner factor ×1.42 (? cells). Machines: unknown."
+	assert_line --partial "Runner factor ×1.42 (? cells), removed from the verdicts. Machines: unknown."
 }
 
 @test "-r: the job summary of one build (golden), from a file, stdin or gzip" {
