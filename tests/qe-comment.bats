@@ -443,7 +443,7 @@ qe-comment: 1 line rejected"
 	# the checker is not blind: a headline that miscounts failures is caught
 	sed 's/; \*\*1 lecture newly failing\*\*/; **2 lectures failed**/' verdicts-pr.summary.md > "$T/wrong.md"
 	run -1 /usr/bin/python3 "$TESTS_DIR/tools/comment_check.py" "$T/wrong.md"
-	assert_line "$T/wrong.md: headline failing 0+0, warnings 1+0"
+	assert_line "$T/wrong.md: headline failing 0+1, warnings 1+1"
 	# and a lecture shown unchanged beside a slower cell
 	sed 's/^| long | 🔴 slower |/| long | unchanged |/' verdicts-pr.md > "$T/wrong2.md"
 	run -1 /usr/bin/python3 "$TESTS_DIR/tools/comment_check.py" "$T/wrong2.md"
