@@ -804,7 +804,7 @@ long() {
 	run -0 --separate-stderr qe-comment "$T/out"
 	assert_output --partial "Slowest cell: stale\\_timing, stale-sleep: 25m"$'\xc2\xa0'"00s, 63% of the 40m"$'\xc2\xa0'"00s per-cell timeout."
 	assert_line "> - **Close to the per-cell timeout**: stale\\_timing, stale-sleep: 25m"$'\xc2\xa0'"00s, 63% of the 40m"$'\xc2\xa0'"00s per-cell timeout."
-	assert_output --partial "(or by 1m"$'\xc2\xa0'"00s whatever the ratio; 2.00"$'\xc2\xa0'"s for an import cell whose code did not change)"
+	assert_output --partial "(or by 1m"$'\xc2\xa0'"00s whatever the ratio; 2.00"$'\xc2\xa0'"s for an import or first cell whose code did not change)"
 	# a quarter of it: in the footer only
 	long stale-sleep 600 600.4
 	run -0 --separate-stderr qe-comment <(qe-cell-diff --cell-timeout 2400 "$T/lb" "$T/lh")
@@ -833,6 +833,24 @@ long() {
 	# where an earlier cell changed, it stays beside the verdict
 	run -0 --separate-stderr qe-comment <(qe-cell-diff timed-base.ndjson timed-head.ndjson)
 	assert_line --regexp '^\| 🔴 slower \| intro \| slow-sleep \| .* \| earlier cell changed, output changed \|$'
+}
+
+@test "the import rule covers a lecture's first cell (the kernel's warm-up), unchanged only" {
+	# the unseeded draw 1.2 s slower: third in its lecture, a regression
+	jq -c 'if .kind == "cell" and .document == "noise" and .index == 2 then .duration_s += 1.2 else . end' aa-load-run2.ndjson > "$T/h"
+	run -0 sel <(qe-cell-diff aa-load-run1.ndjson "$T/h") 'select(.kind == "cell-diff" and .document == "noise" and .head_index == 2) | .verdict'
+	assert_output '"regression"'
+	# with the two import cells above it gone from both builds it is the first cell: inside 2 s
+	jq -c 'select(.kind != "cell" or .document != "noise" or .index >= 2)' aa-load-run1.ndjson > "$T/b1"
+	jq -c 'select(.kind != "cell" or .document != "noise" or .index >= 2)' "$T/h" > "$T/h1"
+	run -0 sel <(qe-cell-diff "$T/b1" "$T/h1") 'select(.kind == "cell-diff" and .document == "noise" and .head_index == 2) | [.verdict, .delta_s > 1.1]'
+	assert_output '["unchanged",true]'
+	run -0 sel <(qe-cell-diff --import-abs 0.5 "$T/b1" "$T/h1") 'select(.kind == "cell-diff" and .document == "noise" and .head_index == 2) | .verdict'
+	assert_output '"regression"'
+	# a first cell the pull request changed keeps -a
+	jq -c 'if .kind == "cell" and .document == "noise" and .index == 2 then .source_sha256 = ("0" * 64) else . end' "$T/h1" > "$T/h2"
+	run -0 sel <(qe-cell-diff "$T/b1" "$T/h2") 'select(.kind == "cell-diff" and .document == "noise" and .head_index == 2) | [.verdict, .flags]'
+	assert_output '["regression",["source-changed","output-changed"]]'
 }
 
 @test "A build in a folder of another name: documents named by absolute path are warned of and joined by their relative layout, never removed; a failing lecture listed once" {

@@ -618,7 +618,7 @@ thresholds(struct qe_buf *b, const struct qe_diffset *d)
 	if (!isnan(ia) && ia > ca) {
 		qe_buf_adds(b, !isnan(ta) && ta > 0 ? "; " : " (");
 		qe_gfm_dur(b, ia);
-		qe_buf_adds(b, " for an import cell whose code did not change");
+		qe_buf_adds(b, " for an import or first cell whose code did not change");
 	}
 	if ((!isnan(ta) && ta > 0) || (!isnan(ia) && ia > ca))
 		qe_buf_addc(b, ')');

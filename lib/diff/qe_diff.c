@@ -315,9 +315,11 @@ judge_cells(const struct qe_diff_opts *o, const struct qe_reader *r, double scal
 		/* --fences: the rule main's history learned for BASE's cell */
 		rule = qe_fences_rule(o->fences, &o->cell, nb->doc->name,
 		    cp[i].b ? qe_reader_text(r, cp[i].b->label) : NULL, cp[i].b ? cp[i].b->src : NULL);
-		/* the import rule: an unchanged import cell swings with the disk, not the code */
+		/* the import rule: an unchanged import cell, or the first cell (the
+		 * kernel's warm-up), swings with the disk and the kernel, not the code */
 		if (cp[i].b && cp[i].h && !(cp[i].flags & (F_SOURCE | F_UPSTREAM)) &&
-		    qe_diff_import_line(qe_reader_text(r, cp[i].h->first_line)) && rule.abs < o->import_abs)
+		    (i == 0 || qe_diff_import_line(qe_reader_text(r, cp[i].h->first_line))) &&
+		    rule.abs < o->import_abs)
 			rule.abs = o->import_abs;
 		judge_cell(o, &rule, scale, &cp[i], nb->notcomp, doc, &c);
 		count_cell(nb, &c);

@@ -81,10 +81,11 @@ struct qe_runner_factor qe_diff_runner_factor(const struct qe_diff_opts *o, cons
 double qe_diff_scale(const struct qe_diff_opts *o, const struct qe_runner_factor *rf);
 
 /*
- * 1 when a cell's first line is an import ("import X", "from X import"):
- * with its source and upstream unchanged it is judged with --import-abs
- * as its absolute threshold (loading a package from disk swings by
- * seconds between two builds of one commit).
+ * 1 when a cell's first line is an import ("import X", "from X import").
+ * The import rule: such a cell, and a lecture's first cell (it carries the
+ * kernel's warm-up), with source and upstream unchanged, is judged with
+ * --import-abs as its absolute threshold (loading a package from disk
+ * swings by seconds between two builds of one commit).
  */
 int qe_diff_import_line(const char *first_line);
 
