@@ -66,6 +66,30 @@ threshold --nb-ratio "${QE_NOTEBOOK_RATIO:-}" notebook-ratio
 threshold --nb-abs "${QE_NOTEBOOK_ABS:-}" notebook-abs
 threshold --exec-abs "${QE_EXECUTION_ABS:-}" execution-abs
 threshold --alpha "${QE_ALPHA:-}" alpha
+# book_timeout: the book's per-cell limit in whole seconds, or nothing:
+# Jupyter Book's _config.yml (execute: then an indented timeout: N) or
+# MyST-NB's conf.py (nb_execution_timeout = N), in the source folder or its
+# parent.  Only digits leave it: the files are the pull request's.
+book_timeout() {
+	local dir f v
+	dir=$(in_workspace "${QE_SOURCE_DIR:-.}")
+	for f in "$dir/_config.yml" "$dir/../_config.yml"; do
+		[ -f "$f" ] || continue
+		v=$(awk '/^execute:/ { e = 1; next } /^[^ \t#]/ { e = 0 }
+		    e && /^[ \t]+timeout:[ \t]*[0-9]+[ \t]*(#.*)?$/ { sub(/^[ \t]+timeout:[ \t]*/, ""); sub(/[ \t#].*/, ""); print; exit }' "$f" 2> /dev/null)
+		[[ $v =~ ^[0-9]{1,9}$ ]] && { echo "$v"; return; }
+	done
+	for f in "$dir/conf.py" "$dir/../conf.py"; do
+		[ -f "$f" ] || continue
+		v=$(sed -n 's/^nb_execution_timeout[ \t]*=[ \t]*\([0-9]\{1,9\}\)[ \t]*\(#.*\)\{0,1\}$/\1/p' "$f" 2> /dev/null | head -n 1)
+		[[ $v =~ ^[0-9]{1,9}$ ]] && { echo "$v"; return; }
+	done
+	return 0
+}
+cell_timeout=${QE_CELL_TIMEOUT:-}
+[ -n "$cell_timeout" ] || cell_timeout=$(book_timeout)
+[ "$cell_timeout" != 0 ] || cell_timeout=
+threshold --cell-timeout "$cell_timeout" cell-timeout
 if [ -n "${QE_FENCES:-}" ] && [ -s "$QE_FENCES" ]; then
 	thresholds+=(--fences "$QE_FENCES")
 fi

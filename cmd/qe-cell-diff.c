@@ -17,13 +17,15 @@
 
 enum {
 	OPT_NB_RATIO = QE_OPT_FIRST, OPT_NB_ABS, OPT_EXEC_ABS, OPT_ALPHA, OPT_CHANGED, OPT_IGNORE_FILE,
-	OPT_FENCES, OPT_REP_RATIO, OPT_REP_ABS, OPT_MEM_ABS, OPT_MEM_RATIO
+	OPT_FENCES, OPT_REP_RATIO, OPT_REP_ABS, OPT_MEM_ABS, OPT_MEM_RATIO, OPT_TIME_ABS, OPT_CELL_TIMEOUT,
+	OPT_IMPORT_ABS, OPT_NO_ADJUST
 };
 
 static const struct option longopts[] = {
 	{ "abs",           required_argument, NULL, 'a' },
 	{ "adjust",        no_argument,       NULL, 'A' },
 	{ "alpha",         required_argument, NULL, OPT_ALPHA },
+	{ "cell-timeout",  required_argument, NULL, OPT_CELL_TIMEOUT },
 	{ "changed",       required_argument, NULL, OPT_CHANGED },
 	{ "document-key",  required_argument, NULL, 'd' },
 	{ "exit-code",     no_argument,       NULL, 'e' },
@@ -33,24 +35,28 @@ static const struct option longopts[] = {
 	{ "help",          no_argument,       NULL, 'h' },
 	{ "ignore",        required_argument, NULL, 'i' },
 	{ "ignore-file",   required_argument, NULL, OPT_IGNORE_FILE },
+	{ "import-abs",    required_argument, NULL, OPT_IMPORT_ABS },
 	{ "key",           required_argument, NULL, 'k' },
 	{ "mem-abs",       required_argument, NULL, OPT_MEM_ABS },
 	{ "mem-ratio",     required_argument, NULL, OPT_MEM_RATIO },
 	{ "nb-abs",        required_argument, NULL, OPT_NB_ABS },
 	{ "nb-ratio",      required_argument, NULL, OPT_NB_RATIO },
+	{ "no-adjust",     no_argument,       NULL, OPT_NO_ADJUST },
 	{ "ratio",         required_argument, NULL, 'r' },
 	{ "rep-abs",       required_argument, NULL, OPT_REP_ABS },
 	{ "rep-ratio",     required_argument, NULL, OPT_REP_RATIO },
+	{ "time-abs",      required_argument, NULL, OPT_TIME_ABS },
 	QE_LONGOPTS_COMMON,
 	{ NULL, 0, NULL, 0 }
 };
 
 static const char usage[] =
     "usage: qe-cell-diff [-Aeh] [--version] [-a seconds] [-d expr] [-f expr] [-i doc[#label]]\n"
-    "                    [-k expr] [-r ratio] [--alpha p] [--changed file] [--exec-abs seconds]\n"
-    "                    [--fences file] [--ignore-file file] [--nb-abs seconds]\n"
-    "                    [--nb-ratio ratio] [--mem-abs bytes] [--mem-ratio ratio]\n"
-    "                    [--rep-abs seconds] [--rep-ratio ratio]\n"
+    "                    [-k expr] [-r ratio] [--alpha p] [--cell-timeout seconds]\n"
+    "                    [--changed file] [--exec-abs seconds] [--fences file]\n"
+    "                    [--ignore-file file] [--import-abs seconds] [--nb-abs seconds]\n"
+    "                    [--nb-ratio ratio] [--mem-abs bytes] [--mem-ratio ratio] [--no-adjust]\n"
+    "                    [--rep-abs seconds] [--rep-ratio ratio] [--time-abs seconds]\n"
     "                    [--max-line bytes] base head\n";
 
 /* The user's jq expressions, by option letter. */
@@ -64,6 +70,7 @@ struct cli {
 	struct exprs x;
 	struct qe_prscope scope;	/* --changed, -i, --ignore-file */
 	int eflag;
+	int time_abs_set;	/* --time-abs given: --cell-timeout leaves the bound */
 	const char *fences;	/* --fences FILE */
 };
 
@@ -77,6 +84,13 @@ option(int ch, const char *arg, void *ctx)
 
 	switch (ch) {
 	case 'A': o->adjust = 1; return 0;
+	case OPT_NO_ADJUST: o->adjust = -1; return 0;
+	case OPT_TIME_ABS:
+		c->time_abs_set = 1;
+		return qe_opt_number("--time-abs", arg, 0, 0, INFINITY, &o->cell.time_abs);
+	case OPT_CELL_TIMEOUT:
+		return qe_opt_number("--cell-timeout", arg, 0, 1, INFINITY, &o->cell_timeout);
+	case OPT_IMPORT_ABS: return qe_opt_number("--import-abs", arg, 0, 0, INFINITY, &o->import_abs);
 	case 'e': c->eflag = 1; return 0;
 	case 'd': x->doc.text = arg; return 0;
 	case 'f': x->filter.text = arg; return 0;
@@ -142,7 +156,7 @@ display(const char *operand)
 int
 main(int argc, char **argv)
 {
-	struct cli c = { QE_DIFF_OPTS_DEFAULT, { { 0 }, { 0 }, { 0 } }, { 0 }, 0, NULL };
+	struct cli c = { QE_DIFF_OPTS_DEFAULT, { { 0 }, { 0 }, { 0 } }, { 0 }, 0, 0, NULL };
 	const struct qe_cli cli = { "Aa:d:ef:hi:k:r:", longopts, usage, option, &c };
 	struct qe_reader rd = { 0 };
 	struct qe_fences fs = { 0 };
@@ -154,6 +168,8 @@ main(int argc, char **argv)
 		return status;
 	}
 	c.opts.scope = &c.scope;
+	if (c.opts.cell_timeout > 0 && !c.time_abs_set)
+		c.opts.cell.time_abs = c.opts.cell_timeout / QE_DIFF_TIME_SHARE;
 	if (argc != 2 || (strcmp(argv[0], "-") == 0 && strcmp(argv[1], "-") == 0)) {
 		if (argc == 2)
 			warnx("only one of base and head may be '-'");
@@ -169,6 +185,7 @@ main(int argc, char **argv)
 	for (int w = 0; w < 2; w++)
 		if ((s = qe_reader_read(&rd, w == 0 ? QE_BASE : QE_HEAD, argv[w])) != QE_EXIT_OK)
 			status = s;
+	qe_reader_relayout(&rd);
 	if (rd.nrecords[QE_BASE] == 0) {
 		warnx("%s: no baseline records", display(argv[0]));
 		status = QE_EXIT_TROUBLE;

@@ -41,6 +41,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fz_capture();
 		st[tree] = qe_reader_read(&rd, QE_BASE, argv[QE_BASE]) * 4 +
 		    qe_reader_read(&rd, QE_HEAD, argv[QE_HEAD]);
+		qe_reader_relayout(&rd);
 		qe_diffrec_write(&opts, &rd, "base", "head");
 		printed[tree] = fz_captured(&len[tree]);
 		fz_check_ndjson(printed[tree], len[tree]);

@@ -714,9 +714,16 @@ overlap() {
 	# thresholds: the 0.6 s sleep is no regression under a 10x / 5 s rule
 	pr_job thresholds 51 27 QuantEcon/lecture-demo 0.6
 	run -0 --separate-stderr act after --with cell-ratio=10 --with cell-abs=5 --with notebook-ratio=10 \
-		--with notebook-abs=5 --with execution-abs=9 --with alpha=0.01 --with fail-on-regression=true
-	run -0 jq -c 'select(.kind == "diff-summary") | [.regression, .thresholds]' "$JOB/state/artifacts/qe-telemetry-report/diff.ndjson"
-	assert_output '[false,{"cell_ratio":10,"cell_abs_s":5,"notebook_ratio":10,"notebook_abs_s":5,"execution_abs_s":9,"alpha":0.01}]'
+		--with notebook-abs=5 --with execution-abs=9 --with alpha=0.01 --with fail-on-regression=true \
+		--with cell-timeout=1200
+	run -0 jq -c 'select(.kind == "diff-summary") | [.regression, .thresholds, .cell_timeout_s]' "$JOB/state/artifacts/qe-telemetry-report/diff.ndjson"
+	assert_output '[false,{"cell_ratio":10,"cell_abs_s":5,"notebook_ratio":10,"notebook_abs_s":5,"execution_abs_s":9,"alpha":0.01,"cell_time_abs_s":30,"import_abs_s":2},1200]'
+	# no cell-timeout input: the book's execute: timeout: (Jupyter Book's _config.yml)
+	printf 'title: Demo\nexecute:\n  execute_notebooks: cache\n  timeout: 600  # per cell\n' > "$WS/lectures/_config.yml"
+	run -0 --separate-stderr act after
+	run -0 jq -c 'select(.kind == "diff-summary") | [.thresholds.cell_time_abs_s, .cell_timeout_s]' "$JOB/state/artifacts/qe-telemetry-report/diff.ndjson"
+	assert_output '[15,600]'
+	run -0 grep -c "of the 10m"$'\xc2\xa0'"00s per-cell timeout" "$JOB/state/summary.md"
 	run -0 --separate-stderr act after --with cell-ratio=lots
 	assert_output --partial "::warning::qe-telemetry: input cell-ratio: not a number: 'lots'; qe-cell-diff's default is used"
 }

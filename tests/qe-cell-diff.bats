@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # qe-cell-diff on qe-cache-extract outputs of the shared fixture caches, on two
 # real nbclient runs of the same notebooks (A/A), and on synthetic replicates.
-# Inputs: tests/fixtures/qe-cell-diff/ (see make-aa.sh, make-replicates.py).
+# Inputs: tests/fixtures/qe-cell-diff/ (see make-aa.sh, make-aa-load.sh, make-replicates.py).
 
 load helper
 
@@ -173,11 +173,34 @@ cellv() {
 	run -1 --separate-stderr qe-cell-diff -e -a 0.01 aa-run1.ndjson "$T/x3"
 }
 
-@test "runner factor: a whole-runner 2x slowdown is estimated; -A judges cells after removing it" {
+@test "runner factor: a whole-runner 2x slowdown is estimated and removed by default (it is clear); --no-adjust keeps it, -A always removes it" {
 	jq -c 'if .kind == "cell" and .duration_s != null then .duration_s *= (if .label == "slow-sleep" then 6 else 2 end) else . end' aa-run2.ndjson > "$T/slow"
-	qe-cell-diff aa-run1.ndjson "$T/slow" > "$T/plain"
+	qe-cell-diff --no-adjust aa-run1.ndjson "$T/slow" > "$T/plain"
 	run -0 sel "$T/plain" 'select(.kind == "diff-summary") | [.runner_factor, .runner_factor_cells, .adjusted, .cells.regression]'
-	assert_output '[2.272,11,false,3]'
+	assert_output '[2.272,11,false,2]'
+	run -0 sel "$T/plain" 'select(.kind == "cell-diff" and .adjusted_ratio != null)'
+	assert_output ''
+	# the import cell's +1.16 s is inside the import rule's 2 s: not a regression
+	run -0 sel "$T/plain" 'select(.kind == "cell-diff" and .label == "numba-import") | [.first_line, .verdict, .delta_s > 1]'
+	assert_output '["import numpy as np","unchanged",true]'
+	run -0 sel <(qe-cell-diff --no-adjust --import-abs 0.5 aa-run1.ndjson "$T/slow") 'select(.kind == "cell-diff" and .label == "numba-import") | .verdict'
+	assert_output '"regression"'
+	# by default: x2.27 is beyond x1.25, so the verdicts are -A's
+	qe-cell-diff aa-run1.ndjson "$T/slow" > "$T/auto"
+	run -0 sel "$T/auto" 'select(.kind == "diff-summary") | [.adjusted, .cells.regression, .cells.improvement]'
+	assert_output '[true,1,0]'
+	run -0 sel "$T/auto" 'select(.kind == "cell-diff" and .verdict == "regression") | [.label, .ratio, .adjusted_ratio]'
+	assert_output '["slow-sleep",6.2128,2.7345]'
+	# a factor inside x0.8..x1.25 is not removed without -A
+	jq -c 'if .kind == "cell" and .duration_s != null then .duration_s *= 1.2 else . end' aa-run2.ndjson > "$T/bit"
+	run -0 sel <(qe-cell-diff aa-run1.ndjson "$T/bit") 'select(.kind == "diff-summary") | [.runner_factor > 1.15, .adjusted]'
+	assert_output '[true,false]'
+	run -0 sel <(qe-cell-diff -A aa-run1.ndjson "$T/bit") 'select(.kind == "diff-summary") | .adjusted'
+	assert_output 'true'
+	# a machine twice as fast: removed the same way
+	jq -c 'if .kind == "cell" and .duration_s != null then .duration_s /= 2 else . end' aa-run2.ndjson > "$T/fast"
+	run -0 sel <(qe-cell-diff aa-run1.ndjson "$T/fast") 'select(.kind == "diff-summary") | [.runner_factor < 0.6, .adjusted, .cells.improvement]'
+	assert_output '[true,true,0]'
 	qe-cell-diff -A aa-run1.ndjson "$T/slow" > "$T/adj"
 	run -0 sel "$T/adj" 'select(.kind == "diff-summary") | [.runner_factor, .adjusted, .cells.regression]'
 	assert_output '[2.272,true,1]'
@@ -538,7 +561,7 @@ vx() {
 	run -0 sel "$T/out" 'select(.kind == "notebook-diff") | [.document, .verdict, .pr_touched, .head_origin, (.flags | index("changed-on-main") != null)]'
 	assert_output - <<-'EOF'
 	["errors_allowed","unchanged",true,"executed",false]
-	["fails_both","failed",false,"executed",true]
+	["fails_both","failed",false,"executed",false]
 	["long","regression",true,"executed",false]
 	["main_only","unchanged",false,"executed",true]
 	["newly_fails","newly-failed",true,"executed",false]
@@ -551,8 +574,10 @@ vx() {
 	["mo-import",["changed-on-main"]]
 	["mo-value",["source-changed","changed-on-main"]]
 	EOF
+	# fails_both re-executed (a failure is never cached) but its code is main's
+	# and the baseline's: not changed on main
 	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.notebook_flags["changed-on-main"], .cell_flags["changed-on-main"]]'
-	assert_output '[2,2]'
+	assert_output '[1,2]'
 	# the regression is in a lecture the pull request touched: -e still fails;
 	# said changed only on main, the same regression no longer gates
 	printf 'lectures/newly_fails.ipynb\n' > "$T/changed"
@@ -728,4 +753,124 @@ PY
 	run -0 jq -c 'select(.kind == "cell-diff") | [.label, .warm.verdict, .flags]' <<< "$output"
 	assert_line --index 1 '["data","unchanged",[]]'
 	assert_line --index 3 '["alloc","inconclusive",["source-changed","memory-growth"]]'
+}
+
+# long LABEL BASE_S HEAD_S: the timed pair with one unchanged cell's
+# durations set (a long cell of a real build), into $T/lb and $T/lh
+long() {
+	jq -c --arg l "$1" --argjson s "$2" 'if .kind == "cell" and .label == $l then .duration_s = $s else . end' timed-base.ndjson > "$T/lb"
+	jq -c --arg l "$1" --argjson s "$3" 'if .kind == "cell" and .label == $l then .duration_s = $s else . end' timed-head.ndjson > "$T/lh"
+}
+
+@test "long cells: 214.5 s -> 143.4 s is faster and +60 s on a 3-minute cell slower whatever the ratio (--time-abs, --cell-timeout)" {
+	long stale-sleep 214.5 143.4
+	qe-cell-diff "$T/lb" "$T/lh" > "$T/out"
+	run -0 cellv "$T/out" stale-sleep
+	assert_output '["improvement",[],214.5,143.4,1,1]'
+	# the lecture total says faster too, by the cell route
+	run -0 sel "$T/out" 'select(.kind == "notebook-diff" and .document == "stale_timing") | [.verdict, .verdict_rule]'
+	assert_output '["improvement","cells"]'
+	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.thresholds.cell_time_abs_s, .cell_timeout_s]'
+	assert_output '[60,null]'
+	run -0 validate "$T/out"
+	long stale-sleep 180 240
+	run -1 --separate-stderr qe-cell-diff -e "$T/lb" "$T/lh"
+	run -0 cellv <(printf '%s\n' "$output") stale-sleep
+	assert_output '["regression",[],180,240,1,1]'
+	# +59 s is inside the bound, and without the bound +60 s (x1.33) is inside the ratio
+	long stale-sleep 180 239
+	run -0 cellv <(qe-cell-diff "$T/lb" "$T/lh") stale-sleep
+	assert_output '["unchanged",[],180,239,1,1]'
+	long stale-sleep 180 240
+	run -0 cellv <(qe-cell-diff --time-abs 0 "$T/lb" "$T/lh") stale-sleep
+	assert_output '["unchanged",[],180,240,1,1]'
+	# --cell-timeout 1200: the bound is 1/40 of it, 30 s; --time-abs wins over it
+	long stale-sleep 180 215
+	qe-cell-diff --cell-timeout 1200 "$T/lb" "$T/lh" > "$T/out"
+	run -0 cellv "$T/out" stale-sleep
+	assert_output '["regression",[],180,215,1,1]'
+	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.thresholds.cell_time_abs_s, .cell_timeout_s]'
+	assert_output '[30,1200]'
+	run -0 validate "$T/out"
+	run -0 sel <(qe-cell-diff --cell-timeout 1200 --time-abs 60 "$T/lb" "$T/lh") 'select(.kind == "diff-summary") | .thresholds.cell_time_abs_s'
+	assert_output '60'
+	run -2 --separate-stderr qe-cell-diff --cell-timeout 0 "$T/lb" "$T/lh"
+	assert_equal "${stderr_lines[0]}" "qe-cell-diff: --cell-timeout: invalid value '0'"
+}
+
+@test "long cells in the comment: the slowest cell's share of the per-cell timeout, warned of from half of it" {
+	long stale-sleep 1500 1500.4
+	qe-cell-diff --cell-timeout 2400 "$T/lb" "$T/lh" > "$T/out"
+	run -0 --separate-stderr qe-comment "$T/out"
+	assert_output --partial "Slowest cell: stale\\_timing, stale-sleep: 25m"$'\xc2\xa0'"00s, 63% of the 40m"$'\xc2\xa0'"00s per-cell timeout."
+	assert_line "> - **Close to the per-cell timeout**: stale\\_timing, stale-sleep: 25m"$'\xc2\xa0'"00s, 63% of the 40m"$'\xc2\xa0'"00s per-cell timeout."
+	assert_output --partial "(or by 1m"$'\xc2\xa0'"00s whatever the ratio; 2.00"$'\xc2\xa0'"s for an import or first cell whose code did not change)"
+	# a quarter of it: in the footer only
+	long stale-sleep 600 600.4
+	run -0 --separate-stderr qe-comment <(qe-cell-diff --cell-timeout 2400 "$T/lb" "$T/lh")
+	assert_output --partial "Slowest cell: stale\\_timing, stale-sleep: 10m"$'\xc2\xa0'"00s, 25% of the 40m"$'\xc2\xa0'"00s per-cell timeout."
+	refute_output --partial "Close to the per-cell timeout"
+	# no timeout known: neither
+	run -0 --separate-stderr qe-comment <(qe-cell-diff "$T/lb" "$T/lh")
+	refute_output --partial "per-cell timeout"
+}
+
+@test "A/A at different load (aa-load: the second build beside two CPU hogs): no slower or faster cell, the unseeded draw's output change told quietly" {
+	qe-cell-diff -e aa-load-run1.ndjson aa-load-run2.ndjson > "$T/out"
+	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.cells.regression, .cells.improvement, .notebooks.regression, .notebooks.improvement, .cell_flags["output-changed"]]'
+	assert_output '[0,0,0,0,1]'
+	# the flag stays in the record: the draw did change
+	run -0 sel "$T/out" 'select(.kind == "cell-diff" and (.flags | index("output-changed"))) | [.document, .first_line, .verdict, .flags]'
+	assert_output '["noise","x = np.random.default_rng().standard_normal(3)  # unseeded","unchanged",["output-changed"]]'
+	run -0 --separate-stderr qe-comment -s "$T/out"
+	assert_line "> - 1 cell's output differs though its code and the cells before it did not change (an unseeded random draw, a clock): not a timing matter."
+	# a top row whose output change no code explains carries no note; the list of all cells keeps it
+	jq -c 'if .kind == "cell" and .document == "noise" and .index == 2 then .duration_s += 1.5 else . end' aa-load-run2.ndjson > "$T/slow"
+	qe-cell-diff aa-load-run1.ndjson "$T/slow" > "$T/out"
+	run -0 --separate-stderr qe-comment -s "$T/out"
+	assert_line --regexp '^\| 🔴 slower \| noise \| code cell 3 `x = np.random.default_rng\(\).standard_normal\(3\)  # unseeded` \| .* \|  \|$'
+	assert_line --regexp '^\| noise \| code cell 3 `x = np.random.default_rng\(\).standard_normal\(3\)  # unseeded` \| 🔴 slower \| .* \| output changed \|$'
+	# where an earlier cell changed, it stays beside the verdict
+	run -0 --separate-stderr qe-comment <(qe-cell-diff timed-base.ndjson timed-head.ndjson)
+	assert_line --regexp '^\| 🔴 slower \| intro \| slow-sleep \| .* \| earlier cell changed, output changed \|$'
+}
+
+@test "the import rule covers a lecture's first cell (the kernel's warm-up), unchanged only" {
+	# the unseeded draw 1.2 s slower: third in its lecture, a regression
+	jq -c 'if .kind == "cell" and .document == "noise" and .index == 2 then .duration_s += 1.2 else . end' aa-load-run2.ndjson > "$T/h"
+	run -0 sel <(qe-cell-diff aa-load-run1.ndjson "$T/h") 'select(.kind == "cell-diff" and .document == "noise" and .head_index == 2) | .verdict'
+	assert_output '"regression"'
+	# with the two import cells above it gone from both builds it is the first cell: inside 2 s
+	jq -c 'select(.kind != "cell" or .document != "noise" or .index >= 2)' aa-load-run1.ndjson > "$T/b1"
+	jq -c 'select(.kind != "cell" or .document != "noise" or .index >= 2)' "$T/h" > "$T/h1"
+	run -0 sel <(qe-cell-diff "$T/b1" "$T/h1") 'select(.kind == "cell-diff" and .document == "noise" and .head_index == 2) | [.verdict, .delta_s > 1.1]'
+	assert_output '["unchanged",true]'
+	run -0 sel <(qe-cell-diff --import-abs 0.5 "$T/b1" "$T/h1") 'select(.kind == "cell-diff" and .document == "noise" and .head_index == 2) | .verdict'
+	assert_output '"regression"'
+	# a first cell the pull request changed keeps -a
+	jq -c 'if .kind == "cell" and .document == "noise" and .index == 2 then .source_sha256 = ("0" * 64) else . end' "$T/h1" > "$T/h2"
+	run -0 sel <(qe-cell-diff "$T/b1" "$T/h2") 'select(.kind == "cell-diff" and .document == "noise" and .head_index == 2) | [.verdict, .flags]'
+	assert_output '["regression",["source-changed","output-changed"]]'
+}
+
+@test "A build in a folder of another name: documents named by absolute path are warned of and joined by their relative layout, never removed; a failing lecture listed once" {
+	jq -c 'if .origin == "inherited" or .document == "broken" then .document = "/home/me/rebuild/lectures/" + .document else . end' \
+		stock-head-incremental.ndjson > "$T/abs"
+	jq -c 'select(.document == "broken")' stock-head-incremental.ndjson >> "$T/abs"
+	run -0 --separate-stderr qe-cell-diff stock-base.ndjson "$T/abs"
+	assert_equal "$stderr" "qe-cell-diff: head: 5 documents named by absolute path (built in another folder?), matched to base's by their relative layout (1 of them also read by name, listed once): e.g. /home/me/rebuild/lectures/broken"
+	# the same verdicts as the build named right
+	diff <(printf '%s\n' "$output" | jq -c 'select(.kind == "notebook-diff") | [.document, .verdict]') \
+	     <(qe-cell-diff stock-base.ndjson stock-head-incremental.ndjson | jq -c 'select(.kind == "notebook-diff") | [.document, .verdict]')
+	run -0 sel <(printf '%s\n' "$output") 'select(.kind == "diff-summary") | [.notebooks.removed, .notebooks.cached, .notebooks.failed, .notebooks["newly-failed"]]'
+	assert_output '[0,4,1,0]'
+	# one that matches nothing is kept as it is, and said
+	jq -c 'if .document == "images" then .document = "/elsewhere/pictures" else . end' stock-head-incremental.ndjson > "$T/lone"
+	run -0 --separate-stderr qe-cell-diff stock-base.ndjson "$T/lone"
+	assert_equal "$stderr" "qe-cell-diff: head: 1 document named by absolute path matches none of base's"
+	run -0 sel <(printf '%s\n' "$output") 'select(.kind == "notebook-diff" and (.document | test("images|pictures"))) | [.document, .verdict]'
+	assert_output - <<-'EOF'
+	["/elsewhere/pictures","cached"]
+	["images","removed"]
+	EOF
 }

@@ -161,7 +161,7 @@ qe-comment: 1 line rejected"
 	# no element the input asked for: images, scripts, links, extra headings
 	assert_equal "$(count '<(img|script|iframe|a |b>|i>|del>|em>|strong>[^<]*b\*)' "$T/h.html")" 0
 	assert_equal "$(count '<h[1-6]>' "$T/h.html")" 1
-	assert_equal "$(count '<(ol|li)' "$T/h.html")" 3		# our three warnings
+	assert_equal "$(count '<(ol|li)' "$T/h.html")" 4		# our three warnings and one note
 	assert_equal "$(count '<details>' "$T/h.html")" 2		# ours, none from a label
 	assert_equal "$(count '<!--' "$T/h.html")" 1			# the marker only
 	# the label <img ...> is text in its cell
@@ -356,7 +356,7 @@ big() {
 	plain
 	assert_line --partial "(median of ? cells); verdicts are adjusted for it."
 	assert_line '- Base: `base.ndjson` (? records); head: `head.ndjson` (? records).'
-	assert_line --partial "Runner factor ×1.42 (? cells). Machines: unknown."
+	assert_line --partial "Runner factor ×1.42 (? cells), removed from the verdicts. Machines: unknown."
 }
 
 @test "-r: the job summary of one build (golden), from a file, stdin or gzip" {
@@ -443,21 +443,27 @@ qe-comment: 1 line rejected"
 	# the checker is not blind: a headline that miscounts failures is caught
 	sed 's/; \*\*1 lecture newly failing\*\*/; **2 lectures failed**/' verdicts-pr.summary.md > "$T/wrong.md"
 	run -1 /usr/bin/python3 "$TESTS_DIR/tools/comment_check.py" "$T/wrong.md"
-	assert_line "$T/wrong.md: headline failing 0+0, warnings 1+0"
+	assert_line "$T/wrong.md: headline failing 0+1, warnings 1+1"
 	# and a lecture shown unchanged beside a slower cell
 	sed 's/^| long | 🔴 slower |/| long | unchanged |/' verdicts-pr.md > "$T/wrong2.md"
 	run -1 /usr/bin/python3 "$TESTS_DIR/tools/comment_check.py" "$T/wrong2.md"
 	assert_line "$T/wrong2.md: lecture long unchanged beside cells '1 slower, 8 unchanged'"
 }
 
-@test "verdicts PR: newly vs still failing, the exception line, the timeout cell, lectures changed on main apart" {
+@test "verdicts PR: newly vs still failing, the exception line, the timeout cell, lectures changed on main apart; failing on both sides stays a failure though changed on main" {
 	run -0 --separate-stderr qe-comment -s verdicts-pr.ndjson
 	assert_equal "$stderr" ""
 	plain
-	assert_line -n 1 "🔴 **1 cell slower**, 0 faster, 12 unchanged in 2 re-executed lectures; **1 lecture newly failing**"
+	assert_line -n 1 "🔴 **1 cell slower**, 0 faster, 12 unchanged in 2 re-executed lectures; **1 lecture newly failing**, 1 lecture still failing"
 	assert_line '> - **1 lecture newly failing**: newly\_fails — `nbclient.exceptions.CellTimeoutError: A cell timed out while it was being executed, after 3 seconds.` (cell 3 sent to the kernel never finished).'
-	assert_line '> - **2 lectures changed on main** since the baseline, not in this pull request, left out of the counts above and of the check: fails\_both (still failing), main\_only (unchanged).'
-	assert_line '- Lectures: 7 in total: 2 re-executed, 2 not re-executed, 1 failed (1 newly failing, 0 still failing), 2 changed on main. Cells: 16 compared (2 of them reported apart).'
+	# this diff flags fails_both changed on main: its reason is still in the warnings
+	run -0 jq -c 'select(.kind == "notebook-diff" and .document == "fails_both") | [.verdict, .flags]' verdicts-pr.ndjson
+	assert_output '["failed",["changed-on-main"]]'
+	run -0 --separate-stderr qe-comment -s verdicts-pr.ndjson
+	plain
+	assert_line '> - 1 lecture still failing (failed in base too): fails\_both — `ValueError: broken on main and in the pull request` (also changed on main).'
+	assert_line '> - **1 lecture changed on main** since the baseline, not in this pull request, left out of the counts above and of the check: main\_only (unchanged).'
+	assert_line '- Lectures: 7 in total: 2 re-executed, 2 not re-executed, 2 failed (1 newly failing, 1 still failing), 1 changed on main. Cells: 16 compared (2 of them reported apart).'
 	# the lecture with the x3 cell reads slower, as its cells do
 	assert_line '| long | 🔴 slower | 1.83 s → 2.41 s | ×1.32 | +0.59 s | 1 slower, 8 unchanged | `▁▃▃▃▃▃█▁▁` |'
 	assert_line '| fails\_both | ❌ still failing (changed on main) | — → — | — | — | — | — |'
@@ -481,7 +487,7 @@ qe-comment: 1 line rejected"
 @test "verdicts ignored: ignored rows are listed as ignored, out of the headline, and the lecture's cells say so" {
 	run -0 --separate-stderr qe-comment -s verdicts-ignored.ndjson
 	plain
-	assert_line -n 1 "🟡 0 cells slower, 0 faster, 8 unchanged in 1 re-executed lecture; **1 lecture newly failing**"
+	assert_line -n 1 "🟡 0 cells slower, 0 faster, 8 unchanged in 1 re-executed lecture; **1 lecture newly failing**, 1 lecture still failing"
 	assert_line '> - Ignored (`-i`), left out of the counts above and of the check: 1 lecture (errors\_allowed (unchanged)), 1 cell (long, long-hot: slower).'
 	assert_line '| long | unchanged | 1.83 s → 2.41 s | ×1.32 | +0.59 s | 8 unchanged, 1 ignored | `▁▃▃▃▃▃█▁▁` |'
 	assert_line '| long | long-hot | 🔴 slower | 0.30 s | 0.90 s | ×2.99 | +0.60 s | 37% | source changed, ignored |'

@@ -196,6 +196,8 @@ fail_list(struct qe_buf *b, const struct qe_diffset *d, int which, long max)
 			qe_gfm_count(b, n->timeout_seq);
 			qe_buf_adds(b, " sent to the kernel never finished)");
 		}
+		if (n->flags & QE_FLAG(QE_F_MAIN))
+			qe_buf_adds(b, " (also changed on main)");
 	}
 	and_more(b, total, shown);
 }
@@ -362,12 +364,44 @@ warn_kernel(struct qe_buf *w, const struct qe_diffset *d)
 	qe_buf_adds(w, ".\n");
 }
 
+/* The cell with the longest head time, or NULL when none has one. */
+static const struct qe_dcell *
+slowest_cell(const struct qe_diffset *d)
+{
+	const struct qe_dcell *m = NULL;
+
+	for (size_t i = 0; i < d->ncells; i++)
+		if (!isnan(d->cells[i].head_s) && (m == NULL || d->cells[i].head_s > m->head_s))
+			m = &d->cells[i];
+	return m;
+}
+
+/* "lecture, cell: 3m 34s, 9% of the 40m 00s per-cell timeout" */
+static void
+timeout_share(struct qe_buf *b, const struct qe_dcell *c, double limit)
+{
+	qe_mdtable_doc(b, c->doc);
+	qe_buf_adds(b, ", ");
+	qe_mdtable_cell_name(b, c);
+	qe_buf_adds(b, ": ");
+	qe_gfm_dur(b, c->head_s);
+	qe_buf_adds(b, ", ");
+	qe_gfm_pct(b, c->head_s / limit);
+	qe_buf_adds(b, " of the ");
+	qe_gfm_dur(b, limit);
+	qe_buf_adds(b, " per-cell timeout");
+}
+
+/* The share of the per-cell timeout (the book's execution_timeout) at which a cell is warned of. */
+#define TIMEOUT_WARN 0.5
+
 /* The [!WARNING] items. */
 static void
 warnings(struct qe_buf *w, const struct qe_review *r, int input_trouble)
 {
 	const struct qe_diffset *d = r->set;
-	double rf = qe_diffsum_num(d, "runner_factor");
+	double rf = qe_diffsum_num(d, "runner_factor"), limit = qe_diffsum_num(d, "cell_timeout_s");
+	const struct qe_dcell *slow;
 
 	warn_kernel(w, d);
 	if (qe_diffsum_machines_differ(d))
@@ -390,6 +424,11 @@ warnings(struct qe_buf *w, const struct qe_review *r, int input_trouble)
 		warn_now_failing(w, r);
 	if (!isnan(rf) && (rf >= 1.25 || rf <= 0.8))
 		warn_runner(w, d, rf);
+	if (!isnan(limit) && limit > 0 && (slow = slowest_cell(d)) && slow->head_s >= limit * TIMEOUT_WARN) {
+		qe_buf_adds(w, "> - **Close to the per-cell timeout**: ");
+		timeout_share(w, slow, limit);
+		qe_buf_adds(w, ".\n");
+	}
 	if (input_trouble)
 		qe_buf_adds(w, "> - **Incomplete input**: some lines of the diff could not be read; "
 		    "this report may miss cells.\n");
@@ -517,6 +556,11 @@ notes(struct qe_buf *note, const struct qe_review *r)
 		counted(note, "> - ", nc, " cell was", " cells were");
 		qe_buf_adds(note, " timed by different tools in base and head and not compared.\n");
 	}
+	if (r->n_output_quiet > 0) {
+		counted(note, "> - ", r->n_output_quiet, " cell's output differs", " cells' output differs");
+		qe_buf_adds(note, " though its code and the cells before it did not change (an unseeded "
+		    "random draw, a clock): not a timing matter.\n");
+	}
 }
 
 void
@@ -557,6 +601,7 @@ thresholds(struct qe_buf *b, const struct qe_diffset *d)
 	double nr = qe_diffsum_threshold(d, "notebook_ratio");
 	double na = qe_diffsum_threshold(d, "notebook_abs_s");
 	double ea = qe_diffsum_threshold(d, "execution_abs_s");
+	double ta = qe_diffsum_threshold(d, "cell_time_abs_s"), ia = qe_diffsum_threshold(d, "import_abs_s");
 
 	if (isnan(cr) || isnan(ca))
 		return;
@@ -565,6 +610,18 @@ thresholds(struct qe_buf *b, const struct qe_diffset *d)
 	qe_buf_adds(b, " and by more than ");
 	qe_gfm_dur(b, ca);
 	qe_buf_adds(b, " per cell");
+	if (!isnan(ta) && ta > 0) {
+		qe_buf_adds(b, " (or by ");
+		qe_gfm_dur(b, ta);
+		qe_buf_adds(b, " whatever the ratio");
+	}
+	if (!isnan(ia) && ia > ca) {
+		qe_buf_adds(b, !isnan(ta) && ta > 0 ? "; " : " (");
+		qe_gfm_dur(b, ia);
+		qe_buf_adds(b, " for an import or first cell whose code did not change");
+	}
+	if ((!isnan(ta) && ta > 0) || (!isnan(ia) && ia > ca))
+		qe_buf_addc(b, ')');
 	if (!isnan(nr) && !isnan(na)) {
 		qe_buf_adds(b, ", ");
 		qe_gfm_ratio(b, nr);
@@ -629,7 +686,8 @@ void
 qe_mdprose_footer(struct qe_buf *b, const struct qe_review *r, const struct qe_ghrun *run)
 {
 	const struct qe_diffset *d = r->set;
-	double rf = qe_diffsum_num(d, "runner_factor");
+	double rf = qe_diffsum_num(d, "runner_factor"), limit = qe_diffsum_num(d, "cell_timeout_s");
+	const struct qe_dcell *slow;
 
 	qe_buf_adds(b, "<sub>");
 	thresholds(b, d);
@@ -638,7 +696,12 @@ qe_mdprose_footer(struct qe_buf *b, const struct qe_review *r, const struct qe_g
 		qe_gfm_ratio(b, rf);
 		qe_buf_adds(b, " (");
 		sum_count(b, d, "runner_factor_cells");
-		qe_buf_adds(b, " cells). ");
+		qe_buf_adds(b, qe_diffsum_bool(d, "adjusted") ? " cells), removed from the verdicts. " : " cells). ");
+	}
+	if (!isnan(limit) && limit > 0 && (slow = slowest_cell(d)) != NULL) {
+		qe_buf_adds(b, "Slowest cell: ");
+		timeout_share(b, slow, limit);
+		qe_buf_adds(b, ". ");
 	}
 	qe_buf_adds(b, "Machines: ");
 	qe_buf_adds(b, qe_diffsum_machines(d));

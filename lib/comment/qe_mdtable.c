@@ -84,9 +84,12 @@ note(struct qe_buf *b, const char **sep, const char *s)
 	*sep = ", ";
 }
 
-/* The notes of a cell's row (c) or a lecture's top row (n). */
+/*
+ * The notes of a cell's row (c) or a lecture's top row (n); top: a row of
+ * the top table, where an output change no code explains is not told.
+ */
 static void
-add_notes(struct qe_buf *b, const struct qe_dcell *c, const struct qe_dnb *n)
+add_notes(struct qe_buf *b, const struct qe_dcell *c, const struct qe_dnb *n, int top)
 {
 	unsigned fl = c ? c->flags : n->flags;
 	const char *sep = "";
@@ -108,7 +111,8 @@ add_notes(struct qe_buf *b, const struct qe_dcell *c, const struct qe_dnb *n)
 		note(b, &sep, "source changed");
 	if (fl & QE_FLAG(QE_F_UPSTREAM))
 		note(b, &sep, "earlier cell changed");
-	if (fl & QE_FLAG(QE_F_OUTPUT))
+	if ((fl & QE_FLAG(QE_F_OUTPUT)) &&
+	    (!top || (fl & (QE_FLAG(QE_F_SOURCE) | QE_FLAG(QE_F_UPSTREAM)))))
 		note(b, &sep, "output changed");
 	if (c && qe_review_now_failing(c)) {
 		if (c->verdict == QE_V_REGRESSION || c->verdict == QE_V_IMPROVEMENT)
@@ -189,7 +193,7 @@ qe_mdtable_top_row(struct qe_buf *b, const struct qe_toprow *t, int adjusted)
 	else
 		qe_buf_adds(b, QE_GFM_NONE);
 	next_cell(b);
-	add_notes(b, c, n);
+	add_notes(b, c, n, 1);
 	qe_buf_adds(b, " |\n");
 }
 
@@ -338,7 +342,7 @@ qe_mdtable_cell_row(struct qe_buf *b, const struct qe_dcell *c, int adjusted)
 	qe_gfm_pct(b, share(c));
 	next_cell(b);
 	before = b->len;
-	add_notes(b, c, NULL);
+	add_notes(b, c, NULL, 0);
 	if (reason_shown(c)) {
 		if (b->len > before)
 			qe_buf_adds(b, "; ");

@@ -57,6 +57,13 @@ qe_review_fixed(const struct qe_dcell *c)
 }
 
 int
+qe_review_output_unexplained(const struct qe_dcell *c)
+{
+	return (c->flags & QE_FLAG(QE_F_OUTPUT)) &&
+	    !(c->flags & (QE_FLAG(QE_F_SOURCE) | QE_FLAG(QE_F_UPSTREAM)));
+}
+
+int
 qe_review_nb_failed(const struct qe_dnb *n)
 {
 	if (n->verdict == QE_V_FAILED)
@@ -81,6 +88,9 @@ qe_review_nb_kind(const struct qe_dnb *n)
 		return QE_K_REMOVED;
 	if (n->flags & QE_FLAG(QE_F_IGNORED))
 		return QE_K_IGNORED;
+	/* a lecture failing on both sides reads as a failure, changed on main or not */
+	if (qe_review_nb_failed(n) == 2)
+		return QE_K_FAILED;
 	if (n->flags & QE_FLAG(QE_F_MAIN))
 		return QE_K_MAIN;
 	if (qe_review_nb_failed(n))
@@ -145,6 +155,7 @@ count_cells(struct qe_review *r, const struct qe_diffset *d)
 			r->n_fixed_cells++;
 		if (c->flags & QE_FLAG(QE_F_NOTCOMP))
 			r->n_notcomp_cells++;
+		r->n_output_quiet += qe_review_output_unexplained(c);
 	}
 }
 

@@ -61,6 +61,7 @@ struct qe_review {
 	long n_now_failing;	/* cells that raise an error in head only */
 	long n_fixed_cells;	/* cells that raised an error in base only */
 	long n_notcomp_cells;	/* cells flagged not-comparable */
+	long n_output_quiet;	/* cells whose output changed with no code change (qe_review_output_unexplained) */
 	long nb_only_regressions, nb_only_improvements;	/* lecture-only top rows */
 };
 
@@ -74,6 +75,13 @@ int qe_review_now_failing(const struct qe_dcell *c);
 
 /* 1 when the cell raised an error in base and ran without one in head. */
 int qe_review_fixed(const struct qe_dcell *c);
+
+/*
+ * 1 when the cell's output changed while its source and every cell before
+ * it did not (an unseeded random draw, a clock): no code explains it, so it
+ * is told quietly (a count, the list of all cells), never beside a verdict.
+ */
+int qe_review_output_unexplained(const struct qe_dcell *c);
 
 /* 1 when the lecture failed in head; 2 when it failed in base too; else 0. */
 int qe_review_nb_failed(const struct qe_dnb *n);

@@ -142,7 +142,7 @@ struct qe_runner_factor
 qe_diff_runner_factor(const struct qe_diff_opts *o, const struct qe_reader *r,
     struct qe_doc *const *docs, size_t n)
 {
-	struct qe_runner_factor rf = { NAN, 0 };
+	struct qe_runner_factor rf = { NAN, 0, 0 };
 	double *logs = NULL, l;
 	int nl = 0, cap = 0, np;
 
@@ -155,6 +155,7 @@ qe_diff_runner_factor(const struct qe_diff_opts *o, const struct qe_reader *r,
 		for (int i = 0; i < np; i++) {
 			if (isnan(l = steady_log(o, &cp[i])))
 				continue;
+			rf.reps += cp[i].b->more && cp[i].h->more;
 			if (nl == cap) {
 				cap = cap ? cap * 2 : 64;
 				logs = qe_xrealloc(logs, sizeof(double) * (size_t)cap);
@@ -314,6 +315,12 @@ judge_cells(const struct qe_diff_opts *o, const struct qe_reader *r, double scal
 		/* --fences: the rule main's history learned for BASE's cell */
 		rule = qe_fences_rule(o->fences, &o->cell, nb->doc->name,
 		    cp[i].b ? qe_reader_text(r, cp[i].b->label) : NULL, cp[i].b ? cp[i].b->src : NULL);
+		/* the import rule: an unchanged import cell, or the first cell (the
+		 * kernel's warm-up), swings with the disk and the kernel, not the code */
+		if (cp[i].b && cp[i].h && !(cp[i].flags & (F_SOURCE | F_UPSTREAM)) &&
+		    (i == 0 || qe_diff_import_line(qe_reader_text(r, cp[i].h->first_line))) &&
+		    rule.abs < o->import_abs)
+			rule.abs = o->import_abs;
 		judge_cell(o, &rule, scale, &cp[i], nb->notcomp, doc, &c);
 		count_cell(nb, &c);
 		if (fn)
@@ -349,7 +356,7 @@ static void
 judge_measure(const struct qe_diff_opts *o, double scale, struct qe_nb_diff *nb, double *bv, double *hv)
 {
 	const struct qe_side *bs = &nb->doc->s[QE_BASE], *hs = &nb->doc->s[QE_HEAD];
-	struct qe_rule exec = { o->nb.ratio, o->exec_abs, o->nb.alpha, 0, 0 };
+	struct qe_rule exec = { o->nb.ratio, o->exec_abs, o->nb.alpha, 0, 0, 0 };
 	int nbv = 0, nhv = 0;
 
 	if (one_source(bs) && one_source(hs) && qe_vocab_timing_sources_comparable(bs->tsrc, hs->tsrc)) {
@@ -428,15 +435,47 @@ judge_notebook(const struct qe_diff_opts *o, double scale, struct qe_nb_diff *nb
 	free(hv);
 }
 
-/* What --changed and -i say of the whole document. */
-static void
-scope_flags(const struct qe_diff_opts *o, struct qe_nb_diff *nb)
+/*
+ * Did the document's code change between the sides? 1 when a cell's source
+ * differs or a cell is on one side only, 0 when every cell pairs with the
+ * same source, -1 when a side has no cells to tell (then the cache keys,
+ * jupyter-cache's digest of the code, decide when both sides have one).
+ */
+static int
+code_changed(const struct qe_reader *r, const struct qe_doc *d)
 {
-	const struct qe_side *hs = &nb->doc->s[QE_HEAD];
+	const struct qe_side *bs = &d->s[QE_BASE], *hs = &d->s[QE_HEAD];
+	struct cellpair *cp;
+	int np, changed = 0;
+
+	if (bs->ncells == 0 || hs->ncells == 0)
+		return bs->cache_key && hs->cache_key ? strcmp(bs->cache_key, hs->cache_key) != 0 : -1;
+	cp = doc_pairs(r, d, &np);
+	for (int i = 0; i < np && !changed; i++)
+		changed = !cp[i].b || !cp[i].h || (cp[i].flags & F_SOURCE);
+	free(cp);
+	return changed;
+}
+
+/*
+ * What --changed and -i say of the whole document. Changed on main is a
+ * document the pull request did not touch whose code differs from the
+ * baseline's: a re-execution alone (a failure is never cached, a cache may
+ * be evicted) is not a change; where the code cannot be told, a lecture
+ * that failed on both sides is not one either.
+ */
+static void
+scope_flags(const struct qe_diff_opts *o, const struct qe_reader *r, struct qe_nb_diff *nb)
+{
+	const struct qe_side *bs = &nb->doc->s[QE_BASE], *hs = &nb->doc->s[QE_HEAD];
+	int changed;
 
 	nb->touched = o->scope ? qe_prscope_touched(o->scope, nb->doc->name) : -1;
-	if (nb->touched == 0 && hs->present && nb->executed)
-		nb->flags |= F_MAIN;
+	if (nb->touched == 0 && hs->present && nb->executed) {
+		changed = bs->present ? code_changed(r, nb->doc) : 1;
+		if (changed > 0 || (changed < 0 && !(bs->failed && hs->failed)))
+			nb->flags |= F_MAIN;
+	}
 	if (o->scope && qe_prscope_ignored_doc(o->scope, nb->doc->name))
 		nb->flags |= F_IGNORED;
 }
@@ -446,7 +485,7 @@ qe_diff_doc(const struct qe_diff_opts *o, const struct qe_reader *r, const struc
     const struct qe_doc *d, struct qe_nb_diff *nb, qe_cell_diff_fn fn, void *arg)
 {
 	const struct qe_side *bs = &d->s[QE_BASE], *hs = &d->s[QE_HEAD];
-	double scale = o->adjust && !isnan(rf->factor) ? rf->factor : 1;
+	double scale = qe_diff_scale(o, rf);
 
 	memset(nb, 0, sizeof *nb);
 	nb->doc = d;
@@ -458,7 +497,7 @@ qe_diff_doc(const struct qe_diff_opts *o, const struct qe_reader *r, const struc
 	    qe_fp_machine_differ(qe_fp_facts(&r->fps, bs->fp), qe_fp_facts(&r->fps, hs->fp));
 	if (nb->notcomp)
 		nb->flags |= F_NOTCOMP;
-	scope_flags(o, nb);
+	scope_flags(o, r, nb);
 	if (hs->present && hs->failed) {
 		nb->verdict = bs->present && bs->failed ? QE_V_FAILED : QE_V_NEWLYFAILED;
 		nb->reason = nb->verdict == QE_V_FAILED ? "failed in base and head" : "head failed";
@@ -499,6 +538,30 @@ qe_diff_tally(struct qe_diff_totals *t, const struct qe_reader *r, const struct 
 	t->regressions += nb->cell_regressions;
 	if (nb->verdict == QE_V_REGRESSION && !(nb->flags & F_NOGATE))
 		t->regressions++;
+}
+
+double
+qe_diff_scale(const struct qe_diff_opts *o, const struct qe_runner_factor *rf)
+{
+	if (isnan(rf->factor) || o->adjust < 0)
+		return 1;
+	if (o->adjust > 0)
+		return rf->factor;
+	if (rf->reps == 0 && (rf->factor >= QE_DIFF_FACTOR_CLEAR || rf->factor * QE_DIFF_FACTOR_CLEAR <= 1))
+		return rf->factor;
+	return 1;
+}
+
+int
+qe_diff_import_line(const char *s)
+{
+	if (s == NULL)
+		return 0;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (strncmp(s, "import ", 7) == 0)
+		return 1;
+	return strncmp(s, "from ", 5) == 0 && strstr(s + 5, " import ") != NULL;
 }
 
 /* 1 when s is "import PKG" or "from PKG" (then end, space, '.' or ','). */

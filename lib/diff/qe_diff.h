@@ -35,19 +35,30 @@ struct qe_diff_opts {
 	double exec_abs;	/* --exec-abs: the floor for execution_seconds */
 	double factor_min_s;	/* cells shorter than this swing most */
 	int factor_min_cells;	/* cells the runner factor needs */
-	int adjust;		/* -A: judge after removing the runner factor */
+	int adjust;		/* 1 -A: always remove the runner factor; -1 --no-adjust: never;
+				 * 0 (default): when it is clear (qe_diff_scale) */
 	double mem_abs, mem_ratio;	/* --mem-abs bytes, --mem-ratio: memory-growth */
 	const struct qe_prscope *scope;	/* --changed, -i: NULL for none */
 	const struct qe_fences *fences;	/* --fences: per-cell rules, NULL for none */
+	double import_abs;	/* --import-abs: the floor of an unchanged import cell */
+	double cell_timeout;	/* --cell-timeout: the per-cell limit in seconds, 0 unknown */
 };
 
 /* The defaults: see qe-cell-diff(1), THRESHOLDS, for the evidence. */
-#define QE_DIFF_OPTS_DEFAULT { { 1.5, 0.5, 0.05, 1.2, 0.05 }, { 1.5, 1.0, 0.05, 0, 0 }, 3.5, 0.05, 3, 0, \
-	268435456, 1.5, NULL, NULL }
+#define QE_DIFF_OPTS_DEFAULT { { 1.5, 0.5, 0.05, 1.2, 0.05, QE_DIFF_TIME_ABS }, { 1.5, 1.0, 0.05, 0, 0, 0 }, \
+	3.5, 0.05, 3, 0, 268435456, 1.5, NULL, NULL, 2.0, 0 }
+
+/* The long-cell bound: 60 s, 1/40 of the 2,400 s per-cell limit QuantEcon's books set. */
+#define QE_DIFF_TIME_ABS 60.0
+#define QE_DIFF_TIME_SHARE 40.0	/* --cell-timeout T without --time-abs: T / 40 */
+
+/* The runner factor is clear, and removed by default, at x1.25 or more, x0.8 or less. */
+#define QE_DIFF_FACTOR_CLEAR 1.25
 
 struct qe_runner_factor {
 	double factor;	/* median head/base of the steady cells; NAN when too few */
 	int cells;	/* how many cells it was estimated from */
+	int reps;	/* ... of which had replicates on both sides (one runner, interleaved) */
 };
 
 /*
@@ -58,6 +69,25 @@ struct qe_runner_factor {
  */
 struct qe_runner_factor qe_diff_runner_factor(const struct qe_diff_opts *o, const struct qe_reader *r,
     struct qe_doc *const *docs, size_t n);
+
+/*
+ * The divisor of HEAD's durations: the runner factor with -A (adjust 1);
+ * without an option (adjust 0) the factor when it is clear (at least
+ * QE_DIFF_FACTOR_CLEAR or at most its inverse: the unchanged cells say the
+ * machine was faster or slower) and the cells are single runs (replicates
+ * ran both versions on one runner, interleaved: no runner to remove), else
+ * 1; 1 with --no-adjust (-1) or without a factor.
+ */
+double qe_diff_scale(const struct qe_diff_opts *o, const struct qe_runner_factor *rf);
+
+/*
+ * 1 when a cell's first line is an import ("import X", "from X import").
+ * The import rule: such a cell, and a lecture's first cell (it carries the
+ * kernel's warm-up), with source and upstream unchanged, is judged with
+ * --import-abs as its absolute threshold (loading a package from disk
+ * swings by seconds between two builds of one commit).
+ */
+int qe_diff_import_line(const char *first_line);
 
 /* One aligned pair of cells, judged. */
 struct qe_cell_diff {

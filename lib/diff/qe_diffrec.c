@@ -11,6 +11,7 @@ struct writer {
 	const struct qe_diff_opts *o;
 	const struct qe_reader *r;
 	struct qe_buf cells;	/* the cell-diff lines of the current document */
+	double scale;		/* what HEAD's durations are divided by (qe_diff_scale) */
 };
 
 static double
@@ -93,7 +94,7 @@ write_cell(void *arg, const struct qe_nb_diff *nb, const struct qe_cell_diff *c)
 	QE_JW_KEY(b, "head_s"), qe_jw_num(b, j->h, 6);
 	QE_JW_KEY(b, "ratio"), qe_jw_num(b, bc && hc && j->b > 0 ? j->h / j->b : NAN, 4);
 	QE_JW_KEY(b, "delta_s"), qe_jw_num(b, bc && hc ? j->h - j->b : NAN, 6);
-	if (w->o->adjust)
+	if (w->o->adjust > 0 || w->scale != 1)
 		QE_JW_KEY(b, "adjusted_ratio"),
 		qe_jw_num(b, qe_vocab_verdict_is_timed(j->verdict) && j->b > 0 ? j->ratio : NAN, 4);
 	QE_JW_KEY(b, "share_base"), qe_jw_num(b, share(j->b, nb->sum[QE_BASE]), 4);
@@ -291,6 +292,8 @@ add_thresholds(cJSON *o, const struct qe_diff_opts *opt)
 	add_number(t, "notebook_abs_s", opt->nb.abs);
 	add_number(t, "execution_abs_s", opt->exec_abs);
 	add_number(t, "alpha", opt->cell.alpha);
+	add_number(t, "cell_time_abs_s", opt->cell.time_abs);
+	add_number(t, "import_abs_s", opt->import_abs);
 }
 
 /*
@@ -340,10 +343,14 @@ write_summary(const struct qe_diff_opts *opt, const struct qe_reader *r, const s
 	add_flag_counts(o, "cell_flags", t->cell_flags);
 	qe_json_add_rounded(o, "runner_factor", rf->factor, 4);
 	add_number(o, "runner_factor_cells", rf->cells);
-	qe_json_check(cJSON_AddBoolToObject(o, "adjusted", opt->adjust && !isnan(rf->factor)));
+	qe_json_check(cJSON_AddBoolToObject(o, "adjusted", qe_diff_scale(opt, rf) != 1));
 	add_machines(o, t);
 	add_environment(o, r, executed, nexecuted);
 	add_thresholds(o, opt);
+	if (opt->cell_timeout > 0)
+		add_number(o, "cell_timeout_s", opt->cell_timeout);
+	else
+		qe_json_check(cJSON_AddNullToObject(o, "cell_timeout_s"));
 	qe_json_emit(o);
 	cJSON_Delete(o);
 }
@@ -355,7 +362,7 @@ qe_diffrec_write(const struct qe_diff_opts *o, const struct qe_reader *r, const 
 	size_t n;
 	struct qe_doc **docs = qe_reader_docs(r, &n);
 	struct qe_runner_factor rf = qe_diff_runner_factor(o, r, docs, n);
-	struct writer w = { o, r, { 0 } };
+	struct writer w = { o, r, { 0 }, qe_diff_scale(o, &rf) };
 	struct qe_buf line = { 0 };	/* the notebook-diff line, then its cell-diff lines */
 	struct qe_diff_totals t = { 0 };
 	struct qe_nb_diff nb;

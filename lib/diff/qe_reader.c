@@ -10,6 +10,7 @@
 #include "qe_ndjson.h"
 #include "qe_sha.h"
 #include "qe_vocab.h"
+#include "qe_prscope.h"
 #include "qe_reader.h"
 #include "qe_recscan.h"
 #include "qe_stats.h"
@@ -668,7 +669,7 @@ qe_reader_docs(const struct qe_reader *r, size_t *np)
 	size_t n = 0;
 
 	for (size_t i = 0; i < r->tabcap; i++)
-		if (r->tab[i])
+		if (r->tab[i] && (r->tab[i]->s[QE_BASE].present || r->tab[i]->s[QE_HEAD].present))
 			docs[n++] = r->tab[i];
 	if (n > 1)
 		qsort(docs, n, sizeof *docs, doc_cmp);
@@ -769,4 +770,86 @@ qe_reader_free(struct qe_reader *r)
 		cJSON_Delete(r->packages[w]);
 		r->packages[w] = NULL;
 	}
+}
+
+/* A side as doc_get() makes it: nothing read. */
+static void
+side_clear(struct qe_side *sd)
+{
+	memset(sd, 0, sizeof *sd);
+	sd->tsrc = QE_SIDE_TS_NONE;
+	sd->origin = -1;
+}
+
+/*
+ * The document named relatively that a's side w belongs to: the longest
+ * name a ends in by qe_prscope_match's rule whose other side was read (what
+ * would otherwise be removed or new), or NULL.
+ */
+static struct qe_doc *
+relative_match(struct qe_doc *const *docs, size_t n, const struct qe_doc *a, int w)
+{
+	struct qe_doc *best = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		struct qe_doc *d = docs[i];
+
+		if (d->name[0] == '/' || !d->s[!w].present || !qe_prscope_match(a->name, d->name))
+			continue;
+		if (best == NULL || strlen(d->name) > strlen(best->name))
+			best = d;
+	}
+	return best;
+}
+
+static void
+relayout_warn(int w, long moved, long twice, long alone, const char *example)
+{
+	const char *side = w == QE_BASE ? "base" : "head", *other = w == QE_BASE ? "head" : "base";
+
+	if (moved + twice > 0)
+		warnx("%s: %ld document%s named by absolute path (built in another folder?), matched to "
+		    "%s's by their relative layout (%ld of them also read by name, listed once): e.g. %s", side,
+		    moved + twice, moved + twice == 1 ? "" : "s", other, twice, example);
+	if (alone > 0)
+		warnx("%s: %ld document%s named by absolute path match%s none of %s's", side, alone,
+		    alone == 1 ? "" : "s", alone == 1 ? "es" : "", other);
+}
+
+long
+qe_reader_relayout(struct qe_reader *r)
+{
+	size_t n;
+	struct qe_doc **docs = qe_reader_docs(r, &n);
+	long total = 0;
+
+	for (int w = 0; w < 2; w++) {
+		long moved = 0, twice = 0, alone = 0;
+		const char *example = NULL;
+
+		for (size_t i = 0; i < n; i++) {
+			struct qe_doc *a = docs[i], *d;
+
+			if (a->name[0] != '/' || !a->s[w].present || a->s[!w].present)
+				continue;
+			if ((d = relative_match(docs, n, a, w)) == NULL) {
+				alone++;
+				continue;
+			}
+			if (example == NULL)
+				example = a->name;
+			if (d->s[w].present) {	/* read by name as well: one listing */
+				side_free(&a->s[w]);
+				twice++;
+			} else {
+				d->s[w] = a->s[w];
+				moved++;
+			}
+			side_clear(&a->s[w]);
+		}
+		relayout_warn(w, moved, twice, alone, example);
+		total += moved + twice;
+	}
+	free(docs);
+	return total;
 }

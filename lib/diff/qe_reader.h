@@ -145,7 +145,19 @@ int qe_reader_record(cJSON *rec, const char *file, long line, void *ctx);
  */
 int qe_reader_line(const char *s, size_t n, const char *file, long line, void *ctx);
 
-/* Every document read, sorted by name; the array is the caller's to free(). */
+/*
+ * A build in a folder of another name: a document named by absolute path
+ * (its records' paths were outside the book's root, e.g. inherited from a
+ * cache built elsewhere) read on one side only is joined to the document
+ * named relatively that it ends in (qe_prscope_match's rule, the longest
+ * such name) whose other side was read; when that document has the side
+ * already, the absolute one is dropped, so a lecture is listed once.
+ * Warns (prog: side: ...) what it joined and what matched nothing.
+ * Returns how many were joined.
+ */
+long qe_reader_relayout(struct qe_reader *r);
+
+/* Every document read (with a side left), sorted by name; the array is the caller's to free(). */
 struct qe_doc **qe_reader_docs(const struct qe_reader *r, size_t *n);
 
 /* A label or first line by its offset, or NULL for 0. */

@@ -46,8 +46,8 @@ qe_verdict_judge(struct qe_judgement *j, double *bv, int nb, double *hv, int nh,
 	j->ratio = j->b > 0 ? h / j->b : h > 0 ? INFINITY : 1;
 	if (reps && rule->rep_ratio > 0)
 		ratio = rule->rep_ratio, abs = rule->rep_abs;
-	up = h >= j->b * ratio && j->delta >= abs;
-	down = j->b >= h * ratio && -j->delta >= abs;
+	up = (h >= j->b * ratio && j->delta >= abs) || (rule->time_abs > 0 && j->delta >= rule->time_abs);
+	down = (j->b >= h * ratio && -j->delta >= abs) || (rule->time_abs > 0 && -j->delta >= rule->time_abs);
 	if (reps) {
 		j->p = qe_stats_mann_whitney(hv, nh, bv, nb);
 		replicate_rule(j, up, down, rule->alpha);

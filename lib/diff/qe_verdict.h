@@ -5,7 +5,10 @@
  * Invariants:
  *  - a change is a regression (improvement) only when head is at least
  *    `ratio` times base AND at least `abs` seconds slower (base at least
- *    ratio times head AND abs seconds faster); anything else is unchanged.
+ *    ratio times head AND abs seconds faster), or, whatever the ratio, when
+ *    head is at least `time_abs` seconds slower (faster) and time_abs > 0:
+ *    the long-cell rule, as a change of a minute matters on a cell of any
+ *    length; anything else is unchanged.
  *  - with at least two samples on both sides the replicate rule applies:
  *    the thresholds are rep_ratio and rep_abs (when rep_ratio is 0, ratio
  *    and abs as at n=1), and the Mann-Whitney test decides as well: a
@@ -25,6 +28,7 @@ struct qe_rule {
 	double alpha;	/* the test's level, 0 < alpha < 1 */
 	double rep_ratio;	/* replicates: >= 1, or 0 for ratio and abs */
 	double rep_abs;		/* replicates: seconds, >= 0 */
+	double time_abs;	/* the long-cell bound: seconds, 0 for none */
 };
 
 struct qe_judgement {

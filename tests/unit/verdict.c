@@ -8,7 +8,7 @@
 #include "diff/qe_verdict.h"
 
 /*
- * "ratio abs alpha scale [rep_ratio rep_abs] | base samples | head samples":
+ * "ratio abs alpha scale [rep_ratio rep_abs [time_abs]] | base samples | head samples":
  * the verdict, the
  * answer (- without a test), and the medians, ratio and p (%.6g).
  */
@@ -16,23 +16,25 @@ static void
 judge(const char *in, size_t n, struct qe_buf *out)
 {
 	const char *b1 = strchr(in, '|'), *b2 = b1 ? strchr(b1 + 1, '|') : NULL;
-	double r[6], bv[32], hv[32], rep[2] = { 0, 0 };
+	double r[7], bv[32], hv[32], rep[3] = { 0, 0, 0 };
 	struct qe_rule rule;
 	struct qe_judgement j;
 	int nb, nh;
 
 	(void)n;
-	int k = unit_numbers(in, r, 6);
+	int k = unit_numbers(in, r, 7);
 
-	if (b2 == NULL || (k != 4 && k != 6)) {
+	if (b2 == NULL || (k != 4 && k != 6 && k != 7)) {
 		qe_buf_adds(out, "bad case");
 		return;
 	}
-	if (k == 6)
+	if (k >= 6)
 		rep[0] = r[4], rep[1] = r[5];
+	if (k == 7)
+		rep[2] = r[6];
 	nb = unit_numbers(b1 + 1, bv, 32);
 	nh = unit_numbers(b2 + 1, hv, 32);
-	rule = (struct qe_rule){ r[0], r[1], r[2], rep[0], rep[1] };
+	rule = (struct qe_rule){ r[0], r[1], r[2], rep[0], rep[1], rep[2] };
 	qe_verdict_judgement_init(&j, -1);
 	qe_verdict_judge(&j, bv, nb, hv, nh, &rule, r[3]);
 	qe_buf_addf(out, "%s %s b=%.6g h=%.6g ratio=%.6g p=%.6g", qe_vocab_name(&qe_vocab_verdicts, j.verdict),
