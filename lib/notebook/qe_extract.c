@@ -384,7 +384,22 @@ names_from_code(struct qe_extract *x, const char *where, const char *why)
 	    "blocks); not an error", where, why);
 }
 
-/* The folder of the build's notebooks for the cache folder dir, or NULL after the note. */
+/* 1 when the cache folder dir is a book's: DIR/_build/.jupyter_cache. */
+static int
+in_build(const char *dir)
+{
+	char *r = realpath(dir, NULL), *slash;
+	int in = 0;
+
+	if (r != NULL && (slash = strrchr(r, '/')) != NULL) {
+		*slash = '\0';
+		in = (slash = strrchr(r, '/')) != NULL && strcmp(slash + 1, "_build") == 0;
+	}
+	free(r);
+	return in;
+}
+
+/* The folder of the build's notebooks for the cache folder dir, or NULL (said where it belongs). */
 static char *
 build_dir_of(struct qe_extract *x, const char *dir)
 {
@@ -397,8 +412,11 @@ build_dir_of(struct qe_extract *x, const char *dir)
 		qe_buf_addf(&b, "%s/../jupyter_execute", dir);
 	if (stat(b.data, &sb) == 0 && S_ISDIR(sb.st_mode))
 		return b.data;
-	names_from_code(x, dir, x->build_dir ? "no folder at --jupyter-execute" :
-	    "no jupyter_execute folder beside it (--jupyter-execute names one)");
+	/* said where the folder was asked for or belongs (a build's _build); records say names_from */
+	if (x->build_dir != NULL)
+		names_from_code(x, dir, "no folder at --jupyter-execute");
+	else if (in_build(dir))
+		names_from_code(x, dir, "no jupyter_execute folder beside it (--jupyter-execute names one)");
 	qe_buf_free(&b);
 	return NULL;
 }
@@ -626,7 +644,6 @@ qe_extract_archive(struct qe_extract *x, const char *path)
 		qe_jcache_free(&c);
 		return;
 	}
-	names_from_code(x, path, "an archive's build notebooks are not read");
 	for (size_t i = 0; i < c.n; i++) {
 		struct qe_jcache_entry *e = &c.e[i];
 

@@ -356,6 +356,14 @@ runs_statement(const char *w, size_t n)
 	return 0;
 }
 
+static const char *
+skip_blanks(const char *s, const char *e)
+{
+	while (s < e && (*s == ' ' || *s == '\t'))
+		s++;
+	return s;
+}
+
 /*
  * A trimmed line s[0..e) for qe_nb_says(): 1 when it says something, with
  * *s, *e narrowed to what (a %time's statement); 0 for a comment or a
@@ -375,9 +383,19 @@ says_line(const char **sp, const char **ep, struct qe_buf *magics)
 	qe_buf_add(magics, s, pct + n);
 	if (pct == 2 || !runs_statement(s + 1, n))
 		return 0;
-	s += 1 + n;
-	while (s < e && (*s == ' ' || *s == '\t'))
-		s++;
+	s = skip_blanks(s + 1 + n, e);
+	while (s < e && *s == '-') {	/* its options: "-n 3 -r 1", "-q" */
+		const char *o = s;
+
+		while (s < e && *s != ' ' && *s != '\t')
+			s++;
+		s = skip_blanks(s, e);
+		if (s - o > 0 && o + 2 < e && (o[2] == ' ' || o[2] == '\t') && s < e &&
+		    *s >= '0' && *s <= '9')
+			while (s < e && *s != ' ' && *s != '\t')
+				s++;	/* "-n 3": its value */
+		s = skip_blanks(s, e);
+	}
 	*sp = s;
 	return s < e;
 }
