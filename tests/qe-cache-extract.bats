@@ -495,9 +495,10 @@ extract_durations() {
 	run -0 --separate-stderr qe-cache-extract "$T/a/_build/.jupyter_cache" "$T/b/_build/.jupyter_cache"
 	assert_equal "$(grep -c 'note: .*named from their code alone' <<< "$stderr")" 1
 	assert_equal "$(wc -l <<< "$stderr")" 1
-	run -0 jq -r 'select(.kind == "cell" and .document == "ar1_processes" and .index == 6) | [.name, .block] | @tsv' <<< "$output"
-	assert_output $'from math import fsum\t'
-	run -0 jq -r 'select(.kind == "notebook") | .names_from' <<< "$output"
+	printf '%s\n' "$output" > "$T/out"
+	run -0 jq -r 'select(.kind == "cell" and .document == "ar1_processes" and .index == 6) | [.name, .block] | @tsv' "$T/out"
+	assert_output $'from math import fsum\t\nfrom math import fsum\t'
+	run -0 jq -r 'select(.kind == "notebook") | .names_from' "$T/out"
 	assert_output $'none\nnone\nnone\nnone'
 }
 
@@ -511,6 +512,7 @@ extract_durations() {
 	run -0 qe-cache-extract "$T/ar1_processes.ipynb"
 	jq -c 'select(.kind == "cell") | [.source_sha256, .name]' <<< "$output" > "$T/after"
 	run -0 diff <(tail -n +2 "$T/before") "$T/after"
+	run -0 qe-cache-extract "$T/ar1_processes.ipynb"
 	run -0 jq -r 'select(.kind == "notebook") | .names_from' <<< "$output"
 	assert_output notebook
 }
