@@ -516,3 +516,24 @@ extract_durations() {
 	run -0 jq -r 'select(.kind == "notebook") | .names_from' <<< "$output"
 	assert_output notebook
 }
+
+@test "names: without jupyter_execute, the MyST sources the URIs name give the same names (a CI checkout)" {
+	B="$TESTS_DIR/fixtures/names/book"
+	mkdir -p "$T/book/_build" "$T/moved"
+	cp -r "$B/_build/.jupyter_cache" "$T/book/_build/"
+	cp -r "$B/lectures" "$T/book/"
+	sqlite3 "$T/book/_build/.jupyter_cache/global.db" \
+	    "UPDATE nbcache SET uri = replace(uri, '/tmp/qe-names-demo', '$T/book');
+	     UPDATE nbproject SET uri = replace(uri, '/tmp/qe-names-demo', '$T/book')"
+	run -0 --separate-stderr qe-cache-extract "$T/book/_build/.jupyter_cache"
+	assert_equal "$stderr" ""
+	printf '%s\n' "$output" > "$T/src"
+	run -0 jq -r 'select(.kind == "notebook") | .names_from' "$T/src"
+	assert_output $'source\nsource'
+	run -0 diff <(qe-cache-extract "$B/_build/.jupyter_cache" | jq -c 'select(.kind == "cell") | [.index, .name, .block, .block_label]') \
+	    <(jq -c 'select(.kind == "cell") | [.index, .name, .block, .block_label]' "$T/src")
+	# no source and no build notebooks beside a book's cache: said once
+	rm -r "$T/book/lectures"
+	run -0 --separate-stderr qe-cache-extract "$T/book/_build/.jupyter_cache"
+	assert_equal "$(grep -c 'named from their code alone' <<< "$stderr")" 1
+}

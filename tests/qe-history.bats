@@ -174,12 +174,13 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 ["cell",2,"numba_demo","label:njit-first-call",2,4.064403,476,133]'
 	# (durations carry a no-break space before their unit: shown as a space here)
 	run -0 bash -c "qe-history slowest -d '$DB' -n 2 --format md | sed 's/\xc2\xa0/ /g'"
-	assert_output '| level | # | document | cell | first line | time | of lecture | of build |
+	# a cell by its display name and its code cell counted from 1 (index 2: code cell 3)
+	assert_output '| level | # | document | code cell | cell | time | of lecture | of build |
 |---|---|---|---|---|---|---|---|
 | lecture | 1 | `intro` | — | — | 9.85 s | — | 32% |
 | lecture | 2 | `numba_demo` | — | — | 8.53 s | — | 28% |
-| cell | 1 | `intro` | slow-sleep | `time.sleep(SLEEP)` | 7.47 s | 76% | 24% |
-| cell | 2 | `numba_demo` | njit-first-call | `qe_sum(10)` | 4.06 s | 48% | 13% |'
+| cell | 1 | `intro` | 3 | slow-sleep | 7.47 s | 76% | 24% |
+| cell | 2 | `numba_demo` | 3 | njit-first-call | 4.06 s | 48% | 13% |'
 	qe-history slowest -d "$DB" > "$T/s.ndjson"
 	validate "$T/s.ndjson"
 	# shares of a build add up to 1

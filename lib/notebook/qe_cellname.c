@@ -273,3 +273,124 @@ qe_cellname_name(const char *label, const struct qe_cellname_block *b, const cha
 	}
 	return out.data;
 }
+
+/* The MyST splitter's state: the cell being read. */
+struct myst {
+	cJSON *cells;
+	struct qe_buf text;		/* the cell's text so far */
+	int code;			/* inside a {code-cell} fence */
+	int opts;			/* its options still being read: 1 first line, 2 ---, 3 :key: */
+	char fc;			/* the open fence's character and length (code or other) */
+	size_t fn;
+	int depth;			/* a fence open at the top level that is not a code cell */
+};
+
+static void
+myst_cell(struct myst *m, const char *type)
+{
+	cJSON *c = qe_json_check(cJSON_CreateObject());
+	struct qe_buf *t = &m->text;
+
+	while (t->len > 0 && (t->data[t->len - 1] == '\n' || t->data[t->len - 1] == ' '))
+		t->len--;
+	qe_json_check(cJSON_AddStringToObject(c, "cell_type", type));
+	qe_buf_addc(t, '\0');
+	qe_json_check(cJSON_AddStringToObject(c, "source", t->data));
+	if (strcmp(type, "code") == 0 || t->len > 1)
+		cJSON_AddItemToArray(m->cells, c);
+	else
+		cJSON_Delete(c);
+	qe_buf_reset(t);
+}
+
+/* The run of fence characters at s (3 or more '`' or '~'), its length; 0 for none. */
+static size_t
+fence_run(const char *s, const char *e)
+{
+	size_t n = 0;
+
+	while (s + n < e && s[n] == *s)
+		n++;
+	return (*s == '`' || *s == '~') && n >= 3 ? n : 0;
+}
+
+/* A line of a {code-cell}: an option, its end, or source. */
+static void
+myst_code_line(struct myst *m, const char *l, const char *le, const char *s, const char *e)
+{
+	if (m->opts == 1 && is(s, e, "---")) {
+		m->opts = 2;
+		return;
+	}
+	if (m->opts == 2) {
+		if (is(s, e, "---"))
+			m->opts = 0;
+		return;
+	}
+	if (m->opts && s < e && *s == ':' && memchr(s + 1, ':', (size_t)(e - s - 1))) {
+		m->opts = 3;
+		return;
+	}
+	m->opts = 0;
+	qe_buf_add(&m->text, l, (size_t)(le - l));
+	qe_buf_addc(&m->text, '\n');
+}
+
+/* One line l[0..le) of the source (s[0..e): trimmed). */
+static void
+myst_line(struct myst *m, const char *l, const char *le, const char *s, const char *e)
+{
+	size_t n = s < e ? fence_run(s, e) : 0;
+	const char *r = s + n;
+
+	while (r < e && (*r == ' ' || *r == '\t'))
+		r++;
+	if ((m->code || m->depth) && n >= m->fn && *s == m->fc && r == e) {
+		if (m->code)
+			myst_cell(m, "code");
+		else
+			qe_buf_add(&m->text, l, (size_t)(le - l)), qe_buf_addc(&m->text, '\n');
+		m->code = m->depth = 0;
+		return;
+	}
+	if (m->code) {
+		myst_code_line(m, l, le, s, e);
+		return;
+	}
+	if (!m->depth && n > 0) {
+		m->fc = *s, m->fn = n;
+		if ((size_t)(e - r) >= 11 && memcmp(r, "{code-cell}", 11) == 0) {
+			myst_cell(m, "markdown");
+			m->code = 1;
+			m->opts = 1;
+			return;
+		}
+		m->depth = 1;
+	}
+	qe_buf_add(&m->text, l, (size_t)(le - l));
+	qe_buf_addc(&m->text, '\n');
+}
+
+cJSON *
+qe_cellname_myst(const char *text, size_t len)
+{
+	struct myst m = { .cells = qe_json_check(cJSON_CreateArray()) };
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end, *s = p, *e = le;
+
+		if (e > s && e[-1] == '\r')
+			e--, le--;
+		while (s < e && (*s == ' ' || *s == '\t'))
+			s++;
+		while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+			e--;
+		myst_line(&m, p, le, s, e);
+		p = nl ? nl + 1 : end;
+	}
+	myst_cell(&m, m.code ? "code" : "markdown");
+	qe_buf_free(&m.text);
+	return m.cells;
+}

@@ -58,6 +58,16 @@ void qe_cellname_blocks_read(const cJSON *cells, struct qe_cellname_blocks *b);
 void qe_cellname_blocks_match(const struct qe_cellname_blocks *b, const char (*have)[QE_SHA256_HEX],
     const char (*want)[QE_SHA256_HEX], size_t n, struct qe_cellname_block *out);
 
+/*
+ * A MyST markdown source (a book's DOC.md, MyST-NB's text notebook) as a
+ * notebook's "cells" for qe_cellname_blocks_read(): each top-level
+ * {code-cell} fence a code cell, its options (":key: value" lines or a
+ * --- block) left out of its source as MyST-NB leaves them, the text
+ * between them markdown cells. Only what names need: the code cells'
+ * sources, to be matched by digest; a new cJSON array (cJSON_Delete).
+ */
+cJSON *qe_cellname_myst(const char *text, size_t len);
+
 /* "exercise", "solution", or NULL for QE_CELLNAME_NONE. */
 const char *qe_cellname_kind(int kind);
 

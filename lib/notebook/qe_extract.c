@@ -109,6 +109,12 @@ build_notebook(struct qe_extract *x, const char *dir, const char *uri, struct qe
 		nb->build_where = where->data;
 		return;
 	}
+	/* else the MyST source, where it is here (a checkout) */
+	if (stem < strlen(uri) && strcmp(uri + stem, ".md") == 0 && qe_file_regular(uri) == 0 &&
+	    (nb->build_bytes = qe_file_slurp(uri, x->lim.member_bytes, &nb->build_len)) != NULL) {
+		nb->build_where = uri;
+		nb->build_myst = 1;
+	}
 }
 
 /* Records of one cached notebook, whose bytes have been read; bdir: the build's notebooks. */
@@ -399,9 +405,22 @@ in_build(const char *dir)
 	return in;
 }
 
-/* The folder of the build's notebooks for the cache folder dir, or NULL (said where it belongs). */
+/* 1 when a selected entry's source (its URI) is a file here: names can come from it. */
+static int
+have_sources(const struct qe_jcache *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->e[i].selected && c->e[i].pk >= 0 && qe_file_regular(c->e[i].uri) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The folder of the build's notebooks for the cache folder dir, or NULL:
+ * said once where it was asked for or belongs, unless the sources are here.
+ */
 static char *
-build_dir_of(struct qe_extract *x, const char *dir)
+build_dir_of(struct qe_extract *x, const char *dir, const struct qe_jcache *c)
 {
 	struct qe_buf b = { 0 };
 	struct stat sb;
@@ -412,12 +431,14 @@ build_dir_of(struct qe_extract *x, const char *dir)
 		qe_buf_addf(&b, "%s/../jupyter_execute", dir);
 	if (stat(b.data, &sb) == 0 && S_ISDIR(sb.st_mode))
 		return b.data;
+	qe_buf_free(&b);
+	if (have_sources(c))
+		return NULL;
 	/* said where the folder was asked for or belongs (a build's _build); records say names_from */
 	if (x->build_dir != NULL)
 		names_from_code(x, dir, "no folder at --jupyter-execute");
 	else if (in_build(dir))
 		names_from_code(x, dir, "no jupyter_execute folder beside it (--jupyter-execute names one)");
-	qe_buf_free(&b);
 	return NULL;
 }
 
@@ -425,7 +446,7 @@ void
 qe_extract_cache_dir(struct qe_extract *x, const char *dir, const char *db)
 {
 	struct qe_jcache c = { .name = dir };
-	struct dirjob j = { x, dir, realpath(dir, NULL), build_dir_of(x, dir) };
+	struct dirjob j = { x, dir, realpath(dir, NULL), NULL };
 	struct qe_par_fn fn = { dir_work, NULL, dir_done, &j, 0, 0, task_in_place };
 	struct sizing sz = { 0 };
 	struct qe_buf path = { 0 };
@@ -435,6 +456,7 @@ qe_extract_cache_dir(struct qe_extract *x, const char *dir, const char *db)
 		goto done;
 	}
 	qe_jcache_arrange(&c, x->all, x->root);
+	j.bdir = build_dir_of(x, dir, &c);
 	for (size_t i = 0; i < c.n; i++)
 		if (c.e[i].selected && c.e[i].pk >= 0) {
 			qe_buf_reset(&path);

@@ -392,7 +392,14 @@ build_blocks(struct qe_nbctx *nb, const struct qe_nb_codes *codes, struct qe_cel
 
 	if (nb->build_bytes == NULL)
 		return NULL;
-	if (qe_nbscan_read(nb->build_where, nb->build_bytes, nb->build_len, free, &nb->problems, &bd) < 0) {
+	if (nb->build_myst) {	/* the source: its code cells have no outputs */
+		bd.doc = qe_json_check(cJSON_CreateObject());
+		cJSON_AddItemToObject(bd.doc, "cells", qe_cellname_myst(nb->build_bytes, nb->build_len));
+		free(nb->build_bytes);
+		bd.ncells = (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(bd.doc, "cells"));
+		bd.odig = qe_xcalloc(bd.ncells ? bd.ncells : 1, sizeof *bd.odig);
+	} else if (qe_nbscan_read(nb->build_where, nb->build_bytes, nb->build_len, free, &nb->problems,
+	    &bd) < 0) {
 		nb->problems++;
 		return NULL;
 	}
@@ -408,7 +415,7 @@ build_blocks(struct qe_nbctx *nb, const struct qe_nb_codes *codes, struct qe_cel
 	qe_cellname_blocks_free(&bb);
 	qe_nb_codes_free(&bc);
 	qe_nbscan_doc_free(&bd);
-	return "build";
+	return nb->build_myst ? "source" : "build";
 }
 
 /* Each code cell's block (blk[codes->n], zeroed); where they came from. */

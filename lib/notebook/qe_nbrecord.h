@@ -52,6 +52,7 @@ struct qe_nbctx {
 	const char *build_where;
 	char *build_bytes;
 	size_t build_len;
+	int build_myst;			/* build_bytes are the MyST source (DOC.md), not a notebook */
 	int problems;			/* out: reported, records still given */
 };
 
