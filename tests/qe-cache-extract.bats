@@ -532,6 +532,12 @@ extract_durations() {
 	assert_output $'source\nsource'
 	run -0 diff <(qe-cache-extract "$B/_build/.jupyter_cache" | jq -c 'select(.kind == "cell") | [.index, .name, .block, .block_label]') \
 	    <(jq -c 'select(.kind == "cell") | [.index, .name, .block, .block_label]' "$T/src")
+	# a URI is the cache's word: one through ".." names no source
+	sqlite3 "$T/book/_build/.jupyter_cache/global.db" \
+	    "UPDATE nbcache SET uri = replace(uri, '/lectures/intro', '/lectures/../lectures/intro')"
+	run -0 --separate-stderr qe-cache-extract "$T/book/_build/.jupyter_cache"
+	run -0 jq -rs 'map(select(.kind == "notebook") | [(.uri | split("/") | .[-1]), .names_from]) | sort[] | @tsv' <<< "$output"
+	assert_output $'ar1_processes.md\tsource\nintro.md\tnone'
 	# no source and no build notebooks beside a book's cache: said once
 	rm -r "$T/book/lectures"
 	run -0 --separate-stderr qe-cache-extract "$T/book/_build/.jupyter_cache"

@@ -84,6 +84,16 @@ failed_record(struct qe_extract *x, const struct qe_jcache_entry *e, struct qe_b
 	qe_nbrecord_failed(&nb, e->error, out);
 }
 
+/* 1 when a path has a ".." component (a URI is the cache's word: it names nothing above). */
+static int
+has_dotdot(const char *p)
+{
+	for (const char *s = p; (s = strstr(s, "..")) != NULL; s += 2)
+		if ((s == p || s[-1] == '/') && (s[2] == '\0' || s[2] == '/'))
+			return 1;
+	return 0;
+}
+
 /*
  * The build's notebook of a cache entry (qe_extract_cache_dir): its bytes
  * into nb (path kept in `where`), or nothing when there is none.
@@ -95,6 +105,8 @@ build_notebook(struct qe_extract *x, const char *dir, const char *uri, struct qe
 	const char *slash = strrchr(uri, '/'), *dot = strrchr(uri, '.');
 	size_t stem = dot && (slash == NULL || dot > slash) ? (size_t)(dot - uri) : strlen(uri);
 
+	if (has_dotdot(uri))
+		return;
 	for (size_t i = 0; dir != NULL && i < stem; i++) {
 		if (i > 0 && uri[i - 1] != '/')
 			continue;	/* the tails of the URI, longest first */
