@@ -173,6 +173,9 @@ names(const struct qe_hcell *c, const char *want)
 
 	if (strcmp(c->key, want) == 0 || (c->label && strcmp(c->label, want) == 0))
 		return 1;
+	/* its display name, or the block it opens ("solution ar1p_ex1" of "solution ar1p_ex1: ...") */
+	if (c->name && strncmp(c->name, want, n) == 0 && (c->name[n] == '\0' || c->name[n] == ':'))
+		return 1;
 	if (n < 8 || n > 64 || strspn(want, "0123456789abcdef") != n)
 		return 0;
 	return strncmp(c->sha, want, n) == 0;
@@ -222,7 +225,7 @@ series_doc(const struct qe_hdoc *d, void *ctx)
 	s->found = 1;
 	if (s->q->cell && (s->key = find_key(d, s->q->cell)) == NULL) {
 		warnx("%s: document %s has no cell named %s (a label, a cell key, or 8 or more"
-		    " hex digits of a source digest)", s->q->path, d->name, s->q->cell);
+		    " hex digits of a source digest; or its name)", s->q->path, d->name, s->q->cell);
 		s->trouble = 1;
 		return 0;
 	}
