@@ -16,7 +16,7 @@
 #include "notebook/notebook.h"
 
 enum { OPT_STALE_MARGIN = QE_OPT_FIRST, OPT_MAX_NOTEBOOK, OPT_MAX_ARCHIVE_ENTRIES,
-	OPT_MAX_ARCHIVE_BYTES, OPT_STORED, OPT_FAILED, OPT_EXECUTION_SECONDS };
+	OPT_MAX_ARCHIVE_BYTES, OPT_STORED, OPT_FAILED, OPT_EXECUTION_SECONDS, OPT_JUPYTER_EXECUTE };
 
 static const struct option longopts[] = {
 	{ "all",          no_argument,       NULL, 'a' },
@@ -25,6 +25,7 @@ static const struct option longopts[] = {
 	{ "failed",       required_argument, NULL, OPT_FAILED },
 	{ "help",         no_argument,       NULL, 'h' },
 	{ "jobs",         required_argument, NULL, 'j' },
+	{ "jupyter-execute", required_argument, NULL, OPT_JUPYTER_EXECUTE },
 	{ "max-notebook", required_argument, NULL, OPT_MAX_NOTEBOOK },
 	{ "max-archive-entries", required_argument, NULL, OPT_MAX_ARCHIVE_ENTRIES },
 	{ "max-archive-bytes", required_argument, NULL, OPT_MAX_ARCHIVE_BYTES },
@@ -43,7 +44,7 @@ static const char usage[] =
     "                        [-t log] [--stale-margin seconds] [--max-notebook bytes]\n"
     "                        [--max-archive-entries n] [--max-archive-bytes bytes]\n"
     "                        [--max-line bytes] [--execution-seconds seconds]\n"
-    "                        [--failed reason] [path ...]\n"
+    "                        [--failed reason] [--jupyter-execute dir] [path ...]\n"
     "       qe-cache-extract [-r root] --stored document cache\n";
 
 /* What main() needs beside the extraction's own settings. */
@@ -123,6 +124,7 @@ option(int ch, const char *arg, void *ctx)
 		return number_arg("--max-archive-bytes", arg, &x->lim.total_bytes);
 	case OPT_STORED: c->stored = arg; return 0;
 	case OPT_FAILED: x->failed = arg; return 0;
+	case OPT_JUPYTER_EXECUTE: x->build_dir = arg; return 0;
 	case OPT_EXECUTION_SECONDS:
 		return number_arg("--execution-seconds", arg, &x->execution_seconds);
 	default:

@@ -119,7 +119,9 @@ text_cp(struct qe_buf *b, const long *v, size_t i, size_t lo, size_t hi, int dig
 	    ((c == '-' || c == '+' || c == '=') && first))
 		qe_buf_addc(b, '\\');
 	qe_utf8_put(b, c);
-	if (c == '@' || c == '#' || (c == '-' && after(v, lo, i, "gh")) ||
+	/* "#" only refers to an issue before a digit: no invisible joiner elsewhere */
+	if (c == '@' || (c == '#' && i + 1 < hi && v[i + 1] >= '0' && v[i + 1] <= '9') ||
+	    (c == '-' && after(v, lo, i, "gh")) ||
 	    (c == ':' && i + 1 < hi && v[i + 1] == '/'))
 		qe_utf8_put(b, ZWJ);
 }

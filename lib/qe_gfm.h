@@ -11,8 +11,10 @@
  *    list, and cannot split a table row; controls, bidirectional controls,
  *    invisible separators and invalid UTF-8 are shown, never obeyed; the
  *    output is well-formed UTF-8 without NUL bytes.
- *  - a mention or reference is broken by a zero-width joiner after '@', '#'
- *    and in "GH-", "://", "www.": on github.com these are not Markdown
+ *  - a mention or reference is broken by a zero-width joiner after '@', a
+ *    '#' before a digit (#123; "# Set parameters" gets none: nothing
+ *    invisible where nothing needs breaking) and in "GH-", "://", "www.":
+ *    on github.com these are not Markdown
  *    syntax but a pass over the rendered text, which a backslash does not
  *    stop (a backslash before '@' or '#' only works in some renderers).
  *  - strings are cut to a number of code points (never inside one), with an

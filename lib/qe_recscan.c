@@ -12,7 +12,7 @@ qe_recscan_key(const char *k, size_t n)
 {
 	switch (n) {
 	case 4:
-		return K("kind") ? QE_RK_KIND : -1;
+		return K("kind") ? QE_RK_KIND : K("name") ? QE_RK_NAME : -1;
 	case 5:
 		return K("index") ? QE_RK_INDEX : K("error") ? QE_RK_ERROR : K("input") ? QE_RK_INPUT :
 		    K("label") ? QE_RK_LABEL : -1;

@@ -10,6 +10,7 @@
 # repository's job would have it, made from the fixtures (the "world"):
 #   base/_build/.jupyter_cache   the baseline's cache (jupyter-cache-timed/base)
 #   _build/.jupyter_cache        the pull request's (jupyter-cache-timed/head)
+#   {base/,}_build/jupyter_execute  MyST-NB's notebooks (mystnb-build/{base,head})
 #   base.ndjson, pr.ndjson       their records; start: when the build began
 #   build-cache.zip              the baseline's cache as an artifact archive
 #   _build/qe-telemetry/report.ndjson   the action's report (pr.ndjson stamped)
@@ -36,6 +37,9 @@ setup_file() {
 	mkdir -p "$w/base/_build" "$w/_build/qe-telemetry"
 	cp -R "$(shared jupyter-cache-timed/base/.jupyter_cache)" "$w/base/_build/"
 	cp -R "$(shared jupyter-cache-timed/head/.jupyter_cache)" "$w/_build/"
+	# MyST-NB's notebooks with their markdown, beside each cache as a build leaves them
+	cp -R "$(shared mystnb-build/base/jupyter_execute)" "$w/base/_build/"
+	cp -R "$(shared mystnb-build/head/jupyter_execute)" "$w/_build/"
 	cp -R "$(shared notebooks/head/lectures)" "$w/lectures"
 	cp "$(shared archives/base-artifact.zip)" "$w/build-cache.zip"
 	cp "$(fixture qe-stamp/environment.yml)" "$w/environment.yml"

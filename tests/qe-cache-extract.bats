@@ -480,3 +480,90 @@ extract_durations() {
 	assert_equal "$stderr" "qe-cache-extract: $T/wrong.zip:.jupyter_cache/global.db: not a jupyter-cache database (no table 'nbcache')"
 	assert_output "$(qe-cache-extract "$(cache jupyter-cache/base)")"
 }
+
+# ---- cell names (issue 28): label, exercise/solution block, what the code says
+
+@test "names: every cell of the fixture books reads as tests/fixtures/names/names.golden" {
+	S="$SHARED_FIXTURES"
+	N="$TESTS_DIR/fixtures/names/book/_build/.jupyter_cache"
+	{
+		sed -n '1,3p' "$TESTS_DIR/fixtures/names/names.golden"
+		qe-cache-extract "$N" | python3 "$TESTS_DIR/tools/cell_names.py"
+		for v in base head; do
+			echo "## shared/jupyter-cache/$v (--jupyter-execute shared/mystnb-build/$v/jupyter_execute)"
+			qe-cache-extract --jupyter-execute "$S/mystnb-build/$v/jupyter_execute" \
+			    "$S/jupyter-cache/$v/.jupyter_cache" | python3 "$TESTS_DIR/tools/cell_names.py"
+		done
+	} > "$T/names"
+	run -0 diff -u "$TESTS_DIR/fixtures/names/names.golden" "$T/names"
+}
+
+@test "names: exercise and solution blocks, magics shown, comments skipped; fields valid" {
+	run -0 --separate-stderr qe-cache-extract "$TESTS_DIR/fixtures/names/book/_build/.jupyter_cache"
+	assert_equal "$stderr" ""
+	printf '%s\n' "$output" > "$T/out"
+	run -0 validate "$T/out"
+	run -0 jq -c 'select(.document == "ar1_processes" and .kind == "cell" and .block != null) | [.index, .block, .block_label, .label]' "$T/out"
+	assert_output $'[6,"solution","ar1p_ex1",null]\n[7,"solution","ar1p_ex1",null]\n[8,"exercise","ar1p_ex2",null]\n[9,"solution","ar1p_ex2",null]'
+	# the raw first line stays as it was; the name says what the cell does
+	run -0 jq -c 'select(.document == "ar1_processes" and .index == 3) | [.first_line, .name]' "$T/out"
+	assert_output '["%%time","rng = np.random.default_rng(1) (%%time)"]'
+	run -0 jq -c 'select(.document == "ar1_processes" and .index == 5) | [.label, .name]' "$T/out"
+	assert_output '["ar1-plot","ar1-plot"]'
+}
+
+@test "names: a book's cache without _build/jupyter_execute says so once, exit 0, names from code" {
+	mkdir -p "$T/a/_build" "$T/b/_build"
+	cp -r "$TESTS_DIR/fixtures/names/book/_build/.jupyter_cache" "$T/a/_build/"
+	cp -r "$TESTS_DIR/fixtures/names/book/_build/.jupyter_cache" "$T/b/_build/"
+	run -0 --separate-stderr qe-cache-extract "$T/a/_build/.jupyter_cache" "$T/b/_build/.jupyter_cache"
+	assert_equal "$(grep -c 'note: .*named from their code alone' <<< "$stderr")" 1
+	assert_equal "$(wc -l <<< "$stderr")" 1
+	printf '%s\n' "$output" > "$T/out"
+	run -0 jq -r 'select(.kind == "cell" and .document == "ar1_processes" and .index == 6) | [.name, .block] | @tsv' "$T/out"
+	assert_output $'from math import fsum\t\nfrom math import fsum\t'
+	run -0 jq -r 'select(.kind == "notebook") | .names_from' "$T/out"
+	assert_output $'none\nnone\nnone\nnone'
+}
+
+@test "names: an ipynb names its cells from its own markdown; stable when other cells change" {
+	J="$TESTS_DIR/fixtures/names/book/_build/jupyter_execute/lectures/ar1_processes.ipynb"
+	run -0 --separate-stderr qe-cache-extract "$J"
+	assert_equal "$stderr" ""
+	jq -c 'select(.kind == "cell") | [.source_sha256, .name]' <<< "$output" > "$T/before"
+	# drop the first code cell and the exercise's prose: the others keep their names
+	jq '.cells |= (del(.[1]) | map(if .cell_type == "markdown" then .source |= (if type == "array" then join("") else . end | sub("Here is one solution:"; "")) else . end))' "$J" > "$T/ar1_processes.ipynb"
+	run -0 qe-cache-extract "$T/ar1_processes.ipynb"
+	jq -c 'select(.kind == "cell") | [.source_sha256, .name]' <<< "$output" > "$T/after"
+	run -0 diff <(tail -n +2 "$T/before") "$T/after"
+	run -0 qe-cache-extract "$T/ar1_processes.ipynb"
+	run -0 jq -r 'select(.kind == "notebook") | .names_from' <<< "$output"
+	assert_output notebook
+}
+
+@test "names: without jupyter_execute, the MyST sources the URIs name give the same names (a CI checkout)" {
+	B="$TESTS_DIR/fixtures/names/book"
+	mkdir -p "$T/book/_build" "$T/moved"
+	cp -r "$B/_build/.jupyter_cache" "$T/book/_build/"
+	cp -r "$B/lectures" "$T/book/"
+	sqlite3 "$T/book/_build/.jupyter_cache/global.db" \
+	    "UPDATE nbcache SET uri = replace(uri, '/tmp/qe-names-demo', '$T/book');
+	     UPDATE nbproject SET uri = replace(uri, '/tmp/qe-names-demo', '$T/book')"
+	run -0 --separate-stderr qe-cache-extract "$T/book/_build/.jupyter_cache"
+	assert_equal "$stderr" ""
+	printf '%s\n' "$output" > "$T/src"
+	run -0 jq -r 'select(.kind == "notebook") | .names_from' "$T/src"
+	assert_output $'source\nsource'
+	run -0 diff <(qe-cache-extract "$B/_build/.jupyter_cache" | jq -c 'select(.kind == "cell") | [.index, .name, .block, .block_label]') \
+	    <(jq -c 'select(.kind == "cell") | [.index, .name, .block, .block_label]' "$T/src")
+	# a URI is the cache's word: one through ".." names no source
+	sqlite3 "$T/book/_build/.jupyter_cache/global.db" \
+	    "UPDATE nbcache SET uri = replace(uri, '/lectures/intro', '/lectures/../lectures/intro')"
+	run -0 --separate-stderr qe-cache-extract "$T/book/_build/.jupyter_cache"
+	run -0 jq -rs 'map(select(.kind == "notebook") | [(.uri | split("/") | .[-1]), .names_from]) | sort[] | @tsv' <<< "$output"
+	assert_output $'ar1_processes.md\tsource\nintro.md\tnone'
+	# no source and no build notebooks beside a book's cache: said once
+	rm -r "$T/book/lectures"
+	run -0 --separate-stderr qe-cache-extract "$T/book/_build/.jupyter_cache"
+	assert_equal "$(grep -c 'named from their code alone' <<< "$stderr")" 1
+}

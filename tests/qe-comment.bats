@@ -198,7 +198,7 @@ qe-comment: 1 line rejected"
 	plain
 	assert_line --partial "| attacks | code cell 4 \`x = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA…\` | 🔴 slower |"
 	assert [ "${#output}" -lt 12000 ]
-	assert_line --partial "| evil␤lecture␤\\#‍ heading␤&lt;details&gt; | code cell 1 \`␤␤first␤line\` | unchanged |"
+	assert_line --partial "| evil␤lecture␤\\# heading␤&lt;details&gt; | code cell 1 \`␤␤first␤line\` | unchanged |"
 	# a backtick run inside a code span: the fence is longer
 	run -2 --separate-stderr qe-comment -s hostile.ndjson
 	assert_line --partial '> - **Machines differ**: base and head ran on different machines, so no verdict here can fail the check. Differing: ``cpu`model`` `<img src=x onerror=alert(1)>` → `@org/team | x␤y`.'
@@ -368,7 +368,9 @@ big() {
 	assert_output - < build.md
 	# the table shape the action's summary always had
 	has build.md '| notebook | execution (s) | timed cells (s) | status |'
-	has build.md '| notebook | code cell | label or first line | seconds |'
+	has build.md '| notebook | code cell | name | seconds |'
+	# code cells counted from 1 (index 2 is the third): as the PR comment counts them
+	has build.md '| numba\_demo | 3 | njit-first-call | 0.424 |'
 	has build.md '| broken | — | — | failed |'
 	has build.md '- broken: ValueError: deliberate failure for the fixture'
 	# diff records in the same stream are not build records: ignored
@@ -404,8 +406,8 @@ big() {
 	run -0 count $'\xe2\x80\xae|\x07' "$T/r.md"
 	assert_output 0
 	has "$T/r.md" "| &lt;img src=x onerror=alert\\(1\\)&gt; \\| @${ZWJ}octocat | 3.14 | 1 | failed |"
-	has "$T/r.md" "| 1\\. list | 0 | a\\|b�evil"$'\xe2\x80\x8b'"x␇ | 2.5 |"
-	has "$T/r.md" "| &gt; quote | 1 | import os  \\#${ZWJ} www${ZWJ}.evil.example | 0 |"
+	has "$T/r.md" "| 1\\. list | 1 | a\\|b�evil"$'\xe2\x80\x8b'"x␇ | 2.5 |"
+	has "$T/r.md" "| &gt; quote | 2 | import os  \\# www${ZWJ}.evil.example | 0 |"
 	refute_line --partial stale
 }
 

@@ -76,7 +76,7 @@ charts() {
 	qe-history slowest -d "$H/h.db" > "$T/slowest.ndjson"
 	run -0 bash -c "grep -o '<tr><td class=n>[0-9]*</td><td><code>[^<]*</code></td><td class=n>[0-9]*</td><td><code>[^<]*' '$PAGE' | sed 's/<[^>]*>/|/g; s/||*/|/g'"
 	assert_equal "${#lines[@]}" 20
-	expect=$(jq -r 'select(.level == "cell") | "|\(.rank)|\(.document)|\(.index)|\(.label // .first_line)"' "$T/slowest.ndjson")
+	expect=$(jq -r 'select(.level == "cell") | "|\(.rank)|\(.document)|\(.code_cell)|\(.name)"' "$T/slowest.ndjson")
 	assert_output "$expect"
 	run -0 jq -r 'select(.level == "lecture" and .rank == 1) | .document' "$T/slowest.ndjson"
 	assert_output intro

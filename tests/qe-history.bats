@@ -174,12 +174,13 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 ["cell",2,"numba_demo","label:njit-first-call",2,4.064403,476,133]'
 	# (durations carry a no-break space before their unit: shown as a space here)
 	run -0 bash -c "qe-history slowest -d '$DB' -n 2 --format md | sed 's/\xc2\xa0/ /g'"
-	assert_output '| level | # | document | cell | first line | time | of lecture | of build |
+	# a cell by its display name and its code cell counted from 1 (index 2: code cell 3)
+	assert_output '| level | # | document | code cell | cell | time | of lecture | of build |
 |---|---|---|---|---|---|---|---|
 | lecture | 1 | `intro` | — | — | 9.85 s | — | 32% |
 | lecture | 2 | `numba_demo` | — | — | 8.53 s | — | 28% |
-| cell | 1 | `intro` | slow-sleep | `time.sleep(SLEEP)` | 7.47 s | 76% | 24% |
-| cell | 2 | `numba_demo` | njit-first-call | `qe_sum(10)` | 4.06 s | 48% | 13% |'
+| cell | 1 | `intro` | 3 | slow-sleep | 7.47 s | 76% | 24% |
+| cell | 2 | `numba_demo` | 3 | njit-first-call | 4.06 s | 48% | 13% |'
 	qe-history slowest -d "$DB" > "$T/s.ndjson"
 	validate "$T/s.ndjson"
 	# shares of a build add up to 1
@@ -207,7 +208,7 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 	qe-history series -d "$DB" intro slow-sleep > "$T/p.ndjson"
 	validate "$T/p.ndjson"
 	run -2 --separate-stderr qe-history series -d "$DB" intro nosuchcell
-	assert_equal "$stderr" "qe-history: $DB: document intro has no cell named nosuchcell (a label, a cell key, or 8 or more hex digits of a source digest)"
+	assert_equal "$stderr" "qe-history: $DB: document intro has no cell named nosuchcell (a label, a cell key, or 8 or more hex digits of a source digest; or its name)"
 	run -2 --separate-stderr qe-history series -d "$DB" nosuchdoc
 	assert_equal "$stderr" "qe-history: $DB: no main build has document nosuchdoc"
 }
@@ -390,4 +391,30 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 	run -0 qe-cell-diff --fences "$T/empty.ndjson" "$H/base.ndjson" "$H/head.ndjson"
 	plain=$(qe-cell-diff "$H/base.ndjson" "$H/head.ndjson")
 	assert_equal "$output" "$plain"
+}
+
+@test "names: series finds a cell by its display name or the exercise/solution block it opens; rows count code cells from 1" {
+	J="$TESTS_DIR/fixtures/names/book/_build/jupyter_execute/lectures"
+	qe-cache-extract "$J"/*.ipynb > "$T/r.ndjson"
+	for i in 1 2; do
+		jq -c --arg i "$i" '. + {provenance: {tool: "qe-stamp 0.1.0",
+		    source: {repository: "o/r", commit: ($i * 40), event: "push", ref: "refs/heads/main"},
+		    run: {build_id: ("o/r/" + $i + "/1"), run_id: $i, run_number: ($i | tonumber),
+		          started_at: ("2026-12-0" + $i + "T10:00:00.000000Z")}}}' "$T/r.ndjson" > "$T/b$i.ndjson"
+		qe-history add -d "$T/n.db" "$T/b$i.ndjson" > /dev/null
+	done
+	run -0 --separate-stderr qe-history series -d "$T/n.db" ar1_processes "solution ar1p_ex1"
+	assert_equal "$stderr" ""
+	run -0 jq -c '[.name, .index, .code_cell]' <<< "$output"
+	assert_output '["solution ar1p_ex1: from math import fsum",6,7]
+["solution ar1p_ex1: from math import fsum",6,7]'
+	run -0 qe-history series -d "$T/n.db" ar1_processes "solution ar1p_ex2: max(xs) (%config)"
+	run -0 jq -c '[.name, .code_cell]' <<< "${lines[0]}"
+	assert_output '["solution ar1p_ex2: max(xs) (%config)",10]'
+	# a prefix that is not the whole block name names nothing
+	run -2 --separate-stderr qe-history series -d "$T/n.db" ar1_processes "solution ar1p"
+	run -0 qe-history series -d "$T/n.db" ar1_processes "exercise ar1p_ex2" --format md
+	assert_line "| 2026-12-01T10:00:00.000000Z | 111111111111… | — | exercise ar1p\\_ex2: xs\\[:3\\] | 9 | — |"
+	qe-history series -d "$T/n.db" ar1_processes "solution ar1p_ex1" > "$T/s.ndjson"
+	validate "$T/s.ndjson"
 }

@@ -101,7 +101,9 @@ add_notebook(struct qe_buildsum *s, const cJSON *rec)
 static void
 add_cell(struct qe_buildsum *s, const cJSON *rec)
 {
-	const char *label = qe_json_str(rec, "label"), *first = qe_json_str(rec, "first_line");
+	/* the display name (qe-cache-extract's "name"); label, first line in older records */
+	const char *name = qe_json_str(rec, "name"), *label = qe_json_str(rec, "label"),
+	    *first = qe_json_str(rec, "first_line");
 	struct qe_buildsum_cell c = { .dur_s = qe_json_num(rec, "duration_s") };
 
 	s->ncells++;
@@ -110,7 +112,7 @@ add_cell(struct qe_buildsum *s, const cJSON *rec)
 	s->ntimed++;
 	s->timed_s += c.dur_s;
 	c.doc = qe_json_strdup(rec, "document");
-	c.name = qe_xstrdup(label ? label : first ? first : "");
+	c.name = qe_xstrdup(name ? name : label ? label : first ? first : "");
 	c.index = qe_diffread_count(rec, "index");
 	keep_top(s->top_cells, &s->ntop_cells, sizeof c, &c, cell_key, cell_release);
 }
@@ -197,8 +199,8 @@ cell_row(struct qe_buf *b, const struct qe_buildsum *s, long i)
 	const struct qe_buildsum_cell *c = &s->top_cells[i];
 
 	row_start(b, c->doc);
-	if (c->index >= 0)
-		qe_buf_addf(b, " | %ld | ", c->index);
+	if (c->index >= 0)	/* counted from 1, as every table counts code cells */
+		qe_buf_addf(b, " | %ld | ", c->index + 1);
 	else
 		qe_buf_adds(b, " | " QE_GFM_NONE " | ");
 	qe_gfm_text(b, c->name, CAP_NAME);
@@ -257,7 +259,7 @@ qe_buildsum_render(struct qe_buf *out, const struct qe_buildsum *s, size_t limit
 	const struct section sections[] = {
 		{ "### Slowest notebooks\n\n| notebook | execution (s) | timed cells (s) | status |\n"
 		  "|---|--:|--:|---|\n", s->ntop_nbs, nb_row },
-		{ "### Slowest cells\n\n| notebook | code cell | label or first line | seconds |\n"
+		{ "### Slowest cells\n\n| notebook | code cell | name | seconds |\n"
 		  "|---|--:|---|--:|\n", s->ntop_cells, cell_row },
 		{ "### Failed notebooks\n\n", s->nfailed, failed_row },
 	};

@@ -36,7 +36,7 @@ struct qe_buildsum_nb {
 };
 
 struct qe_buildsum_cell {
-	char *doc, *name;		/* name: label, else first line, else "" */
+	char *doc, *name;		/* the record's name, else label, else first line, else "" */
 	long index;			/* -1 when absent or not a whole number */
 	double dur_s;
 };

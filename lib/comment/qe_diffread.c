@@ -54,6 +54,7 @@ add_cell(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
 	c->doc = qe_xstrdup(doc);
 	c->label = qe_json_strdup(rec, "label");
 	c->first_line = qe_json_strdup(rec, "first_line");
+	c->name = qe_json_strdup(rec, "name");
 	c->reason = qe_json_strdup(rec, "reason");
 	c->bidx = qe_diffread_count(rec, "base_index");
 	c->hidx = qe_diffread_count(rec, "head_index");
@@ -151,6 +152,7 @@ qe_diffset_free(struct qe_diffset *d)
 		free(d->cells[i].doc);
 		free(d->cells[i].label);
 		free(d->cells[i].first_line);
+		free(d->cells[i].name);
 		free(d->cells[i].reason);
 	}
 	for (size_t i = 0; i < d->nnbs; i++) {

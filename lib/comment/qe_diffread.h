@@ -34,6 +34,7 @@
 /* A cell-diff record. */
 struct qe_dcell {
 	char *doc, *label, *first_line, *reason;	/* doc non-NULL; others may be NULL */
+	char *name;		/* the display name (qe-cache-extract's), or NULL in older records */
 	long bidx, hidx;	/* cell index in base / head, -1 for null */
 	int verdict;
 	unsigned flags;

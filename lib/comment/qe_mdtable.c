@@ -47,8 +47,10 @@ void
 qe_mdtable_cell_name(struct qe_buf *b, const struct qe_dcell *c)
 {
 	long idx = c->hidx >= 0 ? c->hidx : c->bidx;
+	/* the display name qe-cache-extract decided; the first line in older records */
+	const char *name = c->name && *c->name ? c->name : c->first_line;
 
-	if (c->label && *c->label) {
+	if (c->label && *c->label && (c->name == NULL || strcmp(c->name, c->label) == 0)) {
 		struct qe_buf t = { 0 };
 
 		if (qe_gfm_text(&t, c->label, CAP_LABEL) > 0) {
@@ -63,9 +65,9 @@ qe_mdtable_cell_name(struct qe_buf *b, const struct qe_dcell *c)
 		qe_gfm_count(b, idx + 1);
 	else
 		qe_buf_adds(b, "?");
-	if (c->first_line && *c->first_line) {
+	if (name && *name) {
 		qe_buf_addc(b, ' ');
-		qe_gfm_code(b, c->first_line, CAP_LINE, 1);
+		qe_gfm_code(b, name, CAP_LINE, 1);
 	}
 }
 

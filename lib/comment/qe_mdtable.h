@@ -35,7 +35,10 @@ void qe_mdtable_cell_row(struct qe_buf *b, const struct qe_dcell *c, int adjuste
 /* A lecture's name, escaped and capped, or "(unnamed)". */
 void qe_mdtable_doc(struct qe_buf *b, const char *doc);
 
-/* A cell's name: its label, else "code cell N" and its first line as code. */
+/*
+ * A cell's name: its label, else "code cell N" (counted from 1) and its
+ * display name as code (the first line, in records without a name).
+ */
 void qe_mdtable_cell_name(struct qe_buf *b, const struct qe_dcell *c);
 
 /* A verdict as a reader says it, with a coloured mark for the top ones. */

@@ -79,6 +79,7 @@ write_cell(void *arg, const struct qe_nb_diff *nb, const struct qe_cell_diff *c)
 	const struct qe_cell *bc = c->b, *hc = c->h, *any = hc ? hc : bc;
 	const struct qe_judgement *j = &c->j;
 	uint32_t label = hc && hc->label ? hc->label : bc && bc->label ? bc->label : 0;
+	uint32_t name = hc && hc->name ? hc->name : bc && bc->name ? bc->name : 0;
 
 	qe_jw_begin(b, "cell-diff");
 	QE_JW_KEY(b, "document"), qe_jw_str(b, nb->doc->name);
@@ -87,6 +88,7 @@ write_cell(void *arg, const struct qe_nb_diff *nb, const struct qe_cell_diff *c)
 	QE_JW_KEY(b, "head_index"), qe_jw_num(b, hc ? (double)hc->index : NAN, 0);
 	QE_JW_KEY(b, "label"), qe_jw_str(b, qe_reader_text(w->r, label));
 	QE_JW_KEY(b, "first_line"), qe_jw_str(b, qe_reader_text(w->r, any->first_line));
+	QE_JW_KEY(b, "name"), qe_jw_str(b, qe_reader_text(w->r, name));
 	QE_JW_KEY(b, "verdict"), qe_jw_str(b, qe_vocab_name(&qe_vocab_verdicts, j->verdict));
 	jw_flags(b, c->flags);
 	QE_JW_KEY(b, "reason"), qe_jw_str(b, c->reason);

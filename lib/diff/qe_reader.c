@@ -26,7 +26,7 @@
 struct rec {
 	const cJSON *tree;	/* the record's tree (for -k), NULL when read from the line */
 	const char *cache_key, *status, *input, *error, *origin, *source, *output, *label,
-	    *first_line, *tsrc, *tnote, *tc_digest, *result;
+	    *first_line, *name, *tsrc, *tnote, *tc_digest, *result;
 	/* NAN when absent, null or not a number */
 	double index, dur, exec_s, cells_s, tc_seq, warm_s, peak_growth;
 	const cJSON *prov;	/* "provenance", or NULL */
@@ -277,6 +277,7 @@ static const struct field {
 	{ "error", T_STR, K_NOTEBOOK | K_CELL, QE_RK_ERROR },
 	{ "execution_seconds", T_NUM, K_NOTEBOOK, QE_RK_EXEC_S },
 	{ "first_line", T_STR, K_CELL, QE_RK_FIRST_LINE },
+	{ "name", T_STR, K_CELL, QE_RK_NAME },
 	{ "input", T_STR, K_NOTEBOOK, QE_RK_INPUT }, { "label", T_STR, K_CELL, QE_RK_LABEL },
 	{ "kernel_env", T_OBJ, K_NOTEBOOK, QE_RK_KENV },
 	{ "origin", T_STR, K_NOTEBOOK | K_CELL, QE_RK_ORIGIN },
@@ -481,6 +482,7 @@ cell_first(struct qe_reader *r, struct qe_side *sd, struct qe_cell *c, const str
 	c->tsrc = (int8_t)(ts == NULL ? -1 : t < 0 ? QE_TS_OTHER : t);
 	c->label = text_add(r, rec->label);
 	c->first_line = text_add(r, rec->first_line);
+	c->name = text_add(r, rec->name);
 	c->error = text_add(r, rec->error);
 	c->note = (int8_t)qe_vocab_lookup(&qe_vocab_timing_notes, rec->tnote);
 	if (!isnan(c->dur) && c->tsrc >= 0) {
@@ -548,6 +550,7 @@ rec_of(const struct qe_recline *l, const cJSON *tree, struct rec *f)
 	    .input = l->str[QE_RK_INPUT], .error = l->str[QE_RK_ERROR], .origin = l->str[QE_RK_ORIGIN],
 	    .source = l->str[QE_RK_SOURCE], .output = l->str[QE_RK_OUTPUT],
 	    .label = l->str[QE_RK_LABEL], .first_line = l->str[QE_RK_FIRST_LINE],
+	    .name = l->str[QE_RK_NAME],
 	    .tsrc = l->str[QE_RK_TSRC], .tnote = l->str[QE_RK_TNOTE],
 	    .tc_digest = qe_json_str(l->tc, "source_sha256"), .tc_seq = qe_json_num(l->tc, "seq"),
 	    .index = line_num(l, QE_RK_INDEX), .dur = line_num(l, QE_RK_DURATION),

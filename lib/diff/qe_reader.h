@@ -62,7 +62,7 @@ struct qe_cell {
 	uint8_t src[16];	/* first 16 bytes of source_sha256 */
 	uint64_t out;		/* first 8 bytes of result_sha256, else of output_sha256; 0 when none */
 	int32_t index;
-	uint32_t label, first_line;	/* texts: qe_reader_text(), 0 for none */
+	uint32_t label, first_line, name;	/* texts: qe_reader_text(), 0 for none */
 	uint32_t error;		/* the cell's "error" text, 0 for none */
 	uint8_t present, haskey;
 	int8_t status;		/* QE_ST_*, -1 when null */

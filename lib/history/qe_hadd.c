@@ -22,7 +22,7 @@
  */
 struct hrec {
 	const cJSON *prov;	/* "provenance" as an object, else NULL */
-	const char *kind, *doc, *origin, *status, *src, *label, *first_line;
+	const char *kind, *doc, *origin, *status, *src, *label, *first_line, *name;
 	int not_current;	/* "current": false */
 	double ix, ex, cs, dur, cc;	/* index, execution_seconds, cells_seconds, duration_s, code_cells */
 };
@@ -266,6 +266,7 @@ add_cell(struct add *a, const struct hrec *r, struct pend *p, long line)
 	c.dur = r->dur;
 	c.label = r->label;
 	c.first_line = r->first_line;
+	c.name = r->name;
 	qe_hcells_put(&p->blob, &c);
 	p->ncells++;
 	if (!isnan(c.dur))
@@ -323,6 +324,7 @@ line_record(const char *s, size_t n, const char *file, long line, void *ctx)
 		.prov = l.prov, .kind = l.str[QE_RK_KIND], .doc = l.str[QE_RK_DOCUMENT],
 		.origin = l.str[QE_RK_ORIGIN], .status = l.str[QE_RK_STATUS], .src = l.str[QE_RK_SOURCE],
 		.label = l.str[QE_RK_LABEL], .first_line = l.str[QE_RK_FIRST_LINE],
+		.name = l.str[QE_RK_NAME],
 		.not_current = l.type[QE_RK_CURRENT] == QE_JS_FALSE,
 		.ix = line_num(&l, QE_RK_INDEX), .ex = line_num(&l, QE_RK_EXEC_S),
 		.cs = line_num(&l, QE_RK_CELLS_S), .dur = line_num(&l, QE_RK_DURATION),

@@ -5,7 +5,7 @@
 
 #include "qe_hcells.h"
 
-enum { F_DUR = 1, F_LABEL = 2, F_FIRST = 4 };
+enum { F_DUR = 1, F_LABEL = 2, F_FIRST = 4, F_NAME = 8 };
 
 static void
 put_le(struct qe_buf *b, uint64_t v, int n)
@@ -46,13 +46,15 @@ qe_hcells_put(struct qe_buf *b, const struct qe_hcellrec *c)
 	put_le(b, (uint64_t)c->idx, 4);
 	put_le(b, (uint64_t)(c->status + 1), 1);
 	put_le(b, (!isnan(c->dur) ? F_DUR : 0) | (c->label ? F_LABEL : 0) |
-	    (c->first_line ? F_FIRST : 0), 1);
+	    (c->first_line ? F_FIRST : 0) | (c->name ? F_NAME : 0), 1);
 	put_le(b, d, 8);
 	qe_buf_add(b, c->sha, 32);
 	if (c->label)
 		put_str(b, c->label);
 	if (c->first_line)
 		put_str(b, c->first_line);
+	if (c->name)
+		put_str(b, c->name);
 }
 
 /* A string at *off: its length, bytes and NUL all inside p[0..n). */
@@ -91,10 +93,12 @@ qe_hcells_get(const unsigned char *p, size_t n, size_t *off, struct qe_hcellrec 
 		c->dur = NAN;
 	memcpy(c->sha, p + *off + 14, 32);
 	*off += 46;
-	c->label = c->first_line = NULL;
+	c->label = c->first_line = c->name = NULL;
 	if ((flags & F_LABEL) && (c->label = get_str(p, n, off)) == NULL)
 		return -1;
 	if ((flags & F_FIRST) && (c->first_line = get_str(p, n, off)) == NULL)
+		return -1;
+	if ((flags & F_NAME) && (c->name = get_str(p, n, off)) == NULL)
 		return -1;
 	return 1;
 }

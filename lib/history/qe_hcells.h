@@ -7,9 +7,10 @@
  * Invariants:
  *  - the format is fixed by the schema version (qe_hstore.h): per cell,
  *    index (u32), status + 1 (u8: 0 for none), flags (u8: 1 duration, 2
- *    label, 4 first line), duration (f64), source digest (32 bytes), then
- *    the label and the first line when flagged, each as a u32 length, the
- *    bytes and a NUL. Integers and doubles are little-endian whatever the
+ *    label, 4 first line, 8 name), duration (f64), source digest (32
+ *    bytes), then the label, the first line and the name when flagged,
+ *    each as a u32 length, the bytes and a NUL. The name (flag 8) came
+ *    later: a blob without it reads as before. Integers and doubles are little-endian whatever the
  *    machine.
  *  - decoding never reads past the blob: a short or inconsistent blob is
  *    -1, never a guess. Strings decoded point into the blob (NUL-ended).
@@ -27,6 +28,7 @@ struct qe_hcellrec {
 	double dur;		/* NAN for none */
 	unsigned char sha[32];
 	const char *label, *first_line;	/* NULL for none */
+	const char *name;		/* the record's display name; NULL for none */
 };
 
 /* Append c to b. */

@@ -85,6 +85,7 @@ change_rec(const struct changes *c, int level, const char *doc, const struct qe_
 	qe_json_add_str_or_null(o, "document", doc);
 	qe_json_add_str_or_null(o, "cell", cell ? cell->key : NULL);
 	qe_json_add_str_or_null(o, "label", cell ? cell->label : NULL);
+	qe_json_add_str_or_null(o, "name", cell ? cell->name : NULL);
 	cJSON_AddStringToObject(o, "build", b->build);
 	qe_json_add_str_or_null(o, "commit", b->commit);
 	cJSON_AddStringToObject(o, "started_at", b->started_at);
@@ -261,7 +262,7 @@ cmp_found(const void *a, const void *b)
 static const struct qe_hcol change_cols[] = {
 	{ "started_at", "first build after", QE_HF_TEXT }, { "commit", "commit", QE_HF_SHORT },
 	{ "level", "level", QE_HF_TEXT }, { "document", "document", QE_HF_CODE },
-	{ "label", "cell", QE_HF_TEXT }, { "before_median_s", "before", QE_HF_DUR },
+	{ "name", "cell", QE_HF_TEXT }, { "before_median_s", "before", QE_HF_DUR },
 	{ "after_median_s", "after", QE_HF_DUR }, { "ratio", "ratio", QE_HF_RATIO },
 	{ "provenance_changes", "what changed", QE_HF_CHANGES },
 	{ NULL, NULL, 0 }

@@ -44,6 +44,7 @@ fence(struct fences *f, const char *doc, const struct qe_hcell *c, int n)
 	cJSON_AddStringToObject(o, "document", doc);
 	qe_json_add_str_or_null(o, "cell", c ? c->key : NULL);
 	qe_json_add_str_or_null(o, "label", c ? c->label : NULL);
+	qe_json_add_str_or_null(o, "name", c ? c->name : NULL);
 	qe_json_add_str_or_null(o, "source_sha256", c ? c->sha : NULL);
 	cJSON_AddNumberToObject(o, "n", n);
 	cJSON_AddNumberToObject(o, "median_s", qe_robust_median(f->v, (size_t)n));
@@ -82,7 +83,7 @@ fences_doc(const struct qe_hdoc *d, void *ctx)
 }
 
 static const struct qe_hcol fence_cols[] = {
-	{ "document", "document", QE_HF_CODE }, { "label", "cell", QE_HF_TEXT },
+	{ "document", "document", QE_HF_CODE }, { "name", "cell", QE_HF_TEXT },
 	{ "level", "level", QE_HF_TEXT }, { "n", "builds", QE_HF_NUM },
 	{ "median_s", "median", QE_HF_DUR }, { "noise", "noise", QE_HF_NUM },
 	{ "ratio", "fence", QE_HF_RATIO }, { "abs_s", "floor", QE_HF_DUR },

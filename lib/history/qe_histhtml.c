@@ -565,8 +565,9 @@ slowest_rows(struct qe_buf *b, const struct qe_histhtml *h, const char *level)
 		qe_buf_addf(b, "<tr><td class=n>%.0f</td>", qe_json_num(r, "rank"));
 		td_text(b, qe_json_str(r, "document"), 80, 1);
 		if (strcmp(level, "cell") == 0) {
-			qe_buf_addf(b, "<td class=n>%.0f</td>", qe_json_num(r, "index"));
-			what = qe_json_str(r, "label");
+			/* code cells counted from 1; the display name, label or first line before names */
+			qe_buf_addf(b, "<td class=n>%.0f</td>", qe_json_num(r, "index") + 1);
+			what = qe_json_str(r, "name") ? qe_json_str(r, "name") : qe_json_str(r, "label");
 			td_text(b, what ? what : qe_json_str(r, "first_line"), 60, 1);
 		}
 		td_secs(b, qe_json_num(r, "seconds"));
@@ -588,7 +589,7 @@ section_slowest(struct qe_buf *b, const struct qe_histhtml *h)
 		return;
 	qe_buf_adds(b, "<table><tr><th>#</th><th>Lecture</th><th>Time</th><th>Share of build</th><th></th></tr>\n");
 	slowest_rows(b, h, "lecture");
-	qe_buf_adds(b, "</table>\n<table><tr><th>#</th><th>Lecture</th><th>Cell</th><th>Label or first line</th>"
+	qe_buf_adds(b, "</table>\n<table><tr><th>#</th><th>Lecture</th><th>Code cell</th><th>Name</th>"
 	    "<th>Time</th><th>Share of lecture</th><th>Share of build</th><th></th></tr>\n");
 	slowest_rows(b, h, "cell");
 	qe_buf_adds(b, "</table>\n");
@@ -640,7 +641,8 @@ section_changes(struct qe_buf *b, const struct qe_histhtml *h)
 		qe_buf_adds(b, "<tr>");
 		td_text(b, qe_json_str(c, "level"), 10, 0);
 		td_text(b, qe_json_str(c, "document"), 80, 1);
-		cell = qe_json_str(c, "label") ? qe_json_str(c, "label") : qe_json_str(c, "cell");
+		cell = qe_json_str(c, "name") ? qe_json_str(c, "name") :
+		    qe_json_str(c, "label") ? qe_json_str(c, "label") : qe_json_str(c, "cell");
 		td_text(b, cell, 40, 1);
 		qe_buf_adds(b, "<td class=d>");
 		add_date(b, when(c, "started_at"));

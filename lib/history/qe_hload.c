@@ -125,6 +125,8 @@ unpack(sqlite3_stmt *st, struct qe_hdocb *in)
 		c->idx = (int)r.idx;
 		c->label = r.label;
 		c->first_line = r.first_line;
+		/* builds added before names: what their tables showed */
+		c->name = r.name ? r.name : r.label ? r.label : r.first_line;
 		c->key = NULL;
 		qe_sha_hex(r.sha, 32, c->sha);
 		c->status = r.status;

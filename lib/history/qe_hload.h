@@ -38,6 +38,7 @@ struct qe_hbuilds {
 struct qe_hcell {
 	int idx;
 	const char *label, *first_line;	/* into the build's blob, or NULL */
+	const char *name;		/* the display name (into the blob), else label, else first line */
 	char *key;
 	char sha[65];		/* hex source digest */
 	int status;		/* QE_ST_* */

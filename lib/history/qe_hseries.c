@@ -13,7 +13,7 @@
 
 /* A slowest row before ranking. */
 struct srow {
-	char *doc, *key, *label, *first_line;
+	char *doc, *key, *label, *first_line, *name;
 	int idx;		/* -1: a lecture */
 	double s, lecture_cells;
 };
@@ -36,6 +36,7 @@ push(struct slowest *sl, const char *doc, const struct qe_hcell *c, double s, do
 	r->key = c ? qe_xstrdup(c->key) : NULL;
 	r->label = c && c->label ? qe_xstrdup(c->label) : NULL;
 	r->first_line = c && c->first_line ? qe_xstrdup(c->first_line) : NULL;
+	r->name = c && c->name ? qe_xstrdup(c->name) : NULL;
 	r->idx = c ? c->idx : -1;
 	r->s = s;
 	r->lecture_cells = lc;
@@ -80,8 +81,8 @@ cmp_srow(const void *a, const void *b)
 
 static const struct qe_hcol slowest_cols[] = {
 	{ "level", "level", QE_HF_TEXT }, { "rank", "#", QE_HF_NUM },
-	{ "document", "document", QE_HF_CODE }, { "label", "cell", QE_HF_TEXT },
-	{ "first_line", "first line", QE_HF_CODE }, { "seconds", "time", QE_HF_DUR },
+	{ "document", "document", QE_HF_CODE }, { "code_cell", "code cell", QE_HF_NUM },
+	{ "name", "cell", QE_HF_TEXT }, { "seconds", "time", QE_HF_DUR },
 	{ "share_lecture", "of lecture", QE_HF_PCT }, { "share_build", "of build", QE_HF_PCT },
 	{ NULL, NULL, 0 }
 };
@@ -101,6 +102,8 @@ slowest_rec(const struct qe_hbuild_row *b, const struct srow *r, int rank, doubl
 	qe_json_add_num_or_null(o, "index", r->idx >= 0, r->idx);
 	qe_json_add_str_or_null(o, "label", r->label);
 	qe_json_add_str_or_null(o, "first_line", r->first_line);
+	qe_json_add_str_or_null(o, "name", r->name);
+	qe_json_add_num_or_null(o, "code_cell", r->idx >= 0, r->idx + 1);
 	cJSON_AddNumberToObject(o, "seconds", r->s);
 	qe_json_add_num_or_null(o, "share_lecture", r->idx >= 0 && r->lecture_cells > 0,
 	    r->s / r->lecture_cells);
@@ -116,6 +119,7 @@ slowest_free(struct slowest *sl)
 		free(sl->r[i].key);
 		free(sl->r[i].label);
 		free(sl->r[i].first_line);
+		free(sl->r[i].name);
 	}
 	free(sl->r);
 }
@@ -169,6 +173,9 @@ names(const struct qe_hcell *c, const char *want)
 
 	if (strcmp(c->key, want) == 0 || (c->label && strcmp(c->label, want) == 0))
 		return 1;
+	/* its display name, or the block it opens ("solution ar1p_ex1" of "solution ar1p_ex1: ...") */
+	if (c->name && strncmp(c->name, want, n) == 0 && (c->name[n] == '\0' || c->name[n] == ':'))
+		return 1;
 	if (n < 8 || n > 64 || strspn(want, "0123456789abcdef") != n)
 		return 0;
 	return strncmp(c->sha, want, n) == 0;
@@ -205,6 +212,8 @@ point(const struct series *s, const struct qe_hdoc *d, const struct qe_hdocb *in
 	qe_json_add_num_or_null(o, "index", c != NULL, c ? c->idx : 0);
 	qe_json_add_str_or_null(o, "source_sha256", c ? c->sha : NULL);
 	qe_json_add_str_or_null(o, "label", c ? c->label : NULL);
+	qe_json_add_str_or_null(o, "name", c ? c->name : NULL);
+	qe_json_add_num_or_null(o, "code_cell", c != NULL, c ? c->idx + 1 : 0);
 	return o;
 }
 
@@ -216,7 +225,7 @@ series_doc(const struct qe_hdoc *d, void *ctx)
 	s->found = 1;
 	if (s->q->cell && (s->key = find_key(d, s->q->cell)) == NULL) {
 		warnx("%s: document %s has no cell named %s (a label, a cell key, or 8 or more"
-		    " hex digits of a source digest)", s->q->path, d->name, s->q->cell);
+		    " hex digits of a source digest; or its name)", s->q->path, d->name, s->q->cell);
 		s->trouble = 1;
 		return 0;
 	}
@@ -231,8 +240,8 @@ series_doc(const struct qe_hdoc *d, void *ctx)
 
 static const struct qe_hcol series_cols[] = {
 	{ "started_at", "started", QE_HF_TEXT }, { "commit", "commit", QE_HF_SHORT },
-	{ "runner_class", "runner class", QE_HF_TEXT }, { "label", "cell", QE_HF_TEXT },
-	{ "index", "index", QE_HF_NUM }, { "seconds", "time", QE_HF_DUR },
+	{ "runner_class", "runner class", QE_HF_TEXT }, { "name", "cell", QE_HF_TEXT },
+	{ "code_cell", "code cell", QE_HF_NUM }, { "seconds", "time", QE_HF_DUR },
 	{ NULL, NULL, 0 }
 };
 

@@ -84,16 +84,64 @@ failed_record(struct qe_extract *x, const struct qe_jcache_entry *e, struct qe_b
 	qe_nbrecord_failed(&nb, e->error, out);
 }
 
-/* Records of one cached notebook, whose bytes have been read. */
+/* 1 when a path has a ".." component (a URI is the cache's word: it names nothing above). */
+static int
+has_dotdot(const char *p)
+{
+	for (const char *s = p; (s = strstr(s, "..")) != NULL; s += 2)
+		if ((s == p || s[-1] == '/') && (s[2] == '\0' || s[2] == '/'))
+			return 1;
+	return 0;
+}
+
+/*
+ * The build's notebook of a cache entry (qe_extract_cache_dir): its bytes
+ * into nb (path kept in `where`), or nothing when there is none.
+ */
+static void
+build_notebook(struct qe_extract *x, const char *dir, const char *uri, struct qe_buf *where,
+    struct qe_nbctx *nb)
+{
+	const char *slash = strrchr(uri, '/'), *dot = strrchr(uri, '.');
+	size_t stem = dot && (slash == NULL || dot > slash) ? (size_t)(dot - uri) : strlen(uri);
+
+	if (has_dotdot(uri))
+		return;
+	for (size_t i = 0; dir != NULL && i < stem; i++) {
+		if (i > 0 && uri[i - 1] != '/')
+			continue;	/* the tails of the URI, longest first */
+		qe_buf_reset(where);
+		qe_buf_addf(where, "%s/%.*s.ipynb", dir, (int)(stem - i), uri + i);
+		if (qe_file_regular(where->data) != 0)
+			continue;
+		if ((nb->build_bytes = qe_file_slurp(where->data, x->lim.member_bytes, &nb->build_len)) == NULL) {
+			qe_file_warn(where->data);
+			nb->problems++;
+		}
+		nb->build_where = where->data;
+		return;
+	}
+	/* else the MyST source, where it is here (a checkout) */
+	if (stem < strlen(uri) && strcmp(uri + stem, ".md") == 0 && qe_file_regular(uri) == 0 &&
+	    (nb->build_bytes = qe_file_slurp(uri, x->lim.member_bytes, &nb->build_len)) != NULL) {
+		nb->build_where = uri;
+		nb->build_myst = 1;
+	}
+}
+
+/* Records of one cached notebook, whose bytes have been read; bdir: the build's notebooks. */
 static int
 cached_records(struct qe_extract *x, const struct qe_jcache_entry *e, const char *where,
-    char *bytes, size_t len, void (*release)(void *), struct qe_buf *out)
+    const char *bdir, char *bytes, size_t len, void (*release)(void *), struct qe_buf *out)
 {
 	struct qe_nbctx nb;
+	struct qe_buf bwhere = { 0 };
 	int r;
 
 	entry_ctx(x, e, where, &nb);
+	build_notebook(x, bdir, e->uri, &bwhere, &nb);
 	r = qe_nbrecord_notebook(&nb, bytes, len, release, out);
+	qe_buf_free(&bwhere);
 	x->problems += nb.problems;
 	return r;
 }
@@ -293,7 +341,7 @@ inside_cache(struct qe_extract *x, const char *realdir, const char *path)
 
 /* One selected entry of a cache folder (realdir: the folder, resolved). */
 static void
-cache_dir_entry(struct qe_extract *x, const char *dir, const char *realdir,
+cache_dir_entry(struct qe_extract *x, const char *dir, const char *realdir, const char *bdir,
     const struct qe_jcache_entry *e, struct qe_buf *path, struct qe_buf *out)
 {
 	size_t len;
@@ -308,7 +356,7 @@ cache_dir_entry(struct qe_extract *x, const char *dir, const char *realdir,
 	if (!inside_cache(x, realdir, path->data) ||
 	    (bytes = read_notebook(x, path->data, &len)) == NULL)
 		return;
-	if (cached_records(x, e, path->data, bytes, len, free, out) < 0)
+	if (cached_records(x, e, path->data, bdir, bytes, len, free, out) < 0)
 		x->problems++;
 }
 
@@ -316,6 +364,7 @@ cache_dir_entry(struct qe_extract *x, const char *dir, const char *realdir,
 struct dirjob {
 	struct qe_extract *x;
 	const char *dir, *realdir;
+	char *bdir;			/* the build's notebooks (jupyter_execute), or NULL */
 };
 
 static int
@@ -326,7 +375,7 @@ dir_work(void *ctx, void *task, struct qe_buf *out, struct qe_buf *note)
 	struct qe_buf path = { 0 };
 	int p0 = j->x->problems;
 
-	cache_dir_entry(j->x, j->dir, j->realdir, e, &path, out);
+	cache_dir_entry(j->x, j->dir, j->realdir, j->bdir, e, &path, out);
 	repair_utf8(j->x, e->uri, out);
 	qe_buf_free(&path);
 	return task_end(j->x, p0, note);
@@ -342,11 +391,74 @@ dir_done(void *ctx, void *task, struct qe_buf *out, struct qe_buf *note, int pro
 	j->x->emit(out);
 }
 
+/* Once a run: the cells of `where` are named from their code alone. */
+static void
+names_from_code(struct qe_extract *x, const char *where, const char *why)
+{
+	if (x->names_said)
+		return;
+	x->names_said = 1;
+	warnx("note: %s: %s: cells are named from their code alone (no exercise or solution "
+	    "blocks); not an error", where, why);
+}
+
+/* 1 when the cache folder dir is a book's: DIR/_build/.jupyter_cache. */
+static int
+in_build(const char *dir)
+{
+	char *r = realpath(dir, NULL), *slash;
+	int in = 0;
+
+	if (r != NULL && (slash = strrchr(r, '/')) != NULL) {
+		*slash = '\0';
+		in = (slash = strrchr(r, '/')) != NULL && strcmp(slash + 1, "_build") == 0;
+	}
+	free(r);
+	return in;
+}
+
+/* 1 when a selected entry's source (its URI) is a file here: names can come from it. */
+static int
+have_sources(const struct qe_jcache *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->e[i].selected && c->e[i].pk >= 0 && qe_file_regular(c->e[i].uri) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The folder of the build's notebooks for the cache folder dir, or NULL:
+ * said once where it was asked for or belongs, unless the sources are here.
+ */
+static char *
+build_dir_of(struct qe_extract *x, const char *dir, const struct qe_jcache *c)
+{
+	struct qe_buf b = { 0 };
+	struct stat sb;
+
+	if (x->build_dir != NULL)
+		qe_buf_adds(&b, x->build_dir);
+	else
+		qe_buf_addf(&b, "%s/../jupyter_execute", dir);
+	if (stat(b.data, &sb) == 0 && S_ISDIR(sb.st_mode))
+		return b.data;
+	qe_buf_free(&b);
+	if (have_sources(c))
+		return NULL;
+	/* said where the folder was asked for or belongs (a build's _build); records say names_from */
+	if (x->build_dir != NULL)
+		names_from_code(x, dir, "no folder at --jupyter-execute");
+	else if (in_build(dir))
+		names_from_code(x, dir, "no jupyter_execute folder beside it (--jupyter-execute names one)");
+	return NULL;
+}
+
 void
 qe_extract_cache_dir(struct qe_extract *x, const char *dir, const char *db)
 {
 	struct qe_jcache c = { .name = dir };
-	struct dirjob j = { x, dir, realpath(dir, NULL) };
+	struct dirjob j = { x, dir, realpath(dir, NULL), NULL };
 	struct qe_par_fn fn = { dir_work, NULL, dir_done, &j, 0, 0, task_in_place };
 	struct sizing sz = { 0 };
 	struct qe_buf path = { 0 };
@@ -356,6 +468,7 @@ qe_extract_cache_dir(struct qe_extract *x, const char *dir, const char *db)
 		goto done;
 	}
 	qe_jcache_arrange(&c, x->all, x->root);
+	j.bdir = build_dir_of(x, dir, &c);
 	for (size_t i = 0; i < c.n; i++)
 		if (c.e[i].selected && c.e[i].pk >= 0) {
 			qe_buf_reset(&path);
@@ -373,6 +486,7 @@ done:
 	free(sz.w);
 	qe_buf_free(&path);
 	free((char *)j.realdir);
+	free(j.bdir);
 	qe_jcache_free(&c);
 }
 
@@ -444,7 +558,7 @@ archive_work(void *ctx, void *task, struct qe_buf *out, struct qe_buf *note)
 	if (t->index >= 0 && (t->bytes = qe_archive_cursor_read(&pass->cur, pass->path, t->index,
 	    t->where, x->lim.member_bytes, &t->len)) == NULL)
 		x->problems++;
-	else if (cached_records(x, t->e, t->where, (char *)t->bytes, t->len, sqlite3_free, out) < 0)
+	else if (cached_records(x, t->e, t->where, NULL, (char *)t->bytes, t->len, sqlite3_free, out) < 0)
 		x->problems++;
 	t->bytes = NULL;
 	return task_end(x, p0, note);

@@ -65,6 +65,8 @@ struct qe_extract {
 	struct qe_par *par;		/* the workers, while qe_extract_operands runs */
 	const char *failed;		/* --failed: notebook files ran and failed so */
 	double execution_seconds;	/* --execution-seconds: their run's wall time; NAN */
+	const char *build_dir;		/* --jupyter-execute: the build's notebooks, or NULL */
+	int names_said;			/* the note that cells are named from code alone was given */
 	void (*emit)(struct qe_buf *records);
 	int problems;			/* out: things reported */
 };
@@ -85,7 +87,13 @@ int qe_extract_baseline(struct qe_extract *x, const char *path);
  */
 void qe_extract_operands(struct qe_extract *x, const struct qe_paths *ops);
 
-/* A .jupyter_cache folder `dir` with its database `db`. */
+/*
+ * A .jupyter_cache folder `dir` with its database `db`. Its cells are
+ * named with the markdown of the build's notebooks: x->build_dir, else
+ * DIR/../jupyter_execute where it is a folder (MyST-NB's _build); a
+ * document's is the .ipynb named by the longest tail of its URI, without
+ * the extension, found there. Without that folder, one note for the run.
+ */
 void qe_extract_cache_dir(struct qe_extract *x, const char *dir, const char *db);
 
 /* An artifact archive. */

@@ -7,6 +7,7 @@
 #include "qe_json.h"
 #include "qe_vocab.h"
 #include "qe_jw.h"
+#include "qe_cellname.h"
 #include "qe_nbrecord.h"
 #include "qe_nbscan.h"
 #include "qe_notebook.h"
@@ -20,6 +21,7 @@ struct tally {
 	int have_last_end;
 	char *failure;			/* first untolerated error, "ename: evalue" */
 	const struct cJSON *kernel_env;	/* the matched hook run's env, borrowed; or NULL */
+	const char *names_from;		/* where the markdown around the cells came from */
 };
 
 /* Everything the notebook record says. */
@@ -151,6 +153,7 @@ notebook_record(const struct qe_nbctx *nb, const struct summary *s, struct qe_bu
 	qe_json_add_str_or_null(rec, "kernel", s->kernel);
 	qe_json_add_str_or_null(rec, "language", s->language);
 	qe_json_add_str_or_null(rec, "language_version", s->language_version);
+	qe_json_add_str_or_null(rec, "names_from", t->names_from);
 	if (s->timeout_cell)
 		add_timeout_cell(rec, nb, s->error);
 	if (t->kernel_env != NULL)	/* only from a hook that reports it */
@@ -168,14 +171,15 @@ qe_nbrecord_failed(const struct qe_nbctx *nb, const char *error, struct qe_buf *
 	notebook_record(nb, &s, out);
 }
 
-/* The fields every cell record starts with: identity, digests, first line. */
+/* The fields every cell record starts with: identity, digests, first line, name. */
 static cJSON *
 cell_head(const struct qe_nbctx *nb, const struct qe_nb_code *code, int index,
-    const char *ohex)
+    const struct qe_cellname_block *blk)
 {
 	const cJSON *md = cJSON_GetObjectItemCaseSensitive(code->cell, "metadata");
 	const cJSON *tags = cJSON_GetObjectItemCaseSensitive(md, "tags"), *t;
 	cJSON *o = new_record("cell", nb), *arr;
+	char *name;
 
 	add_identity(o, nb, 0);
 	qe_json_check(cJSON_AddNumberToObject(o, "index", index));
@@ -186,8 +190,13 @@ cell_head(const struct qe_nbctx *nb, const struct qe_nb_code *code, int index,
 		if (cJSON_IsString(t))
 			cJSON_AddItemToArray(arr, qe_json_check(cJSON_CreateString(t->valuestring)));
 	qe_json_check(cJSON_AddStringToObject(o, "source_sha256", code->source_sha256));
-	qe_json_check(cJSON_AddStringToObject(o, "output_sha256", ohex));
+	qe_json_check(cJSON_AddStringToObject(o, "output_sha256", code->output_sha256));
 	qe_json_add_str_or_null(o, "first_line", code->first_line);
+	name = qe_cellname_name(qe_nb_label(md), blk, code->says);
+	qe_json_add_str_or_null(o, "name", name);
+	free(name);
+	qe_json_add_str_or_null(o, "block", qe_cellname_kind(blk->kind));
+	qe_json_add_str_or_null(o, "block_label", blk->kind ? blk->label : NULL);
 	return o;
 }
 
@@ -280,7 +289,8 @@ cell_timing(cJSON *o, const struct qe_timing *tm, int note, int status,
 /* One cell record; hk is the hook's timing of the cell, or NULL. */
 static cJSON *
 cell_record(struct qe_nbctx *nb, const struct qe_nb_code *code, int index,
-    const struct qe_hook_cell *hk, int ambiguous, const struct qe_window *w, struct tally *t)
+    const struct qe_cellname_block *blk, const struct qe_hook_cell *hk, int ambiguous,
+    const struct qe_window *w, struct tally *t)
 {
 	const cJSON *md = cJSON_GetObjectItemCaseSensitive(code->cell, "metadata");
 	const cJSON *errout = code->errout;
@@ -299,7 +309,7 @@ cell_record(struct qe_nbctx *nb, const struct qe_nb_code *code, int index,
 		    nb->where, index);
 		nb->problems++;
 	}
-	o = cell_head(nb, code, index, code->output_sha256);
+	o = cell_head(nb, code, index, blk);
 	qe_timing_choose(md, &tm);
 	if (hk != NULL && hk->has_end)	/* the in-kernel clock comes first */
 		qe_timing_hook(&tm, &hk->start, &hk->end, hk->us);
@@ -356,6 +366,78 @@ join_hooks(struct qe_nbctx *nb, const struct qe_nb_codes *codes, const struct qe
 	free(pos);
 }
 
+/* The source digests of codes, as an array. */
+static char (*digests(const struct qe_nb_codes *codes))[QE_SHA256_HEX]
+{
+	char (*d)[QE_SHA256_HEX] = qe_xcalloc(codes->n ? codes->n : 1, sizeof *d);
+
+	for (size_t i = 0; i < codes->n; i++)
+		memcpy(d[i], codes->v[i].source_sha256, QE_SHA256_HEX);
+	return d;
+}
+
+/*
+ * The block of each code cell of a cache's notebook, from the build's
+ * notebook (nb->build_bytes, handed over here): NULL when there is none
+ * or it cannot be read (said), blk[] then stays empty.
+ */
+static const char *
+build_blocks(struct qe_nbctx *nb, const struct qe_nb_codes *codes, struct qe_cellname_block *blk)
+{
+	struct qe_nb_doc bd;
+	struct qe_nb_codes bc = { 0 };
+	struct qe_cellname_blocks bb = { 0 };
+	char (*have)[QE_SHA256_HEX], (*want)[QE_SHA256_HEX];
+	const cJSON *cells;
+
+	if (nb->build_bytes == NULL)
+		return NULL;
+	if (nb->build_myst) {	/* the source: its code cells have no outputs */
+		bd.doc = qe_json_check(cJSON_CreateObject());
+		cJSON_AddItemToObject(bd.doc, "cells", qe_cellname_myst(nb->build_bytes, nb->build_len));
+		free(nb->build_bytes);
+		bd.ncells = (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(bd.doc, "cells"));
+		bd.odig = qe_xcalloc(bd.ncells ? bd.ncells : 1, sizeof *bd.odig);
+	} else if (qe_nbscan_read(nb->build_where, nb->build_bytes, nb->build_len, free, &nb->problems,
+	    &bd) < 0) {
+		nb->problems++;
+		return NULL;
+	}
+	cells = cJSON_GetObjectItemCaseSensitive(bd.doc, "cells");
+	qe_nb_codes_read(cells, (const char (*)[QE_SHA256_HEX])bd.odig, &bc);
+	qe_cellname_blocks_read(cells, &bb);
+	have = digests(&bc);
+	want = digests(codes);
+	qe_cellname_blocks_match(&bb, (const char (*)[QE_SHA256_HEX])have,
+	    (const char (*)[QE_SHA256_HEX])want, codes->n, blk);
+	free(have);
+	free(want);
+	qe_cellname_blocks_free(&bb);
+	qe_nb_codes_free(&bc);
+	qe_nbscan_doc_free(&bd);
+	return nb->build_myst ? "source" : "build";
+}
+
+/* Each code cell's block (blk[codes->n], zeroed); where they came from. */
+static const char *
+cell_blocks(struct qe_nbctx *nb, const cJSON *cells, const struct qe_nb_codes *codes,
+    struct qe_cellname_block *blk)
+{
+	struct qe_cellname_blocks own = { 0 };
+	const char *from;
+
+	if (!is_ipynb(nb)) {
+		from = build_blocks(nb, codes, blk);
+		nb->build_bytes = NULL;
+		return from ? from : "none";
+	}
+	qe_cellname_blocks_read(cells, &own);
+	for (size_t i = 0; i < codes->n && i < own.n; i++)
+		blk[i] = own.v[i];	/* the labels move */
+	free(own.v);
+	return "notebook";
+}
+
 /* The cell records of every code cell into recs[], counted into t. */
 static void
 cell_records(struct qe_nbctx *nb, const struct qe_nb_doc *nd, struct tally *t, cJSON ***recs)
@@ -366,17 +448,23 @@ cell_records(struct qe_nbctx *nb, const struct qe_nb_doc *nd, struct tally *t, c
 	    .exec_us = qe_timing_window_exec_us(nb->execution_seconds),
 	    .margin_us = nb->stale_margin_us };
 	const struct qe_hook_cell **hk;
+	struct qe_cellname_block *blk;
 	int ambiguous = 0;
 
 	qe_nb_codes_read(cells, (const char (*)[QE_SHA256_HEX])nd->odig, &codes);
+	blk = qe_xcalloc(codes.n ? codes.n : 1, sizeof *blk);
+	t->names_from = cell_blocks(nb, cells, &codes, blk);
 	hk = qe_xcalloc(codes.n, sizeof *hk);
 	if (nb->hooks != NULL && nb->hooks->n > 0)
 		join_hooks(nb, &codes, &w, hk, &ambiguous, t);
 	*recs = qe_xcalloc(codes.n, sizeof **recs);
 	/* timing on markdown/raw cells is ignored */
 	for (size_t i = 0; i < codes.n; i++)
-		(*recs)[i] = cell_record(nb, &codes.v[i], (int)i, hk[i], ambiguous, &w, t);
+		(*recs)[i] = cell_record(nb, &codes.v[i], (int)i, &blk[i], hk[i], ambiguous, &w, t);
 	t->code_cells = (int)codes.n;
+	for (size_t i = 0; i < codes.n; i++)
+		qe_cellname_block_free(&blk[i]);
+	free(blk);
 	free(hk);
 	qe_nb_codes_free(&codes);
 }
@@ -418,8 +506,11 @@ qe_nbrecord_notebook(struct qe_nbctx *nb, char *bytes, size_t len, void (*releas
 	struct qe_nb_doc nd;
 	cJSON **recs;
 
-	if (qe_nbscan_read(nb->where, bytes, len, release, &nb->problems, &nd) < 0)
+	if (qe_nbscan_read(nb->where, bytes, len, release, &nb->problems, &nd) < 0) {
+		free(nb->build_bytes);
+		nb->build_bytes = NULL;
 		return -1;
+	}
 	cell_records(nb, &nd, &t, &recs);
 	summarise(nb, nd.doc, &t, &s);
 	notebook_record(nb, &s, out);

@@ -44,6 +44,15 @@ struct qe_nbctx {
 	int have_created;
 	int64_t stale_margin_us;	/* --stale-margin */
 	struct qe_hooklog *hooks;	/* --timings, or NULL */
+	/*
+	 * A cache's notebook as the build wrote it (_build/jupyter_execute),
+	 * whose markdown cells name the code cells: its bytes are handed over
+	 * (freed), or NULL. An ipynb names its cells from its own.
+	 */
+	const char *build_where;
+	char *build_bytes;
+	size_t build_len;
+	int build_myst;			/* build_bytes are the MyST source (DOC.md), not a notebook */
 	int problems;			/* out: reported, records still given */
 };
 

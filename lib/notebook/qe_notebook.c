@@ -333,6 +333,109 @@ qe_nb_label(const cJSON *md)
 	return label;
 }
 
+/* The length of a magic's word at s (after its '%' or "%%"). */
+static size_t
+magic_word(const char *s, const char *e)
+{
+	size_t n = 0;
+
+	while (s + n < e && (is_alnum((unsigned char)s[n]) || s[n] == '_'))
+		n++;
+	return n;
+}
+
+/* 1 for a line magic whose argument is a statement it runs (%time f(x)). */
+static int
+runs_statement(const char *w, size_t n)
+{
+	static const char *const m[] = { "time", "timeit", "prun", "memit" };
+
+	for (size_t i = 0; i < sizeof m / sizeof *m; i++)
+		if (strlen(m[i]) == n && memcmp(m[i], w, n) == 0)
+			return 1;
+	return 0;
+}
+
+static const char *
+skip_blanks(const char *s, const char *e)
+{
+	while (s < e && (*s == ' ' || *s == '\t'))
+		s++;
+	return s;
+}
+
+/*
+ * A trimmed line s[0..e) for qe_nb_says(): 1 when it says something, with
+ * *s, *e narrowed to what (a %time's statement); 0 for a comment or a
+ * magic, which is added to `magics`.
+ */
+static int
+says_line(const char **sp, const char **ep, struct qe_buf *magics)
+{
+	const char *s = *sp, *e = *ep;
+	size_t pct = (e - s > 1 && s[1] == '%') ? 2 : 1, n;
+
+	if (*s == '#')
+		return 0;
+	if (*s != '%' || (n = magic_word(s + pct, e)) == 0)
+		return 1;	/* code, or a '%' that begins no magic */
+	qe_buf_adds(magics, magics->len ? " " : " (");
+	qe_buf_add(magics, s, pct + n);
+	if (pct == 2 || !runs_statement(s + 1, n))
+		return 0;
+	s = skip_blanks(s + 1 + n, e);
+	while (s < e && *s == '-') {	/* its options: "-n 3 -r 1", "-q" */
+		const char *o = s;
+
+		while (s < e && *s != ' ' && *s != '\t')
+			s++;
+		s = skip_blanks(s, e);
+		if (s - o > 0 && o + 2 < e && (o[2] == ' ' || o[2] == '\t') && s < e &&
+		    *s >= '0' && *s <= '9')
+			while (s < e && *s != ' ' && *s != '\t')
+				s++;	/* "-n 3": its value */
+		s = skip_blanks(s, e);
+	}
+	*sp = s;
+	return s < e;
+}
+
+char *
+qe_nb_says(const struct qe_buf *src)
+{
+	const char *p = src->data ? src->data : "", *end = p + src->len;
+	struct qe_buf magics = { 0 };
+	char *line = NULL;
+
+	while (p < end && line == NULL) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end, *s = p;
+
+		while (s < e && (*s == ' ' || *s == '\t'))
+			s++;
+		while (e > s && strchr(" \t\f\v", e[-1]) != NULL)
+			e--;
+		if (e > s && says_line(&s, &e, &magics))
+			line = cut_line(s, e);
+		p = nl ? nl + 1 : end;
+	}
+	if (line == NULL) {	/* comments and magics only: the first of them */
+		qe_buf_free(&magics);
+		return qe_nb_first_line(src);
+	}
+	if (magics.len) {
+		struct qe_buf out = { 0 };
+
+		qe_buf_adds(&out, line);
+		qe_buf_add(&out, magics.data, magics.len);
+		qe_buf_addc(&out, ')');
+		free(line);
+		line = out.data;
+	}
+	qe_buf_free(&magics);
+	return line;
+}
+
 static int
 is_code(const cJSON *cell)
 {
@@ -388,6 +491,7 @@ read_code(const cJSON *cell, const char *odig, struct qe_nb_code *code, struct q
 	source_digest(sha, src, code->source_sha256);
 	code->blank = src->len == 0;
 	code->first_line = qe_nb_first_line(src);
+	code->says = qe_nb_says(src);
 	code->skip = qe_nb_has_tag(cJSON_GetObjectItemCaseSensitive(md, "tags"), "skip-execution");
 	memcpy(code->output_sha256, odig, QE_SHA256_HEX);
 	code->errout = first_error(outputs);
@@ -426,8 +530,10 @@ qe_nb_code_is_sent(const struct qe_nb_code *code)
 void
 qe_nb_codes_free(struct qe_nb_codes *c)
 {
-	for (size_t i = 0; i < c->n; i++)
+	for (size_t i = 0; i < c->n; i++) {
 		free(c->v[i].first_line);
+		free(c->v[i].says);
+	}
 	free(c->v);
 	c->v = NULL;
 	c->n = 0;

@@ -79,6 +79,16 @@ void qe_nb_normalise(struct qe_buf *b);
  */
 char *qe_nb_first_line(const struct qe_buf *src);
 
+/*
+ * What a cell's code says, for its name: the first line that is neither
+ * blank nor a comment ('#'), leading magics skipped but shown after it
+ * ("%%time" then "f(x)": "f(x) (%%time)"; "%time f(x)": "f(x) (%time)",
+ * as for %timeit, %prun and %memit, whose argument is a statement), cut
+ * as qe_nb_first_line() cuts. Comments and magics only: the first line
+ * (qe_nb_first_line). A new string, or NULL when every line is blank.
+ */
+char *qe_nb_says(const struct qe_buf *src);
+
 /* 1 if `tags` is an array holding the string `tag`. */
 int qe_nb_has_tag(const cJSON *tags, const char *tag);
 
@@ -107,6 +117,7 @@ struct qe_nb_code {
 	const cJSON *cell;		/* borrowed from the document */
 	char source_sha256[QE_SHA256_HEX];
 	char *first_line;		/* owned; NULL when blank */
+	char *says;			/* owned: qe_nb_says(); NULL when blank */
 	int bad_source;			/* "source" was neither string nor list: read as "" */
 	int blank;			/* the normalised source is empty */
 	int skip;			/* tagged skip-execution */

@@ -45,6 +45,21 @@ first_line(const char *in, size_t n, struct qe_buf *out)
 	qe_buf_free(&b);
 }
 
+/* Source text (already joined): what it says (qe_nb_says), or "(none)". */
+static void
+says(const char *in, size_t n, struct qe_buf *out)
+{
+	struct qe_buf b = { 0 };
+	char *s;
+
+	qe_buf_add(&b, in, n);
+	qe_nb_normalise(&b);
+	s = qe_nb_says(&b);
+	qe_buf_adds(out, s ? s : "(none)");
+	free(s);
+	qe_buf_free(&b);
+}
+
 /*
  * Call qe_nbrecord_notebook() on a copy of in[0..n) (t.ipynb) with its
  * messages caught: each onto said without the program's name, then " | ".
@@ -298,6 +313,7 @@ static const struct unit_fn fns[] = {
 	{ "normalise", normalise },
 	{ "source", source },
 	{ "first_line", first_line },
+	{ "says", says },
 	{ "digest", digest },
 	{ "codes", codes },
 	{ "label", label },
