@@ -386,7 +386,7 @@ qe-cell-diff: nonexistent.ndjson: no baseline records"
 	run -0 jq -c 'select(.kind == "diff-summary") | [.cells.unchanged, .cells."no-timing", .notebooks.unchanged]' "$T/out"
 	assert_output '[23,1,6]'
 	run -0 jq -c 'select(.label == "slow-sleep") | .test' "$T/out"
-	assert_output '{"method":"mann-whitney","answer":"same","p":1,"n_base":2,"n_head":2}'
+	assert_output '{"method":"mann-whitney","answer":"same","p":1,"n_base":2,"n_head":2,"spread":[0.9658,1.0355]}'
 }
 
 @test "cached notebooks are not judged by their stamps; re-executed ones are" {

@@ -132,7 +132,8 @@ qe_mdprose_headline(struct qe_buf *b, const struct qe_review *r)
 	const struct qe_diffset *d = r->set;
 	int differ = qe_diffsum_machines_differ(d);
 	int slower = r->ccount[QE_V_REGRESSION] > 0 || r->nb_only_regressions > 0;
-	int red = slower && !differ && r->n_differ == 0;
+	int red = slower && !differ;
+	/* the results-differ line comes first, before any colour */
 	int yellow = slower || r->ccount[QE_V_INCONCLUSIVE] > 0 || r->n_failed > 0 ||
 	    r->n_now_failing > 0 || differ || r->nbcount[QE_V_INCONCLUSIVE] > 0 || r->n_differ > 0 ||
 	    r->n_memory > 0;
@@ -684,6 +685,19 @@ memory_thresholds(struct qe_buf *b, const struct qe_diffset *d)
 	qe_buf_adds(b, " more than base's across the cell. ");
 }
 
+/* 1 when a cell or lecture was judged by a replicate test. */
+static int
+replicated(const struct qe_diffset *d)
+{
+	for (size_t i = 0; i < d->ncells; i++)
+		if (d->cells[i].has_test)
+			return 1;
+	for (size_t i = 0; i < d->nnbs; i++)
+		if (d->nbs[i].test.has)
+			return 1;
+	return 0;
+}
+
 /*
  * The replicate rule, where it was applied (never the single-run numbers
  * then): 1 when written.
@@ -696,8 +710,15 @@ replicate_thresholds(struct qe_buf *b, const struct qe_diffset *d)
 	double na = qe_diffsum_threshold(d, "replicate_notebook_abs_s");
 	double al = qe_diffsum_threshold(d, "alpha");
 
-	if (isnan(rr) || isnan(ra))
-		return 0;
+	if (isnan(rr) || isnan(ra)) {
+		if (!replicated(d))
+			return 0;
+		/* records of a qe-cell-diff that did not state its replicate rule */
+		qe_buf_adds(b, "Judged by the replicate rule of the qe-cell-diff that wrote these records "
+		    "(its thresholds are not in them). ");
+		memory_thresholds(b, d);
+		return 1;
+	}
 	qe_buf_adds(b, "Replicate rule: slower or faster means beyond ");
 	qe_gfm_ratio(b, rr);
 	qe_buf_adds(b, " and by more than ");

@@ -391,12 +391,13 @@ qe_mdtable_nb_row(struct qe_buf *b, const struct qe_diffset *set, const struct q
 	if (qe_review_nb_failed(n))
 		qe_buf_adds(b, qe_review_nb_failed(n) == 1 ? "\xe2\x9d\x8c newly failing" :
 		    "\xe2\x9d\x8c still failing");
-	else
-		qe_mdtable_verdict(b, n->verdict, 0);
-	if (n->test.has) {
-		qe_buf_adds(b, " \xe2\x80\x94 ");	/* — */
+	else if (n->test.has) {	/* the mark, then the verdict in numbers */
+		qe_buf_adds(b, n->verdict == QE_V_REGRESSION ? "\xf0\x9f\x94\xb4 " :
+		    n->verdict == QE_V_IMPROVEMENT ? "\xf0\x9f\x9f\xa2 " :
+		    n->verdict == QE_V_INCONCLUSIVE ? "\xf0\x9f\x9f\xa1 " : "");
 		qe_mdtable_replicate(b, n->verdict, n->base_s, n->head_s, n->ratio, &n->test, &n->warm);
-	}
+	} else
+		qe_mdtable_verdict(b, n->verdict, 0);
 	if (nb_differ(set, n))
 		qe_buf_adds(b, "; **results differ**");
 	if (n->flags & QE_FLAG(QE_F_MEMORY))
