@@ -17,6 +17,8 @@ of a loaded 2-core machine (2x):
   mem.ipynb    "alloc" allocates and touches 300 MiB (314572800 bytes), kept alive
   fast.ipynb, fast-slow.ipynb  plain and slow on a machine 2.5x faster
                (every sleep x0.4): 0.08 -> 0.24 s, the lecture +0.16 s
+  slowmachine.ipynb, slowmachine-slow.ipynb  the same on a machine 2x
+               slower (every sleep x2): 0.4 -> 1.2 s, the lecture +0.8 s
   var.ipynb, var-bug.ipynb  a numerical bug: "simulate" computes the
                variance with a 0.4 s loop; the buggy version skips the loop
                and returns the standard deviation (s, not s**2): much faster,
@@ -122,7 +124,8 @@ SEEN = {
 
 out = sys.argv[1]
 NOTEBOOKS["volatile"] = VOLATILE
-NOTEBOOKS.update({"fast": scaled("plain", 0.4), "fast-slow": scaled("slow", 0.4), "var": VAR, "var-bug": VAR_BUG,
+NOTEBOOKS.update({"fast": scaled("plain", 0.4), "fast-slow": scaled("slow", 0.4),
+                  "slowmachine": scaled("plain", 2), "slowmachine-slow": scaled("slow", 2), "var": VAR, "var-bug": VAR_BUG,
                   "loops": LOOPS, "loops-numba": LOOPS_NUMBA, "redefine": REDEFINE})
 for stem, cells in NOTEBOOKS.items():
     nb = nbformat.v4.new_notebook()
