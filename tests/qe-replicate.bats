@@ -438,3 +438,15 @@ diff_of() {
 	# the threshold is stated: 128 MiB, so +260 MB of resident growth is seen
 	assert_line --regexp "Needs more memory means a peak growth \+134${nbsp}MB and ×1\.50 above base's, or a resident set grown \+134${nbsp}MB more"
 }
+
+@test "QE_PYTHON: qe-replicate runs itself with the Python the lectures build with; one that is not there is trouble" {
+	printf '#!/bin/sh\necho "ran by the lectures Python: $*"\n' > "$BATS_TEST_TMPDIR/lecpy"
+	chmod +x "$BATS_TEST_TMPDIR/lecpy"
+	run -0 --separate-stderr env QE_PYTHON="$BATS_TEST_TMPDIR/lecpy" "$PY" "$(command -v qe-replicate)" -k 1 a.ipynb b.ipynb
+	assert_output "ran by the lectures Python: $(realpath "$(command -v qe-replicate)") -k 1 a.ipynb b.ipynb"
+	# the same Python as runs it: no second start
+	run -2 --separate-stderr env QE_PYTHON="$PY" "$PY" "$(command -v qe-replicate)" -k 1 a.ipynb b.ipynb
+	assert_equal "$stderr" "qe-replicate: a.ipynb: not a notebook file"
+	run -2 --separate-stderr env QE_PYTHON=no-such-python "$PY" "$(command -v qe-replicate)" -k 1 a.ipynb b.ipynb
+	assert_equal "$stderr" "qe-replicate: QE_PYTHON: 'no-such-python' is not a program here"
+}
