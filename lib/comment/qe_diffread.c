@@ -84,6 +84,7 @@ add_cell(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
 {
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(rec, "test");
 	const cJSON *w = cJSON_GetObjectItemCaseSensitive(rec, "warm");
+	struct qe_dtest ct;
 	struct qe_dcell *c;
 
 	d->cells = qe_mem_grow(d->cells, d->ncells, &d->capcells, sizeof *d->cells, 64);
@@ -114,13 +115,9 @@ add_cell(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
 	c->mem_b = qe_json_num(rec, "peak_growth_base_bytes");
 	c->mem_h = qe_json_num(rec, "peak_growth_head_bytes");
 	c->warm_ratio = cJSON_IsObject(w) ? qe_json_num(w, "ratio") : NAN;
-	{
-		struct qe_dtest ct;
-
-		test_of(rec, &ct);
-		c->lo = ct.lo;
-		c->hi = ct.hi;
-	}
+	test_of(rec, &ct);
+	c->lo = ct.lo;
+	c->hi = ct.hi;
 	warm_of(rec, &c->warm);
 	c->rss_b = qe_json_num(rec, "rss_base_bytes");
 	c->rss_h = qe_json_num(rec, "rss_head_bytes");
