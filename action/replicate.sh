@@ -10,6 +10,10 @@
 # summary and to the comment the summary step wrote.  Within the time
 # budget (replicate-budget): a lecture whose estimate does not fit is
 # skipped with a note, and qe-replicate is stopped when the budget runs out.
+# qe-replicate runs with the Python the lectures build with (QE_PYTHON, the
+# action's input python: its nbclient, ipykernel and the lectures' packages).
+# A warm pass that raises is a note of qe-replicate's records, never a failed
+# run: a lecture that built is never reported as failing for it.
 # Nothing here fails the build: trouble is a warning and a note.
 # shellcheck source=action/lib.sh
 . "$GITHUB_ACTION_PATH/action/lib.sh"

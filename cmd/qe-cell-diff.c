@@ -106,8 +106,16 @@ option(int ch, const char *arg, void *ctx)
 	case OPT_FENCES: c->fences = arg; return 0;
 	case OPT_MEM_ABS: return qe_opt_number("--mem-abs", arg, 0, 0, INFINITY, &o->mem_abs);
 	case OPT_MEM_RATIO: return qe_opt_number("--mem-ratio", arg, 1, 0, INFINITY, &o->mem_ratio);
-	case OPT_REP_ABS: return qe_opt_number("--rep-abs", arg, 0, 0, INFINITY, &o->cell.rep_abs);
-	case OPT_REP_RATIO: return qe_opt_number("--rep-ratio", arg, 1, 0, INFINITY, &o->cell.rep_ratio);
+	case OPT_REP_ABS:	/* the replicate rule is one, for cells and lectures */
+		if (qe_opt_number("--rep-abs", arg, 0, 0, INFINITY, &o->cell.rep_abs) < 0)
+			return -1;
+		o->nb.rep_abs = o->cell.rep_abs;
+		return 0;
+	case OPT_REP_RATIO:
+		if (qe_opt_number("--rep-ratio", arg, 1, 0, INFINITY, &o->cell.rep_ratio) < 0)
+			return -1;
+		o->nb.rep_ratio = o->cell.rep_ratio;
+		return 0;
 	case OPT_ALPHA:
 		if (qe_opt_number("--alpha", arg, 0, 1, nextafter(1, 0), &o->cell.alpha) < 0)
 			return -1;

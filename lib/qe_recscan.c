@@ -23,14 +23,16 @@ qe_recscan_key(const char *k, size_t n)
 	case 8:
 		return K("document") ? QE_RK_DOCUMENT : -1;
 	case 9:
-		return K("cache_key") ? QE_RK_CACHE_KEY : -1;
+		return K("cache_key") ? QE_RK_CACHE_KEY : K("rss_bytes") ? QE_RK_RSS :
+		    K("warm_note") ? QE_RK_WARM_NOTE : -1;
 	case 10:
 		return K("duration_s") ? QE_RK_DURATION : K("first_line") ? QE_RK_FIRST_LINE :
-		    K("provenance") ? QE_RK_PROVENANCE : K("kernel_env") ? QE_RK_KENV : K("code_cells") ? QE_RK_CODE_CELLS : -1;
+		    K("provenance") ? QE_RK_PROVENANCE : K("kernel_env") ? QE_RK_KENV : K("code_cells") ? QE_RK_CODE_CELLS :
+		    K("warm_error") ? QE_RK_WARM_ERROR : -1;
 	case 11:
 		return K("timing_note") ? QE_RK_TNOTE : -1;
 	case 12:
-		return K("timeout_cell") ? QE_RK_TIMEOUT : -1;
+		return K("timeout_cell") ? QE_RK_TIMEOUT : K("warm_seconds") ? QE_RK_WARM_NB : -1;
 	case 13:
 		return K("source_sha256") ? QE_RK_SOURCE : K("cells_seconds") ? QE_RK_CELLS_S :
 		    K("output_sha256") ? QE_RK_OUTPUT : K("timing_source") ? QE_RK_TSRC :

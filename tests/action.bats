@@ -1084,7 +1084,8 @@ LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.y
 	# the comment: the screen, then the replicate section
 	run -0 jq -r '.[0].body' "$GH_STATE/comments.json"
 	assert_line "### Replicate runs: 2 fresh runs of each version on this runner, as used and warm"
-	assert_line --regexp '^\| 🟡 unclear \| intro \| slow-sleep \| .* \| earlier cell changed, p = 0\.333, 2 \+ 2 runs \|$'
+	# the runs in numbers, as used and warm beside it
+	assert_line --regexp '^\| 🟡 unclear \| intro \| slow-sleep \| .* \| unclear as used: .* \(×[0-9.]+, p = 0\.33, 2 \+ 2 runs, spread ×[0-9.]+–×[0-9.]+\); unclear warm: .*; earlier cell changed \|$'
 	run -0 grep -c '^#* Replicate runs: 2 fresh runs of each version' "$JOB/state/summary.md"
 	assert_output 1
 	run -0 conclusion

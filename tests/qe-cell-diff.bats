@@ -409,7 +409,7 @@ qe-cell-diff: nonexistent.ndjson: no baseline records"
 	run -0 jq -c 'select(.kind == "diff-summary") | [.cells.unchanged, .cells."no-timing", .notebooks.unchanged]' "$T/out"
 	assert_output '[23,1,6]'
 	run -0 jq -c 'select(.label == "slow-sleep") | .test' "$T/out"
-	assert_output '{"method":"mann-whitney","answer":"same","p":1,"n_base":2,"n_head":2}'
+	assert_output '{"method":"mann-whitney","answer":"same","p":1,"n_base":2,"n_head":2,"spread":[0.9658,1.0355]}'
 }
 
 @test "cached notebooks are not judged by their stamps; re-executed ones are" {
@@ -830,9 +830,11 @@ long() {
 	run -0 --separate-stderr qe-comment -s "$T/out"
 	assert_line --regexp '^\| 🔴 slower \| noise \| code cell 3 `x = np.random.default_rng\(\).standard_normal\(3\)  # unseeded` \| .* \|  \|$'
 	assert_line --regexp '^\| noise \| code cell 3 `x = np.random.default_rng\(\).standard_normal\(3\)  # unseeded` \| 🔴 slower \| .* \| output changed \|$'
-	# where an earlier cell changed, it stays beside the verdict
+	# where an earlier cell changed, it stays beside the verdict, first, as
+	# results that differ (the same code computed something else)
 	run -0 --separate-stderr qe-comment <(qe-cell-diff timed-base.ndjson timed-head.ndjson)
-	assert_line --regexp '^\| 🔴 slower \| intro \| slow-sleep \| .* \| earlier cell changed, output changed \|$'
+	assert_line --regexp '^\| 🔴 slower \| intro \| slow-sleep \| .* \| \*\*results differ\*\*, earlier cell changed \|$'
+	assert_line --index 2 '⚠️ **Results differ** in slow-sleep (intro): the timings below compare different computations.'
 }
 
 @test "the import rule covers a lecture's first cell (the kernel's warm-up), unchanged only" {

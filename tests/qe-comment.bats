@@ -92,8 +92,12 @@ has_re() {
 	plain
 	assert_line -n 0 '<!-- qe-telemetry: {"head_sha":"5f3c2a1b9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a","run_number":42,"run_id":1234567890} -->'
 	assert_line -n 1 "### Lecture execution times"
-	assert_line -n 2 "🔴 **1 cell slower**, 0 faster, 22 unchanged in 6 re-executed lectures; 1 lecture still failing"
-	assert_line "| 🔴 slower | intro | slow-sleep | 0.30 s → 0.90 s | ×2.97 | +0.60 s | 77% | earlier cell changed, output changed |"
+	# correctness first: slow-sleep's source is the same, an earlier cell's
+	# changed, and it prints another number: the timings compare different work
+	assert_line -n 2 "⚠️ **Results differ** in slow-sleep (intro): the timings below compare different computations."
+	assert_line -n 3 "🔴 **1 cell slower**, 0 faster, 22 unchanged in 6 re-executed lectures; 1 lecture still failing"
+	assert_line "| 🔴 slower | intro | slow-sleep | 0.30 s → 0.90 s | ×2.97 | +0.60 s | 77% | **results differ**, earlier cell changed |"
+	assert_line --partial "| intro | 🔴 slower; **results differ** | 0.59 s → 1.17 s |"
 	html "$T/c.md" > "$T/c.html"
 	assert_equal "$(count '<table>' "$T/c.html")" 3
 	# rows: top table 1+1, per lecture 1+7, all cells 1+25
@@ -117,11 +121,11 @@ has_re() {
 
 @test "machines differ: a warning names the differing fact; the regression does not gate" {
 	run -0 --separate-stderr qe-comment machines.ndjson
-	assert_line -n 2 "🟡 **1 cell slower**, 0 faster, 22 unchanged in 6 re-executed lectures; 1 lecture still failing (machines differ: not comparable)"
+	assert_line -n 3 "🟡 **1 cell slower**, 0 faster, 22 unchanged in 6 re-executed lectures; 1 lecture still failing (machines differ: not comparable)"
 	assert_line "> [!WARNING]"
 	assert_line '> - **Machines differ**: base and head ran on different machines, so no verdict here can fail the check. Differing: `runner_class` `ubuntu-latest` → `runs-on-4cpu`.'
 	assert_line --partial "| slow-sleep |"
-	assert_line --partial "output changed, machines differ |"
+	assert_line --partial "**results differ**, earlier cell changed, machines differ |"
 }
 
 @test "runner factor: a large one is a warning; adjusted ratios are shown" {
@@ -134,10 +138,15 @@ has_re() {
 @test "replicates: unclear verdicts and p-values; stock caches: whole-notebook times" {
 	run -0 --separate-stderr qe-comment replicates.ndjson
 	plain
-	assert_line -n 2 "🔴 **1 cell slower**, 1 faster, 2 unclear, 1 unchanged in 2 re-executed lectures"
-	assert_line "| 🟡 unclear | pair | big | 1.00 s → 3.05 s | ×3.03 | +2.04 s | 100% | p = 0.333, 2 + 2 runs |"
+	assert_line -n 2 "🔴 **1 cell slower**, 1 faster, 2 unclear, 1 unchanged in 2 re-executed lectures (replicate runs: 5 + 5)"
+	assert_line "| 🟡 unclear | pair | big | 1.00 s → 3.05 s | ×3.03 | +2.04 s | 100% | unclear as used: 1.00 s → 3.05 s (×3.03, p = 0.33, 2 + 2 runs, spread ×3.00–×3.07) |"
+	# one answer per lecture: rep's total is unclear by the replicate rule,
+	# though its cells hold one slower and one faster; the footer states that rule
+	assert_line --partial "| rep | 🟡 unclear as used: 5.25 s → 6.89 s (×1.31, p = 0.45, 5 + 5 runs, spread ×1.00–×1.34) |"
+	assert_line --regexp "^<sub>Replicate rule: slower or faster means beyond ×1.20 and by more than 50 ms per cell \\(×1.20 and 50 ms per lecture total\\)"
+	refute_output --partial "×1.50"
 	run -0 --separate-stderr qe-comment stock.ndjson
-	assert_line -n 2 "🟡 No per-cell timings; whole lectures: 0 slower, 0 faster, 2 unchanged of 2 re-executed; 1 lecture still failing"
+	assert_line -n 3 "🟡 No per-cell timings; whole lectures: 0 slower, 0 faster, 2 unchanged of 2 re-executed; 1 lecture still failing"
 	assert_line "> - No per-cell timings in 2 re-executed lectures (dynamics/markov, intro): whole-notebook time compared instead."
 	assert_line "4 lectures were not re-executed (cache reused): errors\\_allowed, images, numba\\_demo, stale\\_timing."
 }
@@ -514,8 +523,8 @@ qe-comment: 1 line rejected"
 @test "a package-only environment change: a prominent line with the versions and the lectures importing it; verdicts kept" {
 	run -0 --separate-stderr qe-comment environment.ndjson
 	plain
-	assert_line -n 2 "🔴 **1 cell slower**, 0 faster, 22 unchanged in 6 re-executed lectures; 1 lecture still failing"
-	assert_line -n 4 '> - **Environment changed**: `jax` `0.4.30` → `0.4.31`; `jaxlib` `0.4.30` → `0.4.31`; `numpy` `1.26.4` → `2.0.0` (imported by numba\_demo). Verdicts are kept: a package change is a likely cause of a change.'
+	assert_line -n 3 "🔴 **1 cell slower**, 0 faster, 22 unchanged in 6 re-executed lectures; 1 lecture still failing"
+	assert_line -n 5 '> - **Environment changed**: `jax` `0.4.30` → `0.4.31`; `jaxlib` `0.4.30` → `0.4.31`; `numpy` `1.26.4` → `2.0.0` (imported by numba\_demo). Verdicts are kept: a package change is a likely cause of a change.'
 	refute_output --partial "Machines differ"
 	refute_output --partial "machines differ"
 }

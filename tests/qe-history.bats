@@ -353,9 +353,12 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 	grep -v '"label:numpy-eig"' "$T/all.ndjson" > "$T/fences.ndjson"
 	run -0 jq -c 'select(.document == "intro" and .level == "cell" and (.label == "slow-sleep" or .label == "imports")) | [.label, (.ratio * 100 | round), (.abs_s * 100 | round)]' "$T/fences.ndjson"
 	assert_output $'["imports",209,52]\n["slow-sleep",123,157]'
+	# without fences: imports is the lecture's first cell, an import, so the
+	# import rule's 2 s floor holds it (+0.76 s); the four steady cells of one
+	# lecture are too few for the default runner factor, so numpy-eig stays slower
 	run -0 qe-cell-diff "$T/base.ndjson" "$T/head.ndjson"
 	run -0 jq -c 'select(.kind == "cell-diff" and .document == "intro" and .label != null) | [.label, .verdict]' <<< "$output"
-	assert_output '["imports","regression"]
+	assert_output '["imports","unchanged"]
 ["params","unchanged"]
 ["slow-sleep","unchanged"]
 ["numpy-eig","regression"]

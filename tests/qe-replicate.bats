@@ -3,13 +3,18 @@
 # /usr/bin/python3, python3-nbclient, python3-ipykernel), then qe-cell-diff's
 # replicate mode on its records.
 #
-# The kernel runs happen once, in setup_file (28 kernel starts, about two
-# minutes), on the notebooks of tests/replicate/make.py; the tests read the
-# records. Every designed effect is at least 3x, far beyond the 2x a loaded
-# machine adds:
+# The kernel runs happen once, in setup_file (78 kernel starts, three to four
+# minutes on a loaded 2-core machine), on the notebooks of tests/replicate/make.py;
+# the tests read the records. Every designed effect is at least 3x, far
+# beyond the 2x a loaded machine adds:
 #   J  plain vs jit, K=4, --warm: as used 0.2 s vs 1.02 s; warm 0.2 vs 0.02 s
 #   S  plain vs slow, K=5: "calls" 0.2 -> 0.6 s; "result" prints 4 vs 5
-#   AA plain vs plain, K=4
+#   AA plain vs plain, K=5
+#   SF, SS plain vs slow on a 2.5x faster and a 2x slower machine (every
+#      sleep scaled), K=5: the lecture +0.16 s and +0.8 s, both under 1 s
+#   B  var vs var-bug, K=2: a numerical bug, 0.4 s -> 1 ms, "report" differs
+#   N  loops vs loops-numba, K=4, --warm: a real numba conversion
+#   R  redefine vs redefine, K=2, --warm: the warm pass raises TypeError
 #   F  plain vs fail, K=1, and plain vs hang (60 s) with -t 15, K=1
 #   M  mem0 vs mem, K=1: "alloc" 8 kB vs 300 MiB
 #   P  jaxlec/base vs jaxlec/head, K=1: a stand-in JAX on a GPU vs on the CPU
@@ -19,6 +24,12 @@ load helper
 
 PY=/usr/bin/python3
 command -v qe-replicate >/dev/null 2>&1 || PATH="$TESTS_DIR/../hook:$PATH"
+
+# In the comment a duration's unit and an arrow's first space are no-break
+# spaces: D matches a duration, TO the arrow between two.
+NBSP=$'\xc2\xa0'
+TO="${NBSP}→ "
+D="[0-9.<]+${NBSP}(ms|s)"
 
 # rep ARGS...: qe-replicate run by the Python that has nbclient
 rep() {
@@ -36,7 +47,13 @@ setup_file() {
 		cd "$w/lec" &&
 		rep -k 4 --warm -n lecture plain.ipynb jit.ipynb > "$w/J.ndjson" 2> "$w/J.err"; echo $? > "$w/J.status"
 		rep -k 5 -n lecture plain.ipynb slow.ipynb > "$w/S.ndjson" 2> "$w/S.err"; echo $? > "$w/S.status"
-		rep -k 4 plain.ipynb plain.ipynb > "$w/AA.ndjson" 2> "$w/AA.err"; echo $? > "$w/AA.status"
+		rep -k 5 plain.ipynb plain.ipynb > "$w/AA.ndjson" 2> "$w/AA.err"; echo $? > "$w/AA.status"
+		rep -k 5 -n lecture fast.ipynb fast-slow.ipynb > "$w/SF.ndjson" 2> "$w/SF.err"; echo $? > "$w/SF.status"
+		rep -k 5 -n lecture slowmachine.ipynb slowmachine-slow.ipynb > "$w/SS.ndjson" 2> "$w/SS.err"
+		echo $? > "$w/SS.status"
+		rep -k 2 -n var var.ipynb var-bug.ipynb > "$w/B.ndjson" 2> "$w/B.err"; echo $? > "$w/B.status"
+		rep -k 4 --warm -n loops loops.ipynb loops-numba.ipynb > "$w/N.ndjson" 2> "$w/N.err"; echo $? > "$w/N.status"
+		rep -k 2 --warm -n redefine redefine.ipynb redefine.ipynb > "$w/R.ndjson" 2> "$w/R.err"; echo $? > "$w/R.status"
 		rep -k 1 -n lecture plain.ipynb fail.ipynb > "$w/F1.ndjson" 2> "$w/F1.err"; echo $? > "$w/F1.status"
 		rep -k 1 -t 15 -n lecture plain.ipynb hang.ipynb > "$w/F2.ndjson" 2> "$w/F2.err"; echo $? > "$w/F2.status"
 		rep -k 1 -n lecture mem0.ipynb mem.ipynb > "$w/M.ndjson" 2> "$w/M.err"; echo $? > "$w/M.status"
@@ -132,9 +149,15 @@ diff_of() {
 	refute_output --partial regressed
 	refute_output --partial improved
 	refute_output --partial output-changed
-	assert_line --index 4 --regexp '^calls (same|inconclusive) 4 $'
-	run -0 jq -r 'select(.kind == "notebook-diff") | .verdict' <<< "$(diff_of AA)"
-	assert_output --regexp '^(unchanged|inconclusive)$'
+	assert_line --index 4 --regexp '^calls (same|inconclusive) 5 $'
+	run -0 jq -r 'select(.kind == "notebook-diff") | "\(.verdict) \(.test.answer)"' <<< "$(diff_of AA)"
+	assert_output --regexp '^(unchanged same|inconclusive inconclusive)$'
+	# the comment: no results-differ line, nothing slower or faster
+	diff_of AA > "$BATS_TEST_TMPDIR/d.ndjson"
+	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/d.ndjson"
+	refute_output --partial "Results differ"
+	refute_output --partial "results differ"
+	assert_line --index 2 --regexp '^🟢 No cell moved beyond the thresholds: 6 unchanged in 1 re-executed lecture \(replicate runs: 5 \+ 5\)$|^🟡 0 cells slower, 0 faster, [0-9] unclear'
 }
 
 @test "qe-cell-diff: different outputs are flagged, on the cell and its notebook" {
@@ -211,7 +234,7 @@ diff_of() {
 	diff_of J > "$BATS_TEST_TMPDIR/d.ndjson"
 	validate "$BATS_TEST_TMPDIR/d.ndjson"
 	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/d.ndjson"
-	assert_line --regexp '^\| 🔴 slower \| lecture \| calls \| .* \| compile-time regression: faster warm ×0\.[0-9]+, earlier cell changed, p = 0\.0286, 4 \+ 4 runs \|$'
+	assert_line --regexp "^\| 🔴 slower \| lecture \| calls \| .* \| compile-time regression, slower as used: ${D}${TO}${D} \(×[0-9.]+, p = 0\.029, 4 \+ 4 runs, spread ×[0-9.]+–×[0-9.]+\); faster warm: ${D}${TO}${D} \(×0\.[0-9]+\); compile ~${D}; earlier cell changed \|\$"
 }
 
 @test "qe-cell-diff: a record naming another version is rejected" {
@@ -239,14 +262,13 @@ diff_of() {
 	run -0 jq -c 'select(.kind == "cell-diff" and .label == "alloc") | [.verdict, .flags]' <(qe-cell-diff "$BATS_TEST_TMPDIR/same.ndjson" "$BATS_TEST_TMPDIR/same.ndjson")
 	assert_output '["unchanged",["source-changed","memory-growth"]]'
 	# The comment says what it needs on the cell's row: +315 MB, give or take
-	# 10%.  The comment lists a cell only for its time (a cell "unchanged" in
-	# time has no row, whatever its memory), so the head's time is set to 2 s
-	# here, for a row on any machine.
+	# 10%, peak and resident. With the head's time set to 2 s the cell is
+	# slower too: the memory stays beside the verdict.
 	jq -c 'if .kind == "cell" and .label == "alloc" and .version == "head" then .duration_s = 2 else . end' "$BATS_FILE_TMPDIR/M.ndjson" > "$BATS_TEST_TMPDIR/slow.ndjson"
 	qe-cell-diff "$BATS_TEST_TMPDIR/slow.ndjson" "$BATS_TEST_TMPDIR/slow.ndjson" > "$BATS_TEST_TMPDIR/d2.ndjson"
 	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/d2.ndjson"
 	local nbsp=$'\xc2\xa0' # the unit's no-break space as bytes: with no LANG, `.` matches one byte
-	assert_line --regexp "^\| lecture \| alloc \| 🔴 slower \| .* \| needs \+(2[89][0-9]|3[0-4][0-9])${nbsp}MB, source changed \|\$"
+	assert_line --regexp "^\| lecture \| alloc \| 🔴 slower \| .* \| needs \+(2[89][0-9]|3[0-4][0-9])${nbsp}MB more \(peak\), resident \+(2[89][0-9]|3[0-4][0-9])${nbsp}MB, source changed \|\$"
 	# --mem-abs above the growth: no flag
 	run -0 jq -c 'select(.kind == "cell-diff" and .label == "alloc") | .flags' <(qe-cell-diff --mem-abs 400e6 "$BATS_FILE_TMPDIR/M.ndjson" "$BATS_FILE_TMPDIR/M.ndjson")
 	assert_output '["source-changed"]'
@@ -312,4 +334,119 @@ diff_of() {
 	# the cache's own records keep the cache's times
 	assert_equal "$(qe-cache-extract --execution-seconds 9 "$w/base" | jq -c 'select(.document == "intro" and .kind == "notebook") | .execution_seconds')" \
 		"$(qe-cache-extract "$w/base" | jq -c 'select(.document == "intro" and .kind == "notebook") | .execution_seconds')"
+}
+
+@test "correctness first: a numerical bug (results differ, much faster) opens the comment with the cells it changed" {
+	assert_equal "$(cat "$BATS_FILE_TMPDIR/B.status")" 0
+	validate "$BATS_FILE_TMPDIR/B.ndjson"
+	diff_of B > "$BATS_TEST_TMPDIR/d.ndjson"
+	validate "$BATS_TEST_TMPDIR/d.ndjson"
+	# the buggy simulate skips the 0.4 s loop: far faster
+	run -0 jq -c 'select(.kind == "cell-diff" and .label == "simulate") | .ratio < 0.1' "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_output true
+	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/d.ndjson"
+	# the first line after the title: report has the same source and prints another variance
+	assert_line --index 1 "### Lecture execution times"
+	assert_line --index 2 "⚠️ **Results differ** in report (var): the timings below compare different computations."
+	assert_line --partial "| var | report | unchanged |"
+	assert_line --regexp '^\| var \| .* \| 1 unclear, 3 unchanged \|'
+	assert_line --regexp '^\| var \| .*; \*\*results differ\*\* \|'
+	assert_line --regexp '^\| .* \| var \| report \| .* \| \*\*results differ\*\*|^\| var \| report \| .* \| \*\*results differ\*\*'
+}
+
+@test "one answer per lecture: 3x slower, the lecture under 1 s more, regressed in verdict and test at K=5, on a fast and a slow machine" {
+	local r
+	for r in SF SS; do
+		assert_equal "$(cat "$BATS_FILE_TMPDIR/$r.status")" 0
+		diff_of "$r" > "$BATS_TEST_TMPDIR/$r.ndjson"
+		validate "$BATS_TEST_TMPDIR/$r.ndjson"
+		run -0 jq -c 'select(.kind == "notebook-diff") | [.verdict, .test.answer, .verdict_rule, .delta_s < 1, .ratio > 2, .test.n_base, .test.p < 0.05]' "$BATS_TEST_TMPDIR/$r.ndjson"
+		assert_output '["regression","regressed","sum",true,true,5,true]'
+		# the footer states the replicate rule applied, for cells and lectures, not the single-run one
+		run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/$r.ndjson"
+		assert_line --regexp "^<sub>Replicate rule: slower or faster means beyond ×1\.20 and by more than 50${NBSP}ms per cell \(×1\.20 and 50${NBSP}ms per lecture total\)"
+		refute_output --partial "×1.50 and 1.00 s per lecture"
+		assert_line --regexp '^\| lecture \| 🔴 slower as used: .* \(×[0-9.]+, p = 0\.0079, 5 \+ 5 runs, spread ×[0-9.]+–×[0-9.]+\)(; \*\*results differ\*\*)? \|'
+	done
+}
+
+@test "a numba conversion: as used, warm and compile in seconds with the spread; the headline names the compile-time regression; its own import is no environment change" {
+	assert_equal "$(cat "$BATS_FILE_TMPDIR/N.status")" 0
+	python3 -c 'import numba' 2> /dev/null || /usr/bin/python3 -c 'import numba' || fail "numba is not installed (python3-numba)"
+	validate "$BATS_FILE_TMPDIR/N.ndjson"
+	diff_of N > "$BATS_TEST_TMPDIR/d.ndjson"
+	validate "$BATS_TEST_TMPDIR/d.ndjson"
+	run -0 jq -c 'select(.kind == "cell-diff" and .label == "run") | [.verdict, .warm.verdict, .flags]' "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_output '["regression","improvement",["upstream-changed","compile-time-regression"]]'
+	# the lecture: slower as used, faster warm, one answer each
+	run -0 jq -c 'select(.kind == "notebook-diff") | [.verdict, .test.answer, .warm.verdict, .warm.test.answer, (.flags | index("compile-time-regression") != null)]' "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_output '["regression","regressed","improvement","improved",true]'
+	# numba (and what it imports) only the new version imports: not what the kernel ran with changed
+	run -0 jq -c 'select(.kind == "notebook-diff") | [.kernel_changes, (.kernel_imports.head | map(test("^numba [0-9]")) | any), .kernel_imports.base]' "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_output '[[],true,[]]'
+	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_equal "$stderr" ""
+	assert_line --index 2 --regexp '^🔴 \*\*[0-9] cells? slower\*\*, 0 faster, [0-9] unchanged in 1 re-executed lecture; \*\*1 compile-time regression\*\* \(slower as used, faster warm\) \(replicate runs: 4 \+ 4\)$'
+	assert_line --regexp "^\| 🔴 slower \| loops \| run \| .* \| compile-time regression, slower as used: ${D}${TO}${D} \(×[0-9.]+, p = 0\.029, 4 \+ 4 runs, spread ×[0-9.]+–×[0-9.]+\); faster warm: ${D}${TO}${D} \(×[0-9.<]+\); compile ~${D}; earlier cell changed \|\$"
+	refute_output --partial "What the kernel ran with changed"
+	assert_line --regexp '^> - What each version.s kernel imported: loops: the new version imports .*`numba [0-9.]+`.* \(the change itself, not the environment\)\.$'
+}
+
+@test "--warm: a later cell that redefines a function with other parameters makes the warm pass raise: a note, every cold timing kept" {
+	assert_equal "$(cat "$BATS_FILE_TMPDIR/R.status")" 0
+	validate "$BATS_FILE_TMPDIR/R.ndjson"
+	# every run stands: ok, each cell's cold time there
+	run -0 recs R 'select(.kind == "notebook") | [.status, .warm_seconds, .warm_error]'
+	assert_equal "${#lines[@]}" 4
+	assert_equal "$(printf '%s\n' "${lines[@]}" | sort -u)" \
+		"[\"ok\",null,\"TypeError: plot() missing 1 required positional argument: 'cycle_num'\"]"
+	assert_equal "$(recs R 'select(.kind == "cell" and .duration_s != null and .status == "ok")' | wc -l)" 20
+	run -0 recs R 'select(.kind == "cell" and .replicate == 1 and .version == "base") | [.label, .warm_note]'
+	assert_output $'["imports","definition"]\n["plot-def","definition"]\n["plot-call","raised"]\n["solution","not-run"]\n["report","not-run"]'
+	assert_equal "$(grep -c "the warm pass raised TypeError" "$BATS_FILE_TMPDIR/R.err")" 4
+	diff_of R > "$BATS_TEST_TMPDIR/d.ndjson"
+	validate "$BATS_TEST_TMPDIR/d.ndjson"
+	run -0 jq -c 'select(.kind == "cell-diff" and .label == "plot-call") | [.verdict, .test.n_base, .warm.verdict, .warm.error]' "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_output "[\"unchanged\",2,\"no-timing\",\"TypeError: plot() missing 1 required positional argument: 'cycle_num'\"]"
+	run -0 jq -c 'select(.kind == "notebook-diff") | [.verdict, .warm.verdict]' "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_output --regexp '^\["(unchanged|inconclusive)","no-timing"\]$'
+	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/d.ndjson"
+	refute_output --partial "failing"
+	assert_line --regexp '^> - Warm unavailable in redefine: warm pass raised `TypeError: plot\(\) missing 1 required positional argument: .cycle_num.` .*The as-used timings of every run stand\.$'
+	# the cell's row (the job summary lists every cell) says why it has no warm time
+	run -0 --separate-stderr qe-comment -s "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_line --regexp '^\| redefine \| plot-call \| unchanged \| .* warm unavailable: warm pass raised `TypeError'
+}
+
+@test "memory on its own: a cell that allocates 300 MiB, its time unmoved, is in the headline and the top table, peak and resident" {
+	# touching 300 MiB takes 50 ms to 0.6 s by the machine's load: both
+	# sides' time set to 50 ms (the lecture's total then the sum of its
+	# cells), the memory as measured
+	jq -c 'if .kind == "cell" and .label == "alloc" then .duration_s = 0.05 elif .kind == "notebook" then .cells_seconds = null else . end' \
+		"$BATS_FILE_TMPDIR/M.ndjson" > "$BATS_TEST_TMPDIR/same.ndjson"
+	qe-cell-diff "$BATS_TEST_TMPDIR/same.ndjson" "$BATS_TEST_TMPDIR/same.ndjson" > "$BATS_TEST_TMPDIR/d.ndjson"
+	validate "$BATS_TEST_TMPDIR/d.ndjson"
+	run -0 jq -c 'select(.kind == "cell-diff" and .label == "alloc") | [.verdict, (.rss_growth_delta_bytes | . >= 0.9 * 314572800 and . <= 1.1 * 314572800), .rss_head_bytes > .rss_base_bytes]' "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_output '["unchanged",true,true]'
+	# the block stays allocated: the later cell's resident set is as high, not counted again
+	run -0 jq -c 'select(.kind == "cell-diff" and .label == "after") | [.flags, .rss_growth_delta_bytes < 50e6]' "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_output '[["upstream-changed"],true]'
+	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_line --index 2 --regexp '^🟡 No cell moved|^🟡 0 cells slower, 0 faster, [0-9]+ unchanged in 1 re-executed lecture; \*\*1 cell needs more memory\*\*$'
+	local nbsp=$'\xc2\xa0'
+	assert_line --regexp "^\| 🟠 more memory \| lecture \| alloc \| .* \| needs \+(2[89][0-9]|3[0-4][0-9])${nbsp}MB more \(peak\), resident \+(2[89][0-9]|3[0-4][0-9])${nbsp}MB, source changed \|\$"
+	# the threshold is stated: 128 MiB, so +260 MB of resident growth is seen
+	assert_line --regexp "Needs more memory means a peak growth \+134${nbsp}MB and ×1\.50 above base's, or a resident set grown \+134${nbsp}MB more"
+}
+
+@test "QE_PYTHON: qe-replicate runs itself with the Python the lectures build with; one that is not there is trouble" {
+	printf '#!/bin/sh\necho "ran by the lectures Python: $*"\n' > "$BATS_TEST_TMPDIR/lecpy"
+	chmod +x "$BATS_TEST_TMPDIR/lecpy"
+	run -0 --separate-stderr env QE_PYTHON="$BATS_TEST_TMPDIR/lecpy" "$PY" "$(command -v qe-replicate)" -k 1 a.ipynb b.ipynb
+	assert_output "ran by the lectures Python: $(realpath "$(command -v qe-replicate)") -k 1 a.ipynb b.ipynb"
+	# the same Python as runs it: no second start
+	run -2 --separate-stderr env QE_PYTHON="$PY" "$PY" "$(command -v qe-replicate)" -k 1 a.ipynb b.ipynb
+	assert_equal "$stderr" "qe-replicate: a.ipynb: not a notebook file"
+	run -2 --separate-stderr env QE_PYTHON=no-such-python "$PY" "$(command -v qe-replicate)" -k 1 a.ipynb b.ipynb
+	assert_equal "$stderr" "qe-replicate: QE_PYTHON: 'no-such-python' is not a program here"
 }

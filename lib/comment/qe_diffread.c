@@ -43,10 +43,48 @@ flags_of(const cJSON *o)
 }
 
 static void
+test_of(const cJSON *rec, struct qe_dtest *t)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(rec, "test");
+	const cJSON *sp = cJSON_GetObjectItemCaseSensitive(o, "spread");
+
+	*t = (struct qe_dtest){ cJSON_IsObject(o), NAN, NAN, NAN, -1, -1 };
+	if (!t->has)
+		return;
+	t->p = qe_json_num(o, "p");
+	t->n_b = qe_diffread_count(o, "n_base");
+	t->n_h = qe_diffread_count(o, "n_head");
+	if (cJSON_GetArraySize(sp) == 2 && cJSON_IsNumber(sp->child) && cJSON_IsNumber(sp->child->next)) {
+		t->lo = sp->child->valuedouble;
+		t->hi = sp->child->next->valuedouble;
+	}
+}
+
+static void
+warm_of(const cJSON *rec, struct qe_dwarm *w)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(rec, "warm");
+
+	memset(w, 0, sizeof *w);
+	w->verdict = -1;
+	w->b = w->h = w->ratio = NAN;
+	test_of(o, &w->test);
+	if (!cJSON_IsObject(o))
+		return;
+	w->has = 1;
+	w->verdict = qe_vocab_lookup(&qe_vocab_verdicts, qe_json_str(o, "verdict"));
+	w->b = qe_json_num(o, "base_s");
+	w->h = qe_json_num(o, "head_s");
+	w->ratio = qe_json_num(o, "ratio");
+	w->error = qe_json_strdup(o, "error");
+}
+
+static void
 add_cell(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
 {
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(rec, "test");
 	const cJSON *w = cJSON_GetObjectItemCaseSensitive(rec, "warm");
+	struct qe_dtest ct;
 	struct qe_dcell *c;
 
 	d->cells = qe_mem_grow(d->cells, d->ncells, &d->capcells, sizeof *d->cells, 64);
@@ -78,6 +116,13 @@ add_cell(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
 	c->mem_b = qe_json_num(rec, "peak_growth_base_bytes");
 	c->mem_h = qe_json_num(rec, "peak_growth_head_bytes");
 	c->warm_ratio = cJSON_IsObject(w) ? qe_json_num(w, "ratio") : NAN;
+	test_of(rec, &ct);
+	c->lo = ct.lo;
+	c->hi = ct.hi;
+	warm_of(rec, &c->warm);
+	c->rss_b = qe_json_num(rec, "rss_base_bytes");
+	c->rss_h = qe_json_num(rec, "rss_head_bytes");
+	c->rss_step = qe_json_num(rec, "rss_growth_delta_bytes");
 	c->seq = d->seq++;
 }
 
@@ -108,6 +153,10 @@ add_nb(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
 	n->head_exec = qe_json_num(rec, "head_execution_seconds");
 	n->kernel_changes = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(rec, "kernel_changes")) > 0 ?
 	    qe_json_check(cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(rec, "kernel_changes"), 1)) : NULL;
+	n->kernel_imports = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(rec, "kernel_imports")) ?
+	    qe_json_check(cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(rec, "kernel_imports"), 1)) : NULL;
+	test_of(rec, &n->test);
+	warm_of(rec, &n->warm);
 	n->seq = d->seq++;
 }
 
@@ -154,12 +203,15 @@ qe_diffset_free(struct qe_diffset *d)
 		free(d->cells[i].first_line);
 		free(d->cells[i].name);
 		free(d->cells[i].reason);
+		free(d->cells[i].warm.error);
 	}
 	for (size_t i = 0; i < d->nnbs; i++) {
 		free(d->nbs[i].doc);
 		free(d->nbs[i].reason);
 		free(d->nbs[i].error);
 		cJSON_Delete(d->nbs[i].kernel_changes);
+		cJSON_Delete(d->nbs[i].kernel_imports);
+		free(d->nbs[i].warm.error);
 	}
 	free(d->cells);
 	free(d->nbs);

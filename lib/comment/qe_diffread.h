@@ -31,6 +31,21 @@
 #define QE_DIFF_ST_NONE		(-1)	/* no status on that side */
 #define QE_DIFF_ST_OTHER	(-2)	/* a status word outside the vocabulary */
 
+/* A replicate test object: has 0 when the record's test is null or absent. */
+struct qe_dtest {
+	int has;
+	double p, lo, hi;	/* p, and the spread (least, greatest paired ratio); NaN when absent */
+	long n_b, n_h;
+};
+
+/* A "warm" object (qe-replicate --warm): has 0 when absent. */
+struct qe_dwarm {
+	int has, verdict;	/* verdict: QE_V_*, -1 when unknown */
+	double b, h, ratio;
+	struct qe_dtest test;
+	char *error;		/* the warm pass raised: its exception line, or NULL */
+};
+
 /* A cell-diff record. */
 struct qe_dcell {
 	char *doc, *label, *first_line, *reason;	/* doc non-NULL; others may be NULL */
@@ -45,6 +60,9 @@ struct qe_dcell {
 	long n_b, n_h;		/* replicate runs */
 	double mem_b, mem_h;	/* peak_growth_{base,head}_bytes, NAN when absent or null */
 	double warm_ratio;	/* the "warm" object's head/base ratio, NAN when absent */
+	double lo, hi;		/* the test's spread, NAN when none */
+	struct qe_dwarm warm;
+	double rss_b, rss_h, rss_step;	/* rss_{base,head}_bytes, rss_growth_delta_bytes, or NAN */
 	long seq;		/* order of reading, among cells and notebooks */
 };
 
@@ -61,6 +79,9 @@ struct qe_dnb {
 	double base_s, head_s, ratio, delta;
 	double base_exec, head_exec;	/* {base,head}_execution_seconds */
 	cJSON *kernel_changes;	/* its "kernel_changes" array when not empty (owned), or NULL */
+	cJSON *kernel_imports;	/* its "kernel_imports" object (owned), or NULL */
+	struct qe_dtest test;	/* the lecture total's replicate test */
+	struct qe_dwarm warm;	/* the lecture's warm verdict */
 	long seq;
 	/* filled by qe_review_build() from the sorted cells */
 	long c0, nc;		/* first cell in the cell array, and how many */

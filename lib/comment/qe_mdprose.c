@@ -94,6 +94,38 @@ headline_counts(struct qe_buf *b, const struct qe_review *r, int yellow)
 		qe_buf_adds(b, "No lecture was re-executed in this build: nothing to compare");
 }
 
+/*
+ * Correctness before speed: "⚠️ **Results differ** in `simulate`, `report`
+ * (lecture): the timings below compare different computations.", first.
+ */
+static void
+results_differ(struct qe_buf *b, const struct qe_review *r)
+{
+	const struct qe_diffset *d = r->set;
+	const char *doc = NULL;
+	long k = 0;
+
+	qe_buf_adds(b, "\xe2\x9a\xa0\xef\xb8\x8f **Results differ** in ");
+	for (size_t i = 0; i < d->ncells && k < 6; i++) {
+		const struct qe_dcell *c = &d->cells[i];
+
+		if (!qe_review_results_differ(c))
+			continue;
+		if (doc && strcmp(doc, c->doc) != 0) {
+			qe_buf_adds(b, " (");
+			qe_mdtable_doc(b, doc);
+			qe_buf_adds(b, ");");
+		}
+		qe_buf_adds(b, k++ == 0 ? "" : doc && strcmp(doc, c->doc) == 0 ? ", " : " ");
+		qe_mdtable_cell_name(b, c);
+		doc = c->doc;
+	}
+	and_more(b, r->n_differ, k);
+	qe_buf_adds(b, " (");
+	qe_mdtable_doc(b, doc);
+	qe_buf_adds(b, "): the timings below compare different computations.\n\n");
+}
+
 void
 qe_mdprose_headline(struct qe_buf *b, const struct qe_review *r)
 {
@@ -101,16 +133,25 @@ qe_mdprose_headline(struct qe_buf *b, const struct qe_review *r)
 	int differ = qe_diffsum_machines_differ(d);
 	int slower = r->ccount[QE_V_REGRESSION] > 0 || r->nb_only_regressions > 0;
 	int red = slower && !differ;
+	/* the results-differ line comes first, before any colour */
 	int yellow = slower || r->ccount[QE_V_INCONCLUSIVE] > 0 || r->n_failed > 0 ||
-	    r->n_now_failing > 0 || differ || r->nbcount[QE_V_INCONCLUSIVE] > 0;
+	    r->n_now_failing > 0 || differ || r->nbcount[QE_V_INCONCLUSIVE] > 0 || r->n_differ > 0 ||
+	    r->n_memory > 0;
 
 	if (d->ncells + d->nnbs == 0) {
 		qe_buf_adds(b, "\xe2\x9a\xa0\xef\xb8\x8f **No timing comparison available**: "
 		    "the input held no qe-cell-diff records.\n");
 		return;
 	}
+	if (r->n_differ > 0)
+		results_differ(b, r);
 	qe_buf_adds(b, red ? "\xf0\x9f\x94\xb4 " : yellow ? "\xf0\x9f\x9f\xa1 " : "\xf0\x9f\x9f\xa2 ");
 	headline_counts(b, r, yellow);
+	if (r->n_compile > 0)
+		counted(b, "; **", r->n_compile, " compile-time regression** (slower as used, faster warm)",
+		    " compile-time regressions** (slower as used, faster warm)");
+	if (r->n_memory > 0)
+		counted(b, "; **", r->n_memory, " cell needs more memory**", " cells need more memory**");
 	if (r->n_failed_new > 0)
 		counted(b, "; **", r->n_failed_new, " lecture newly failing**", " lectures newly failing**");
 	if (r->n_failed > r->n_failed_new)
@@ -120,6 +161,8 @@ qe_mdprose_headline(struct qe_buf *b, const struct qe_review *r)
 		counted(b, "; **", r->n_now_failing, " cell now fails**", " cells now fail**");
 	if (differ)
 		qe_buf_adds(b, " (machines differ: not comparable)");
+	if (r->rep_b > 1 && r->rep_h > 1)
+		qe_gfm_addf(b, " (replicate runs: %ld + %ld)", r->rep_b, r->rep_h);
 	qe_buf_adds(b, "\n");
 }
 
@@ -528,6 +571,80 @@ notes_apart(struct qe_buf *note, const struct qe_review *r)
 	}
 }
 
+/* One side's modules of kernel_imports: "`numba 0.56.4`, `llvmlite 0.39.1`"; 0 when none. */
+static int
+import_list(struct qe_buf *b, const cJSON *ki, const char *side)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(ki, side), *e;
+	int k = 0;
+
+	cJSON_ArrayForEach(e, a) {
+		if (!cJSON_IsString(e) || k == 8)
+			continue;
+		qe_buf_adds(b, k++ ? ", " : "");
+		qe_gfm_code(b, e->valuestring, CAP_FACT, 0);
+	}
+	and_more(b, cJSON_GetArraySize(a), k);
+	return k;
+}
+
+/*
+ * Modules only one version imports: the change itself (a numba conversion
+ * imports numba), not the environment, so a note and not the warning.
+ */
+static void
+notes_imports(struct qe_buf *note, const struct qe_diffset *d)
+{
+	long k = 0;
+
+	for (size_t i = 0; i < d->nnbs && k < 5; i++) {
+		const cJSON *ki = d->nbs[i].kernel_imports;
+		struct qe_buf t = { 0 };
+
+		if (ki == NULL)
+			continue;
+		qe_buf_adds(note, k++ ? "; " : "> - What each version's kernel imported: ");
+		qe_mdtable_doc(note, d->nbs[i].doc);
+		qe_buf_adds(note, ": ");
+		if (import_list(&t, ki, "head") > 0) {
+			qe_buf_adds(note, "the new version imports ");
+			qe_buf_add(note, t.data, t.len);
+		}
+		qe_buf_reset(&t);
+		if (import_list(&t, ki, "base") > 0) {
+			qe_buf_adds(note, cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(ki, "head")) ?
+			    ", and no longer " : "the new version no longer imports ");
+			qe_buf_add(note, t.data, t.len);
+		}
+		qe_buf_free(&t);
+	}
+	if (k > 0)
+		qe_buf_adds(note, " (the change itself, not the environment).\n");
+}
+
+/* Lectures whose warm pass raised: their warm times are unavailable, the cold ones stand. */
+static void
+notes_warm(struct qe_buf *note, const struct qe_review *r)
+{
+	const struct qe_diffset *d = r->set;
+	long k = 0;
+
+	if (r->n_warm_raised == 0)
+		return;
+	qe_buf_adds(note, "> - Warm unavailable in ");
+	for (size_t i = 0; i < d->nnbs && k < 5; i++) {
+		if (d->nbs[i].warm.error == NULL)
+			continue;
+		qe_buf_adds(note, k++ ? "; " : "");
+		qe_mdtable_doc(note, d->nbs[i].doc);
+		qe_buf_adds(note, ": warm pass raised ");
+		qe_gfm_code(note, d->nbs[i].warm.error, CAP_ERROR, 0);
+	}
+	and_more(note, r->n_warm_raised, k);
+	qe_buf_adds(note, " (run again in the same kernel, a cell raised: a later cell redefines what it calls?). "
+	    "The as-used timings of every run stand.\n");
+}
+
 /* The [!NOTE] items. */
 static void
 notes(struct qe_buf *note, const struct qe_review *r)
@@ -535,6 +652,8 @@ notes(struct qe_buf *note, const struct qe_review *r)
 	const struct qe_diffset *d = r->set;
 	long nc = r->ccount[QE_V_NOTCOMPARABLE];
 
+	notes_imports(note, d);
+	notes_warm(note, r);
 	if (d->nnbs + d->ncells > 0 && d->summary == NULL)
 		qe_buf_adds(note, "> - No diff summary in the input: it may have been cut short.\n");
 	if (r->n_whole > 0) {
@@ -593,6 +712,77 @@ qe_mdprose_cached(struct qe_buf *b, const struct qe_review *r, long max)
 	qe_buf_adds(b, ".\n");
 }
 
+/* "Memory: more means +128 MB and ×1.50 peak growth, or +128 MB resident. " when it was judged. */
+static void
+memory_thresholds(struct qe_buf *b, const struct qe_diffset *d)
+{
+	double ma = qe_diffsum_threshold(d, "memory_abs_bytes"), mr = qe_diffsum_threshold(d, "memory_ratio");
+
+	if (isnan(ma) || isnan(mr))
+		return;
+	qe_buf_adds(b, "Needs more memory means a peak growth ");
+	qe_gfm_bytes_delta(b, ma);
+	qe_buf_adds(b, " and ");
+	qe_gfm_ratio(b, mr);
+	qe_buf_adds(b, " above base's, or a resident set grown ");
+	qe_gfm_bytes_delta(b, ma);
+	qe_buf_adds(b, " more than base's across the cell. ");
+}
+
+/* 1 when a cell or lecture was judged by a replicate test. */
+static int
+replicated(const struct qe_diffset *d)
+{
+	for (size_t i = 0; i < d->ncells; i++)
+		if (d->cells[i].has_test)
+			return 1;
+	for (size_t i = 0; i < d->nnbs; i++)
+		if (d->nbs[i].test.has)
+			return 1;
+	return 0;
+}
+
+/*
+ * The replicate rule, where it was applied (never the single-run numbers
+ * then): 1 when written.
+ */
+static int
+replicate_thresholds(struct qe_buf *b, const struct qe_diffset *d)
+{
+	double rr = qe_diffsum_threshold(d, "replicate_ratio"), ra = qe_diffsum_threshold(d, "replicate_abs_s");
+	double nr = qe_diffsum_threshold(d, "replicate_notebook_ratio");
+	double na = qe_diffsum_threshold(d, "replicate_notebook_abs_s");
+	double al = qe_diffsum_threshold(d, "alpha");
+
+	if (isnan(rr) || isnan(ra)) {
+		if (!replicated(d))
+			return 0;
+		/* records of a qe-cell-diff that did not state its replicate rule */
+		qe_buf_adds(b, "Judged by the replicate rule of the qe-cell-diff that wrote these records "
+		    "(its thresholds are not in them). ");
+		memory_thresholds(b, d);
+		return 1;
+	}
+	qe_buf_adds(b, "Replicate rule: slower or faster means beyond ");
+	qe_gfm_ratio(b, rr);
+	qe_buf_adds(b, " and by more than ");
+	qe_gfm_dur(b, ra);
+	qe_buf_adds(b, " per cell");
+	if (!isnan(nr) && !isnan(na)) {
+		qe_buf_adds(b, " (");
+		qe_gfm_ratio(b, nr);
+		qe_buf_adds(b, " and ");
+		qe_gfm_dur(b, na);
+		qe_buf_adds(b, " per lecture total)");
+	}
+	qe_buf_adds(b, ", medians of the runs, with p < ");
+	qe_gfm_decimal(b, isnan(al) ? 0.05 : al, 4);
+	qe_buf_adds(b, " (Mann-Whitney over the runs), else unclear; spread: the least and greatest "
+	    "ratio of the runs paired by replicate. ");
+	memory_thresholds(b, d);
+	return 1;
+}
+
 /* "Slower or faster means beyond ×1.50 and by more than 0.50 s per cell, ..." */
 static void
 thresholds(struct qe_buf *b, const struct qe_diffset *d)
@@ -603,7 +793,7 @@ thresholds(struct qe_buf *b, const struct qe_diffset *d)
 	double ea = qe_diffsum_threshold(d, "execution_abs_s");
 	double ta = qe_diffsum_threshold(d, "cell_time_abs_s"), ia = qe_diffsum_threshold(d, "import_abs_s");
 
-	if (isnan(cr) || isnan(ca))
+	if (isnan(cr) || isnan(ca) || replicate_thresholds(b, d))
 		return;
 	qe_buf_adds(b, "Slower or faster means beyond ");
 	qe_gfm_ratio(b, cr);
@@ -635,6 +825,7 @@ thresholds(struct qe_buf *b, const struct qe_diffset *d)
 		}
 	}
 	qe_buf_adds(b, ". ");
+	memory_thresholds(b, d);
 }
 
 static void
@@ -677,7 +868,7 @@ timings_note(struct qe_buf *b, const struct qe_diffset *d)
 		}
 	if (nb > 1 && nh > 1)
 		qe_buf_addf(b, " Timings are up to %ld + %ld replicate runs, each in a fresh kernel on one runner, "
-			    "the versions interleaved: their cells are judged by the replicate rule (qe-cell-diff --rep-ratio, --rep-abs) and the test, not by the single-run thresholds.</sub>\n", nb, nh);
+			    "the versions interleaved: cells and lectures are judged by the replicate rule (qe-cell-diff --rep-ratio, --rep-abs) and the test; as used is a run's first execution, warm the same cells run again in its kernel.</sub>\n", nb, nh);
 	else
 		qe_buf_adds(b, " Timings are single runs on shared runners: small changes are noise.</sub>\n");
 }

@@ -86,6 +86,89 @@ note(struct qe_buf *b, const char **sep, const char *s)
 	*sep = ", ";
 }
 
+/* "slower", "faster", "unclear", "same" for a timed verdict, NULL otherwise. */
+static const char *
+moved(int v)
+{
+	return v == QE_V_REGRESSION ? "slower" : v == QE_V_IMPROVEMENT ? "faster" :
+	    v == QE_V_INCONCLUSIVE ? "unclear" : v == QE_V_UNCHANGED ? "same" : NULL;
+}
+
+/* " (×2.50, p = 0.008, 5 + 5 runs, spread ×2.10–×2.90)" */
+static void
+test_words(struct qe_buf *b, double ratio, const struct qe_dtest *t)
+{
+	qe_buf_adds(b, " (");
+	qe_gfm_ratio(b, ratio);
+	if (t->has && !isnan(t->p))
+		qe_gfm_addf(b, ", p = %.2g", t->p);
+	if (t->has && t->n_b >= 0 && t->n_h >= 0)
+		qe_gfm_addf(b, ", %ld + %ld runs", t->n_b, t->n_h);
+	if (t->has && !isnan(t->lo)) {
+		qe_buf_adds(b, ", spread ");
+		qe_gfm_ratio(b, t->lo);
+		qe_buf_adds(b, "\xe2\x80\x93");	/* – */
+		qe_gfm_ratio(b, t->hi);
+	}
+	qe_buf_addc(b, ')');
+}
+
+/*
+ * Replicate runs in plain numbers, as used first and warm beside it:
+ * "slower as used: 0.65 s → 1.65 s (×2.5, p = 0.008, 5 + 5 runs, spread
+ * ×2.1–×2.9); faster warm: 0.68 s → 0.001 s (×<0.01); compile ~1.6 s".
+ */
+void
+qe_mdtable_replicate(struct qe_buf *b, int verdict, double base_s, double head_s, double ratio,
+    const struct qe_dtest *t, const struct qe_dwarm *w)
+{
+	const char *word = moved(verdict);
+
+	qe_buf_adds(b, word ? word : "as used");
+	qe_buf_adds(b, word ? " as used: " : ": ");
+	qe_gfm_dur(b, base_s);
+	qe_buf_adds(b, ARROW);
+	qe_gfm_dur(b, head_s);
+	test_words(b, ratio, t);
+	if (!w->has)
+		return;
+	if (w->error) {
+		qe_buf_adds(b, "; warm unavailable: warm pass raised ");
+		qe_gfm_code(b, w->error, CAP_REASON, 1);
+		return;
+	}
+	if ((word = moved(w->verdict)) == NULL)
+		return;		/* not run again: a definition */
+	qe_buf_adds(b, "; ");
+	qe_buf_adds(b, word);
+	qe_buf_adds(b, " warm: ");
+	qe_gfm_dur(b, w->b);
+	qe_buf_adds(b, ARROW);
+	qe_gfm_dur(b, w->h);
+	qe_buf_adds(b, " (");
+	qe_gfm_ratio(b, w->ratio);
+	qe_buf_addc(b, ')');
+	if (head_s - w->h > 0 && verdict == QE_V_REGRESSION && w->verdict == QE_V_IMPROVEMENT) {
+		qe_buf_adds(b, "; compile ~");
+		qe_gfm_dur(b, head_s - w->h);
+	}
+}
+
+/* "needs +2.1 GB more (peak), resident +1.9 GB" */
+static void
+memory_words(struct qe_buf *b, double peak, double resident)
+{
+	if (!isnan(peak) && peak > 0) {
+		qe_buf_adds(b, "needs ");
+		qe_gfm_bytes_delta(b, peak);
+		qe_buf_adds(b, " more (peak)");
+	}
+	if (!isnan(resident) && resident > 0) {
+		qe_buf_adds(b, !isnan(peak) && peak > 0 ? ", resident " : "resident ");
+		qe_gfm_bytes_delta(b, resident);
+	}
+}
+
 /*
  * The notes of a cell's row (c) or a lecture's top row (n); top: a row of
  * the top table, where an output change no code explains is not told.
@@ -96,24 +179,38 @@ add_notes(struct qe_buf *b, const struct qe_dcell *c, const struct qe_dnb *n, in
 	unsigned fl = c ? c->flags : n->flags;
 	const char *sep = "";
 
+	if (c && qe_review_results_differ(c))
+		note(b, &sep, "**results differ**");
 	if (n)
 		note(b, &sep, n->whole ? "whole notebook" : "lecture total");
-	if (fl & QE_FLAG(QE_F_COMPILE)) {
-		note(b, &sep, "compile-time regression: faster warm");
-		if (c && !isnan(c->warm_ratio)) {	/* as used is the row's ratio */
-			qe_buf_adds(b, " ");
-			qe_gfm_ratio(b, c->warm_ratio);
-		}
+	if (fl & QE_FLAG(QE_F_COMPILE))
+		note(b, &sep, "compile-time regression");
+	if (c && c->has_test) {
+		struct qe_dtest t = { 1, c->p, c->lo, c->hi, c->n_b, c->n_h };
+
+		qe_buf_adds(b, sep);
+		qe_mdtable_replicate(b, c->verdict, c->base_s, c->head_s, c->ratio, &t, &c->warm);
+		sep = "; ";
+	} else if (n && n->test.has) {
+		qe_buf_adds(b, sep);
+		qe_mdtable_replicate(b, n->verdict, n->base_s, n->head_s, n->ratio, &n->test, &n->warm);
+		sep = "; ";
+	} else if (c && c->warm.error) {
+		qe_buf_adds(b, sep);
+		qe_buf_adds(b, "warm unavailable: warm pass raised ");
+		qe_gfm_code(b, c->warm.error, CAP_REASON, 1);
+		sep = ", ";
 	}
 	if (c && (fl & QE_FLAG(QE_F_MEMORY))) {
-		note(b, &sep, "needs ");
-		qe_gfm_bytes_delta(b, c->mem_h - c->mem_b);
+		qe_buf_adds(b, sep);
+		memory_words(b, c->mem_h - c->mem_b, c->rss_step);
+		sep = ", ";
 	}
 	if (fl & QE_FLAG(QE_F_SOURCE))
 		note(b, &sep, "source changed");
 	if (fl & QE_FLAG(QE_F_UPSTREAM))
 		note(b, &sep, "earlier cell changed");
-	if ((fl & QE_FLAG(QE_F_OUTPUT)) &&
+	if ((fl & QE_FLAG(QE_F_OUTPUT)) && !(c && qe_review_results_differ(c)) &&
 	    (!top || (fl & (QE_FLAG(QE_F_SOURCE) | QE_FLAG(QE_F_UPSTREAM)))))
 		note(b, &sep, "output changed");
 	if (c && qe_review_now_failing(c)) {
@@ -129,10 +226,6 @@ add_notes(struct qe_buf *b, const struct qe_dcell *c, const struct qe_dnb *n, in
 		note(b, &sep, "ignored");
 	else if (fl & QE_FLAG(QE_F_MAIN))
 		note(b, &sep, "changed on main");
-	if (c && c->has_test && !isnan(c->p)) {
-		qe_buf_adds(b, sep);
-		qe_gfm_addf(b, "p = %.3g, %ld + %ld runs", c->p, c->n_b, c->n_h);
-	}
 }
 
 /* "| " between cells: the cell before ends, the next starts. */
@@ -175,7 +268,10 @@ qe_mdtable_top_row(struct qe_buf *b, const struct qe_toprow *t, int adjusted)
 	const struct qe_dnb *n = t->n;
 
 	qe_buf_adds(b, "| ");
-	qe_mdtable_verdict(b, c ? c->verdict : n->verdict, c && qe_review_now_failing(c));
+	if (t->rank == 4)
+		qe_buf_adds(b, "\xf0\x9f\x9f\xa0 more memory");		/* 🟠 */
+	else
+		qe_mdtable_verdict(b, c ? c->verdict : n->verdict, c && qe_review_now_failing(c));
 	next_cell(b);
 	qe_mdtable_doc(b, c ? c->doc : n->doc);
 	next_cell(b);
@@ -282,6 +378,16 @@ add_cell_counts(struct qe_buf *b, const long *counts, long ignored)
 		qe_buf_adds(b, QE_GFM_NONE);
 }
 
+/* 1 when a cell of lecture n has results that differ. */
+static int
+nb_differ(const struct qe_diffset *set, const struct qe_dnb *n)
+{
+	for (long i = 0; i < n->nc; i++)
+		if (qe_review_results_differ(&set->cells[n->c0 + i]))
+			return 1;
+	return 0;
+}
+
 void
 qe_mdtable_nb_row(struct qe_buf *b, const struct qe_diffset *set, const struct qe_dnb *n)
 {
@@ -291,8 +397,17 @@ qe_mdtable_nb_row(struct qe_buf *b, const struct qe_diffset *set, const struct q
 	if (qe_review_nb_failed(n))
 		qe_buf_adds(b, qe_review_nb_failed(n) == 1 ? "\xe2\x9d\x8c newly failing" :
 		    "\xe2\x9d\x8c still failing");
-	else
+	else if (n->test.has) {	/* the mark, then the verdict in numbers */
+		qe_buf_adds(b, n->verdict == QE_V_REGRESSION ? "\xf0\x9f\x94\xb4 " :
+		    n->verdict == QE_V_IMPROVEMENT ? "\xf0\x9f\x9f\xa2 " :
+		    n->verdict == QE_V_INCONCLUSIVE ? "\xf0\x9f\x9f\xa1 " : "");
+		qe_mdtable_replicate(b, n->verdict, n->base_s, n->head_s, n->ratio, &n->test, &n->warm);
+	} else
 		qe_mdtable_verdict(b, n->verdict, 0);
+	if (nb_differ(set, n))
+		qe_buf_adds(b, "; **results differ**");
+	if (n->flags & QE_FLAG(QE_F_MEMORY))
+		qe_buf_adds(b, "; needs more memory");
 	if (n->flags & QE_FLAG(QE_F_IGNORED))
 		qe_buf_adds(b, " (ignored)");
 	else if (n->flags & QE_FLAG(QE_F_MAIN))

@@ -50,6 +50,16 @@ qe_review_now_failing(const struct qe_dcell *c)
 }
 
 int
+qe_review_results_differ(const struct qe_dcell *c)
+{
+	unsigned f = c->flags;
+
+	if (!(f & QE_FLAG(QE_F_OUTPUT)) || qe_review_apart(f))
+		return 0;
+	return c->has_test || ((f & QE_FLAG(QE_F_UPSTREAM)) && !(f & QE_FLAG(QE_F_SOURCE)));
+}
+
+int
 qe_review_fixed(const struct qe_dcell *c)
 {
 	return c->st_b == QE_ST_ERROR && c->hidx >= 0 && c->st_h != QE_ST_ERROR &&
@@ -120,6 +130,15 @@ top_key(int rank, double delta)
 	return rank == 3 ? -delta : rank == 2 ? fabs(delta) : delta;
 }
 
+/* The larger of a cell's peak and resident growth beyond base's. */
+static double
+mem_key(const struct qe_dcell *c)
+{
+	double p = c->mem_h - c->mem_b, s = c->rss_step;
+
+	return isnan(p) ? isnan(s) ? 0 : s : isnan(s) || p > s ? p : s;
+}
+
 static int
 top_cmp(const void *a, const void *b)
 {
@@ -156,6 +175,11 @@ count_cells(struct qe_review *r, const struct qe_diffset *d)
 		if (c->flags & QE_FLAG(QE_F_NOTCOMP))
 			r->n_notcomp_cells++;
 		r->n_output_quiet += qe_review_output_unexplained(c);
+		r->n_differ += qe_review_results_differ(c);
+		r->n_compile += (c->flags & QE_FLAG(QE_F_COMPILE)) != 0;
+		r->n_memory += (c->flags & QE_FLAG(QE_F_MEMORY)) != 0;
+		if (c->has_test && c->n_b + c->n_h > r->rep_b + r->rep_h)
+			r->rep_b = c->n_b, r->rep_h = c->n_h;
 	}
 }
 
@@ -186,6 +210,9 @@ count_nb(struct qe_review *r, const struct qe_dnb *n)
 		r->n_whole++;
 	if (k == QE_K_EXECUTED && n->nc == 0)
 		r->n_nocode++;
+	r->n_warm_raised += n->warm.error != NULL;
+	if (n->test.has && n->test.n_b + n->test.n_h > r->rep_b + r->rep_h)
+		r->rep_b = n->test.n_b, r->rep_h = n->test.n_h;
 }
 
 /* Each lecture's cells (both arrays sorted by document) and its counts. */
@@ -225,9 +252,11 @@ build_tops(struct qe_review *r, const struct qe_diffset *d)
 		const struct qe_dcell *c = &d->cells[i];
 		int k = top_rank(c->verdict, qe_review_now_failing(c));
 
+		if (k < 0 && (c->flags & QE_FLAG(QE_F_MEMORY)))	/* memory alone: a row too */
+			k = 4;
 		if (k >= 0 && !qe_review_apart(c->flags))
 			r->tops[r->ntops++] = (struct qe_toprow){ .c = c, .rank = k,
-			    .key = top_key(k, c->delta) };
+			    .key = k == 4 ? mem_key(c) : top_key(k, c->delta) };
 	}
 	/* a lecture's verdict that its cells do not show (no cell timings) */
 	for (size_t i = 0; i < d->nnbs; i++) {

@@ -28,7 +28,7 @@
 struct qe_toprow {
 	const struct qe_dcell *c;
 	const struct qe_dnb *n;
-	int rank;		/* 0 slower, 1 now failing, 2 unclear, 3 faster */
+	int rank;		/* 0 slower, 1 now failing, 2 unclear, 3 faster, 4 needs more memory */
 	double key;		/* larger first within a rank */
 };
 
@@ -63,6 +63,11 @@ struct qe_review {
 	long n_notcomp_cells;	/* cells flagged not-comparable */
 	long n_output_quiet;	/* cells whose output changed with no code change (qe_review_output_unexplained) */
 	long nb_only_regressions, nb_only_improvements;	/* lecture-only top rows */
+	long n_differ;		/* cells whose results differ (qe_review_results_differ) */
+	long n_compile;		/* cells flagged compile-time-regression */
+	long n_memory;		/* cells flagged memory-growth */
+	long n_warm_raised;	/* lectures whose warm pass raised */
+	long rep_b, rep_h;	/* the most replicate runs of a test, 0 for none */
 };
 
 /* Sort `d` and count it into r (see above). */
@@ -72,6 +77,15 @@ void qe_review_free(struct qe_review *r);
 
 /* 1 when the cell raises an error in head and did not in base. */
 int qe_review_now_failing(const struct qe_dcell *c);
+
+/*
+ * 1 when the cell's results differ between the versions, so its timings
+ * compare different computations: its output changed in replicate runs
+ * (each version's result digest, the same in each of its runs), or, in a
+ * single-run screen, on a cell whose source did not change but an earlier
+ * cell's did (a source and upstream both unchanged is noise: an unseeded draw).
+ */
+int qe_review_results_differ(const struct qe_dcell *c);
 
 /* 1 when the cell raised an error in base and ran without one in head. */
 int qe_review_fixed(const struct qe_dcell *c);

@@ -142,7 +142,7 @@ struct qe_runner_factor
 qe_diff_runner_factor(const struct qe_diff_opts *o, const struct qe_reader *r,
     struct qe_doc *const *docs, size_t n)
 {
-	struct qe_runner_factor rf = { NAN, 0, 0 };
+	struct qe_runner_factor rf = { NAN, 0, 0, 0 };
 	double *logs = NULL, l;
 	int nl = 0, cap = 0, np;
 
@@ -152,9 +152,11 @@ qe_diff_runner_factor(const struct qe_diff_opts *o, const struct qe_reader *r,
 		if (!compared(docs[k]))
 			continue;
 		cp = doc_pairs(r, docs[k], &np);
-		for (int i = 0; i < np; i++) {
+		for (int i = 0, seen = 0; i < np; i++) {
 			if (isnan(l = steady_log(o, &cp[i])))
 				continue;
+			rf.docs += !seen;
+			seen = 1;
 			rf.reps += cp[i].b->more && cp[i].h->more;
 			if (nl == cap) {
 				cap = cap ? cap * 2 : 64;
@@ -187,18 +189,31 @@ samples_median(const struct qe_samples *s)
 }
 
 /*
- * Peak memory growth (the hook's peak_growth_bytes): flagged memory-growth
- * when head's median is at least mem_abs bytes and mem_ratio times above
- * base's.
+ * Memory: flagged memory-growth when head's median peak growth (the hook's
+ * peak_growth_bytes) is at least mem_abs bytes and mem_ratio times above
+ * base's, or when head's resident set (rss_bytes) grew at least mem_abs
+ * bytes more than base's across the cell. *rss_diff: head - base resident
+ * after the last cell both measured, carried from cell to cell.
  */
 static void
-judge_memory(const struct qe_diff_opts *o, const struct cellpair *p, struct qe_cell_diff *c)
+judge_memory(const struct qe_diff_opts *o, const struct cellpair *p, struct qe_cell_diff *c,
+    double *rss_diff)
 {
 	c->mem_b = samples_median(p->b ? p->b->mem : NULL);
 	c->mem_h = samples_median(p->h ? p->h->mem : NULL);
 	c->has_mem = !isnan(c->mem_b) || !isnan(c->mem_h);
+	c->rss_b = samples_median(p->b ? p->b->rss : NULL);
+	c->rss_h = samples_median(p->h ? p->h->rss : NULL);
+	c->has_rss = !isnan(c->rss_b) || !isnan(c->rss_h);
+	c->rss_step = NAN;
 	if (p->b && p->h && !isnan(c->mem_b) && !isnan(c->mem_h) &&
 	    c->mem_h - c->mem_b >= o->mem_abs && c->mem_h >= c->mem_b * o->mem_ratio)
+		c->flags |= QE_FLAG(QE_F_MEMORY);
+	if (isnan(c->rss_b) || isnan(c->rss_h))
+		return;
+	c->rss_step = c->rss_h - c->rss_b - (isnan(*rss_diff) ? 0 : *rss_diff);
+	*rss_diff = c->rss_h - c->rss_b;
+	if (p->b && p->h && c->rss_step >= o->mem_abs)
 		c->flags |= QE_FLAG(QE_F_MEMORY);
 }
 
@@ -208,12 +223,15 @@ judge_memory(const struct qe_diff_opts *o, const struct cellpair *p, struct qe_c
  * compile-time-regression.
  */
 static void
-judge_warm(const struct qe_rule *rule, const struct cellpair *p, double scale, struct qe_cell_diff *c)
+judge_warm(const struct qe_reader *r, const struct qe_rule *rule, const struct cellpair *p, double scale,
+    struct qe_cell_diff *c)
 {
 	const struct qe_samples *bw = p->b ? p->b->warm : NULL, *hw = p->h ? p->h->warm : NULL;
+	uint32_t err = p->h && p->h->warm_error ? p->h->warm_error : p->b ? p->b->warm_error : 0;
 	double *bv, *hv;
 
-	qe_verdict_judgement_init(&c->warm, bw || hw ? QE_V_NOTIMING : -1);
+	c->warm_error = err ? qe_reader_text(r, err) : NULL;
+	qe_verdict_judgement_init(&c->warm, bw || hw || err ? QE_V_NOTIMING : -1);
 	if (!bw || !hw)
 		return;
 	bv = qe_xmalloc(sizeof *bv * (size_t)bw->n);
@@ -232,8 +250,8 @@ judge_warm(const struct qe_rule *rule, const struct cellpair *p, double scale, s
  * the changed-on-main and ignored flags its notebook gives every cell).
  */
 static void
-judge_cell(const struct qe_diff_opts *o, const struct qe_rule *rule, double scale,
-    const struct cellpair *p, int notcomp, unsigned doc, struct qe_cell_diff *c)
+judge_cell(const struct qe_diff_opts *o, const struct qe_reader *r, const struct qe_rule *rule, double scale,
+    const struct cellpair *p, int notcomp, unsigned doc, struct qe_cell_diff *c, double *rss_diff)
 {
 	double *bv = NULL, *hv = NULL;
 	int nbv = qe_reader_cell_samples(p->b, &bv), nhv = qe_reader_cell_samples(p->h, &hv);
@@ -264,8 +282,8 @@ judge_cell(const struct qe_diff_opts *o, const struct qe_rule *rule, double scal
 		qe_verdict_judge(&c->j, bv, nbv, hv, nhv, rule, scale);
 	free(bv);
 	free(hv);
-	judge_warm(rule, p, scale, c);
-	judge_memory(o, p, c);
+	judge_warm(r, rule, p, scale, c);
+	judge_memory(o, p, c, rss_diff);
 }
 
 /* A judged cell's share in its notebook's counts and flags. */
@@ -295,7 +313,7 @@ judge_cells(const struct qe_diff_opts *o, const struct qe_reader *r, double scal
 {
 	int np;
 	struct cellpair *cp = doc_pairs(r, nb->doc, &np);
-	double m;
+	double m, rss_diff = NAN;
 
 	for (int i = 0; i < np; i++) {
 		if (cp[i].b && !isnan(m = qe_reader_cell_median(cp[i].b)))
@@ -321,7 +339,7 @@ judge_cells(const struct qe_diff_opts *o, const struct qe_reader *r, double scal
 		    (i == 0 || qe_diff_import_line(qe_reader_text(r, cp[i].h->first_line))) &&
 		    rule.abs < o->import_abs)
 			rule.abs = o->import_abs;
-		judge_cell(o, &rule, scale, &cp[i], nb->notcomp, doc, &c);
+		judge_cell(o, r, &rule, scale, &cp[i], nb->notcomp, doc, &c, &rss_diff);
 		count_cell(nb, &c);
 		if (fn)
 			fn(arg, nb, &c);
@@ -356,7 +374,7 @@ static void
 judge_measure(const struct qe_diff_opts *o, double scale, struct qe_nb_diff *nb, double *bv, double *hv)
 {
 	const struct qe_side *bs = &nb->doc->s[QE_BASE], *hs = &nb->doc->s[QE_HEAD];
-	struct qe_rule exec = { o->nb.ratio, o->exec_abs, o->nb.alpha, 0, 0, 0 };
+	struct qe_rule exec = { o->nb.ratio, o->exec_abs, o->nb.alpha, o->nb.rep_ratio, o->nb.rep_abs, 0 };
 	int nbv = 0, nhv = 0;
 
 	if (one_source(bs) && one_source(hs) && qe_vocab_timing_sources_comparable(bs->tsrc, hs->tsrc)) {
@@ -395,6 +413,8 @@ lecture_rule(struct qe_nb_diff *nb)
 
 	nb->verdict = nb->j.verdict;
 	nb->rule = nb->measure ? QE_R_SUM : -1;
+	if (nb->j.answer >= 0)	/* replicates: the lecture's total and its test, one answer */
+		return;
 	if (reg > 0 && imp == 0)
 		nb->verdict = QE_V_REGRESSION, nb->rule = QE_R_CELLS;
 	else if (imp > 0 && reg == 0)
@@ -412,6 +432,25 @@ side_medians(const struct qe_side *s, double sum, double *v, double *exec_med, d
 	*cells_med = n ? qe_stats_median(v, n) : sum > 0 ? sum : NAN;
 }
 
+/* The lecture's warm total (each run's warm_seconds) by the notebook rule. */
+static void
+judge_nb_warm(const struct qe_diff_opts *o, double scale, struct qe_nb_diff *nb, double *bv, double *hv)
+{
+	const struct qe_side *bs = &nb->doc->s[QE_BASE], *hs = &nb->doc->s[QE_HEAD];
+	int nbv, nhv;
+
+	nb->warm_error = hs->warm_error ? hs->warm_error : bs->warm_error;
+	if (bs->nwarm == 0 && hs->nwarm == 0)
+		return;
+	nb->warm.verdict = QE_V_NOTIMING;
+	nbv = finite_of(bs->warm_s, bs->nexec, bv);
+	nhv = finite_of(hs->warm_s, hs->nexec, hv);
+	if (nbv > 0 && nhv > 0)
+		qe_verdict_judge(&nb->warm, bv, nbv, hv, nhv, &o->nb, scale);
+	if (nb->verdict == QE_V_REGRESSION && nb->warm.verdict == QE_V_IMPROVEMENT)
+		nb->flags |= QE_FLAG(QE_F_COMPILE);
+}
+
 static void
 judge_notebook(const struct qe_diff_opts *o, double scale, struct qe_nb_diff *nb)
 {
@@ -424,6 +463,7 @@ judge_notebook(const struct qe_diff_opts *o, double scale, struct qe_nb_diff *nb
 	if (nb->verdict < 0) {
 		judge_measure(o, scale, nb, bv, hv);
 		lecture_rule(nb);
+		judge_nb_warm(o, scale, nb, bv, hv);
 	}
 	if (nb->notcomp && !qe_vocab_verdict_is_failure(nb->verdict))
 		nb->reason = "provenance fingerprints differ";
@@ -491,6 +531,7 @@ qe_diff_doc(const struct qe_diff_opts *o, const struct qe_reader *r, const struc
 	nb->doc = d;
 	nb->rule = -1;
 	qe_verdict_judgement_init(&nb->j, -1);
+	qe_verdict_judgement_init(&nb->warm, -1);
 	nb->executed = hs->present ? head_executed(d, &nb->how) : 0;
 	/* a cached notebook was not measured by HEAD: its stamp says nothing */
 	nb->notcomp = nb->executed && bs->present && bs->fp && hs->fp && bs->fp != hs->fp &&
@@ -547,7 +588,8 @@ qe_diff_scale(const struct qe_diff_opts *o, const struct qe_runner_factor *rf)
 		return 1;
 	if (o->adjust > 0)
 		return rf->factor;
-	if (rf->reps == 0 && (rf->factor >= QE_DIFF_FACTOR_CLEAR || rf->factor * QE_DIFF_FACTOR_CLEAR <= 1))
+	if (rf->reps == 0 && rf->cells >= QE_DIFF_FACTOR_CELLS && rf->docs >= 2 &&
+	    (rf->factor >= QE_DIFF_FACTOR_CLEAR || rf->factor * QE_DIFF_FACTOR_CLEAR <= 1))
 		return rf->factor;
 	return 1;
 }

@@ -31,7 +31,7 @@ struct qe_fences;
 
 struct qe_diff_opts {
 	struct qe_rule cell;	/* -r, -a, --alpha, --rep-ratio, --rep-abs */
-	struct qe_rule nb;	/* --nb-ratio, --nb-abs, --alpha */
+	struct qe_rule nb;	/* --nb-ratio, --nb-abs, --alpha; --rep-ratio, --rep-abs as the cells' */
 	double exec_abs;	/* --exec-abs: the floor for execution_seconds */
 	double factor_min_s;	/* cells shorter than this swing most */
 	int factor_min_cells;	/* cells the runner factor needs */
@@ -45,8 +45,8 @@ struct qe_diff_opts {
 };
 
 /* The defaults: see qe-cell-diff(1), THRESHOLDS, for the evidence. */
-#define QE_DIFF_OPTS_DEFAULT { { 1.5, 0.5, 0.05, 1.2, 0.05, QE_DIFF_TIME_ABS }, { 1.5, 1.0, 0.05, 0, 0, 0 }, \
-	3.5, 0.05, 3, 0, 268435456, 1.5, NULL, NULL, 2.0, 0 }
+#define QE_DIFF_OPTS_DEFAULT { { 1.5, 0.5, 0.05, 1.2, 0.05, QE_DIFF_TIME_ABS }, { 1.5, 1.0, 0.05, 1.2, 0.05, 0 }, \
+	3.5, 0.05, 3, 0, 134217728, 1.5, NULL, NULL, 2.0, 0 }
 
 /* The long-cell bound: 60 s, 1/40 of the 2,400 s per-cell limit QuantEcon's books set. */
 #define QE_DIFF_TIME_ABS 60.0
@@ -54,11 +54,19 @@ struct qe_diff_opts {
 
 /* The runner factor is clear, and removed by default, at x1.25 or more, x0.8 or less. */
 #define QE_DIFF_FACTOR_CLEAR 1.25
+/*
+ * ... and only when it speaks for the machine: at least this many steady
+ * cells in at least two re-executed lectures. A few cells of one lecture
+ * that all got slower are that lecture's change (its packages, its data),
+ * not the runner's; -A still removes any factor.
+ */
+#define QE_DIFF_FACTOR_CELLS 8
 
 struct qe_runner_factor {
 	double factor;	/* median head/base of the steady cells; NAN when too few */
 	int cells;	/* how many cells it was estimated from */
 	int reps;	/* ... of which had replicates on both sides (one runner, interleaved) */
+	int docs;	/* the documents those cells are in */
 };
 
 /*
@@ -74,7 +82,8 @@ struct qe_runner_factor qe_diff_runner_factor(const struct qe_diff_opts *o, cons
  * The divisor of HEAD's durations: the runner factor with -A (adjust 1);
  * without an option (adjust 0) the factor when it is clear (at least
  * QE_DIFF_FACTOR_CLEAR or at most its inverse: the unchanged cells say the
- * machine was faster or slower) and the cells are single runs (replicates
+ * machine was faster or slower; from QE_DIFF_FACTOR_CELLS cells or more in
+ * two documents or more) and the cells are single runs (replicates
  * ran both versions on one runner, interleaved: no runner to remove), else
  * 1; 1 with --no-adjust (-1) or without a factor.
  */
@@ -98,6 +107,11 @@ struct qe_cell_diff {
 	struct qe_judgement warm;	/* warm samples judged; verdict -1 when no side has any */
 	double mem_b, mem_h;		/* median peak growth in bytes, NAN when none */
 	int has_mem;			/* a side had peak growth samples */
+	double rss_b, rss_h;		/* median resident set after the cell, NAN when none */
+	double rss_step;		/* how much more head's resident set grew than base's across
+					 * this cell (since the last cell both measured), NAN when unknown */
+	int has_rss;			/* a side had rss samples */
+	const char *warm_error;		/* the warm pass raised here (a side's first), or NULL */
 };
 
 /*
@@ -109,7 +123,10 @@ struct qe_cell_diff {
  * "cells"); otherwise, and when its cells cancel, the sum of its cell
  * times decides by the notebook thresholds (rule "sum"). Cells ignored
  * by label take no part; an ignored lecture keeps its cells' verdict. A notebook that failed in HEAD is "failed" when it failed
- * in BASE too, else "newly-failed", whatever its timings.
+ * in BASE too, else "newly-failed", whatever its timings. With replicate
+ * runs (two or more on each side) the lecture's total alone decides, by the
+ * replicate rule and its test, so verdict and test answer are one answer;
+ * warm: the same over the runs' warm_seconds (qe-replicate --warm).
  */
 struct qe_nb_diff {
 	const struct qe_doc *doc;
@@ -123,6 +140,8 @@ struct qe_nb_diff {
 	int touched;		/* the pull request changed its source: 1, 0, or -1 unknown */
 	long rule_cells[2];	/* regressed and improved cells the lecture rule counts */
 	struct qe_judgement j;
+	struct qe_judgement warm;	/* verdict -1 when no side has warm_seconds */
+	const char *warm_error;	/* a side's notebook warm_error, or NULL */
 	double sum[2];		/* sums of the cell medians per side */
 	double exec_med[2], cells_med[2];	/* the medians of the notebook records */
 	long cells[QE_NVERDICTS];	/* its cells' verdicts */

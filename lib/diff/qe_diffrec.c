@@ -12,6 +12,7 @@ struct writer {
 	const struct qe_reader *r;
 	struct qe_buf cells;	/* the cell-diff lines of the current document */
 	double scale;		/* what HEAD's durations are divided by (qe_diff_scale) */
+	int reps, mem;		/* a replicate test was written; memory fields were */
 };
 
 static double
@@ -51,12 +52,20 @@ jw_test(struct qe_buf *b, const struct qe_judgement *j)
 	QE_JW_KEY(b, "p"), qe_jw_num(b, j->p, 6);
 	QE_JW_KEY(b, "n_base"), qe_jw_num(b, j->nb, 0);
 	QE_JW_KEY(b, "n_head"), qe_jw_num(b, j->nh, 0);
+	QE_JW_KEY(b, "spread");
+	if (isnan(j->lo))
+		QE_JW_LIT(b, "null");
+	else {
+		QE_JW_LIT(b, "["), qe_jw_num(b, j->lo, 4);
+		QE_JW_LIT(b, ","), qe_jw_num(b, j->hi, 4);
+		QE_JW_LIT(b, "]");
+	}
 	QE_JW_LIT(b, "}");
 }
 
 /* "warm": the warm judgement, only when a side had warm samples. */
 static void
-jw_warm(struct qe_buf *b, const struct qe_judgement *w, int both)
+jw_warm(struct qe_buf *b, const struct qe_judgement *w, int both, const char *err)
 {
 	if (w->verdict < 0)
 		return;
@@ -67,6 +76,7 @@ jw_warm(struct qe_buf *b, const struct qe_judgement *w, int both)
 	QE_JW_KEY(b, "ratio"), qe_jw_num(b, both && w->b > 0 ? w->h / w->b : NAN, 4);
 	QE_JW_KEY(b, "verdict"), qe_jw_str(b, qe_vocab_name(&qe_vocab_verdicts, w->verdict));
 	jw_test(b, w);
+	QE_JW_KEY(b, "error"), qe_jw_str(b, err);
 	QE_JW_LIT(b, "}");
 }
 
@@ -112,11 +122,18 @@ write_cell(void *arg, const struct qe_nb_diff *nb, const struct qe_cell_diff *c)
 	QE_JW_KEY(b, "n_base"), qe_jw_num(b, j->nb, 0);
 	QE_JW_KEY(b, "n_head"), qe_jw_num(b, j->nh, 0);
 	jw_test(b, j);
+	w->reps |= j->answer >= 0;
+	w->mem |= c->has_mem || c->has_rss;
 	if (c->has_mem) {
 		QE_JW_KEY(b, "peak_growth_base_bytes"), qe_jw_num(b, c->mem_b, 0);
 		QE_JW_KEY(b, "peak_growth_head_bytes"), qe_jw_num(b, c->mem_h, 0);
 	}
-	jw_warm(b, &c->warm, bc && hc);
+	if (c->has_rss) {
+		QE_JW_KEY(b, "rss_base_bytes"), qe_jw_num(b, c->rss_b, 0);
+		QE_JW_KEY(b, "rss_head_bytes"), qe_jw_num(b, c->rss_h, 0);
+		QE_JW_KEY(b, "rss_growth_delta_bytes"), qe_jw_num(b, c->rss_step, 0);
+	}
+	jw_warm(b, &c->warm, bc && hc, c->warm_error);
 	QE_JW_LIT(b, "}\n");
 }
 
@@ -178,6 +195,25 @@ jw_timeout(struct qe_buf *b, const struct qe_side *hs)
 	QE_JW_LIT(b, "}");
 }
 
+/* "kernel_imports": the modules only one version's kernel imported, when there are any. */
+static void
+jw_kernel_imports(struct qe_buf *b, const struct qe_side *bs, const struct qe_side *hs)
+{
+	cJSON *o = qe_json_check(cJSON_CreateObject());
+	cJSON *ob = qe_json_check(cJSON_AddArrayToObject(o, "base"));
+	cJSON *oh = qe_json_check(cJSON_AddArrayToObject(o, "head"));
+	char *s;
+
+	qe_kenv_imports(bs->kenv, hs->kenv, ob, oh);
+	if (cJSON_GetArraySize(ob) + cJSON_GetArraySize(oh) > 0) {
+		s = qe_json_print(o);
+		QE_JW_KEY(b, "kernel_imports");
+		qe_buf_adds(b, s);
+		cJSON_free(s);
+	}
+	cJSON_Delete(o);
+}
+
 /* "kernel_changes", only when a hook measured what a kernel ran with: cJSON's array, printed. */
 static void
 jw_kernel_changes(struct qe_buf *b, const struct qe_side *bs, const struct qe_side *hs)
@@ -194,6 +230,7 @@ jw_kernel_changes(struct qe_buf *b, const struct qe_side *bs, const struct qe_si
 	qe_buf_adds(b, s);
 	cJSON_free(s);
 	cJSON_Delete(a);
+	jw_kernel_imports(b, bs, hs);
 }
 
 /*
@@ -240,6 +277,7 @@ write_notebook(struct qe_buf *b, const struct qe_nb_diff *nb)
 	QE_JW_KEY(b, "fingerprint_head"), qe_jw_str(b, hs->fp);
 	jw_cell_counts(b, nb->cells);
 	jw_test(b, j);
+	jw_warm(b, &nb->warm, bs->present && hs->present, nb->warm_error);
 	jw_kernel_changes(b, bs, hs);
 	QE_JW_LIT(b, "}\n");
 }
@@ -283,11 +321,22 @@ add_machines(cJSON *o, struct qe_diff_totals *t)
 	}
 }
 
+/* The rules applied; the replicate rule's and memory's only where they applied. */
 static void
-add_thresholds(cJSON *o, const struct qe_diff_opts *opt)
+add_thresholds(cJSON *o, const struct qe_diff_opts *opt, const struct writer *w)
 {
 	cJSON *t = qe_json_check(cJSON_AddObjectToObject(o, "thresholds"));
 
+	if (w->reps) {
+		add_number(t, "replicate_ratio", opt->cell.rep_ratio > 0 ? opt->cell.rep_ratio : opt->cell.ratio);
+		add_number(t, "replicate_abs_s", opt->cell.rep_ratio > 0 ? opt->cell.rep_abs : opt->cell.abs);
+		add_number(t, "replicate_notebook_ratio", opt->nb.rep_ratio > 0 ? opt->nb.rep_ratio : opt->nb.ratio);
+		add_number(t, "replicate_notebook_abs_s", opt->nb.rep_ratio > 0 ? opt->nb.rep_abs : opt->nb.abs);
+	}
+	if (w->mem) {
+		add_number(t, "memory_abs_bytes", opt->mem_abs);
+		add_number(t, "memory_ratio", opt->mem_ratio);
+	}
 	add_number(t, "cell_ratio", opt->cell.ratio);
 	add_number(t, "cell_abs_s", opt->cell.abs);
 	add_number(t, "notebook_ratio", opt->nb.ratio);
@@ -330,7 +379,7 @@ add_environment(cJSON *o, const struct qe_reader *r, struct qe_doc *const *execu
 static void
 write_summary(const struct qe_diff_opts *opt, const struct qe_reader *r, const struct qe_runner_factor *rf,
     struct qe_diff_totals *t, const char *basename, const char *headname, struct qe_doc *const *executed,
-    size_t nexecuted)
+    size_t nexecuted, const struct writer *w)
 {
 	cJSON *o = qe_json_record_new("diff-summary");
 
@@ -348,7 +397,7 @@ write_summary(const struct qe_diff_opts *opt, const struct qe_reader *r, const s
 	qe_json_check(cJSON_AddBoolToObject(o, "adjusted", qe_diff_scale(opt, rf) != 1));
 	add_machines(o, t);
 	add_environment(o, r, executed, nexecuted);
-	add_thresholds(o, opt);
+	add_thresholds(o, opt, w);
 	if (opt->cell_timeout > 0)
 		add_number(o, "cell_timeout_s", opt->cell_timeout);
 	else
@@ -364,7 +413,7 @@ qe_diffrec_write(const struct qe_diff_opts *o, const struct qe_reader *r, const 
 	size_t n;
 	struct qe_doc **docs = qe_reader_docs(r, &n);
 	struct qe_runner_factor rf = qe_diff_runner_factor(o, r, docs, n);
-	struct writer w = { o, r, { 0 }, qe_diff_scale(o, &rf) };
+	struct writer w = { o, r, { 0 }, qe_diff_scale(o, &rf), 0, 0 };
 	struct qe_buf line = { 0 };	/* the notebook-diff line, then its cell-diff lines */
 	struct qe_diff_totals t = { 0 };
 	struct qe_nb_diff nb;
@@ -379,11 +428,12 @@ qe_diffrec_write(const struct qe_diff_opts *o, const struct qe_reader *r, const 
 			executed[nexecuted++] = docs[i];
 		qe_buf_reset(&line);
 		write_notebook(&line, &nb);
+		w.reps |= nb.j.answer >= 0;
 		qe_json_emit_bytes(line.data, line.len);
 		qe_json_emit_bytes(w.cells.data, w.cells.len);
 		qe_diff_tally(&t, r, &nb);
 	}
-	write_summary(o, r, &rf, &t, basename, headname, executed, nexecuted);
+	write_summary(o, r, &rf, &t, basename, headname, executed, nexecuted, &w);
 	free(executed);
 	regressions = t.regressions;
 	qe_diff_totals_free(&t);

@@ -66,9 +66,14 @@ name_cmp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Every key of o1[k] and o2[k], sorted and unique, compared by name with `prefix`. */
+/*
+ * Every key of b[k] and h[k], sorted and unique, by name. onesided < 0:
+ * each compared (prefixed) into arr; 0: only those both have; > 0: only
+ * those one side lacks, "name value" into only[0] (BASE's alone) or only[1].
+ */
 static void
-compare_keys(cJSON *arr, const cJSON *b, const cJSON *h, const char *k, const char *prefix)
+keys(cJSON *arr, const cJSON *b, const cJSON *h, const char *k, const char *prefix, int onesided,
+    cJSON *const *only)
 {
 	const cJSON *ob = get(b, k, NULL), *oh = get(h, k, NULL), *e;
 	const char **names = qe_xcalloc((size_t)(cJSON_GetArraySize(ob) + cJSON_GetArraySize(oh)) + 1,
@@ -82,14 +87,38 @@ compare_keys(cJSON *arr, const cJSON *b, const cJSON *h, const char *k, const ch
 	qsort(names, n, sizeof *names, name_cmp);
 	for (size_t i = 0; i < n; i++) {
 		struct qe_buf what = { 0 };
+		const cJSON *vb, *vh;
+		int one;
 
 		if (names[i] == NULL || (i > 0 && strcmp(names[i], names[i - 1]) == 0))
 			continue;
-		qe_buf_addf(&what, "%s%s", prefix, names[i]);
-		compare(arr, what.data, get(ob, names[i], NULL), get(oh, names[i], NULL));
+		vb = get(ob, names[i], NULL);
+		vh = get(oh, names[i], NULL);
+		one = (vb == NULL) != (vh == NULL);
+
+		if (onesided > 0 && one) {
+			char *t = fact_text(vb ? vb : vh);
+
+			qe_buf_addf(&what, "%s %s", names[i], t);
+			cJSON_AddItemToArray(only[vb ? 0 : 1], qe_json_check(cJSON_CreateString(what.data)));
+			free(t);
+		} else if (onesided < 0 || (onesided == 0 && !one)) {
+			qe_buf_addf(&what, "%s%s", prefix, names[i]);
+			compare(arr, what.data, vb, vh);
+		}
 		qe_buf_free(&what);
 	}
 	free(names);
+}
+
+/* 1 when both list their modules and only one kernel imported module m: its facts are no change. */
+static int
+imported_once(const cJSON *b, const cJSON *h, const char *m)
+{
+	const cJSON *mb = get(b, "modules", NULL), *mh = get(h, "modules", NULL);
+
+	return cJSON_IsObject(mb) && cJSON_IsObject(mh) &&
+	    (get(mb, m, NULL) == NULL) != (get(mh, m, NULL) == NULL);
 }
 
 void
@@ -97,11 +126,29 @@ qe_kenv_changes(const cJSON *b, const cJSON *h, cJSON *arr)
 {
 	if (!cJSON_IsObject(b) || !cJSON_IsObject(h))
 		return;
-	compare(arr, "jax backend", get(b, "jax", "backend"), get(h, "jax", "backend"));
-	compare(arr, "jax devices", get(b, "jax", "devices"), get(h, "jax", "devices"));
-	compare(arr, "jax x64", get(b, "jax", "x64"), get(h, "jax", "x64"));
-	compare(arr, "numba threading layer", get(b, "numba", "threading_layer"), get(h, "numba", "threading_layer"));
-	compare(arr, "numba threads", get(b, "numba", "num_threads"), get(h, "numba", "num_threads"));
-	compare_keys(arr, b, h, "threads", "");
-	compare_keys(arr, b, h, "modules", "");
+	if (!imported_once(b, h, "jax")) {
+		compare(arr, "jax backend", get(b, "jax", "backend"), get(h, "jax", "backend"));
+		compare(arr, "jax devices", get(b, "jax", "devices"), get(h, "jax", "devices"));
+		compare(arr, "jax x64", get(b, "jax", "x64"), get(h, "jax", "x64"));
+	}
+	if (!imported_once(b, h, "numba")) {
+		compare(arr, "numba threading layer", get(b, "numba", "threading_layer"),
+		    get(h, "numba", "threading_layer"));
+		compare(arr, "numba threads", get(b, "numba", "num_threads"), get(h, "numba", "num_threads"));
+	}
+	keys(arr, b, h, "threads", "", -1, NULL);
+	/* a module one kernel lacks is the version's import where both list theirs */
+	keys(arr, b, h, "modules", "", cJSON_IsObject(get(b, "modules", NULL)) &&
+	    cJSON_IsObject(get(h, "modules", NULL)) ? 0 : -1, NULL);
+}
+
+void
+qe_kenv_imports(const cJSON *b, const cJSON *h, cJSON *only_b, cJSON *only_h)
+{
+	cJSON *only[2] = { only_b, only_h };
+
+	if (!cJSON_IsObject(b) || !cJSON_IsObject(h) || !cJSON_IsObject(get(b, "modules", NULL)) ||
+	    !cJSON_IsObject(get(h, "modules", NULL)))
+		return;
+	keys(NULL, b, h, "modules", "", 1, only);
 }

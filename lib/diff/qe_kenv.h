@@ -10,7 +10,9 @@
  *  - the order is fixed, most likely cause of a timing change first: JAX's
  *    backend, devices and x64 flag, numba's threading layer and threads,
  *    the thread settings, then module versions by name. A fact one side
- *    lacks reads "none". Module names and versions are untrusted text: the
+ *    lacks reads "none"; but a module that only one kernel imported (both
+ *    list their modules) is no change of the environment: the version
+ *    imports it, so it is left to qe_kenv_imports(). Module names and versions are untrusted text: the
  *    caller escapes them when it renders them.
  */
 #ifndef QE_KENV_H
@@ -20,5 +22,11 @@
 
 /* Append to `arr` one string per fact that differs between kernel_env b and h. */
 void qe_kenv_changes(const cJSON *b, const cJSON *h, cJSON *arr);
+
+/*
+ * The modules only one kernel imported, when both kernel_env list their
+ * modules: "numba 0.56.4" into only_b (BASE's kernel alone) or only_h, by name.
+ */
+void qe_kenv_imports(const cJSON *b, const cJSON *h, cJSON *only_b, cJSON *only_h);
 
 #endif /* QE_KENV_H */

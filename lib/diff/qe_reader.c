@@ -26,9 +26,10 @@
 struct rec {
 	const cJSON *tree;	/* the record's tree (for -k), NULL when read from the line */
 	const char *cache_key, *status, *input, *error, *origin, *source, *output, *label,
-	    *first_line, *name, *tsrc, *tnote, *tc_digest, *result;
+	    *first_line, *name, *tsrc, *tnote, *tc_digest, *result, *warm_note, *warm_error;
 	/* NAN when absent, null or not a number */
-	double index, dur, exec_s, cells_s, tc_seq, warm_s, peak_growth;
+	double index, dur, exec_s, cells_s, tc_seq, warm_s, peak_growth, rss, warm_nb;
+	int has_warm_nb;	/* a warm_seconds member, null or not */
 	const cJSON *prov;	/* "provenance", or NULL */
 	const cJSON *kenv;	/* "kernel_env" when an object, or NULL */
 };
@@ -290,6 +291,10 @@ static const struct field {
 	{ "timing_source", T_STR, K_CELL, QE_RK_TSRC },
 	{ "warm_s", T_NUM, K_CELL, QE_RK_WARM_S },
 	{ "peak_growth_bytes", T_NUM, K_CELL, QE_RK_PEAK_GROWTH },
+	{ "rss_bytes", T_NUM, K_CELL, QE_RK_RSS },
+	{ "warm_note", T_STR, K_CELL, QE_RK_WARM_NOTE },
+	{ "warm_error", T_STR, K_NOTEBOOK | K_CELL, QE_RK_WARM_ERROR },
+	{ "warm_seconds", T_NUM, K_NOTEBOOK, QE_RK_WARM_NB },
 };
 static const char *const type_names[] = { "a string", "a number", "true or false", "an object" };
 
@@ -416,7 +421,12 @@ read_notebook(struct qe_reader *r, struct qe_side *sd, const struct rec *rec)
 		sd->capexec = sd->capexec ? sd->capexec * 2 : 1;
 		sd->exec_s = qe_xrealloc(sd->exec_s, (size_t)sd->capexec * sizeof(double));
 		sd->cells_s = qe_xrealloc(sd->cells_s, (size_t)sd->capexec * sizeof(double));
+		sd->warm_s = qe_xrealloc(sd->warm_s, (size_t)sd->capexec * sizeof(double));
 	}
+	sd->warm_s[sd->nexec] = rec->warm_nb;
+	sd->nwarm += rec->has_warm_nb;
+	if (sd->warm_error == NULL && rec->warm_error)
+		sd->warm_error = qe_xstrdup(rec->warm_error);
 	sd->exec_s[sd->nexec] = rec->exec_s;
 	sd->cells_s[sd->nexec++] = rec->cells_s;
 	if (ck && sd->cache_key == NULL)
@@ -512,6 +522,10 @@ read_cell(struct qe_reader *r, struct qe_doc *d, const struct rec *rec, const ch
 		samples_push(&c->warm, rec->warm_s);
 	if (!isnan(rec->peak_growth))
 		samples_push(&c->mem, rec->peak_growth);
+	if (!isnan(rec->rss))
+		samples_push(&c->rss, rec->rss);
+	if (c->warm_error == 0 && rec->warm_note && strcmp(rec->warm_note, "raised") == 0)
+		c->warm_error = text_add(r, rec->warm_error ? rec->warm_error : "an error");
 	if (c->present) {
 		/* a replicate run of the same cell */
 		if (memcmp(c->src, src, 16) != 0) {
@@ -556,7 +570,10 @@ rec_of(const struct qe_recline *l, const cJSON *tree, struct rec *f)
 	    .index = line_num(l, QE_RK_INDEX), .dur = line_num(l, QE_RK_DURATION),
 	    .exec_s = line_num(l, QE_RK_EXEC_S), .cells_s = line_num(l, QE_RK_CELLS_S),
 	    .result = l->str[QE_RK_RESULT], .warm_s = line_num(l, QE_RK_WARM_S),
-	    .peak_growth = line_num(l, QE_RK_PEAK_GROWTH), .kenv = l->kenv, .prov = l->prov };
+	    .peak_growth = line_num(l, QE_RK_PEAK_GROWTH), .kenv = l->kenv, .prov = l->prov,
+	    .rss = line_num(l, QE_RK_RSS), .warm_note = l->str[QE_RK_WARM_NOTE],
+	    .warm_error = l->str[QE_RK_WARM_ERROR], .warm_nb = line_num(l, QE_RK_WARM_NB),
+	    .has_warm_nb = l->type[QE_RK_WARM_NB] != 0 };
 }
 
 /*
@@ -739,7 +756,7 @@ static void
 side_free(struct qe_side *sd)
 {
 	for (int k = 0; k < sd->ncells; k++)
-		free(sd->cells[k].more), free(sd->cells[k].warm), free(sd->cells[k].mem);
+		free(sd->cells[k].more), free(sd->cells[k].warm), free(sd->cells[k].mem), free(sd->cells[k].rss);
 	free(sd->cells);
 	free(sd->slot);
 	free(sd->cache_key);
@@ -748,6 +765,8 @@ side_free(struct qe_side *sd)
 	free(sd->timeout_digest);
 	free(sd->exec_s);
 	free(sd->cells_s);
+	free(sd->warm_s);
+	free(sd->warm_error);
 	cJSON_Delete(sd->kenv);
 }
 

@@ -58,6 +58,8 @@ struct qe_cell {
 	struct qe_samples *more;
 	struct qe_samples *warm;	/* warm_s of every replicate (qe-replicate --warm), or NULL */
 	struct qe_samples *mem;		/* peak_growth_bytes of every replicate, or NULL */
+	struct qe_samples *rss;		/* rss_bytes (resident after the cell) of every replicate, or NULL */
+	uint32_t warm_error;	/* "warm_error" of the first record whose warm pass raised here, 0 for none */
 	uint8_t key[16];	/* alignment key (default: source digest) */
 	uint8_t src[16];	/* first 16 bytes of source_sha256 */
 	uint64_t out;		/* first 8 bytes of result_sha256, else of output_sha256; 0 when none */
@@ -84,6 +86,9 @@ struct qe_side {
 	const char *fp;		/* interned provenance fingerprint, or NULL */
 	cJSON *kenv;		/* the first notebook record's kernel_env (owned), or NULL */
 	double *exec_s, *cells_s;	/* per notebook record, NAN when null */
+	double *warm_s;		/* ... and its warm_seconds (qe-replicate --warm) */
+	int nwarm;		/* notebook records with a warm_seconds member (null or not) */
+	char *warm_error;	/* the first notebook record's "warm_error", or NULL */
 	int nexec, capexec;
 	struct qe_cell *cells;	/* in arrival order; absent ones not present */
 	int ncells, capcells;

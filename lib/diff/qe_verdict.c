@@ -9,7 +9,7 @@ void
 qe_verdict_judgement_init(struct qe_judgement *j, int v)
 {
 	*j = (struct qe_judgement){ .verdict = v, .b = NAN, .h = NAN, .ratio = NAN, .delta = NAN,
-		.p = NAN, .answer = -1 };
+		.p = NAN, .answer = -1, .lo = NAN, .hi = NAN };
 }
 
 /* The replicate rule: the direction must also pass the test. */
@@ -26,6 +26,24 @@ replicate_rule(struct qe_judgement *j, int up, int down, double alpha)
 		j->verdict = QE_V_INCONCLUSIVE, j->answer = QE_A_INCONCLUSIVE;
 }
 
+/* The least and greatest hv[i] / bv[i] (scaled), before the samples are sorted. */
+static void
+spread(struct qe_judgement *j, const double *bv, int nb, const double *hv, int nh, double scale)
+{
+	j->lo = j->hi = NAN;
+	for (int i = 0; i < nb && i < nh; i++) {
+		double r;
+
+		if (!(bv[i] > 0))
+			continue;
+		r = hv[i] / scale / bv[i];
+		if (isnan(j->lo) || r < j->lo)
+			j->lo = r;
+		if (isnan(j->hi) || r > j->hi)
+			j->hi = r;
+	}
+}
+
 void
 qe_verdict_judge(struct qe_judgement *j, double *bv, int nb, double *hv, int nh,
     const struct qe_rule *rule, double scale)
@@ -37,6 +55,9 @@ qe_verdict_judge(struct qe_judgement *j, double *bv, int nb, double *hv, int nh,
 	j->nh = nh;
 	j->p = NAN;
 	j->answer = -1;
+	j->lo = j->hi = NAN;
+	if (reps)
+		spread(j, bv, nb, hv, nh, scale);
 	j->b = qe_stats_median(bv, nb);
 	j->h = qe_stats_median(hv, nh);	/* as measured */
 	for (int i = 0; i < nh; i++)

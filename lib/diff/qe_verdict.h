@@ -15,6 +15,8 @@
  *    change past the thresholds needs p < alpha, otherwise it is
  *    inconclusive, and the answer is set. With fewer, the medians decide
  *    alone and there is no answer.
+ *  - samples arrive in run order: the i-th of each side is replicate i, so
+ *    with a test the spread (lo, hi) is over the pairs of replicate i.
  *  - the caller owns the sample arrays; qe_verdict_judge() sorts both and divides
  *    the head samples by `scale` (the runner factor, 1 for none).
  *  - verdicts and answers are the words of qe_vocab.h.
@@ -38,6 +40,8 @@ struct qe_judgement {
 	double p;		/* the test's p, NAN without a test */
 	int nb, nh;		/* sample counts */
 	int answer;		/* QE_A_*, or -1 without a test */
+	double lo, hi;		/* the spread: least and greatest head/base of runs paired by
+				 * replicate number (the i-th sample of each side); NAN without a test */
 };
 
 /* A judgement with no numbers (NAN), no samples and no answer; verdict v. */

@@ -15,6 +15,21 @@ of a loaded 2-core machine (2x):
   hang.ipynb   "calls" sleeps 60 s (the per-run timeout stops it)
   mem0.ipynb   "alloc" allocates 8 kB
   mem.ipynb    "alloc" allocates and touches 300 MiB (314572800 bytes), kept alive
+  fast.ipynb, fast-slow.ipynb  plain and slow on a machine 2.5x faster
+               (every sleep x0.4): 0.08 -> 0.24 s, the lecture +0.16 s
+  slowmachine.ipynb, slowmachine-slow.ipynb  the same on a machine 2x
+               slower (every sleep x2): 0.4 -> 1.2 s, the lecture +0.8 s
+  var.ipynb, var-bug.ipynb  a numerical bug: "simulate" computes the
+               variance with a 0.4 s loop; the buggy version skips the loop
+               and returns the standard deviation (s, not s**2): much faster,
+               and "report" (the same source) prints another number
+  loops.ipynb, loops-numba.ipynb  a real numba conversion: a Python loop
+               (0.2 s here) becomes @njit(parallel=True) with prange: as
+               used it compiles (0.5-0.7 s here, 3x the loop), warm it takes a
+               millisecond; only the converted version imports numba
+  redefine.ipynb  "plot" is defined with one parameter, called, then an
+               exercise solution redefines it with two: run again warm, the
+               first call raises TypeError
 Cells carry metadata.name labels; every notebook has the same first two
 cells, so the cells align by source."""
 import sys
@@ -44,6 +59,35 @@ CALLS = ("calls", "r = [f() for _ in range(4)]")
 
 RESULT = ("result", "print(sum(r) + extra)")
 
+
+def scaled(stem, factor):
+    """A notebook as on a machine 1/factor as fast: every sleep times factor."""
+    return [(n, src.replace("time.sleep(", f"time.sleep({factor} * ")) for n, src in NOTEBOOKS[stem]]
+
+
+VAR = [("imports", "import time\nimport math"),
+       ("data", "xs = [math.sin(i) * 3 for i in range(2000)]"),
+       ("simulate", "def variance(xs):\n    m = sum(xs) / len(xs)\n    t = 0.0\n    for x in xs:\n"
+                    "        t += (x - m) ** 2\n    time.sleep(0.4)\n    return t / len(xs)\nv = variance(xs)"),
+       ("report", "print(f'variance {v:.4f}')")]
+VAR_BUG = VAR[:2] + [("simulate", "def variance(xs):\n    m = sum(xs) / len(xs)\n"
+                                  "    return (sum((x - m) ** 2 for x in xs) / len(xs)) ** 0.5\nv = variance(xs)"),
+                     VAR[3]]
+LOOP = "def walk(n):\n    s = 0.0\n    for i in range(n):\n        s += (i % 7) * 0.5\n    return s"
+LOOPS = [("imports", "import numpy as np"),
+         ("define", LOOP),
+         ("run", "total = sum(walk(1_200_000) for _ in range(4))"),
+         ("report", "print(total)")]
+LOOPS_NUMBA = [("imports", "import numpy as np\nfrom numba import njit, prange"),
+               ("define", "@njit(parallel=True)\n" + LOOP.replace("range(n)", "prange(n)")),
+               ("run", "total = sum(walk(1_200_000) for _ in range(4))"),
+               ("report", "print(total)")]
+REDEFINE = [("imports", "import time"),
+            ("plot-def", "def plot(agents):\n    time.sleep(0.1)\n    return len(agents)"),
+            ("plot-call", "n = plot([1, 2, 3])"),
+            ("solution", "def plot(agents, cycle_num):\n    time.sleep(0.1)\n    return len(agents) * cycle_num\n"
+                         "m = plot([1, 2], 3)"),
+            ("report", "print(n, m)")]
 
 NOTEBOOKS = {
     "plain": HEAD + [*f_def(0.05), CALLS, RESULT],
@@ -80,6 +124,9 @@ SEEN = {
 
 out = sys.argv[1]
 NOTEBOOKS["volatile"] = VOLATILE
+NOTEBOOKS.update({"fast": scaled("plain", 0.4), "fast-slow": scaled("slow", 0.4),
+                  "slowmachine": scaled("plain", 2), "slowmachine-slow": scaled("slow", 2), "var": VAR, "var-bug": VAR_BUG,
+                  "loops": LOOPS, "loops-numba": LOOPS_NUMBA, "redefine": REDEFINE})
 for stem, cells in NOTEBOOKS.items():
     nb = nbformat.v4.new_notebook()
     nb.metadata = {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}}

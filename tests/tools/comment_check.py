@@ -51,7 +51,9 @@ def check(path):
     text = open(path, encoding="utf-8").read()
     lines = text.splitlines()
     bad = []
-    head = next((ln for ln in lines if ln.startswith(("🔴", "🟡", "🟢", "⚠️"))), "")
+    # the headline (after a results-differ line, which comes first when there is one)
+    head = next((ln for ln in lines if ln.startswith(("🔴", "🟡", "🟢", "⚠️"))
+                 and not ln.startswith("⚠️ **Results differ**")), "")
     hc = {w: count(r"(?:\*\*)?([\d,]+) (?:cells? )?" + w, head.split(" in ")[0], 0)
           for w in ("slower", "faster", "unclear", "unchanged")}
     h_exec = count(r"in ([\d,]+) re-executed lecture", head)
