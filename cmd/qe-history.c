@@ -20,7 +20,7 @@
 #include "qe_vocab.h"
 #include "history/history.h"
 
-enum { O_FORMAT = QE_OPT_FIRST, O_PENALTY, O_BY, O_PRICES, O_MAIN_REF, O_DIFF };
+enum { O_FORMAT = QE_OPT_FIRST, O_PENALTY, O_BY, O_PRICES, O_MAIN_REF, O_DIFF, O_REPLACE, O_ALL };
 
 static const struct option longopts[] = {
 	{ "by",       required_argument, NULL, O_BY },
@@ -30,12 +30,13 @@ static const struct option longopts[] = {
 	{ "main-ref", required_argument, NULL, O_MAIN_REF },
 	{ "penalty",  required_argument, NULL, O_PENALTY },
 	{ "prices",   required_argument, NULL, O_PRICES },
+	{ "replace",  no_argument,       NULL, O_REPLACE },
 	QE_LONGOPTS_COMMON,
 	{ NULL, 0, NULL, 0 }
 };
 
 static const char usage[] =
-    "usage: qe-history add [-d db] [--main-ref ref] report ...\n"
+    "usage: qe-history add [-d db] [--main-ref ref] [--replace] report ...\n"
     "       qe-history slowest [-d db] [-n count] [--format ndjson|md]\n"
     "       qe-history series [-d db] [--format ndjson|md] document [cell]\n"
     "       qe-history changes [-d db] [-m builds] [--penalty k] [--format ndjson|md]\n"
@@ -65,13 +66,14 @@ static const struct {
 	{ 'k', "-k", B(S_FENCES) }, { 'o', "-o", B(S_FENCES) | B(S_REPORT) },
 	{ O_BY, "--by", B(S_COMPARE) }, { O_PRICES, "--prices", B(S_COST) | B(S_REPORT) },
 	{ O_DIFF, "--diff", B(S_REPORT) },
-	{ O_MAIN_REF, "--main-ref", B(S_ADD) },
+	{ O_MAIN_REF, "--main-ref", B(S_ADD) }, { O_REPLACE, "--replace", B(S_ADD) },
 };
 
 struct cli {
 	struct qe_hq q;
 	const char *db, *main_ref;
 	const char *diff;	/* report --diff */
+	int replace;		/* add --replace */
 	unsigned given;		/* bit i: takes[i] was given */
 };
 
@@ -93,6 +95,7 @@ option(int ch, const char *arg, void *ctx)
 	case O_PRICES: c->q.prices = arg; return 0;
 	case O_MAIN_REF: c->main_ref = arg; return 0;
 	case O_DIFF: c->diff = arg; return 0;
+	case O_REPLACE: c->replace = 1; return 0;
 	case O_FORMAT:
 		if (strcmp(arg, "md") == 0 || strcmp(arg, "ndjson") == 0) {
 			c->q.md = strcmp(arg, "md") == 0;
@@ -146,7 +149,7 @@ add(struct cli *c, int argc, char **argv)
 	if (qe_hstore_open(&s, c->db, 0) < 0)
 		return QE_EXIT_TROUBLE;
 	for (int i = 0; i < argc; i++)
-		if (qe_hadd(&s, argv[i], c->main_ref) != QE_EXIT_OK)
+		if (qe_hadd(&s, argv[i], c->main_ref, c->replace) != QE_EXIT_OK)
 			status = QE_EXIT_TROUBLE;
 	qe_hstore_close(&s);
 	return status;

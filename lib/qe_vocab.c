@@ -30,7 +30,7 @@ TABLE(qe_vocab_answers, "answer", "regressed", "improved", "same", "inconclusive
 TABLE(qe_vocab_verdict_rules, "verdict rule", "cells", "sum");
 TABLE(qe_vocab_series_words, "series", "main", "pull-request", "branch");
 TABLE(qe_vocab_levels, "level", "build", "lecture", "cell");
-TABLE(qe_vocab_add_results, "add result", "added", "present");
+TABLE(qe_vocab_add_results, "add result", "added", "present", "replaced");
 TABLE(qe_vocab_prov_whats, "provenance change", "package", "runner-class", "env-file", "fingerprint");
 TABLE(qe_vocab_compare_bys, "compare by", "package", "fingerprint", "env-file");
 TABLE(qe_vocab_moves, "moved", "slower", "faster", "same", "unknown");

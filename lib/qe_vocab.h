@@ -100,7 +100,7 @@ enum qe_series { QE_SER_MAIN, QE_SER_PR, QE_SER_BRANCH, QE_NSERIES };
 extern const struct qe_vocab qe_vocab_series_words;
 enum qe_level { QE_LV_BUILD, QE_LV_LECTURE, QE_LV_CELL, QE_NLEVELS };
 extern const struct qe_vocab qe_vocab_levels;
-enum qe_add_result { QE_ADD_ADDED, QE_ADD_PRESENT, QE_NADD_RESULTS };
+enum qe_add_result { QE_ADD_ADDED, QE_ADD_PRESENT, QE_ADD_REPLACED, QE_NADD_RESULTS };
 extern const struct qe_vocab qe_vocab_add_results;
 enum qe_prov_what { QE_PW_PACKAGE, QE_PW_RUNNER, QE_PW_ENVFILE, QE_PW_FINGERPRINT, QE_NPROV_WHATS };
 extern const struct qe_vocab qe_vocab_prov_whats;

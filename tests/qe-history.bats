@@ -66,7 +66,10 @@ for line in c.iterdump():
 	zcat "$H/reports/main-03.ndjson.gz" | sed '5s/"duration_s":[0-9.]*/"duration_s":99.5/' > "$T/changed.ndjson"
 	run -2 --separate-stderr qe-history add -d "$T/db" "$T/changed.ndjson"
 	assert_output ''
-	assert_equal "$stderr" "qe-history: $T/changed.ndjson: not added: build QuantEcon/lecture-demo/14000003000/1#b0b3d5e28c6cda9a is already stored with other content (content_sha256 $(zcat "$H/reports/main-03.ndjson.gz" | sha256sum | cut -c1-12)..., this report $(sha256sum < "$T/changed.ndjson" | cut -c1-12)...): not replaced"
+	assert_equal "$stderr" "qe-history: $T/changed.ndjson: not added: build QuantEcon/lecture-demo/14000003000/1#b0b3d5e28c6cda9a is already stored with other content: stored from $H/reports/main-03.ndjson.gz (content_sha256 $(zcat "$H/reports/main-03.ndjson.gz" | sha256sum | cut -c1-12)), this report's $(sha256sum < "$T/changed.ndjson" | cut -c1-12); they differ in the measurements (same provenance and record counts): not replaced (qe-history add --replace stores this report instead)"
+	zcat "$H/reports/main-03.ndjson.gz" | head -n 20 | jq -c '.provenance.descriptor_sha256 = "0123456789abcdef"' > "$T/restamped.ndjson"
+	run -2 --separate-stderr qe-history add -d "$T/db" "$T/restamped.ndjson"
+	assert_equal "$stderr" "qe-history: $T/restamped.ndjson: not added: build QuantEcon/lecture-demo/14000003000/1#b0b3d5e28c6cda9a is already stored with other content: stored from $H/reports/main-03.ndjson.gz (content_sha256 $(zcat "$H/reports/main-03.ndjson.gz" | sha256sum | cut -c1-12)), this report's $(sha256sum < "$T/restamped.ndjson" | cut -c1-12); they differ in the provenance (descriptor_sha256: another qe-stamp run), the records ($(zcat "$H/reports/main-03.ndjson.gz" | jq -s 'map(select(.kind == "notebook")) | length') notebooks and $(zcat "$H/reports/main-03.ndjson.gz" | jq -s 'map(select(.kind == "cell")) | length') cells vs $(head -n 20 "$T/restamped.ndjson" | jq -s 'map(select(.kind == "notebook")) | length') and $(head -n 20 "$T/restamped.ndjson" | jq -s 'map(select(.kind == "cell")) | length')): not replaced (qe-history add --replace stores this report instead)"
 	zcat "$H/reports/main-03.ndjson.gz" | jq -c 'del(.provenance)' > "$T/bare.ndjson"
 	run -2 --separate-stderr qe-history add -d "$T/db" "$T/bare.ndjson"
 	assert_equal "$stderr" "qe-history: $T/bare.ndjson:1: not added: no provenance (pass the report through qe-stamp): without one a build has no place in a series"
@@ -80,6 +83,77 @@ for line in c.iterdump():
 	run -0 /usr/bin/python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from builds").fetchone()[0])' "$T/fresh.db"
 	assert_output 0
 	assert_equal "$(dump "$T/db")" "$before"
+}
+
+@test "add --replace: the stored build's rows give way to the report's in one transaction; the same content again is present" {
+	cp "$DB" "$T/db"
+	zcat "$H/reports/main-03.ndjson.gz" | sed '5s/"duration_s":[0-9.]*/"duration_s":99.5/' > "$T/changed.ndjson"
+	builds=$(sqlite3 "$T/db" 'select count(*) from builds')
+	run -0 qe-history add -d "$T/db" --replace "$T/changed.ndjson"
+	assert_equal "$(jq -r .result <<< "$output")" replaced
+	assert_equal "$(sqlite3 "$T/db" 'select count(*) from builds')" "$builds"
+	run -0 qe-history add -d "$T/db" "$T/changed.ndjson"
+	assert_equal "$(jq -r .result <<< "$output")" present
+	run -0 qe-history add -d "$T/db" --replace "$T/changed.ndjson"
+	assert_equal "$(jq -r .result <<< "$output")" present
+	doc=$(sed -n 5p "$T/changed.ndjson" | jq -r .document)
+	run -0 qe-history series -d "$T/db" "$doc"
+	assert_equal "$(jq -s -r 'map(select(.build | test("/14000003000/"))) | length' <<< "$output")" 1
+}
+
+@test "add: reports stamped before run.build_id existed are builds of their run (repository, run id, attempt), a commit built twice two builds; old and new mix" {
+	rm -f "$T/db"
+	for b in 04 05 06; do
+		# week 5 and 6 rebuild week 4's commit, stamped without build_id
+		zcat "$H/reports/main-$b.ndjson.gz" | jq -c --arg c "$(zcat "$H/reports/main-04.ndjson.gz" | head -n1 | jq -r .provenance.source.commit)" \
+		    '.provenance.source.commit = $c | del(.provenance.run.build_id)' > "$T/old-$b.ndjson"
+	done
+	run -0 qe-history add -d "$T/db" "$T/old-04.ndjson" "$T/old-05.ndjson" "$T/old-06.ndjson"
+	assert_equal "$(jq -r '[.result, .build] | join(" ")' <<< "$output" | cut -d'#' -f1)" "added QuantEcon/lecture-demo/14000004000/1
+added QuantEcon/lecture-demo/14000005000/1
+added QuantEcon/lecture-demo/14000006000/1"
+	# a new report (build_id) beside them
+	run -0 qe-history add -d "$T/db" "$H/reports/main-07.ndjson.gz"
+	assert_equal "$(jq -r '[.result, .build] | join(" ")' <<< "$output" | cut -d'#' -f1)" "added QuantEcon/lecture-demo/14000007000/1"
+	# the same run stamped again, now with build_id: the same build, so a conflict that says so
+	run -2 --separate-stderr qe-history add -d "$T/db" "$H/reports/main-04.ndjson.gz"
+	assert_regex "$stderr" "build QuantEcon/lecture-demo/14000004000/1#[0-9a-f]+ is already stored with other content: stored from $T/old-04.ndjson .* they differ in the provenance \\(run.build_id: another qe-stamp run\\): not replaced \\(qe-history add --replace stores this report instead\\)$"
+	# neither build_id nor run id: commit and start time
+	jq -c 'del(.provenance.run.run_id)' "$T/old-05.ndjson" > "$T/bare-05.ndjson"
+	jq -c 'del(.provenance.run.run_id)' "$T/old-06.ndjson" > "$T/bare-06.ndjson"
+	run -0 qe-history add -d "$T/db" "$T/bare-05.ndjson" "$T/bare-06.ndjson"
+	c=$(head -n1 "$T/old-04.ndjson" | jq -r .provenance.source.commit)
+	assert_equal "$(jq -r '[.result, .build] | join(" ")' <<< "$output" | cut -d'#' -f1)" "added commit:$c@2025-12-29T06:00:00.000000Z
+added commit:$c@2026-01-05T06:00:00.000000Z"
+}
+
+@test "a version 1 database is migrated when add opens it: builds without build_id renamed as now, kernel_env kept from then on; the queries read it" {
+	rm -f "$T/v1.db"
+	# a version 1 store, made by the schema of version 1, with a build stored as version 1 named it
+	zcat "$H/reports/main-07.ndjson.gz" | jq -c 'del(.provenance.run.build_id)' > "$T/old-07.ndjson"
+	/usr/bin/python3 - "$T/v1.db" "$T/old-07.ndjson" <<'PY'
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.executescript("""CREATE TABLE builds(id INTEGER PRIMARY KEY, build TEXT NOT NULL UNIQUE, series TEXT NOT NULL, commit_sha TEXT, started_at TEXT NOT NULL, run_number INTEGER NOT NULL, runner_class TEXT, fingerprint TEXT, content_sha256 TEXT NOT NULL, provenance TEXT NOT NULL, file TEXT NOT NULL, notebooks INTEGER NOT NULL, cells INTEGER NOT NULL);
+CREATE INDEX builds_order ON builds(series, started_at, run_number);
+CREATE TABLE docs(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE notebooks(doc INTEGER NOT NULL, build INTEGER NOT NULL, status TEXT, execution_s REAL, cells_s REAL, code_cells INTEGER, ncells INTEGER NOT NULL, cells BLOB NOT NULL, UNIQUE(doc, build));
+CREATE INDEX notebooks_build ON notebooks(build);
+PRAGMA user_version = 1;""")
+p = json.loads(open(sys.argv[2]).readline())["provenance"]
+db.execute("INSERT INTO builds VALUES (1, ?, 'main', ?, ?, ?, ?, ?, 'x', ?, 'old', 0, 0)",
+           ("commit:%s#%s" % (p["source"]["commit"], p["fingerprint"]), p["source"]["commit"], p["run"]["started_at"],
+            p["run"]["run_number"], p["runner"]["class"], p["fingerprint"], json.dumps(p)))
+db.commit()
+PY
+	run -2 --separate-stderr qe-history slowest -d "$T/v1.db"
+	assert_equal "$stderr" "qe-history: $T/v1.db: an older qe-history database (schema version 1): run qe-history add to create or migrate it"
+	run -0 qe-history add -d "$T/v1.db" "$H/reports/main-08.ndjson.gz"
+	assert_equal "$(sqlite3 "$T/v1.db" 'pragma user_version; select build from builds where id = 1' | cut -d'#' -f1)" "2
+QuantEcon/lecture-demo/14000007000/1"
+	run -0 sqlite3 "$T/v1.db" 'select count(*) from pragma_table_info("notebooks") where name = "kernel_env"'
+	assert_output 1
+	run -0 qe-history slowest -d "$T/v1.db"
 }
 
 @test "add: a line that is not JSON rolls the whole report back; the next report is still added" {
@@ -154,7 +228,7 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 @test "a database of a newer schema version is refused; a file that is not one is not read as one" {
 	/usr/bin/python3 -c 'import sqlite3,sys; c = sqlite3.connect(sys.argv[1]); c.execute("PRAGMA user_version = 7"); c.commit()' "$T/new.db"
 	run -2 --separate-stderr qe-history add -d "$T/new.db" "$H/reports/main-01.ndjson.gz"
-	assert_equal "$stderr" "qe-history: $T/new.db: database schema version 7 is newer than this qe-history's (1)"
+	assert_equal "$stderr" "qe-history: $T/new.db: database schema version 7 is newer than this qe-history's (2)"
 	/usr/bin/python3 -c 'import sqlite3,sys; c = sqlite3.connect(sys.argv[1]); c.execute("create table t(x)"); c.commit()' "$T/other.db"
 	run -2 --separate-stderr qe-history slowest -d "$T/other.db"
 	assert_equal "$stderr" "qe-history: $T/other.db: not a qe-history database (schema version 0): run qe-history add to create or migrate it"
@@ -311,7 +385,7 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 @test "usage: the subcommands and their options" {
 	run -2 --separate-stderr qe-history
 	assert_equal "${stderr_lines[0]}" "qe-history: no subcommand"
-	assert_equal "${stderr_lines[1]}" "usage: qe-history add [-d db] [--main-ref ref] report ..."
+	assert_equal "${stderr_lines[1]}" "usage: qe-history add [-d db] [--main-ref ref] [--replace] report ..."
 	run -2 --separate-stderr qe-history frobnicate
 	assert_equal "${stderr_lines[0]}" "qe-history: frobnicate: no such subcommand"
 	run -2 --separate-stderr qe-history add -d "$T/db" -k 3 x
@@ -328,7 +402,7 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 	run -0 qe-history --version
 	assert_output "qe-history 0.1.0"
 	run -0 qe-history -h
-	assert_line --index 0 "usage: qe-history add [-d db] [--main-ref ref] report ..."
+	assert_line --index 0 "usage: qe-history add [-d db] [--main-ref ref] [--replace] report ..."
 }
 
 @test "add --main-ref: a push to another branch is kept apart as a branch build" {

@@ -26,6 +26,7 @@ struct qe_hbuild_row {
 	sqlite3_int64 id;
 	char *build, *commit, *started_at, *runner_class, *fingerprint;
 	char *provenance;	/* the JSON text as stored */
+	long run_number;	/* run.run_number, else 0 */
 };
 
 struct qe_hbuilds {
@@ -53,6 +54,7 @@ struct qe_hdocb {
 	struct qe_hcell *cells;
 	int ncells;
 	unsigned char *blob;	/* the packed cells (qe_hcells.h), owned */
+	char *kenv;		/* the notebook's kernel_env (JSON text), else NULL */
 };
 
 struct qe_hdoc {
