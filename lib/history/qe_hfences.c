@@ -21,6 +21,43 @@
 #include "qe_hquery.h"
 #include "qe_robust.h"
 
+double
+qe_hq_sigma(const double *v, int n)
+{
+	double an = n >= 3 ? qe_robust_abs_noise(v, (size_t)n) : NAN, ss = 0, d;
+
+	if (isnan(an))
+		return 0;
+	/*
+	 * The MAD alone is a poor estimate on 50 builds (a third off, now and
+	 * then); the root mean square of the differences, each clipped to 3
+	 * MADs (a step or a spike adds one clipped term), is a steadier one.
+	 */
+	for (int i = 1; i < n; i++) {
+		d = fmin(fabs(v[i] - v[i - 1]), 3 * an);
+		ss += d * d;
+	}
+	return fmax(an, sqrt(ss / (n - 1))) / sqrt(2.0);
+}
+
+double
+qe_hq_step_need(double sigma, double least, int nb, int na)
+{
+	double se = 1.2533 * sigma * sqrt(1.0 / nb + 1.0 / na);	/* of a difference of medians */
+
+	return fmax(least, fmax(QE_HQ_STEP_Z * sigma, QE_HQ_STEP_SE * se));
+}
+
+double
+qe_hq_step_ratio(double m, double f)
+{
+	double r = fmax(QE_HQ_MIN_RATIO, 1 + f / m);
+
+	if (m < QE_ROBUST_FLOOR_S)	/* durations below it are taken as it */
+		r = fmax(r, QE_ROBUST_FLOOR_S * QE_HQ_MIN_RATIO / m);
+	return r;
+}
+
 struct fences {
 	const struct qe_hq *q;
 	const struct qe_hbuilds *bs;

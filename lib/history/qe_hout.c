@@ -69,6 +69,10 @@ cell(struct qe_buf *b, const cJSON *v, enum qe_hfmt fmt)
 
 	if (fmt == QE_HF_CHANGES) {
 		changes(b, v);
+	} else if (fmt == QE_HF_RUN && !isnan(x) && x > 0) {
+		qe_buf_addf(b, "#%.0f", x);
+	} else if (fmt == QE_HF_DATE && s != NULL) {
+		qe_gfm_text(b, s, 10);
 	} else if (cJSON_IsBool(v)) {
 		qe_buf_adds(b, cJSON_IsTrue(v) ? "yes" : "no");
 	} else if (s == NULL && isnan(x)) {
