@@ -336,9 +336,10 @@ explained(const struct changes *c, int a, int b)
 }
 
 /*
- * A step the noise placed one build off its cause: when nothing explains
- * it at cps[j] but something does one build either side, and the step
- * holds there too, it moves there (series c->v[s..s+n)).
+ * A step the noise placed a build or two off its cause: when nothing
+ * explains it at cps[j] but something does up to QE_HQ_SNAP builds either
+ * side (the nearest first), and the step holds there too, it moves there
+ * (series c->v[s..s+n)).
  */
 static void
 snap(const struct changes *c, int s, int n, int *cps, int k, int j, double sigma, double least)
@@ -348,12 +349,13 @@ snap(const struct changes *c, int s, int n, int *cps, int k, int j, double sigma
 
 	if (explained(c, s + t - 1, s + t))
 		return;
-	for (int u = t - 1; u <= t + 1; u += 2)
-		if (u - a >= m && z - u >= m && explained(c, s + u - 1, s + u) &&
-		    step_p(x + a, u - a, x + u, z - u, sigma, least) < QE_HQ_ALPHA) {
-			cps[j] = u;
-			return;
-		}
+	for (int off = 1; off <= QE_HQ_SNAP; off++)
+		for (int u = t - off; u <= t + off; u += 2 * off)
+			if (u - a >= m && z - u >= m && explained(c, s + u - 1, s + u) &&
+			    step_p(x + a, u - a, x + u, z - u, sigma, least) < QE_HQ_ALPHA) {
+				cps[j] = u;
+				return;
+			}
 }
 
 /* A one-build outlier at series point i (of the run starting at s): its row. */

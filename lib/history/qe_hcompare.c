@@ -13,12 +13,16 @@
  * Windows: before, up to QE_HQ_WINDOW builds ending at the change's
  * previous build; after, up to QE_HQ_WINDOW from the change; neither
  * crosses another change or a runner-class change. Per lecture and per
- * cell (cells floored at QE_ROBUST_FLOOR_S): the Hodges-Lehmann ratio
- * after/before with its 95% interval; "slower" when the ratio is at least
- * QE_HQ_MIN_RATIO and the interval lies above 1, "faster" when it is at
- * most 1/QE_HQ_MIN_RATIO and the interval lies below 1, and, for a cell,
- * its medians differ by its step floor (qe_hq_step_floor over the before
- * window); "same" otherwise; "unknown" with fewer than 3 builds on a side.
+ * cell (cells floored at QE_ROBUST_FLOOR_S; a side never reaches back
+ * past the series' newest edit before the change): the Hodges-Lehmann
+ * ratio after/before with its 95% interval; "slower" when the ratio is at
+ * least QE_HQ_MIN_RATIO and the interval lies above 1, "faster" when it
+ * is at most 1/QE_HQ_MIN_RATIO and the interval lies below 1, and in both
+ * cases the log ratio is QE_HQ_COMPARE_SE standard errors of the series'
+ * own noise (the sigma of its logs over its history, qe_hq_sigma) and,
+ * for a cell, its medians differ by its step floor (qe_hq_step_need on
+ * its sigma over its history); "same" otherwise; "unknown" with fewer
+ * than QE_HQ_COMPARE_MIN builds on a side.
  *
  * Output: per change, in build order, one build-level row (the sum of
  * the lectures' medians, the counts of lectures and cells that moved),
@@ -65,6 +69,7 @@ struct compare {
 	struct crow *r;
 	size_t nr, cap;
 	double *b, *a;
+	double *w;		/* one document's scratch */
 };
 
 static int
@@ -132,11 +137,19 @@ find_changes(struct compare *c)
 	free(edge);
 }
 
+/*
+ * The rule (qe-history(1)): the ratio beyond QE_HQ_MIN_RATIO, its interval
+ * clear of 1, the log ratio QE_HQ_STEP_SE standard errors of the series'
+ * own noise (sigma_log, over its history), and for a cell the medians
+ * apart by its step floor.
+ */
 static int
-moved(int nb, int na, double r, double lo, double hi, double d, double floor)
+moved(int nb, int na, double r, double lo, double hi, double d, double floor, double sigma_log)
 {
-	if (nb < 3 || na < 3 || isnan(r) || isnan(lo))
+	if (nb < QE_HQ_COMPARE_MIN || na < QE_HQ_COMPARE_MIN || isnan(r) || isnan(lo))
 		return QE_MV_UNKNOWN;
+	if (fabs(log(r)) < QE_HQ_COMPARE_SE * 1.2533 * sigma_log * sqrt(1.0 / nb + 1.0 / na))
+		return QE_MV_SAME;
 	if (r >= QE_HQ_MIN_RATIO && lo > 1 && d >= floor)
 		return QE_MV_SLOWER;
 	if (r <= 1 / QE_HQ_MIN_RATIO && hi < 1 && -d >= floor)
@@ -180,15 +193,20 @@ keep(struct compare *c, int chg, int level, double effect, cJSON *rec)
 	r->rec = rec;
 }
 
-/* One lecture's or cell's row of change k, from c->b[0..nb) and c->a[0..na). */
+/*
+ * One lecture's or cell's row of change k, from c->b[0..nb) and
+ * c->a[0..na); sigma_log the noise of its logs, sigma (a cell) of its
+ * seconds.
+ */
 static void
-compare_row(struct compare *c, int k, const char *doc, const struct qe_hcell *cell, int nb, int na)
+compare_row(struct compare *c, int k, const char *doc, const struct qe_hcell *cell, int nb, int na,
+    double sigma_log, double sigma)
 {
 	struct chg *g = &c->c[k];
 	double lo, hi, r = qe_robust_hl_ratio(c->b, (size_t)nb, c->a, (size_t)na, &lo, &hi);
 	double mb = qe_robust_median(c->b, (size_t)nb), ma = qe_robust_median(c->a, (size_t)na);
-	double floor = cell ? qe_hq_step_need(qe_hq_sigma(c->b, nb), QE_HQ_CELL_LEAST, nb, na) : 0;
-	int mv = moved(nb, na, r, lo, hi, ma - mb, floor);
+	double floor = cell ? qe_hq_step_need(sigma, QE_HQ_CELL_LEAST, nb, na) : 0;
+	int mv = moved(nb, na, r, lo, hi, ma - mb, floor, sigma_log);
 	cJSON *o;
 
 	if (!cell && nb > 0 && na > 0)
@@ -212,16 +230,82 @@ compare_row(struct compare *c, int k, const char *doc, const struct qe_hcell *ce
 	keep(c, k, cell ? QE_LV_CELL : QE_LV_LECTURE, isnan(r) ? 0 : fabs(log(r)), o);
 }
 
-/* Split value v at position p into change g's sides. */
+/*
+ * Split value v at position p into change g's sides; from = the first
+ * position the before side may take (after the series' newest edit).
+ */
 static void
-side(struct compare *c, const struct chg *g, int p, double v, int *nb, int *na)
+side(struct compare *c, const struct chg *g, int from, int p, double v, int *nb, int *na)
 {
-	if (isnan(v) || p < g->lo || p >= g->hi)
+	if (isnan(v) || p < g->lo || p < from || p >= g->hi)
 		return;
 	if (p < g->at)
 		c->b[(*nb)++] = v;
 	else
 		c->a[(*na)++] = v;
+}
+
+/* The sigma of the logs of v[0..n) (floored at QE_ROBUST_FLOOR_S), into w. */
+static double
+log_sigma(const double *v, int n, double *w)
+{
+	int m = 0;
+
+	for (int i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			w[m++] = qe_robust_floorlog(v[i]);
+	return qe_hq_sigma(w, m);
+}
+
+/* A lecture's rows: its sides stop at an edit before the change (the last build whose cells changed). */
+static void
+lecture_rows(struct compare *c, const struct qe_hdoc *d, double sigma_log)
+{
+	for (int j = 0; j < c->nc; j++) {
+		const struct chg *g = &c->c[j];
+		int nb = 0, na = 0, from = 0;
+
+		if (g->machine)
+			continue;
+		for (int i = 1; i < d->n; i++)
+			if (d->in[i].pos < g->at && qe_hdocb_cells_differ(&d->in[i - 1], &d->in[i]))
+				from = d->in[i].pos;
+		for (int i = 0; i < d->n; i++)
+			if (d->in[i].ok)
+				side(c, g, from, d->in[i].pos, d->in[i].lecture_s, &nb, &na);
+		if (nb + na > 0)
+			compare_row(c, j, d->name, NULL, nb, na, sigma_log, 0);
+	}
+}
+
+/* A cell's rows (floored durations): its sides stop at its newest edit before the change. */
+static void
+cell_rows(struct compare *c, const struct qe_hdoc *d, const struct qe_hkeyed *k, double *v)
+{
+	double sigma_log, sigma;
+	int m = 0;
+
+	for (int i = 0; i < k->n; i++)
+		if (!isnan(v[i] = k->cell[i]->dur))
+			c->w[m++] = v[i];
+	sigma = qe_hq_sigma(c->w, m);
+	sigma_log = log_sigma(v, k->n, c->w);
+	for (int i = 0; i < k->n; i++)
+		v[i] = isnan(v[i]) ? NAN : fmax(v[i], QE_ROBUST_FLOOR_S);
+	for (int j = 0; j < c->nc; j++) {
+		const struct chg *g = &c->c[j];
+		int nb = 0, na = 0, from = 0;
+
+		if (g->machine)
+			continue;
+		for (int i = 1; i < k->n; i++)
+			if (d->in[k->in[i]].pos < g->at && strcmp(k->cell[i - 1]->sha, k->cell[i]->sha) != 0)
+				from = d->in[k->in[i]].pos;
+		for (int i = 0; i < k->n; i++)
+			side(c, g, from, d->in[k->in[i]].pos, v[i], &nb, &na);
+		if (nb > 0 && na > 0)
+			compare_row(c, j, d->name, k->cell[k->n - 1], nb, na, sigma_log, sigma);
+	}
 }
 
 static int
@@ -230,26 +314,16 @@ compare_doc(const struct qe_hdoc *d, void *ctx)
 	struct compare *c = ctx;
 	struct qe_hkeyed *k;
 	int nk = qe_hdoc_keys(d, &k);
+	double *v = qe_xcalloc((size_t)d->n + 1, sizeof *v);
 
-	for (int j = 0; j < c->nc; j++) {
-		int nb = 0, na = 0;
-
-		if (c->c[j].machine)
-			continue;
-		for (int i = 0; i < d->n; i++)
-			if (d->in[i].ok)
-				side(c, &c->c[j], d->in[i].pos, d->in[i].lecture_s, &nb, &na);
-		if (nb + na > 0)
-			compare_row(c, j, d->name, NULL, nb, na);
-		for (int e = 0; e < nk; e++) {
-			nb = na = 0;
-			for (int i = 0; i < k[e].n; i++)
-				side(c, &c->c[j], d->in[k[e].in[i]].pos, k[e].cell[i]->dur > QE_ROBUST_FLOOR_S ?
-				    k[e].cell[i]->dur : isnan(k[e].cell[i]->dur) ? NAN : QE_ROBUST_FLOOR_S, &nb, &na);
-			if (nb > 0 && na > 0)
-				compare_row(c, j, d->name, k[e].cell[k[e].n - 1], nb, na);
-		}
-	}
+	c->w = qe_xcalloc((size_t)d->n + 1, sizeof *c->w);
+	for (int i = 0; i < d->n; i++)
+		v[i] = d->in[i].ok ? d->in[i].lecture_s : NAN;
+	lecture_rows(c, d, log_sigma(v, d->n, c->w));
+	for (int e = 0; e < nk; e++)
+		cell_rows(c, d, &k[e], v);
+	free(c->w);
+	free(v);
 	qe_hkeyed_free(k, nk);
 	return 0;
 }

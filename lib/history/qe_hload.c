@@ -409,3 +409,14 @@ qe_hkeyed_free(struct qe_hkeyed *k, int n)
 	}
 	free(k);
 }
+
+int
+qe_hdocb_cells_differ(const struct qe_hdocb *x, const struct qe_hdocb *y)
+{
+	if (x->ncells != y->ncells)
+		return 1;
+	for (int i = 0; i < x->ncells; i++)
+		if (strcmp(x->cells[i].sha, y->cells[i].sha) != 0)
+			return 1;
+	return 0;
+}

@@ -24,6 +24,7 @@
 #define QE_HQ_STEP_SE 4.5	/* ... by this many standard errors of the difference of the medians */
 #define QE_HQ_CELL_LEAST 0.01	/* ... and at least this many seconds for a cell */
 #define QE_HQ_LECTURE_LEAST 0.05	/* ... or a lecture */
+#define QE_HQ_SNAP 2		/* changes: builds a step may move to the cause beside it */
 #define QE_HQ_SPIKE_Z 6.0	/* changes: a one-build outlier is Z noise from its neighbours ... */
 #define QE_HQ_SPIKE_RATIO 1.5	/* ... and this ratio at least */
 #define QE_HQ_MIN_RATIO 1.1	/* changes, compare: the smallest step, as a ratio */
@@ -36,6 +37,8 @@
 #define QE_HQ_FENCE_HI 4.0
 #define QE_HQ_FENCE_ABS 0.1	/* fences: the least absolute floor */
 #define QE_HQ_WINDOW 10		/* compare: builds on each side at most */
+#define QE_HQ_COMPARE_MIN 5	/* compare: builds on each side for a verdict */
+#define QE_HQ_COMPARE_SE 2.5	/* compare: a move is this many standard errors of the noise */
 
 struct qe_hsink;
 
