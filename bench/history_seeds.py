@@ -98,6 +98,9 @@ def one(seed, args, work):
     t = json.load(open(os.path.join(d, "truth.json")))
     reps = sorted(f for f in os.listdir(d) if f.endswith(".ndjson"))
     db = os.path.join(d, "h.db")
+    for f in (db, db + "-wal", db + "-shm"):
+        if os.path.exists(f):
+            os.remove(f)
     add = subprocess.run([QH, "add", "-d", db] + [os.path.join(d, f) for f in reps], stdout=subprocess.PIPE)
     added = sum(1 for line in add.stdout.decode().splitlines() if json.loads(line)["result"] == "added")
     changes = records([QH, "changes", "-d", db])

@@ -23,8 +23,8 @@
  * else the environment (packages, environment files) or the runner class
  * in provenance, else what the kernel ran with (kernel_env), else
  * "unexplained". A one-build outlier (a value QE_HQ_SPIKE_Z noise from the
- * median of its five neighbours, a ratio of QE_HQ_SPIKE_RATIO and the
- * floor) is listed apart, after the steps, as change "spike".
+ * median of its four neighbours, a ratio of QE_HQ_SPIKE_RATIO, and
+ * QE_HQ_SPIKE_ABS seconds and the step floor) is listed apart, after the steps, as change "spike".
  */
 #include <err.h>
 #include <math.h>
@@ -155,16 +155,16 @@ prov_cause(const cJSON *pc, struct qe_buf *t)
 			cause = runner ? QE_CAUSE_RUNNER : QE_CAUSE_ENV;
 		qe_buf_adds(t, t->len ? ", " : "");
 		if (pkg)
-			qe_buf_addf(t, "%s %s -> %s", nm, bf ? bf : "none", af ? af : "none");
+			qe_buf_addf(t, "%s %s → %s", nm, bf ? bf : "none", af ? af : "none");
 		else if (runner)
-			qe_buf_addf(t, "runner class %s -> %s", bf ? bf : "none", af ? af : "none");
+			qe_buf_addf(t, "runner class %s → %s", bf ? bf : "none", af ? af : "none");
 		else
 			qe_buf_addf(t, "%s changed", nm ? nm : w);
 	}
 	return cause;
 }
 
-/* The leaves of kernel_env objects x and y that differ ("jax backend gpu -> cpu"), into t. */
+/* The leaves of kernel_env objects x and y that differ ("jax backend gpu → cpu"), into t. */
 static void
 kenv_diff(const cJSON *x, const cJSON *y, const char *pre, struct qe_buf *t)
 {
@@ -184,7 +184,7 @@ kenv_diff(const cJSON *x, const cJSON *y, const char *pre, struct qe_buf *t)
 			}
 			bs = bv ? (cJSON_IsString(bv) ? qe_xstrdup(bv->valuestring) : qe_json_print(bv)) : NULL;
 			as = av ? (cJSON_IsString(av) ? qe_xstrdup(av->valuestring) : qe_json_print(av)) : NULL;
-			qe_buf_addf(t, "%s%s%s%s %s -> %s", t->len ? ", " : "",
+			qe_buf_addf(t, "%s%s%s%s %s → %s", t->len ? ", " : "",
 			    pre && strcmp(pre, "modules") != 0 ? pre : "",
 			    pre && strcmp(pre, "modules") != 0 ? " " : "", e->string, bs ? bs : "none",
 			    as ? as : "none");
@@ -399,7 +399,7 @@ spikes(struct changes *c, int s, int e, int level, const char *doc, const struct
 			continue;
 		m = qe_robust_median(w, (size_t)n);
 		if (fabs(qe_robust_floorlog(c->v[i]) - qe_robust_floorlog(m)) >= need &&
-		    fabs(c->v[i] - m) >= floor)
+		    fabs(c->v[i] - m) >= fmax(floor, QE_HQ_SPIKE_ABS))
 			keep(c, 1, c->pos[i], level, doc, cell ? cell->idx : -1,
 			    spike_rec(c, level, doc, cell ? c->cl[i] : NULL, i, m));
 	}

@@ -21,12 +21,13 @@
 #define QE_HQ_MINSEG 3		/* changes: builds a segment has at least */
 #define QE_HQ_PENALTY 1.5	/* changes: penalty x noise^2 x log(n) per change */
 #define QE_HQ_STEP_Z 2.0	/* changes: a step moves the median by Z x the series' build-to-build sigma, */
-#define QE_HQ_STEP_SE 4.5	/* ... by this many standard errors of the difference of the medians */
+#define QE_HQ_STEP_SE 3.5	/* ... by this many standard errors of the difference of the medians */
 #define QE_HQ_CELL_LEAST 0.01	/* ... and at least this many seconds for a cell */
 #define QE_HQ_LECTURE_LEAST 0.05	/* ... or a lecture */
 #define QE_HQ_SNAP 2		/* changes: builds a step may move to the cause beside it */
 #define QE_HQ_SPIKE_Z 6.0	/* changes: a one-build outlier is Z noise from its neighbours ... */
-#define QE_HQ_SPIKE_RATIO 1.5	/* ... and this ratio at least */
+#define QE_HQ_SPIKE_RATIO 1.5	/* ... and this ratio at least, */
+#define QE_HQ_SPIKE_ABS 0.05	/* ... and this many seconds and the step floor */
 #define QE_HQ_MIN_RATIO 1.1	/* changes, compare: the smallest step, as a ratio */
 #define QE_HQ_ALPHA 0.001	/* changes: a step's Mann-Whitney p is below it */
 #define QE_HQ_NOISE_FLOOR 0.02	/* the least noise assumed (log scale) */
