@@ -157,7 +157,7 @@ charts() {
 	local msg="qe-history: report: -o dir (the page) or --format md (the trend table, with --diff), one of them"
 	run -2 --separate-stderr qe-history report -d "$H/h.db"
 	assert_equal "${stderr_lines[0]}" "$msg"
-	assert_equal "${stderr_lines[1]}" "usage: qe-history add [-d db] [--main-ref ref] report ..."
+	assert_equal "${stderr_lines[1]}" "usage: qe-history add [-d db] [--main-ref ref] [--replace] report ..."
 	run -2 --separate-stderr qe-history report -d "$H/h.db" -o "$T/x" --format md
 	assert_equal "${stderr_lines[0]}" "$msg"
 	run -2 --separate-stderr qe-history report -d "$H/h.db" -o "$T/x" --diff "$T/d"

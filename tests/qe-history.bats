@@ -286,23 +286,33 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 	assert_equal "$stderr" "qe-history: $DB: no main build has document nosuchdoc"
 }
 
-@test "changes: every injected step at its build with what changed in provenance, and nothing else (no spike, no edit, no pull request)" {
+@test "changes: every injected step at its build with its cause and what changed in provenance, and nothing else (no edit without a step, no pull request); the spikes apart" {
 	run -0 qe-history changes -d "$DB"
-	run -0 jq -c '[(.build | split("/")[2][5:8]), .level, .document, .label, .n_before, .n_after, (.before_median_s * 1000 | round), (.after_median_s * 1000 | round), (.provenance_changes | map([.what, .name, .before[:12], .after[:12]]))]' <<< "$output"
-	assert_output '["025","lecture","dynamics/markov",null,24,20,3360,4321,[]]
-["030","lecture","intro",null,29,15,6005,11549,[]]
-["030","cell","intro","slow-sleep",29,15,3115,8811,[]]
-["040","lecture","numba_demo",null,39,5,8712,10089,[["package","numba","0.60.0","0.61.0"],["env-file","environment.yml","be6fc624fd05","c8895436531c"]]]
-["040","cell","numba_demo","njit-define",39,5,471,579,[["package","numba","0.60.0","0.61.0"],["env-file","environment.yml","be6fc624fd05","c8895436531c"]]]
-["040","cell","numba_demo","njit-first-call",39,5,4340,5142,[["package","numba","0.60.0","0.61.0"],["env-file","environment.yml","be6fc624fd05","c8895436531c"]]]
-["045","build",null,null,44,8,31939,29848,[["runner-class",null,"github-hoste","runs-on/cpu="]]]'
+	run -0 jq -c 'select(.change == "step") | [(.build | split("/")[2][5:8]), .level, .document, .label, .n_before, .n_after, (.before_median_s * 1000 | round), (.after_median_s * 1000 | round), .cause, (.provenance_changes | map([.what, .name, .before[:12], .after[:12]]))]' <<< "$output"
+	assert_output '["025","lecture","dynamics/markov",null,24,20,3360,4321,"edit",[]]
+["030","lecture","intro",null,29,15,6005,11549,"unexplained",[]]
+["030","cell","intro","slow-sleep",29,15,3115,8811,"unexplained",[]]
+["040","lecture","numba_demo",null,39,5,8712,10089,"environment",[["package","numba","0.60.0","0.61.0"],["env-file","environment.yml","be6fc624fd05","c8895436531c"]]]
+["040","cell","numba_demo","njit-define",39,5,471,579,"environment",[["package","numba","0.60.0","0.61.0"],["env-file","environment.yml","be6fc624fd05","c8895436531c"]]]
+["040","cell","numba_demo","njit-first-call",39,5,4340,5142,"environment",[["package","numba","0.60.0","0.61.0"],["env-file","environment.yml","be6fc624fd05","c8895436531c"]]]
+["040","cell","numba_demo","njit-big",39,5,172,216,"environment",[["package","numba","0.60.0","0.61.0"],["env-file","environment.yml","be6fc624fd05","c8895436531c"]]]
+["045","build",null,null,44,8,31939,29848,"runner",[["runner-class",null,"github-hoste","runs-on/cpu="]]]'
+	# the two injected spikes (build 15: numpy-eig x4; build 22: errors_allowed x1.8), listed after the steps
+	run -0 bash -c "qe-history changes -d '$DB' | jq -c 'select(.change == \"spike\") | [(.build | split(\"/\")[2][5:8]), .level, .document, .label]'"
+	assert_output '["015","lecture","intro",null]
+["015","cell","intro","numpy-eig"]
+["022","lecture","errors_allowed",null]
+["022","cell","errors_allowed","ea-after"]'
 	qe-history changes -d "$DB" > "$T/c.ndjson"
 	validate "$T/c.ndjson"
-	run -0 jq -r 'select(.level == "cell") | [.commit, .previous_commit, (.previous_build | split("/")[2][5:8])] | join(" ")' "$T/c.ndjson"
-	assert_line --index 0 "$(printf 'main-30' | sha1sum | cut -d' ' -f1) $(printf 'main-29' | sha1sum | cut -d' ' -f1) 029"
+	run -0 jq -r 'select(.level == "lecture" and .change == "step") | .explanation' "$T/c.ndjson"
+	assert_line --index 0 "2 cells edited or added in $(printf 'main-25' | sha1sum | cut -c1-7)"
+	run -0 jq -r 'select(.level == "cell" and .change == "step") | [.commit, .previous_commit, (.previous_build | split("/")[2][5:8]), .run_number] | join(" ")' "$T/c.ndjson"
+	assert_line --index 0 "$(printf 'main-30' | sha1sum | cut -d' ' -f1) $(printf 'main-29' | sha1sum | cut -d' ' -f1) 029 230"
 	run -0 bash -c "qe-history changes -d '$DB' --format md | sed 's/\xc2\xa0/ /g'"
-	assert_line --index 0 '| first build after | commit | level | document | cell | before | after | ratio | what changed |'
-	assert_line --index 5 '| 2026-08-31T06:00:00.000000Z | 8fd6cad9d1ca… | lecture | `numba_demo` | — | 8.71 s | 10.1 s | ×1.16 | package numba: 0\.60.0 → 0\.61.0; env-file environment.yml: be6fc624fd05be4aa4c8… → c8895436531c6cda20aa… |'
+	assert_line --index 0 '| build | date | commit | change | level | document | cell | before | after | ratio | cause | explanation |'
+	assert_line --index 5 '| #240 | 2026-08-31 | 8fd6cad9d1ca… | step | lecture | `numba_demo` | — | 8.71 s | 10.1 s | ×1.16 | environment | numba 0.60.0 → 0.61.0, environment.yml changed |'
+	assert_line --index 9 '| #245 | 2026-10-05 | e0b1ecb3cbfa… | step | build | — | — | 31.9 s | 29.8 s | ×0.93 | runner | runner class github-hosted/ubuntu-24.04/4cpu → runs-on/cpu=4+ram=16 |'
 }
 
 @test "changes: a higher penalty or a longer minimum segment is accepted and deterministic" {
@@ -310,8 +320,9 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 	a=$output
 	run -0 qe-history changes -d "$DB" -m 6
 	assert_equal "$output" "$a"
+	# -m 6: numba's step (5 builds before the runner change) can only be placed 6 builds before it
 	run -0 buildno <<< "$a"
-	assert_output $'025\n030\n030\n045'
+	assert_output $'025\n030\n030\n038\n045\n015\n015\n022\n022'
 }
 
 @test "fences reflect the noise: cells that swing (first cells, error cells) get looser fences than the rest; -o writes the file" {
@@ -338,23 +349,51 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 	assert_output '[5]'
 }
 
-@test "compare --by numba attributes the upgrade to numba_demo alone; --by env-file finds the same change" {
+@test "compare: every environment change on main with what moved, by effect; the runner change one machine row; --by numba the same change; --all every row" {
+	run -0 qe-history compare -d "$DB"
+	run -0 jq -c '[(.build | split("/")[2][5:8]), .level, .document, .label, .moved, .n_before, .n_after, (.changes | map(.name // .what))]' <<< "$output"
+	assert_output '["040","build",null,null,"moved",10,5,["numba","environment.yml"]]
+["040","lecture","numba_demo",null,"slower",10,5,["numba","environment.yml"]]
+["040","cell","numba_demo","njit-big","slower",10,5,["numba","environment.yml"]]
+["040","cell","numba_demo","njit-first-call","slower",10,5,["numba","environment.yml"]]
+["045","build",null,null,"machine",5,8,["runner-class"]]'
+	qe-history compare -d "$DB" > "$T/all.ndjson"
+	validate "$T/all.ndjson"
+	# the effect: cells by |log ratio|, largest first
+	run -0 jq -s -r 'map(select(.level == "cell") | .ratio) | . == (sort | reverse)' "$T/all.ndjson"
+	assert_output true
 	run -0 qe-history compare -d "$DB" --by numba
-	run -0 jq -c '[.document, .moved, .before, .after, .n_before, .n_after, (.ratio | if . then . * 1000 | round else . end), (.ci_low | if . then . * 1000 | round else . end), (.ci_high | if . then . * 1000 | round else . end)]' <<< "$output"
-	assert_output '["dynamics/markov","same","0.60.0","0.61.0",10,5,970,897,1046]
-["errors_allowed","same","0.60.0","0.61.0",10,5,1013,949,1075]
-["images","same","0.60.0","0.61.0",10,5,963,831,1103]
-["intro","same","0.60.0","0.61.0",10,5,1079,1008,1145]
-["intro_extra","same","0.60.0","0.61.0",10,5,998,945,1047]
-["numba_demo","slower","0.60.0","0.61.0",10,5,1160,1069,1306]
-["stale_timing","unknown","0.60.0","0.61.0",6,0,null,null,null]'
+	run -0 jq -c '[.level, .document, .moved, .before, .after, .n_before, .n_after, (.ratio | if . then . * 1000 | round else . end), (.ci_low | if . then . * 1000 | round else . end), (.ci_high | if . then . * 1000 | round else . end)]' <<< "$output"
+	assert_output '["build",null,"moved","0.60.0","0.61.0",10,5,1052,null,null]
+["lecture","numba_demo","slower","0.60.0","0.61.0",10,5,1160,1069,1306]
+["cell","numba_demo","slower","0.60.0","0.61.0",10,5,1256,1147,1346]
+["cell","numba_demo","slower","0.60.0","0.61.0",10,5,1222,1083,1331]'
+	# --all: every lecture and cell, the ones that did not move "same"; a lecture gone before the change "unknown"
+	run -0 qe-history compare -d "$DB" --by numba --all
+	run -0 jq -r 'select(.level == "lecture") | [.document, .moved] | join(" ")' <<< "$output"
+	assert_output 'numba_demo slower
+intro same
+images same
+dynamics/markov same
+errors_allowed same
+intro_extra same
+stale_timing unknown'
 	qe-history compare -d "$DB" --by env-file > "$T/e.ndjson"
 	validate "$T/e.ndjson"
-	run -0 jq -r 'select(.moved == "slower") | [.document, (.build | split("/")[2][5:8])] | join(" ")' "$T/e.ndjson"
+	run -0 jq -r 'select(.moved == "slower" and .level == "lecture") | [.document, (.build | split("/")[2][5:8])] | join(" ")' "$T/e.ndjson"
 	assert_output 'numba_demo 040'
+	# the fingerprint changes at both: the upgrade, and the runner change as a machine change, never lectures faster
+	run -0 qe-history compare -d "$DB" --by fingerprint
+	run -0 jq -r 'select(.level != "cell") | [(.build | split("/")[2][5:8]), .level, .document // "-", .moved] | join(" ")' <<< "$output"
+	assert_output '040 build - moved
+040 lecture numba_demo slower
+045 build - machine'
 	run -0 --separate-stderr qe-history compare -d "$DB" --by scipy
 	assert_output ''
 	assert_equal "$stderr" "qe-history: $DB: compare: package scipy does not change among 52 main builds"
+	run -0 --separate-stderr qe-history compare -d "$DB" --format md
+	assert_line --index 0 '| build | date | what changed | level | document | cell | median before | median after | ratio | 95% low | 95% high | moved |'
+	assert_line --index 3 --partial '| #240 | 2026-08-31 | package numba: 0.60.0 → 0.61.0; env-file environment.yml:'
 }
 
 @test "cost: minutes are the reports' execution_seconds, every total is the sum of its rows, prices from the default table or --prices" {
@@ -390,8 +429,10 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 	assert_equal "${stderr_lines[0]}" "qe-history: frobnicate: no such subcommand"
 	run -2 --separate-stderr qe-history add -d "$T/db" -k 3 x
 	assert_equal "${stderr_lines[0]}" "qe-history: -k: not an option of add"
-	run -2 --separate-stderr qe-history compare -d "$DB"
-	assert_equal "${stderr_lines[0]}" "qe-history: compare: --by is required"
+	run -2 --separate-stderr qe-history compare -d "$DB" --replace
+	assert_equal "${stderr_lines[0]}" "qe-history: --replace: not an option of compare"
+	run -2 --separate-stderr qe-history changes -d "$DB" --all
+	assert_equal "${stderr_lines[0]}" "qe-history: --all: not an option of changes"
 	run -2 --separate-stderr qe-history slowest -d "$DB" --format html
 	assert_equal "${stderr_lines[0]}" "qe-history: --format: invalid value 'html' (ndjson or md)"
 	run -2 --separate-stderr qe-history fences -d "$DB" -o "$T/f" --format md

@@ -92,8 +92,8 @@ differs(const struct compare *c, int i, int *machine, char **bv, char **av)
 		const char *x = p ? qe_hprov_value(p, c->q->by, c->q->package) : NULL;
 		const char *y = q ? qe_hprov_value(q, c->q->by, c->q->package) : NULL;
 
-		if (same(x, y))
-			return *machine;
+		if (same(x, y))	/* a machine change alone is the fingerprint's, not a package's */
+			return *machine && c->q->by == QE_BY_FINGERPRINT;
 		*bv = x ? qe_xstrdup(x) : NULL;
 		*av = y ? qe_xstrdup(y) : NULL;
 		return 1;
@@ -119,8 +119,9 @@ find_changes(struct compare *c)
 	for (int i = 1; i < n; i++) {
 		struct chg *g = &all[c->nc];
 
+		edge[i] = !same(c->bs->b[i - 1].runner_class, c->bs->b[i].runner_class);
 		if (!differs(c, i, &g->machine, &g->before, &g->after))
-			continue;
+			continue;	/* a side still stops at a runner change */
 		edge[i] = 1;
 		g->at = i;
 		c->nc++;
