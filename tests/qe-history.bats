@@ -272,6 +272,13 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 	# the edited digest names the same cell
 	run -0 qe-history series -d "$DB" intro fea46550
 	assert_equal "${#lines[@]}" 52
+	# so do its code-cell number (1-based) and its first line, whole or its start
+	for name in 6 'x = 1 + 1' 'x = 1'; do
+		run -0 qe-history series -d "$DB" intro "$name"
+		assert_equal "$(jq -sc '[length, (map(.cell) | unique)]' <<< "$output")" '[52,["sha256:c5d65b16896ece5e8d8529de8d7c5379ec7db4cbc8277751afa5e503ed94c11f"]]'
+	done
+	run -0 qe-history series -d "$DB" intro 3
+	assert_equal "$(jq -sc 'map(.label) | unique' <<< "$output")" '["slow-sleep"]'
 	# a lecture: one point per main build that has it
 	run -0 qe-history series -d "$DB" intro_extra
 	assert_equal "${#lines[@]}" 33
@@ -281,7 +288,7 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 	qe-history series -d "$DB" intro slow-sleep > "$T/p.ndjson"
 	validate "$T/p.ndjson"
 	run -2 --separate-stderr qe-history series -d "$DB" intro nosuchcell
-	assert_equal "$stderr" "qe-history: $DB: document intro has no cell named nosuchcell (a label, a cell key, or 8 or more hex digits of a source digest)"
+	assert_equal "$stderr" "qe-history: $DB: document intro has no cell named nosuchcell (a label, a code-cell number from 1, a first line or its start, a cell key, or 8 or more hex digits of a source digest)"
 	run -2 --separate-stderr qe-history series -d "$DB" nosuchdoc
 	assert_equal "$stderr" "qe-history: $DB: no main build has document nosuchdoc"
 }
@@ -416,6 +423,19 @@ stale_timing unknown'
 	run -0 qe-history cost -d "$DB" --prices "$T/prices"
 	run -0 jq -sc 'map(select(.month == "2026-11" and .document == null) | [.runner_class, .builds, .usd_per_minute, (.cost_usd / .minutes * 1e6 | round)])' <<< "$output"
 	assert_output '[["runs-on/cpu=4+ram=16",4,0.0021,2100]]'
+	# a JSON table (class -> USD per minute) gives the same, and may override a default
+	printf '{"runs-on/cpu=4+ram=16": 0.0021,\n "github-hosted/ubuntu-24.04/4cpu": 0.01}\n' > "$T/prices.json"
+	run -0 qe-history cost -d "$DB" --prices "$T/prices.json"
+	run -0 jq -sc 'map(select(.month == "2026-11" and .document == null) | [.runner_class, .builds, .usd_per_minute, (.cost_usd / .minutes * 1e6 | round)])' <<< "$output"
+	assert_output '[["runs-on/cpu=4+ram=16",4,0.0021,2100]]'
+	run -0 bash -c "qe-history cost -d '$DB' --prices '$T/prices.json' | jq -c 'select(.month == \"2025-12\" and .document == null) | .usd_per_minute'"
+	assert_output 0.01
+	printf '{"runs-on/cpu=4+ram=16": "cheap"}' > "$T/bad.json"
+	run -2 --separate-stderr qe-history cost -d "$DB" --prices "$T/bad.json"
+	assert_equal "$stderr" "qe-history: $T/bad.json: \"runs-on/cpu=4+ram=16\": the price is not a number of 0 or more"
+	printf '{"runs-on/cpu=4+ram=16": 0.1,}' > "$T/bad.json"
+	run -2 --separate-stderr qe-history cost -d "$DB" --prices "$T/bad.json"
+	assert_equal "$stderr" "qe-history: $T/bad.json: invalid JSON (a price table is one JSON object: class -> USD per minute)"
 	printf 'runs-on/cpu=4+ram=16 cheap\n' > "$T/bad"
 	run -2 --separate-stderr qe-history cost -d "$DB" --prices "$T/bad"
 	assert_equal "$stderr" "qe-history: $T/bad:1: the price is not a number of 0 or more"
