@@ -8,6 +8,12 @@
  * MAD of consecutive differences). A series with fewer than
  * QE_HQ_FENCE_MIN timed builds gets no fence (qe-cell-diff keeps its
  * defaults for it).
+ *
+ * Each fence also says the smallest step changes can find in that series
+ * (min_step_s, min_step_ratio): the move qe_hq_step_need asks for between
+ * these n builds and QE_HQ_DETECT_AFTER builds after a step, as a ratio no
+ * less than QE_HQ_MIN_RATIO (qe_hq_step_ratio). Below it, "no change" means
+ * no change this history can see.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -70,7 +76,7 @@ static void
 fence(struct fences *f, const char *doc, const struct qe_hcell *c, int n)
 {
 	double noise = qe_robust_noise(f->v, (size_t)n), an = qe_robust_abs_noise(f->v, (size_t)n);
-	double ratio = exp(QE_HQ_FENCE_Z * noise);
+	double ratio = exp(QE_HQ_FENCE_Z * noise), step;
 	cJSON *o;
 
 	if (n < QE_HQ_FENCE_MIN || isnan(noise))
@@ -87,6 +93,10 @@ fence(struct fences *f, const char *doc, const struct qe_hcell *c, int n)
 	cJSON_AddNumberToObject(o, "noise", noise);
 	cJSON_AddNumberToObject(o, "ratio", ratio);
 	cJSON_AddNumberToObject(o, "abs_s", fmax(QE_HQ_FENCE_ABS, QE_HQ_FENCE_Z * an));
+	step = qe_hq_step_need(qe_hq_sigma(f->v, n), c ? QE_HQ_CELL_LEAST : QE_HQ_LECTURE_LEAST, n,
+	    QE_HQ_DETECT_AFTER);
+	cJSON_AddNumberToObject(o, "min_step_s", step);
+	cJSON_AddNumberToObject(o, "min_step_ratio", qe_hq_step_ratio(qe_robust_median(f->v, (size_t)n), step));
 	qe_hout_row(&f->o, o);
 }
 
@@ -123,6 +133,7 @@ static const struct qe_hcol fence_cols[] = {
 	{ "level", "level", QE_HF_TEXT }, { "n", "builds", QE_HF_NUM },
 	{ "median_s", "median", QE_HF_DUR }, { "noise", "noise", QE_HF_NUM },
 	{ "ratio", "fence", QE_HF_RATIO }, { "abs_s", "floor", QE_HF_DUR },
+	{ "min_step_ratio", "smallest step", QE_HF_RATIO },
 	{ NULL, NULL, 0 }
 };
 

@@ -24,6 +24,7 @@
 #define QE_HQ_STEP_SE 3.5	/* ... by this many standard errors of the difference of the medians */
 #define QE_HQ_CELL_LEAST 0.01	/* ... and at least this many seconds for a cell */
 #define QE_HQ_LECTURE_LEAST 0.05	/* ... or a lecture */
+#define QE_HQ_DETECT_AFTER 10	/* fences: min_step_s for a step that lasted this many builds */
 #define QE_HQ_SNAP 2		/* changes: builds a step may move to the cause beside it */
 #define QE_HQ_SPIKE_Z 6.0	/* changes: a one-build outlier is Z noise from its neighbours ... */
 #define QE_HQ_SPIKE_RATIO 1.5	/* ... and this ratio at least, */
