@@ -113,42 +113,29 @@ gather_trends(const struct qe_hq *q0, struct qe_histhtml *h)
 			status = QE_EXIT_TROUBLE;
 	}
 	cJSON_Delete(docs);
+	docs = qe_histhtml_cells(h);
+	cJSON_ArrayForEach(d, docs) {	/* each charted cell's series, by its key */
+		q.doc = cJSON_GetArrayItem(d, 0)->valuestring;
+		q.cell = cJSON_GetArrayItem(d, 1)->valuestring;
+		if (capture(&q, qe_hq_series, h) != QE_EXIT_OK)
+			status = QE_EXIT_TROUBLE;
+	}
+	cJSON_Delete(docs);
 	trim_slowest(h, q0->top > 0 ? q0->top : QE_HQ_TOP);
 	return status;
 }
 
-/* compare across each package a change names, else the environment files */
+/* compare without --by: every environment change, what moved at each, machine changes */
 static int
 gather_compare(const struct qe_hq *q0, struct qe_histhtml *h)
 {
 	struct qe_hq q = *q0;
-	cJSON *pkgs = qe_json_check(cJSON_CreateArray());
-	const cJSON *c, *p, *d;
-	const char *what, *name;
-	int status = QE_EXIT_OK;
 
 	q.md = 0;
-	cJSON_ArrayForEach(c, h->changes)
-		cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(c, "provenance_changes")) {
-			what = qe_json_str(p, "what");
-			name = qe_json_str(p, "name");
-			if (what && name && strcmp(what, "package") == 0 && !has_str(pkgs, name) &&
-			    cJSON_GetArraySize(pkgs) < 3)
-				cJSON_AddItemToArray(pkgs, qe_json_check(cJSON_CreateString(name)));
-		}
-	q.by = QE_BY_PACKAGE;
-	cJSON_ArrayForEach(d, pkgs) {
-		q.package = d->valuestring;
-		if (capture(&q, qe_hq_compare, h) != QE_EXIT_OK)
-			status = QE_EXIT_TROUBLE;
-	}
-	if (cJSON_GetArraySize(pkgs) == 0) {
-		q.by = QE_BY_ENVFILE;
-		q.package = NULL;
-		status = capture(&q, qe_hq_compare, h);
-	}
-	cJSON_Delete(pkgs);
-	return status;
+	q.by = -1;
+	q.package = NULL;
+	q.all = 0;
+	return capture(&q, qe_hq_compare, h);
 }
 
 static int
