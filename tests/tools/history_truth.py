@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """qe-history against the truth of generated years, over many seeds.
 
-    history_seeds.py [--seeds N] [--first S] [--lectures L] [--prs P] [--keep DIR]
+    history_truth.py [--seeds N] [--first S] [--lectures L] [--prs P] [--keep DIR]
 
 For each seed, tests/tools/gen_history.py --year writes a year of weekly
 main builds and P pull-request builds of L lectures (some stamped without
@@ -19,12 +19,16 @@ store and its answers are checked against truth.json:
               compare, one build row in changes, no lecture row
   spikes      steps at an injected spike (its document, its build or the
               next): must be 0
-  false       steps not at an injected change (its document and build):
-              must be 0
+  false       steps not at an injected change (its document and build)
+              nor within 4 builds of one in its document: must be 0
+  misplaced   steps of an injected change found up to 4 builds off it
+              (the noise placed it; counted, not failed)
   outliers    injected spikes listed as change "spike" (of 5)
 
 Prints one line per seed and the totals (JSON on the last line). Exit 1 if
-any seed misses a property. Uses the built tools of this tree.
+any seed misses a property, or a step is false or a spike taken for a
+step. Uses the built tools of this tree (tests/qe-history-year.bats runs
+it on a few seeds; bench/RESULTS.md has the counts over 20).
 """
 import argparse
 import json
@@ -34,8 +38,7 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIX = os.path.join(ROOT, "tests", "fixtures", "shared", "jupyter-cache-timed")
 QH = os.path.join(ROOT, "qe-history")
 
@@ -82,10 +85,14 @@ def check(t, changes, compare, nrep, added):
     nolec = not [c for c in compare if c["level"] != "build" and build_of(t, c["run_number"]) == t["runner_build"]]
     r["machine"] = len(mach) == 1 and len(brow) == 1 and nolec
     r["spikes"] = sum(1 for c in steps if any(c["document"] == d and build_of(t, c["run_number"]) in (b, b + 1) for d, b in spikes))
-    r["false"] = sum(1 for c in steps if (c["document"] if c["level"] != "build" else None, build_of(t, c["run_number"])) not in ok)
+    key = [((c["document"] if c["level"] != "build" else None), build_of(t, c["run_number"]), c) for c in steps]
+    off = [(d, b, c) for d, b, c in key if (d, b) not in ok]
+    near = [(d, b, c) for d, b, c in off if any(d == d2 and abs(b - b2) <= 4 for d2, b2 in ok)]
+    r["misplaced"] = len(near)
+    r["false"] = len(off) - len(near)
     r["outliers"] = sum(1 for d, b in spikes if any(c["document"] == d and build_of(t, c["run_number"]) == b for c in outl))
-    r["false_rows"] = [[c["level"], c["document"], c["label"], build_of(t, c["run_number"]), round(c["ratio"], 3)]
-                       for c in steps if (c["document"] if c["level"] != "build" else None, build_of(t, c["run_number"])) not in ok]
+    r["false_rows"] = [[c["level"], d, c["label"], b, round(c["ratio"], 3)] for d, b, c in off
+                       if (d, b, c) not in near]
     r["compare_rows"] = sorted(up ^ set(t["upgrade_docs"])) + [[c["document"], c["label"]] for c in drift]
     return r
 
@@ -122,15 +129,16 @@ def main():
         with open(os.path.join(work, f"{side}.ndjson"), "w") as fh:
             subprocess.run([os.path.join(ROOT, "qe-cache-extract"), os.path.join(FIX, side, ".jupyter_cache")],
                            stdout=fh, check=True)
-    tot = {"seeds": 0, "missed": 0, "spikes": 0, "false": 0, "outliers": 0}
+    tot = {"seeds": 0, "missed": 0, "spikes": 0, "false": 0, "misplaced": 0, "outliers": 0}
     for seed in range(args.first, args.first + args.seeds):
         r = one(seed, args, work)
         bad = [k for k in ("stored", "small", "edit", "kernel", "compare", "machine") if not r[k]]
         tot["seeds"] += 1
         tot["missed"] += bool(bad)
-        for k in ("spikes", "false", "outliers"):
+        for k in ("spikes", "false", "misplaced", "outliers"):
             tot[k] += r[k]
         print(f"seed {seed}: missed {bad or 'none'}, spikes {r['spikes']}, false {r['false']} {r['false_rows']},"
+              f" misplaced {r['misplaced']},"
               f" outliers {r['outliers']}/5, compare off {r['compare_rows']}", flush=True)
         if not args.keep:
             shutil.rmtree(os.path.join(work, f"seed-{seed}"))
