@@ -58,12 +58,16 @@ has_str(const cJSON *arr, const char *s)
 	return 0;
 }
 
-/* the documents of the lecture rows of slowest and of the changes */
+/*
+ * The documents of the lecture rows of slowest and of the changes; `all`
+ * 0 (the page): only those it may chart, the stepped lectures and the
+ * slowest few (a series query each is most of the page's time).
+ */
 static cJSON *
-lecture_names(const struct qe_histhtml *h)
+lecture_names(const struct qe_histhtml *h, int all)
 {
 	cJSON *docs = qe_json_check(cJSON_CreateArray());
-	const cJSON *lists[] = { h->slowest, h->changes }, *r;
+	const cJSON *lists[] = { h->changes, h->slowest }, *r;
 	const char *d, *lv;
 	size_t i;
 
@@ -71,6 +75,8 @@ lecture_names(const struct qe_histhtml *h)
 		cJSON_ArrayForEach(r, lists[i]) {
 			d = qe_json_str(r, "document");
 			lv = qe_json_str(r, "level");
+			if (!all && i == 1 && qe_json_num(r, "rank") > QE_HISTHTML_UNSTEPPED)
+				continue;
 			if (d && lv && strcmp(lv, "cell") != 0 && !has_str(docs, d))
 				cJSON_AddItemToArray(docs, qe_json_check(cJSON_CreateString(d)));
 		}
@@ -90,9 +96,9 @@ trim_slowest(struct qe_histhtml *h, long top)
 	}
 }
 
-/* slowest (every lecture), changes, then each charted lecture's series */
+/* slowest (every lecture), changes, then each lecture's series (all: any it may show) */
 static int
-gather_trends(const struct qe_hq *q0, struct qe_histhtml *h)
+gather_trends(const struct qe_hq *q0, struct qe_histhtml *h, int all)
 {
 	struct qe_hq q = *q0;
 	cJSON *docs;
@@ -100,12 +106,12 @@ gather_trends(const struct qe_hq *q0, struct qe_histhtml *h)
 	int status = QE_EXIT_OK;
 
 	q.md = 0;
-	q.top = 100000;
+	q.top = all ? 100000 : (q0->top > 0 ? q0->top : QE_HQ_TOP);	/* the page ranks only its first rows */
 	if (capture(&q, qe_hq_slowest, h) != QE_EXIT_OK)
 		status = QE_EXIT_TROUBLE;
 	if (capture(&q, qe_hq_changes, h) != QE_EXIT_OK)
 		status = QE_EXIT_TROUBLE;
-	docs = lecture_names(h);
+	docs = lecture_names(h, all);
 	q.cell = NULL;
 	cJSON_ArrayForEach(d, docs) {
 		q.doc = d->valuestring;
@@ -169,7 +175,7 @@ qe_hreport_html(const struct qe_hq *q, const char *dir)
 	int status;
 
 	qe_histhtml_init(&h);
-	status = gather_trends(q, &h);
+	status = gather_trends(q, &h, 0);
 	if (gather_compare(q, &h) != QE_EXIT_OK)
 		status = QE_EXIT_TROUBLE;
 	c.md = 0;
@@ -201,7 +207,7 @@ qe_hreport_md(const struct qe_hq *q, const char *diff)
 	int status;
 
 	qe_histhtml_init(&h);
-	status = gather_trends(q, &h);
+	status = gather_trends(q, &h, 1);
 	if (diff != NULL) {
 		docs = qe_json_check(cJSON_CreateArray());
 		if (qe_ndjson_each(1, argv, flag_one, docs) != 0)
