@@ -20,9 +20,10 @@
 #include "qe_vocab.h"
 #include "history/history.h"
 
-enum { O_FORMAT = QE_OPT_FIRST, O_PENALTY, O_BY, O_PRICES, O_MAIN_REF, O_DIFF };
+enum { O_FORMAT = QE_OPT_FIRST, O_PENALTY, O_BY, O_PRICES, O_MAIN_REF, O_DIFF, O_REPLACE, O_ALL };
 
 static const struct option longopts[] = {
+	{ "all",      no_argument,       NULL, O_ALL },
 	{ "by",       required_argument, NULL, O_BY },
 	{ "diff",     required_argument, NULL, O_DIFF },
 	{ "format",   required_argument, NULL, O_FORMAT },
@@ -30,17 +31,18 @@ static const struct option longopts[] = {
 	{ "main-ref", required_argument, NULL, O_MAIN_REF },
 	{ "penalty",  required_argument, NULL, O_PENALTY },
 	{ "prices",   required_argument, NULL, O_PRICES },
+	{ "replace",  no_argument,       NULL, O_REPLACE },
 	QE_LONGOPTS_COMMON,
 	{ NULL, 0, NULL, 0 }
 };
 
 static const char usage[] =
-    "usage: qe-history add [-d db] [--main-ref ref] report ...\n"
+    "usage: qe-history add [-d db] [--main-ref ref] [--replace] report ...\n"
     "       qe-history slowest [-d db] [-n count] [--format ndjson|md]\n"
     "       qe-history series [-d db] [--format ndjson|md] document [cell]\n"
     "       qe-history changes [-d db] [-m builds] [--penalty k] [--format ndjson|md]\n"
     "       qe-history fences [-d db] [-k builds] [-o file] [--format ndjson|md]\n"
-    "       qe-history compare [-d db] --by package|fingerprint|env-file [--format ndjson|md]\n"
+    "       qe-history compare [-d db] [--by package|fingerprint|env-file] [--all] [--format ndjson|md]\n"
     "       qe-history cost [-d db] [--prices file] [--format ndjson|md]\n"
     "       qe-history report [-d db] [--prices file] -o dir\n"
     "       qe-history report [-d db] --format md [--diff file]\n"
@@ -63,15 +65,16 @@ static const struct {
 	{ 'd', "-d", ALL }, { O_FORMAT, "--format", QUERIES | B(S_REPORT) }, { 'n', "-n", B(S_SLOWEST) },
 	{ 'm', "-m", B(S_CHANGES) }, { O_PENALTY, "--penalty", B(S_CHANGES) },
 	{ 'k', "-k", B(S_FENCES) }, { 'o', "-o", B(S_FENCES) | B(S_REPORT) },
-	{ O_BY, "--by", B(S_COMPARE) }, { O_PRICES, "--prices", B(S_COST) | B(S_REPORT) },
+	{ O_BY, "--by", B(S_COMPARE) }, { O_ALL, "--all", B(S_COMPARE) }, { O_PRICES, "--prices", B(S_COST) | B(S_REPORT) },
 	{ O_DIFF, "--diff", B(S_REPORT) },
-	{ O_MAIN_REF, "--main-ref", B(S_ADD) },
+	{ O_MAIN_REF, "--main-ref", B(S_ADD) }, { O_REPLACE, "--replace", B(S_ADD) },
 };
 
 struct cli {
 	struct qe_hq q;
 	const char *db, *main_ref;
 	const char *diff;	/* report --diff */
+	int replace;		/* add --replace */
 	unsigned given;		/* bit i: takes[i] was given */
 };
 
@@ -93,6 +96,8 @@ option(int ch, const char *arg, void *ctx)
 	case O_PRICES: c->q.prices = arg; return 0;
 	case O_MAIN_REF: c->main_ref = arg; return 0;
 	case O_DIFF: c->diff = arg; return 0;
+	case O_REPLACE: c->replace = 1; return 0;
+	case O_ALL: c->q.all = 1; return 0;
 	case O_FORMAT:
 		if (strcmp(arg, "md") == 0 || strcmp(arg, "ndjson") == 0) {
 			c->q.md = strcmp(arg, "md") == 0;
@@ -104,21 +109,12 @@ option(int ch, const char *arg, void *ctx)
 		if ((c->q.by = qe_vocab_lookup(&qe_vocab_compare_bys, arg)) == QE_BY_PACKAGE || c->q.by < 0) {
 			c->q.by = QE_BY_PACKAGE;
 			c->q.package = arg;
-		}
+		} else if (c->q.by == QE_BY_ENVIRONMENT)
+			c->q.by = -1;	/* the default: every environment change */
 		return 0;
 	default:
 		return -1;
 	}
-}
-
-/* Was option ch given? */
-static int
-given(const struct cli *c, int ch)
-{
-	for (size_t i = 0; i < sizeof takes / sizeof takes[0]; i++)
-		if (takes[i].ch == ch)
-			return (c->given & (1u << i)) != 0;
-	return 0;
 }
 
 /* Every option given applies to subcommand s? Else a usage error. */
@@ -146,7 +142,7 @@ add(struct cli *c, int argc, char **argv)
 	if (qe_hstore_open(&s, c->db, 0) < 0)
 		return QE_EXIT_TROUBLE;
 	for (int i = 0; i < argc; i++)
-		if (qe_hadd(&s, argv[i], c->main_ref) != QE_EXIT_OK)
+		if (qe_hadd(&s, argv[i], c->main_ref, c->replace) != QE_EXIT_OK)
 			status = QE_EXIT_TROUBLE;
 	qe_hstore_close(&s);
 	return status;
@@ -211,10 +207,6 @@ query(struct cli *c, int s, int argc, char **argv)
 		warnx("fences: -o writes NDJSON: --format md does not go with it");
 		return -1;
 	}
-	if (s == S_COMPARE && !given(c, O_BY)) {
-		warnx("compare: --by is required");
-		return -1;
-	}
 	c->q.doc = argc > 0 ? argv[0] : NULL;
 	c->q.cell = argc > 1 ? argv[1] : NULL;
 	if (qe_hstore_open(&st, c->db, 1) < 0)
@@ -267,7 +259,7 @@ int
 main(int argc, char **argv)
 {
 	struct cli c = { .q = { .top = QE_HQ_TOP, .minseg = QE_HQ_MINSEG,
-	    .penalty = QE_HQ_PENALTY, .k = QE_HQ_FENCE_K }, .db = QE_HSTORE_DEFAULT,
+	    .penalty = QE_HQ_PENALTY, .k = QE_HQ_FENCE_K, .by = -1 }, .db = QE_HSTORE_DEFAULT,
 	    .main_ref = QE_HBUILD_MAIN_REF };
 	const struct qe_cli cli = { "d:hk:m:n:o:", longopts, usage, option, &c };
 	int status, s;

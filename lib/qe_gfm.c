@@ -95,7 +95,10 @@ entity(long c)
 
 /*
  * One code point v[i] of the text v[lo..hi). `digits_only`: everything
- * before it was a digit, so a '.' here would make "1." start a list.
+ * before it was a digit, so a '.' here followed by a blank or the end
+ * would make "1." start a list; before anything else ("1.26.4", "12.5 s")
+ * it cannot (CommonMark 5.2: the marker is followed by a blank or the
+ * line's end), and a version or a number reads as it is.
  */
 static void
 text_cp(struct qe_buf *b, const long *v, size_t i, size_t lo, size_t hi, int digits_only)
@@ -108,8 +111,8 @@ text_cp(struct qe_buf *b, const long *v, size_t i, size_t lo, size_t hi, int dig
 		return;
 	}
 	if (c == '.') {
-		if (digits_only && !first)
-			qe_buf_addc(b, '\\');	/* "1." would start a list */
+		if (digits_only && !first && (i + 1 == hi || v[i + 1] == ' ' || v[i + 1] == '\t'))
+			qe_buf_addc(b, '\\');	/* "1. " would start a list */
 		else if (after(v, lo, i, "www"))
 			qe_utf8_put(b, ZWJ);
 		qe_buf_addc(b, '.');

@@ -31,10 +31,11 @@ TABLE(qe_vocab_answers, "answer", "regressed", "improved", "same", "inconclusive
 TABLE(qe_vocab_verdict_rules, "verdict rule", "cells", "sum");
 TABLE(qe_vocab_series_words, "series", "main", "pull-request", "branch");
 TABLE(qe_vocab_levels, "level", "build", "lecture", "cell");
-TABLE(qe_vocab_add_results, "add result", "added", "present");
+TABLE(qe_vocab_add_results, "add result", "added", "present", "replaced");
 TABLE(qe_vocab_prov_whats, "provenance change", "package", "runner-class", "env-file", "fingerprint");
-TABLE(qe_vocab_compare_bys, "compare by", "package", "fingerprint", "env-file");
-TABLE(qe_vocab_moves, "moved", "slower", "faster", "same", "unknown");
+TABLE(qe_vocab_compare_bys, "compare by", "package", "fingerprint", "env-file", "environment");
+TABLE(qe_vocab_moves, "moved", "slower", "faster", "same", "unknown", "machine", "moved", "nothing");
+TABLE(qe_vocab_causes, "cause", "edit", "environment", "runner", "kernel", "unexplained");
 TABLE(qe_vocab_versions, "version", "base", "head");
 
 const struct qe_vocab *const qe_vocabularies[] = {
@@ -42,7 +43,7 @@ const struct qe_vocab *const qe_vocabularies[] = {
 	&qe_vocab_timing_sources, &qe_vocab_timing_methods, &qe_vocab_timing_notes, &qe_vocab_origins, &qe_vocab_executions,
 	&qe_vocab_times_from, &qe_vocab_answers,
 	&qe_vocab_verdict_rules, &qe_vocab_series_words, &qe_vocab_levels, &qe_vocab_add_results, &qe_vocab_prov_whats,
-	&qe_vocab_compare_bys, &qe_vocab_moves, &qe_vocab_versions, NULL
+	&qe_vocab_compare_bys, &qe_vocab_moves, &qe_vocab_causes, &qe_vocab_versions, NULL
 };
 
 int

@@ -103,14 +103,18 @@ enum qe_series { QE_SER_MAIN, QE_SER_PR, QE_SER_BRANCH, QE_NSERIES };
 extern const struct qe_vocab qe_vocab_series_words;
 enum qe_level { QE_LV_BUILD, QE_LV_LECTURE, QE_LV_CELL, QE_NLEVELS };
 extern const struct qe_vocab qe_vocab_levels;
-enum qe_add_result { QE_ADD_ADDED, QE_ADD_PRESENT, QE_NADD_RESULTS };
+enum qe_add_result { QE_ADD_ADDED, QE_ADD_PRESENT, QE_ADD_REPLACED, QE_NADD_RESULTS };
 extern const struct qe_vocab qe_vocab_add_results;
 enum qe_prov_what { QE_PW_PACKAGE, QE_PW_RUNNER, QE_PW_ENVFILE, QE_PW_FINGERPRINT, QE_NPROV_WHATS };
 extern const struct qe_vocab qe_vocab_prov_whats;
-enum qe_compare_by { QE_BY_PACKAGE, QE_BY_FINGERPRINT, QE_BY_ENVFILE, QE_NCOMPARE_BYS };
+enum qe_compare_by { QE_BY_PACKAGE, QE_BY_FINGERPRINT, QE_BY_ENVFILE, QE_BY_ENVIRONMENT, QE_NCOMPARE_BYS };
 extern const struct qe_vocab qe_vocab_compare_bys;
-enum qe_moved { QE_MV_SLOWER, QE_MV_FASTER, QE_MV_SAME, QE_MV_UNKNOWN, QE_NMOVED };
+enum qe_moved { QE_MV_SLOWER, QE_MV_FASTER, QE_MV_SAME, QE_MV_UNKNOWN, QE_MV_MACHINE, QE_MV_MOVED,
+	QE_MV_NOTHING, QE_NMOVED };
 extern const struct qe_vocab qe_vocab_moves;
+/* qe-history changes: why a step happened (lib/history/qe_hchanges.c) */
+enum qe_cause { QE_CAUSE_EDIT, QE_CAUSE_ENV, QE_CAUSE_RUNNER, QE_CAUSE_KERNEL, QE_CAUSE_UNEXPLAINED, QE_NCAUSES };
+extern const struct qe_vocab qe_vocab_causes;
 
 /* Which version a qe-replicate record ran (schema/common.json version). */
 enum qe_version { QE_VER_BASE, QE_VER_HEAD, QE_NVERSIONS };

@@ -34,42 +34,55 @@ charts() {
 	grep -o "<svg class='chart'[^>]*><title>[^<]*" "$PAGE" | sed 's/.*<title>//; s/: lecture time per main build$//'
 }
 
-@test "report -o: one page; a trend chart per lecture of the newest build, the stepped ones first; no script, nothing fetched" {
+@test "report -o: one page; a trend chart per lecture and per cell with a step, the largest first, no chart without one; no script, nothing fetched" {
 	run -0 --separate-stderr qe-history report -d "$H/h.db" -o "$T/site"
 	assert_equal "$stderr" ""
 	cmp "$T/site/index.html" "$PAGE"
+	# the stepped lectures (by step), then the stepped cells (by step); no lecture without a step
 	run -0 charts
-	assert_line --index 0 intro
-	run -0 bash -c "grep -o \"<svg class='chart'[^>]*><title>[^<]*\" '$PAGE' | sed 's/.*<title>//; s/: lecture.*//' | sort"
 	assert_output - <<-'EOF'
-	dynamics/markov
-	errors_allowed
-	images
 	intro
-	intro_extra
+	dynamics/markov
 	numba_demo
+	intro: cell time per main build
+	numba_demo: cell time per main build
+	numba_demo: cell time per main build
+	numba_demo: cell time per main build
 	EOF
-	# the stepped lectures before the others
-	run -0 bash -c "grep -o \"<svg class='chart'[^>]*><title>[^<]*\" '$PAGE' | sed 's/.*<title>//; s/: lecture.*//' | sed -n 4,6p | sort"
-	assert_output $'errors_allowed\nimages\nintro_extra'
+	run -0 grep -o "<text x='8' y='16' font-size='13' font-weight='600'>[^<]*" "$PAGE"
+	assert_equal "$(sed 's/.*>//' <<< "$output" | sed -n 4,7p)" "intro · cell slow-sleep
+numba_demo · cell njit-big
+numba_demo · cell njit-define
+numba_demo · cell njit-first-call"
 	# no script, no external resource, no event handler
 	run -1 grep -Eic '<script|javascript:|https?://[^"'"'"' ]*\.(js|css|png|svg|woff)| on[a-z]+=' "$PAGE"
 	run -0 grep -c "Content-Security-Policy' content=\"default-src 'none'; style-src 'unsafe-inline'\"" "$PAGE"
 }
 
-@test "report -o: each injected step is marked on its lecture's chart with its ratio and the first commit after it; the runner-class change on every chart" {
+@test "report -o: each injected step is marked on its chart with its ratio, the first commit after it and both medians; the runner-class change on every chart; outliers ringed" {
 	intro=$(sed -n "/<title>intro: lecture time/,/<\/svg>/p" "$PAGE")
 	[[ $intro =~ ×[12]\.[0-9][0-9]\ at\ $(commit 30)\</text\> ]]
+	[[ $intro =~ \>median\ 6\.00\ s\</text\>.*\>median\ 11\.5\ s\</text\> ]]
+	[[ $intro =~ \<title\>one-build\ outlier\ ×2\.01\</title\> ]]
 	numba=$(sed -n "/<title>numba_demo: lecture time/,/<\/svg>/p" "$PAGE")
 	[[ $numba =~ ×1\.[12][0-9]\ at\ $(commit 40)\</text\> ]]
 	# a chart holds only its own lecture's steps
 	[[ ! $intro =~ at\ $(commit 40) ]]
-	# the build-level step (runner class, build 45): a grey rule on all six
+	# the build-level step (runner class, build 45): a grey rule on all seven
 	run -0 grep -o "<title>build-level step at $(commit 45)</title>" "$PAGE"
-	assert_equal "${#lines[@]}" 6
-	# the step table: the package and the runner class as provenance says
-	run -0 grep -c "<td>package <code>numba</code> 0.60.0 → 0.61.0" "$PAGE"
-	run -0 grep -c "runner-class github-hosted/ubuntu-24.04/4cpu → runs-on/cpu=4+ram=16" "$PAGE"
+	assert_equal "${#lines[@]}" 7
+	# the step table: causes and explanations; the outliers apart
+	run -0 grep -c "<td>environment</td><td>numba 0.60.0 → 0.61.0, environment.yml changed</td>" "$PAGE"
+	run -0 grep -c "<td>runner</td><td>runner class github-hosted/ubuntu-24.04/4cpu → runs-on/cpu=4+ram=16</td>" "$PAGE"
+	run -0 grep -c "<h3>One-build outliers</h3>" "$PAGE"
+	# the environment section: the upgrade with every package that changed and what moved; the machine change said so
+	run -0 grep -o "<h3>Build #2[0-9][0-9], [0-9-]*</h3>" "$PAGE"
+	assert_output $'<h3>Build #240, 2026-08-31</h3>\n<h3>Build #245, 2026-10-05</h3>'
+	run -0 grep -c "<th>What changed</th><td>package <code>numba</code> 0.60.0 → 0.61.0<br>env-file <code>environment.yml</code>" "$PAGE"
+	run -0 grep -c "1 lecture and 2 cells moved (by effect, largest first)" "$PAGE"
+	run -0 grep -c "A machine change (the runner class): timings of two machines are not compared" "$PAGE"
+	# the cost note counts what it sums: every stored build
+	run -0 grep -c "Execution minutes of every stored build (main's, pull requests' and other branches'" "$PAGE"
 }
 
 @test "report -o: the slowest tables are qe-history slowest's rows, the first 20 of each level" {
@@ -128,6 +141,27 @@ charts() {
 	run -0 grep -c ':CONSOLE.*"boom"' "$T/console.log"
 }
 
+@test "Chromium at 1280 px: the step charts show the medians as solid red lines across their segments (not faint)" {
+	local browser b
+	for b in chromium chromium-browser google-chrome; do
+		browser=$(command -v "$b") && break
+	done
+	[ -n "$browser" ] || skip "no chromium, chromium-browser or google-chrome (tools/deps ci installs chromium)"
+	timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
+		--user-data-dir="$T/profile" --window-size=1280,1000 --screenshot="$T/top.png" "file://$PAGE" 2> /dev/null > /dev/null
+	# the first 1000 px hold the seven step charts; each step draws two medians of 30 px or more
+	# in the step red (#cf222e): a faint (half-transparent) line or a dashed rule is no run
+	run -0 /usr/bin/python3 "$TESTS_DIR/tools/png_ink.py" "$T/top.png" --runs cf222e
+	[[ $output =~ ^1280x1000\ ink=[0-9.]+\ colors=[0-9]+\ runs=([0-9]+)$ ]]
+	[ "${BASH_REMATCH[1]}" -ge 14 ]
+	# the detector is not blind to faintness: the same page with the medians half transparent has none
+	sed "s/stroke='#cf222e' stroke-width='2.5'/stroke='#cf222e' stroke-opacity='.5' stroke-width='2.5'/g" "$PAGE" > "$T/faint.html"
+	timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
+		--user-data-dir="$T/profile" --window-size=1280,1000 --screenshot="$T/faint.png" "file://$T/faint.html" 2> /dev/null > /dev/null
+	run -0 /usr/bin/python3 "$TESTS_DIR/tools/png_ink.py" "$T/faint.png" --runs cf222e
+	[[ $output =~ runs=0$ ]]
+}
+
 @test "report --format md: the trend rows of the lectures a diff flags; without --diff the charted ones" {
 	gzip -dc "$H/reports/main-29.ndjson.gz" > "$T/29.ndjson"
 	# build 30 re-executed intro (a new cache key), as a pull request would
@@ -143,9 +177,10 @@ charts() {
 	local nbsp=$'\xc2\xa0'
 	assert_line --index 4 --regexp "^\| \`intro\` \| (▁|▂|▃|▄|▅|▆|▇|█){16} \| [0-9.]+${nbsp}s \| [0-9.]+${nbsp}s \| ×[12]\.[0-9]+ at \`$(commit 30)\` \(2026-06-22\) \|$"
 	assert_equal "${#lines[@]}" 5
+	# without a diff: the charted lectures, the stepped ones
 	run -0 --separate-stderr qe-history report -d "$H/h.db" --format md
 	assert_line --index 0 '### Trends on main'
-	assert_equal "${#lines[@]}" 10
+	assert_equal "${#lines[@]}" 7
 	assert_line --index 4 --regexp '^\| `intro` \|'
 	# nothing flagged: nothing printed
 	printf '' > "$T/empty.ndjson"
@@ -157,7 +192,7 @@ charts() {
 	local msg="qe-history: report: -o dir (the page) or --format md (the trend table, with --diff), one of them"
 	run -2 --separate-stderr qe-history report -d "$H/h.db"
 	assert_equal "${stderr_lines[0]}" "$msg"
-	assert_equal "${stderr_lines[1]}" "usage: qe-history add [-d db] [--main-ref ref] report ..."
+	assert_equal "${stderr_lines[1]}" "usage: qe-history add [-d db] [--main-ref ref] [--replace] report ..."
 	run -2 --separate-stderr qe-history report -d "$H/h.db" -o "$T/x" --format md
 	assert_equal "${stderr_lines[0]}" "$msg"
 	run -2 --separate-stderr qe-history report -d "$H/h.db" -o "$T/x" --diff "$T/d"

@@ -66,7 +66,10 @@ for line in c.iterdump():
 	zcat "$H/reports/main-03.ndjson.gz" | sed '5s/"duration_s":[0-9.]*/"duration_s":99.5/' > "$T/changed.ndjson"
 	run -2 --separate-stderr qe-history add -d "$T/db" "$T/changed.ndjson"
 	assert_output ''
-	assert_equal "$stderr" "qe-history: $T/changed.ndjson: not added: build QuantEcon/lecture-demo/14000003000/1#b0b3d5e28c6cda9a is already stored with other content (content_sha256 $(zcat "$H/reports/main-03.ndjson.gz" | sha256sum | cut -c1-12)..., this report $(sha256sum < "$T/changed.ndjson" | cut -c1-12)...): not replaced"
+	assert_equal "$stderr" "qe-history: $T/changed.ndjson: not added: build QuantEcon/lecture-demo/14000003000/1#b0b3d5e28c6cda9a is already stored with other content: stored from $H/reports/main-03.ndjson.gz (content_sha256 $(zcat "$H/reports/main-03.ndjson.gz" | sha256sum | cut -c1-12)), this report's $(sha256sum < "$T/changed.ndjson" | cut -c1-12); they differ in the measurements (same provenance and record counts): not replaced (qe-history add --replace stores this report instead)"
+	zcat "$H/reports/main-03.ndjson.gz" | head -n 20 | jq -c '.provenance.descriptor_sha256 = "0123456789abcdef"' > "$T/restamped.ndjson"
+	run -2 --separate-stderr qe-history add -d "$T/db" "$T/restamped.ndjson"
+	assert_equal "$stderr" "qe-history: $T/restamped.ndjson: not added: build QuantEcon/lecture-demo/14000003000/1#b0b3d5e28c6cda9a is already stored with other content: stored from $H/reports/main-03.ndjson.gz (content_sha256 $(zcat "$H/reports/main-03.ndjson.gz" | sha256sum | cut -c1-12)), this report's $(sha256sum < "$T/restamped.ndjson" | cut -c1-12); they differ in the provenance (descriptor_sha256: another qe-stamp run), the records ($(zcat "$H/reports/main-03.ndjson.gz" | jq -s 'map(select(.kind == "notebook")) | length') notebooks and $(zcat "$H/reports/main-03.ndjson.gz" | jq -s 'map(select(.kind == "cell")) | length') cells vs $(head -n 20 "$T/restamped.ndjson" | jq -s 'map(select(.kind == "notebook")) | length') and $(head -n 20 "$T/restamped.ndjson" | jq -s 'map(select(.kind == "cell")) | length')): not replaced (qe-history add --replace stores this report instead)"
 	zcat "$H/reports/main-03.ndjson.gz" | jq -c 'del(.provenance)' > "$T/bare.ndjson"
 	run -2 --separate-stderr qe-history add -d "$T/db" "$T/bare.ndjson"
 	assert_equal "$stderr" "qe-history: $T/bare.ndjson:1: not added: no provenance (pass the report through qe-stamp): without one a build has no place in a series"
@@ -80,6 +83,77 @@ for line in c.iterdump():
 	run -0 /usr/bin/python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from builds").fetchone()[0])' "$T/fresh.db"
 	assert_output 0
 	assert_equal "$(dump "$T/db")" "$before"
+}
+
+@test "add --replace: the stored build's rows give way to the report's in one transaction; the same content again is present" {
+	cp "$DB" "$T/db"
+	zcat "$H/reports/main-03.ndjson.gz" | sed '5s/"duration_s":[0-9.]*/"duration_s":99.5/' > "$T/changed.ndjson"
+	builds=$(sqlite3 "$T/db" 'select count(*) from builds')
+	run -0 qe-history add -d "$T/db" --replace "$T/changed.ndjson"
+	assert_equal "$(jq -r .result <<< "$output")" replaced
+	assert_equal "$(sqlite3 "$T/db" 'select count(*) from builds')" "$builds"
+	run -0 qe-history add -d "$T/db" "$T/changed.ndjson"
+	assert_equal "$(jq -r .result <<< "$output")" present
+	run -0 qe-history add -d "$T/db" --replace "$T/changed.ndjson"
+	assert_equal "$(jq -r .result <<< "$output")" present
+	doc=$(sed -n 5p "$T/changed.ndjson" | jq -r .document)
+	run -0 qe-history series -d "$T/db" "$doc"
+	assert_equal "$(jq -s -r 'map(select(.build | test("/14000003000/"))) | length' <<< "$output")" 1
+}
+
+@test "add: reports stamped before run.build_id existed are builds of their run (repository, run id, attempt), a commit built twice two builds; old and new mix" {
+	rm -f "$T/db"
+	for b in 04 05 06; do
+		# week 5 and 6 rebuild week 4's commit, stamped without build_id
+		zcat "$H/reports/main-$b.ndjson.gz" | jq -c --arg c "$(zcat "$H/reports/main-04.ndjson.gz" | head -n1 | jq -r .provenance.source.commit)" \
+		    '.provenance.source.commit = $c | del(.provenance.run.build_id)' > "$T/old-$b.ndjson"
+	done
+	run -0 qe-history add -d "$T/db" "$T/old-04.ndjson" "$T/old-05.ndjson" "$T/old-06.ndjson"
+	assert_equal "$(jq -r '[.result, .build] | join(" ")' <<< "$output" | cut -d'#' -f1)" "added QuantEcon/lecture-demo/14000004000/1
+added QuantEcon/lecture-demo/14000005000/1
+added QuantEcon/lecture-demo/14000006000/1"
+	# a new report (build_id) beside them
+	run -0 qe-history add -d "$T/db" "$H/reports/main-07.ndjson.gz"
+	assert_equal "$(jq -r '[.result, .build] | join(" ")' <<< "$output" | cut -d'#' -f1)" "added QuantEcon/lecture-demo/14000007000/1"
+	# the same run stamped again, now with build_id: the same build, so a conflict that says so
+	run -2 --separate-stderr qe-history add -d "$T/db" "$H/reports/main-04.ndjson.gz"
+	assert_regex "$stderr" "build QuantEcon/lecture-demo/14000004000/1#[0-9a-f]+ is already stored with other content: stored from $T/old-04.ndjson .* they differ in the provenance \\(run.build_id: another qe-stamp run\\): not replaced \\(qe-history add --replace stores this report instead\\)$"
+	# neither build_id nor run id: commit and start time
+	jq -c 'del(.provenance.run.run_id)' "$T/old-05.ndjson" > "$T/bare-05.ndjson"
+	jq -c 'del(.provenance.run.run_id)' "$T/old-06.ndjson" > "$T/bare-06.ndjson"
+	run -0 qe-history add -d "$T/db" "$T/bare-05.ndjson" "$T/bare-06.ndjson"
+	c=$(head -n1 "$T/old-04.ndjson" | jq -r .provenance.source.commit)
+	assert_equal "$(jq -r '[.result, .build] | join(" ")' <<< "$output" | cut -d'#' -f1)" "added commit:$c@2025-12-29T06:00:00.000000Z
+added commit:$c@2026-01-05T06:00:00.000000Z"
+}
+
+@test "a version 1 database is migrated when add opens it: builds without build_id renamed as now, kernel_env kept from then on; the queries read it" {
+	rm -f "$T/v1.db"
+	# a version 1 store, made by the schema of version 1, with a build stored as version 1 named it
+	zcat "$H/reports/main-07.ndjson.gz" | jq -c 'del(.provenance.run.build_id)' > "$T/old-07.ndjson"
+	/usr/bin/python3 - "$T/v1.db" "$T/old-07.ndjson" <<'PY'
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.executescript("""CREATE TABLE builds(id INTEGER PRIMARY KEY, build TEXT NOT NULL UNIQUE, series TEXT NOT NULL, commit_sha TEXT, started_at TEXT NOT NULL, run_number INTEGER NOT NULL, runner_class TEXT, fingerprint TEXT, content_sha256 TEXT NOT NULL, provenance TEXT NOT NULL, file TEXT NOT NULL, notebooks INTEGER NOT NULL, cells INTEGER NOT NULL);
+CREATE INDEX builds_order ON builds(series, started_at, run_number);
+CREATE TABLE docs(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE notebooks(doc INTEGER NOT NULL, build INTEGER NOT NULL, status TEXT, execution_s REAL, cells_s REAL, code_cells INTEGER, ncells INTEGER NOT NULL, cells BLOB NOT NULL, UNIQUE(doc, build));
+CREATE INDEX notebooks_build ON notebooks(build);
+PRAGMA user_version = 1;""")
+p = json.loads(open(sys.argv[2]).readline())["provenance"]
+db.execute("INSERT INTO builds VALUES (1, ?, 'main', ?, ?, ?, ?, ?, 'x', ?, 'old', 0, 0)",
+           ("commit:%s#%s" % (p["source"]["commit"], p["fingerprint"]), p["source"]["commit"], p["run"]["started_at"],
+            p["run"]["run_number"], p["runner"]["class"], p["fingerprint"], json.dumps(p)))
+db.commit()
+PY
+	run -2 --separate-stderr qe-history slowest -d "$T/v1.db"
+	assert_equal "$stderr" "qe-history: $T/v1.db: an older qe-history database (schema version 1): run qe-history add to create or migrate it"
+	run -0 qe-history add -d "$T/v1.db" "$H/reports/main-08.ndjson.gz"
+	assert_equal "$(sqlite3 "$T/v1.db" 'pragma user_version; select build from builds where id = 1' | cut -d'#' -f1)" "2
+QuantEcon/lecture-demo/14000007000/1"
+	run -0 sqlite3 "$T/v1.db" 'select count(*) from pragma_table_info("notebooks") where name = "kernel_env"'
+	assert_output 1
+	run -0 qe-history slowest -d "$T/v1.db"
 }
 
 @test "add: a line that is not JSON rolls the whole report back; the next report is still added" {
@@ -154,7 +228,7 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 @test "a database of a newer schema version is refused; a file that is not one is not read as one" {
 	/usr/bin/python3 -c 'import sqlite3,sys; c = sqlite3.connect(sys.argv[1]); c.execute("PRAGMA user_version = 7"); c.commit()' "$T/new.db"
 	run -2 --separate-stderr qe-history add -d "$T/new.db" "$H/reports/main-01.ndjson.gz"
-	assert_equal "$stderr" "qe-history: $T/new.db: database schema version 7 is newer than this qe-history's (1)"
+	assert_equal "$stderr" "qe-history: $T/new.db: database schema version 7 is newer than this qe-history's (2)"
 	/usr/bin/python3 -c 'import sqlite3,sys; c = sqlite3.connect(sys.argv[1]); c.execute("create table t(x)"); c.commit()' "$T/other.db"
 	run -2 --separate-stderr qe-history slowest -d "$T/other.db"
 	assert_equal "$stderr" "qe-history: $T/other.db: not a qe-history database (schema version 0): run qe-history add to create or migrate it"
@@ -199,6 +273,13 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 	# the edited digest names the same cell
 	run -0 qe-history series -d "$DB" intro fea46550
 	assert_equal "${#lines[@]}" 52
+	# so do its code-cell number (1-based) and its first line, whole or its start
+	for name in 6 'x = 1 + 1' 'x = 1'; do
+		run -0 qe-history series -d "$DB" intro "$name"
+		assert_equal "$(jq -sc '[length, (map(.cell) | unique)]' <<< "$output")" '[52,["sha256:c5d65b16896ece5e8d8529de8d7c5379ec7db4cbc8277751afa5e503ed94c11f"]]'
+	done
+	run -0 qe-history series -d "$DB" intro 3
+	assert_equal "$(jq -sc 'map(.label) | unique' <<< "$output")" '["slow-sleep"]'
 	# a lecture: one point per main build that has it
 	run -0 qe-history series -d "$DB" intro_extra
 	assert_equal "${#lines[@]}" 33
@@ -208,28 +289,38 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 	qe-history series -d "$DB" intro slow-sleep > "$T/p.ndjson"
 	validate "$T/p.ndjson"
 	run -2 --separate-stderr qe-history series -d "$DB" intro nosuchcell
-	assert_equal "$stderr" "qe-history: $DB: document intro has no cell named nosuchcell (a label, a cell key, or 8 or more hex digits of a source digest; or its name)"
+	assert_equal "$stderr" "qe-history: $DB: document intro has no cell named nosuchcell (a label, a code-cell number from 1, its name, a first line or its start, a cell key, or 8 or more hex digits of a source digest)"
 	run -2 --separate-stderr qe-history series -d "$DB" nosuchdoc
 	assert_equal "$stderr" "qe-history: $DB: no main build has document nosuchdoc"
 }
 
-@test "changes: every injected step at its build with what changed in provenance, and nothing else (no spike, no edit, no pull request)" {
+@test "changes: every injected step at its build with its cause and what changed in provenance, and nothing else (no edit without a step, no pull request); the spikes apart" {
 	run -0 qe-history changes -d "$DB"
-	run -0 jq -c '[(.build | split("/")[2][5:8]), .level, .document, .label, .n_before, .n_after, (.before_median_s * 1000 | round), (.after_median_s * 1000 | round), (.provenance_changes | map([.what, .name, .before[:12], .after[:12]]))]' <<< "$output"
-	assert_output '["025","lecture","dynamics/markov",null,24,20,3360,4321,[]]
-["030","lecture","intro",null,29,15,6005,11549,[]]
-["030","cell","intro","slow-sleep",29,15,3115,8811,[]]
-["040","lecture","numba_demo",null,39,5,8712,10089,[["package","numba","0.60.0","0.61.0"],["env-file","environment.yml","be6fc624fd05","c8895436531c"]]]
-["040","cell","numba_demo","njit-define",39,5,471,579,[["package","numba","0.60.0","0.61.0"],["env-file","environment.yml","be6fc624fd05","c8895436531c"]]]
-["040","cell","numba_demo","njit-first-call",39,5,4340,5142,[["package","numba","0.60.0","0.61.0"],["env-file","environment.yml","be6fc624fd05","c8895436531c"]]]
-["045","build",null,null,44,8,31939,29848,[["runner-class",null,"github-hoste","runs-on/cpu="]]]'
+	run -0 jq -c 'select(.change == "step") | [(.build | split("/")[2][5:8]), .level, .document, .label, .n_before, .n_after, (.before_median_s * 1000 | round), (.after_median_s * 1000 | round), .cause, (.provenance_changes | map([.what, .name, .before[:12], .after[:12]]))]' <<< "$output"
+	assert_output '["025","lecture","dynamics/markov",null,24,20,3360,4321,"edit",[]]
+["030","lecture","intro",null,29,15,6005,11549,"unexplained",[]]
+["030","cell","intro","slow-sleep",29,15,3115,8811,"unexplained",[]]
+["040","lecture","numba_demo",null,39,5,8712,10089,"environment",[["package","numba","0.60.0","0.61.0"],["env-file","environment.yml","be6fc624fd05","c8895436531c"]]]
+["040","cell","numba_demo","njit-define",39,5,471,579,"environment",[["package","numba","0.60.0","0.61.0"],["env-file","environment.yml","be6fc624fd05","c8895436531c"]]]
+["040","cell","numba_demo","njit-first-call",39,5,4340,5142,"environment",[["package","numba","0.60.0","0.61.0"],["env-file","environment.yml","be6fc624fd05","c8895436531c"]]]
+["040","cell","numba_demo","njit-big",39,5,172,216,"environment",[["package","numba","0.60.0","0.61.0"],["env-file","environment.yml","be6fc624fd05","c8895436531c"]]]
+["045","build",null,null,44,8,31939,29848,"runner",[["runner-class",null,"github-hoste","runs-on/cpu="]]]'
+	# the two injected spikes (build 15: numpy-eig x4; build 22: errors_allowed x1.8), listed after the steps
+	run -0 bash -c "qe-history changes -d '$DB' | jq -c 'select(.change == \"spike\") | [(.build | split(\"/\")[2][5:8]), .level, .document, .label]'"
+	assert_output '["015","lecture","intro",null]
+["015","cell","intro","numpy-eig"]
+["022","lecture","errors_allowed",null]
+["022","cell","errors_allowed","ea-after"]'
 	qe-history changes -d "$DB" > "$T/c.ndjson"
 	validate "$T/c.ndjson"
-	run -0 jq -r 'select(.level == "cell") | [.commit, .previous_commit, (.previous_build | split("/")[2][5:8])] | join(" ")' "$T/c.ndjson"
-	assert_line --index 0 "$(printf 'main-30' | sha1sum | cut -d' ' -f1) $(printf 'main-29' | sha1sum | cut -d' ' -f1) 029"
+	run -0 jq -r 'select(.level == "lecture" and .change == "step") | .explanation' "$T/c.ndjson"
+	assert_line --index 0 "2 cells edited or added in $(printf 'main-25' | sha1sum | cut -c1-7)"
+	run -0 jq -r 'select(.level == "cell" and .change == "step") | [.commit, .previous_commit, (.previous_build | split("/")[2][5:8]), .run_number] | join(" ")' "$T/c.ndjson"
+	assert_line --index 0 "$(printf 'main-30' | sha1sum | cut -d' ' -f1) $(printf 'main-29' | sha1sum | cut -d' ' -f1) 029 230"
 	run -0 bash -c "qe-history changes -d '$DB' --format md | sed 's/\xc2\xa0/ /g'"
-	assert_line --index 0 '| first build after | commit | level | document | cell | before | after | ratio | what changed |'
-	assert_line --index 5 '| 2026-08-31T06:00:00.000000Z | 8fd6cad9d1ca… | lecture | `numba_demo` | — | 8.71 s | 10.1 s | ×1.16 | package numba: 0\.60.0 → 0\.61.0; env-file environment.yml: be6fc624fd05be4aa4c8… → c8895436531c6cda20aa… |'
+	assert_line --index 0 '| build | date | commit | change | level | document | cell | before | after | ratio | cause | explanation |'
+	assert_line --index 5 '| #240 | 2026-08-31 | 8fd6cad9d1ca… | step | lecture | `numba_demo` | — | 8.71 s | 10.1 s | ×1.16 | environment | numba 0.60.0 → 0.61.0, environment.yml changed |'
+	assert_line --index 9 '| #245 | 2026-10-05 | e0b1ecb3cbfa… | step | build | — | — | 31.9 s | 29.8 s | ×0.93 | runner | runner class github-hosted/ubuntu-24.04/4cpu → runs-on/cpu=4+ram=16 |'
 }
 
 @test "changes: a higher penalty or a longer minimum segment is accepted and deterministic" {
@@ -237,8 +328,9 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 	a=$output
 	run -0 qe-history changes -d "$DB" -m 6
 	assert_equal "$output" "$a"
+	# -m 6: numba's step (5 builds before the runner change) can only be placed 6 builds before it
 	run -0 buildno <<< "$a"
-	assert_output $'025\n030\n030\n045'
+	assert_output $'025\n030\n030\n038\n045\n015\n015\n022\n022'
 }
 
 @test "fences reflect the noise: cells that swing (first cells, error cells) get looser fences than the rest; -o writes the file" {
@@ -265,23 +357,51 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 	assert_output '[5]'
 }
 
-@test "compare --by numba attributes the upgrade to numba_demo alone; --by env-file finds the same change" {
+@test "compare: every environment change on main with what moved, by effect; the runner change one machine row; --by numba the same change; --all every row" {
+	run -0 qe-history compare -d "$DB"
+	run -0 jq -c '[(.build | split("/")[2][5:8]), .level, .document, .label, .moved, .n_before, .n_after, (.changes | map(.name // .what))]' <<< "$output"
+	assert_output '["040","build",null,null,"moved",10,5,["numba","environment.yml"]]
+["040","lecture","numba_demo",null,"slower",10,5,["numba","environment.yml"]]
+["040","cell","numba_demo","njit-big","slower",10,5,["numba","environment.yml"]]
+["040","cell","numba_demo","njit-first-call","slower",10,5,["numba","environment.yml"]]
+["045","build",null,null,"machine",5,8,["runner-class"]]'
+	qe-history compare -d "$DB" > "$T/all.ndjson"
+	validate "$T/all.ndjson"
+	# the effect: cells by |log ratio|, largest first
+	run -0 jq -s -r 'map(select(.level == "cell") | .ratio) | . == (sort | reverse)' "$T/all.ndjson"
+	assert_output true
 	run -0 qe-history compare -d "$DB" --by numba
-	run -0 jq -c '[.document, .moved, .before, .after, .n_before, .n_after, (.ratio | if . then . * 1000 | round else . end), (.ci_low | if . then . * 1000 | round else . end), (.ci_high | if . then . * 1000 | round else . end)]' <<< "$output"
-	assert_output '["dynamics/markov","same","0.60.0","0.61.0",10,5,970,897,1046]
-["errors_allowed","same","0.60.0","0.61.0",10,5,1013,949,1075]
-["images","same","0.60.0","0.61.0",10,5,963,831,1103]
-["intro","same","0.60.0","0.61.0",10,5,1079,1008,1145]
-["intro_extra","same","0.60.0","0.61.0",10,5,998,945,1047]
-["numba_demo","slower","0.60.0","0.61.0",10,5,1160,1069,1306]
-["stale_timing","unknown","0.60.0","0.61.0",6,0,null,null,null]'
+	run -0 jq -c '[.level, .document, .moved, .before, .after, .n_before, .n_after, (.ratio | if . then . * 1000 | round else . end), (.ci_low | if . then . * 1000 | round else . end), (.ci_high | if . then . * 1000 | round else . end)]' <<< "$output"
+	assert_output '["build",null,"moved","0.60.0","0.61.0",10,5,1052,null,null]
+["lecture","numba_demo","slower","0.60.0","0.61.0",10,5,1160,1069,1306]
+["cell","numba_demo","slower","0.60.0","0.61.0",10,5,1256,1147,1346]
+["cell","numba_demo","slower","0.60.0","0.61.0",10,5,1222,1083,1331]'
+	# --all: every lecture and cell, the ones that did not move "same"; a lecture gone before the change "unknown"
+	run -0 qe-history compare -d "$DB" --by numba --all
+	run -0 jq -r 'select(.level == "lecture") | [.document, .moved] | join(" ")' <<< "$output"
+	assert_output 'numba_demo slower
+intro same
+images same
+dynamics/markov same
+errors_allowed same
+intro_extra same
+stale_timing unknown'
 	qe-history compare -d "$DB" --by env-file > "$T/e.ndjson"
 	validate "$T/e.ndjson"
-	run -0 jq -r 'select(.moved == "slower") | [.document, (.build | split("/")[2][5:8])] | join(" ")' "$T/e.ndjson"
+	run -0 jq -r 'select(.moved == "slower" and .level == "lecture") | [.document, (.build | split("/")[2][5:8])] | join(" ")' "$T/e.ndjson"
 	assert_output 'numba_demo 040'
+	# the fingerprint changes at both: the upgrade, and the runner change as a machine change, never lectures faster
+	run -0 qe-history compare -d "$DB" --by fingerprint
+	run -0 jq -r 'select(.level != "cell") | [(.build | split("/")[2][5:8]), .level, .document // "-", .moved] | join(" ")' <<< "$output"
+	assert_output '040 build - moved
+040 lecture numba_demo slower
+045 build - machine'
 	run -0 --separate-stderr qe-history compare -d "$DB" --by scipy
 	assert_output ''
 	assert_equal "$stderr" "qe-history: $DB: compare: package scipy does not change among 52 main builds"
+	run -0 --separate-stderr qe-history compare -d "$DB" --format md
+	assert_line --index 0 '| build | date | what changed | level | document | cell | median before | median after | ratio | 95% low | 95% high | moved |'
+	assert_line --index 3 --partial '| #240 | 2026-08-31 | package numba: 0.60.0 → 0.61.0; env-file environment.yml:'
 }
 
 @test "cost: minutes are the reports' execution_seconds, every total is the sum of its rows, prices from the default table or --prices" {
@@ -304,6 +424,19 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 	run -0 qe-history cost -d "$DB" --prices "$T/prices"
 	run -0 jq -sc 'map(select(.month == "2026-11" and .document == null) | [.runner_class, .builds, .usd_per_minute, (.cost_usd / .minutes * 1e6 | round)])' <<< "$output"
 	assert_output '[["runs-on/cpu=4+ram=16",4,0.0021,2100]]'
+	# a JSON table (class -> USD per minute) gives the same, and may override a default
+	printf '{"runs-on/cpu=4+ram=16": 0.0021,\n "github-hosted/ubuntu-24.04/4cpu": 0.01}\n' > "$T/prices.json"
+	run -0 qe-history cost -d "$DB" --prices "$T/prices.json"
+	run -0 jq -sc 'map(select(.month == "2026-11" and .document == null) | [.runner_class, .builds, .usd_per_minute, (.cost_usd / .minutes * 1e6 | round)])' <<< "$output"
+	assert_output '[["runs-on/cpu=4+ram=16",4,0.0021,2100]]'
+	run -0 bash -c "qe-history cost -d '$DB' --prices '$T/prices.json' | jq -c 'select(.month == \"2025-12\" and .document == null) | .usd_per_minute'"
+	assert_output 0.01
+	printf '{"runs-on/cpu=4+ram=16": "cheap"}' > "$T/bad.json"
+	run -2 --separate-stderr qe-history cost -d "$DB" --prices "$T/bad.json"
+	assert_equal "$stderr" "qe-history: $T/bad.json: \"runs-on/cpu=4+ram=16\": the price is not a number of 0 or more"
+	printf '{"runs-on/cpu=4+ram=16": 0.1,}' > "$T/bad.json"
+	run -2 --separate-stderr qe-history cost -d "$DB" --prices "$T/bad.json"
+	assert_equal "$stderr" "qe-history: $T/bad.json: invalid JSON (a price table is one JSON object: class -> USD per minute)"
 	printf 'runs-on/cpu=4+ram=16 cheap\n' > "$T/bad"
 	run -2 --separate-stderr qe-history cost -d "$DB" --prices "$T/bad"
 	assert_equal "$stderr" "qe-history: $T/bad:1: the price is not a number of 0 or more"
@@ -312,13 +445,15 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 @test "usage: the subcommands and their options" {
 	run -2 --separate-stderr qe-history
 	assert_equal "${stderr_lines[0]}" "qe-history: no subcommand"
-	assert_equal "${stderr_lines[1]}" "usage: qe-history add [-d db] [--main-ref ref] report ..."
+	assert_equal "${stderr_lines[1]}" "usage: qe-history add [-d db] [--main-ref ref] [--replace] report ..."
 	run -2 --separate-stderr qe-history frobnicate
 	assert_equal "${stderr_lines[0]}" "qe-history: frobnicate: no such subcommand"
 	run -2 --separate-stderr qe-history add -d "$T/db" -k 3 x
 	assert_equal "${stderr_lines[0]}" "qe-history: -k: not an option of add"
-	run -2 --separate-stderr qe-history compare -d "$DB"
-	assert_equal "${stderr_lines[0]}" "qe-history: compare: --by is required"
+	run -2 --separate-stderr qe-history compare -d "$DB" --replace
+	assert_equal "${stderr_lines[0]}" "qe-history: --replace: not an option of compare"
+	run -2 --separate-stderr qe-history changes -d "$DB" --all
+	assert_equal "${stderr_lines[0]}" "qe-history: --all: not an option of changes"
 	run -2 --separate-stderr qe-history slowest -d "$DB" --format html
 	assert_equal "${stderr_lines[0]}" "qe-history: --format: invalid value 'html' (ndjson or md)"
 	run -2 --separate-stderr qe-history fences -d "$DB" -o "$T/f" --format md
@@ -329,7 +464,7 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 	run -0 qe-history --version
 	assert_output "qe-history 0.1.0"
 	run -0 qe-history -h
-	assert_line --index 0 "usage: qe-history add [-d db] [--main-ref ref] report ..."
+	assert_line --index 0 "usage: qe-history add [-d db] [--main-ref ref] [--replace] report ..."
 }
 
 @test "add --main-ref: a push to another branch is kept apart as a branch build" {

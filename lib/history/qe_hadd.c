@@ -22,6 +22,7 @@
  */
 struct hrec {
 	const cJSON *prov;	/* "provenance" as an object, else NULL */
+	const cJSON *kenv;	/* "kernel_env" as an object, else NULL */
 	const char *kind, *doc, *origin, *status, *src, *label, *first_line, *name;
 	int not_current;	/* "current": false */
 	double ix, ex, cs, dur, cc;	/* index, execution_seconds, cells_seconds, duration_s, code_cells */
@@ -34,6 +35,7 @@ struct pend {
 	char *status;		/* NULL: no notebook record */
 	double ex, cs;		/* execution_seconds, cells_seconds (NAN: null) */
 	long code_cells;	/* -1: null */
+	char *kenv;		/* kernel_env as JSON text, else NULL */
 	struct qe_buf blob;	/* qe_hcells.h */
 	long ncells, last_idx;
 	double sum;		/* of cell durations */
@@ -48,10 +50,15 @@ struct add {
 	struct qe_sha256 sha;
 	int started;		/* the first record named the build */
 	int present;		/* the build was stored before: read, compare, write nothing */
+	int replace;		/* --replace: a stored build of this name is replaced */
+	int replaced;		/* it was: its rows deleted in this transaction */
 	int failed;		/* said why; the transaction is rolled back */
 	int in_tx;
 	sqlite3_int64 id;	/* the build's row */
 	char *stored_sha;	/* present: its stored content digest */
+	char *stored_file, *stored_prov, *stored_at;	/* ... its file, provenance, start */
+	char *prov_text;	/* this report's provenance as stored */
+	long stored_nbs, stored_cells;
 	char *first_id;		/* the first record's run.build_id, else NULL */
 	struct pend *pend;	/* the report's documents, written at its end */
 	size_t npend, cap;
@@ -121,10 +128,29 @@ find_build(struct add *a)
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		a->id = sqlite3_column_int64(st, 0);
 		a->stored_sha = qe_xstrdup((const char *)sqlite3_column_text(st, 1));
+		a->stored_file = qe_xstrdup((const char *)sqlite3_column_text(st, 2));
+		a->stored_nbs = (long)sqlite3_column_int64(st, 3);
+		a->stored_cells = (long)sqlite3_column_int64(st, 4);
+		a->stored_prov = qe_xstrdup((const char *)sqlite3_column_text(st, 5));
+		a->stored_at = qe_xstrdup((const char *)sqlite3_column_text(st, 6));
 	}
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* --replace: the stored build's rows go, inside this report's transaction. */
+static int
+unstore(struct add *a)
+{
+	sqlite3_bind_int64(a->s->del_nbs, 1, a->id);
+	if (step_done(a->s->del_nbs) < 0)
+		return -1;
+	sqlite3_bind_int64(a->s->del_build, 1, a->id);
+	if (step_done(a->s->del_build) < 0)
+		return -1;
+	a->replaced = 1;
+	return 0;
 }
 
 /* The first record: name the build, find it or open its transaction. */
@@ -141,14 +167,19 @@ start(struct add *a, const cJSON *prov, long line)
 		return fail(a, line, why);
 	if ((why = qe_json_str(cJSON_GetObjectItemCaseSensitive(prov, "run"), "build_id")) != NULL)
 		a->first_id = qe_xstrdup(why);
-	if ((rc = find_build(a)) != 0) {
-		a->present = rc > 0;
-		return rc < 0 ? sqlfail(a, line) : 0;
+	a->prov_text = qe_json_print(prov);
+	if ((rc = find_build(a)) < 0)
+		return sqlfail(a, line);
+	if (rc > 0 && !a->replace) {
+		a->present = 1;
+		return 0;
 	}
 	if (sqlite3_exec(a->s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		return sqlfail(a, line);
 	a->in_tx = 1;
-	text = qe_json_print(prov);
+	if (rc > 0 && unstore(a) < 0)
+		return sqlfail(a, line);
+	text = a->prov_text;
 	bind_text(st, 1, a->b.build);
 	bind_text(st, 2, qe_vocab_name(&qe_vocab_series_words, a->b.series));
 	bind_text(st, 3, a->b.commit);
@@ -158,7 +189,6 @@ start(struct add *a, const cJSON *prov, long line)
 	bind_text(st, 7, a->b.fingerprint);
 	bind_text(st, 8, text);
 	bind_text(st, 9, a->file);
-	free(text);
 	if (step_done(st) < 0)
 		return sqlfail(a, line);
 	a->id = sqlite3_last_insert_rowid(a->s->db);
@@ -244,6 +274,8 @@ add_notebook(struct add *a, const struct hrec *r, struct pend *p, long line)
 	p->cs = r->cs;
 	if (!isnan(r->cc))
 		p->code_cells = (long)r->cc;
+	if (r->kenv)
+		p->kenv = qe_json_print(r->kenv);
 	a->nbs++;
 	return 0;
 }
@@ -321,7 +353,7 @@ line_record(const char *s, size_t n, const char *file, long line, void *ctx)
 	if (qe_recscan_line(&a->scan, s, n, &l) != 0)
 		return QE_LINE_REFUSED;	/* qe_ndjson says why */
 	r = (struct hrec){
-		.prov = l.prov, .kind = l.str[QE_RK_KIND], .doc = l.str[QE_RK_DOCUMENT],
+		.prov = l.prov, .kenv = l.kenv, .kind = l.str[QE_RK_KIND], .doc = l.str[QE_RK_DOCUMENT],
 		.origin = l.str[QE_RK_ORIGIN], .status = l.str[QE_RK_STATUS], .src = l.str[QE_RK_SOURCE],
 		.label = l.str[QE_RK_LABEL], .first_line = l.str[QE_RK_FIRST_LINE],
 		.name = l.str[QE_RK_NAME],
@@ -343,7 +375,8 @@ emit_add(const struct add *a, const char *digest)
 
 	cJSON_AddStringToObject(r, "file", a->file);
 	cJSON_AddStringToObject(r, "result", qe_vocab_name(&qe_vocab_add_results,
-	    a->present ? QE_ADD_PRESENT : QE_ADD_ADDED));
+	    a->present || (a->replaced && strcmp(a->stored_sha, digest) == 0) ? QE_ADD_PRESENT :
+	    a->replaced ? QE_ADD_REPLACED : QE_ADD_ADDED));
 	cJSON_AddStringToObject(r, "build", a->b.build);
 	cJSON_AddStringToObject(r, "series", qe_vocab_name(&qe_vocab_series_words, a->b.series));
 	qe_json_add_str_or_null(r, "commit", a->b.commit);
@@ -379,6 +412,7 @@ flush(struct add *a)
 			sqlite3_bind_int64(st, 6, p->code_cells);
 		sqlite3_bind_int64(st, 7, p->ncells);
 		sqlite3_bind_blob(st, 8, p->blob.data ? p->blob.data : "", (int)p->blob.len, SQLITE_STATIC);
+		bind_text(st, 9, p->kenv);
 		if (step_done(st) < 0) {
 			sqlfail(a, 0);
 			return -1;
@@ -393,9 +427,76 @@ pend_free(struct add *a)
 	for (size_t i = 0; i < a->npend; i++) {
 		free(a->pend[i].doc);
 		free(a->pend[i].status);
+		free(a->pend[i].kenv);
 		qe_buf_free(&a->pend[i].blob);
 	}
 	free(a->pend);
+}
+
+/*
+ * The members of provenance objects x and y that differ, as paths
+ * ("run.build_id"), one level into objects; appended to m, at most 4.
+ */
+static int
+prov_paths(const cJSON *x, const cJSON *y, const char *pre, struct qe_buf *m, int n)
+{
+	const cJSON *pair[2] = { x, y }, *c;
+
+	for (int side = 0; side < 2; side++)
+		cJSON_ArrayForEach(c, pair[side]) {
+			const cJSON *o = cJSON_GetObjectItemCaseSensitive(pair[1 - side], c->string);
+
+			if (side == 1 && o != NULL)
+				continue;	/* seen from x's side */
+			if (o && cJSON_IsObject(c) && cJSON_IsObject(o) && *pre == 0) {
+				n = prov_paths(side ? o : c, side ? c : o, c->string, m, n);
+				continue;
+			}
+			if (o && cJSON_Compare(c, o, 1))
+				continue;
+			if (n++ < 4)
+				qe_buf_addf(m, "%s%s%s%s", n > 1 ? ", " : "", pre, *pre ? "." : "", c->string);
+		}
+	return n;
+}
+
+/* What differs between the stored build and this report, into m. */
+static void
+differs(const struct add *a, struct qe_buf *m)
+{
+	cJSON *p = cJSON_Parse(a->stored_prov), *q = cJSON_Parse(a->prov_text);
+	size_t n = m->len;
+	int k;
+
+	if (p && q && !cJSON_Compare(p, q, 1)) {
+		qe_buf_adds(m, "the provenance (");
+		if ((k = prov_paths(p, q, "", m, 0)) > 4)
+			qe_buf_addf(m, " and %d more", k - 4);
+		qe_buf_adds(m, ": another qe-stamp run)");
+	}
+	if (a->stored_nbs != a->nbs || a->stored_cells != a->cells)
+		qe_buf_addf(m, "%sthe records (%ld notebooks and %ld cells vs %ld and %ld)",
+		    m->len > n ? ", " : "", a->stored_nbs, a->stored_cells, a->nbs, a->cells);
+	if (m->len == n)
+		qe_buf_adds(m, "the measurements (same provenance and record counts)");
+	cJSON_Delete(p);
+	cJSON_Delete(q);
+}
+
+/* A real conflict: both builds named, what differs, how to resolve it. */
+static int
+conflict(struct add *a, const char *digest)
+{
+	struct qe_buf m = { 0 };
+
+	qe_buf_addf(&m, "build %s is already stored with other content: stored from %s"
+	    " (content_sha256 %.12s), this report's %.12s; they differ in ", a->b.build,
+	    a->stored_file, a->stored_sha, digest);
+	differs(a, &m);
+	qe_buf_adds(&m, ": not replaced (qe-history add --replace stores this report instead)");
+	fail(a, 0, m.data);
+	qe_buf_free(&m);
+	return 0;
 }
 
 /* After the last line: commit, or compare with the stored build. */
@@ -403,17 +504,12 @@ static int
 finish(struct add *a, const char *digest)
 {
 	sqlite3_stmt *st = a->s->fin_build;
-	char msg[300];
 
 	if (!a->started)
 		return fail(a, 0, "no notebook or cell records: nothing to add");
 	if (a->present) {
-		if (strcmp(a->stored_sha, digest) != 0) {
-			snprintf(msg, sizeof msg, "build %s is already stored with other content"
-			    " (content_sha256 %.12s..., this report %.12s...): not replaced",
-			    a->b.build, a->stored_sha, digest);
-			return fail(a, 0, msg);
-		}
+		if (strcmp(a->stored_sha, digest) != 0)
+			return conflict(a, digest);
 		return 0;
 	}
 	if (flush(a) < 0)
@@ -429,9 +525,9 @@ finish(struct add *a, const char *digest)
 }
 
 int
-qe_hadd(struct qe_hstore *s, const char *file, const char *main_ref)
+qe_hadd(struct qe_hstore *s, const char *file, const char *main_ref, int replace)
 {
-	struct add a = { .s = s, .file = file, .main_ref = main_ref };
+	struct add a = { .s = s, .file = file, .main_ref = main_ref, .replace = replace };
 	char *argv[] = { (char *)file, NULL }, digest[QE_SHA256_HEX];
 	int status;
 
@@ -448,6 +544,10 @@ qe_hadd(struct qe_hstore *s, const char *file, const char *main_ref)
 		emit_add(&a, digest);
 	qe_hbuild_free(&a.b);
 	free(a.stored_sha);
+	free(a.stored_file);
+	free(a.stored_prov);
+	free(a.stored_at);
+	free(a.prov_text);
 	free(a.first_id);
 	pend_free(&a);
 	qe_recscan_free(&a.scan);

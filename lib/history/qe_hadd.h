@@ -6,7 +6,10 @@
  *  - one transaction per report: a report that fails (a rejected line, a
  *    refusal, a conflict, a kill) leaves the database exactly as it was.
  *  - idempotent: a build already stored with the same content digest is
- *    "present" and changes nothing; with another digest it is refused.
+ *    "present" and changes nothing; with another digest it is refused,
+ *    naming both reports and what differs, unless `replace` (--replace):
+ *    then the stored build's rows are deleted and this report's written in
+ *    the same transaction ("replaced").
  *  - the content digest is SHA-256 over the report's lines as read (after
  *    gzip decompression; blank lines, a '\r' before the '\n' and trailing
  *    SP and TAB left out), each followed by '\n'.
@@ -27,9 +30,10 @@
 
 /*
  * Add the report `file` ("-" for standard input; plain or gzip NDJSON);
- * main_ref names main's series. Prints its history-add record; returns
+ * main_ref names main's series; replace: see above. Prints its
+ * history-add record; returns
  * QE_EXIT_OK, or QE_EXIT_TROUBLE after saying why the report was not added.
  */
-int qe_hadd(struct qe_hstore *s, const char *file, const char *main_ref);
+int qe_hadd(struct qe_hstore *s, const char *file, const char *main_ref, int replace);
 
 #endif /* QE_HADD_H */

@@ -28,6 +28,27 @@ dup_or_null(const char *s)
 	return s ? qe_xstrdup(s) : NULL;
 }
 
+/*
+ * The build's name before its "#fingerprint": run.build_id; else the
+ * repository, run id and attempt as qe-stamp writes build_id from them (a
+ * report stamped before build_id existed names the same build as one
+ * stamped after); else "commit:" + commit + "@" + the start time.
+ */
+static void
+identity(struct qe_buf *name, const char *id, const cJSON *src, const cJSON *run,
+    const char *commit, const char *t)
+{
+	const char *repo = qe_json_str(src, "repository"), *rid = qe_json_str(run, "run_id");
+	const cJSON *attempt = cJSON_GetObjectItemCaseSensitive(run, "run_attempt");
+
+	if (id)
+		qe_buf_adds(name, id);
+	else if (repo && rid && cJSON_IsNumber(attempt))
+		qe_buf_addf(name, "%s/%s/%.0f", repo, rid, attempt->valuedouble);
+	else
+		qe_buf_addf(name, "commit:%s@%s", commit, t);
+}
+
 int
 qe_hbuild_from(struct qe_hbuild *b, const cJSON *prov, const char *main_ref,
     const char **why)
@@ -54,7 +75,7 @@ qe_hbuild_from(struct qe_hbuild *b, const cJSON *prov, const char *main_ref,
 		return -1;
 	}
 	fp = qe_json_str(prov, "fingerprint");
-	qe_buf_addf(&name, "%s%s", id ? "" : "commit:", id ? id : commit);
+	identity(&name, id, src, run, commit, t);
 	if (fp)
 		qe_buf_addf(&name, "#%s", fp);
 	b->build = name.data;

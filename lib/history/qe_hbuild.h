@@ -7,9 +7,12 @@
  * Invariants:
  *  - pure: reads a cJSON provenance object, prints nothing; a refusal is a
  *    reason string (static text) the caller reports.
- *  - identity: run.build_id when present, else "commit:" + source.commit;
- *    then "#" + fingerprint when there is one, so the legs of a matrix
- *    (one build_id, different fingerprints) are builds of their own.
+ *  - identity: run.build_id when present; else source.repository + "/" +
+ *    run.run_id + "/" + run.run_attempt, the form qe-stamp gives build_id
+ *    (old and new reports of one run are one build); else "commit:" +
+ *    source.commit + "@" + the start time (a commit built twice is two
+ *    builds); then "#" + fingerprint when there is one, so the legs of a
+ *    matrix (one build_id, different fingerprints) are builds of their own.
  *  - a report is refused, never guessed into a series, when it has no
  *    provenance, or neither run.build_id nor source.commit, or no time.
  *  - struct qe_hbuild owns its strings; qe_hbuild_free releases them.

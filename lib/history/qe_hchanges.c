@@ -12,8 +12,19 @@
  * QE_HQ_NOISE_FLOOR). PELT proposes; the data decide: every proposed
  * change must separate its two neighbouring segments by a Mann-Whitney p
  * below QE_HQ_ALPHA, a ratio of medians of at least QE_HQ_MIN_RATIO and
- * the level's absolute floor in seconds; the weakest failing one is
- * dropped (its segments merged) until all pass (validate).
+ * a move of the medians the series' own noise allows (qe_hq_step_need:
+ * its build-to-build sigma times QE_HQ_STEP_Z, and QE_HQ_STEP_SE standard
+ * errors of the difference of the two medians, at least the level's
+ * least seconds); the weakest failing
+ * one is dropped (its segments merged) until all pass (validate).
+ *
+ * Each step says why it happened where it can (cause, explanation): the
+ * cell's source (or, for a lecture, some cell's) changed at that build,
+ * else the environment (packages, environment files) or the runner class
+ * in provenance, else what the kernel ran with (kernel_env), else
+ * "unexplained". A one-build outlier (a value QE_HQ_SPIKE_Z noise from the
+ * median of its four neighbours, a ratio of QE_HQ_SPIKE_RATIO, and
+ * QE_HQ_SPIKE_ABS seconds and the step floor) is listed apart, after the steps, as change "spike".
  */
 #include <err.h>
 #include <math.h>
@@ -34,7 +45,7 @@
 
 /* A change found, with what it is ordered by. */
 struct found {
-	int pos, level, idx;
+	int spike, pos, level, idx;
 	char *doc;
 	cJSON *rec;
 };
@@ -46,7 +57,10 @@ struct changes {
 	struct found *f;
 	size_t nf, cap;
 	/* one series at a time */
-	int *pos;
+	const struct qe_hdoc *d;
+	int *pos, *ix;		/* the points' build positions and indices into d->in */
+	const struct qe_hcell **cl;	/* a cell series: the cell at each point (cells), else NULL */
+	const struct qe_hcell **cells;
 	double *v, *y, *ys;
 	int *cps;
 };
@@ -73,40 +87,192 @@ prov_changes(const struct qe_hbuilds *bs, int a, int b)
 	return arr;
 }
 
+/* A commit's first 7 hex digits, else the build's run number, into b. */
+static void
+short_commit(struct qe_buf *b, const struct qe_hbuild_row *r)
+{
+	if (r->commit)
+		qe_buf_addf(b, "%.7s", r->commit);
+	else
+		qe_buf_addf(b, "build #%ld", r->run_number);
+}
+
+/* How many cells of x are not in y by source digest. */
+static int
+not_in(const struct qe_hdocb *x, const struct qe_hdocb *y)
+{
+	int n = 0;
+
+	for (int i = 0; i < x->ncells; i++) {
+		int j = 0;
+
+		while (j < y->ncells && strcmp(x->cells[i].sha, y->cells[j].sha) != 0)
+			j++;
+		n += j == y->ncells;
+	}
+	return n;
+}
+
+/* The source edit between points a and b of the series, into t; 0 if none. */
+static int
+edit_cause(const struct changes *c, int a, int b, const struct qe_hbuild_row *first, struct qe_buf *t)
+{
+	int added, gone;
+
+	if (c->cl) {
+		if (strcmp(c->cl[a]->sha, c->cl[b]->sha) == 0)
+			return 0;
+		qe_buf_adds(t, "cell edited in ");
+	} else {
+		const struct qe_hdocb *x = &c->d->in[c->ix[a]], *y = &c->d->in[c->ix[b]];
+
+		added = not_in(y, x);
+		gone = not_in(x, y);
+		if (added == 0 && gone == 0)
+			return 0;
+		if (added > 0)
+			qe_buf_addf(t, "%d cell%s edited or added in ", added, added == 1 ? "" : "s");
+		else
+			qe_buf_addf(t, "%d cell%s removed in ", gone, gone == 1 ? "" : "s");
+	}
+	short_commit(t, first);
+	return 1;
+}
+
+/* The environment's and runner's part of provenance_changes, into t; its cause or -1. */
+static int
+prov_cause(const cJSON *pc, struct qe_buf *t)
+{
+	const cJSON *e;
+	int cause = -1;
+
+	cJSON_ArrayForEach(e, pc) {
+		const char *w = qe_json_str(e, "what"), *nm = qe_json_str(e, "name");
+		const char *bf = qe_json_str(e, "before"), *af = qe_json_str(e, "after");
+		int runner = w && strcmp(w, "runner-class") == 0, pkg = w && strcmp(w, "package") == 0;
+
+		if (cause < 0)
+			cause = runner ? QE_CAUSE_RUNNER : QE_CAUSE_ENV;
+		qe_buf_adds(t, t->len ? ", " : "");
+		if (pkg)
+			qe_buf_addf(t, "%s %s → %s", nm, bf ? bf : "none", af ? af : "none");
+		else if (runner)
+			qe_buf_addf(t, "runner class %s → %s", bf ? bf : "none", af ? af : "none");
+		else
+			qe_buf_addf(t, "%s changed", nm ? nm : w);
+	}
+	return cause;
+}
+
+/* The leaves of kernel_env objects x and y that differ ("jax backend gpu → cpu"), into t. */
+static void
+kenv_diff(const cJSON *x, const cJSON *y, const char *pre, struct qe_buf *t)
+{
+	const cJSON *pair[2] = { x, y }, *e;
+
+	for (int side = 0; side < 2; side++)
+		cJSON_ArrayForEach(e, pair[side]) {
+			const cJSON *o = cJSON_GetObjectItemCaseSensitive(pair[1 - side], e->string);
+			const cJSON *bv = side ? o : e, *av = side ? e : o;
+			char *bs, *as;
+
+			if ((side == 1 && o) || (o && cJSON_Compare(e, o, 1)))
+				continue;
+			if (cJSON_IsObject(bv) && cJSON_IsObject(av)) {
+				kenv_diff(bv, av, e->string, t);
+				continue;
+			}
+			bs = bv ? (cJSON_IsString(bv) ? qe_xstrdup(bv->valuestring) : qe_json_print(bv)) : NULL;
+			as = av ? (cJSON_IsString(av) ? qe_xstrdup(av->valuestring) : qe_json_print(av)) : NULL;
+			qe_buf_addf(t, "%s%s%s%s %s → %s", t->len ? ", " : "",
+			    pre && strcmp(pre, "modules") != 0 ? pre : "",
+			    pre && strcmp(pre, "modules") != 0 ? " " : "", e->string, bs ? bs : "none",
+			    as ? as : "none");
+			free(bs);
+			free(as);
+		}
+}
+
+/* What the kernel ran with changed between points a and b, into t; 0 if not. */
+static int
+kernel_cause(const struct changes *c, int a, int b, struct qe_buf *t)
+{
+	const char *x = c->d ? c->d->in[c->ix[a]].kenv : NULL, *y = c->d ? c->d->in[c->ix[b]].kenv : NULL;
+	cJSON *px, *py;
+
+	if (x == NULL || y == NULL || strcmp(x, y) == 0)
+		return 0;
+	px = cJSON_Parse(x);
+	py = cJSON_Parse(y);
+	if (px && py)
+		kenv_diff(px, py, NULL, t);
+	cJSON_Delete(px);
+	cJSON_Delete(py);
+	return t->len > 0;
+}
+
+/* cause and explanation of a step between series points a and b (-1: build level). */
+static void
+explain(const struct changes *c, cJSON *o, const cJSON *pc, int a, int b, const struct qe_hbuild_row *first)
+{
+	struct qe_buf t = { 0 };
+	int cause = -1;
+
+	if (a >= 0 && edit_cause(c, a, b, first, &t))
+		cause = QE_CAUSE_EDIT;
+	if (cause < 0)
+		cause = prov_cause(pc, &t);
+	if (cause < 0 && a >= 0 && kernel_cause(c, a, b, &t))
+		cause = QE_CAUSE_KERNEL;
+	if (cause < 0)
+		cause = QE_CAUSE_UNEXPLAINED;
+	cJSON_AddStringToObject(o, "cause", qe_vocab_name(&qe_vocab_causes, cause));
+	qe_json_add_str_or_null(o, "explanation", t.len ? t.data : NULL);
+	qe_buf_free(&t);
+}
+
+/* A step between series points a (the last before) and b (the first after); a < 0: build level. */
 static cJSON *
 change_rec(const struct changes *c, int level, const char *doc, const struct qe_hcell *cell,
-    int prev, int first, const double *bv, int nb, const double *av, int na)
+    int prev, int first, int a, int b, const double *bv, int nb, const double *av, int na,
+    double floor)
 {
-	const struct qe_hbuild_row *b = &c->bs->b[first], *p = &c->bs->b[prev];
-	cJSON *o = qe_json_record_new("history-change");
+	const struct qe_hbuild_row *f = &c->bs->b[first], *p = &c->bs->b[prev];
+	cJSON *o = qe_json_record_new("history-change"), *pc = prov_changes(c->bs, prev, first);
 	double mb = qe_robust_median(bv, (size_t)nb), ma = qe_robust_median(av, (size_t)na);
 
+	cJSON_AddStringToObject(o, "change", "step");
 	cJSON_AddStringToObject(o, "level", qe_vocab_name(&qe_vocab_levels, level));
 	qe_json_add_str_or_null(o, "document", doc);
 	qe_json_add_str_or_null(o, "cell", cell ? cell->key : NULL);
 	qe_json_add_str_or_null(o, "label", cell ? cell->label : NULL);
 	qe_json_add_str_or_null(o, "name", cell ? cell->name : NULL);
-	cJSON_AddStringToObject(o, "build", b->build);
-	qe_json_add_str_or_null(o, "commit", b->commit);
-	cJSON_AddStringToObject(o, "started_at", b->started_at);
+	cJSON_AddStringToObject(o, "build", f->build);
+	cJSON_AddNumberToObject(o, "run_number", (double)f->run_number);
+	qe_json_add_str_or_null(o, "commit", f->commit);
+	cJSON_AddStringToObject(o, "started_at", f->started_at);
 	cJSON_AddStringToObject(o, "previous_build", p->build);
+	cJSON_AddNumberToObject(o, "previous_run_number", (double)p->run_number);
 	qe_json_add_str_or_null(o, "previous_commit", p->commit);
 	cJSON_AddNumberToObject(o, "before_median_s", mb);
 	cJSON_AddNumberToObject(o, "after_median_s", ma);
 	cJSON_AddNumberToObject(o, "ratio", mb > 0 ? ma / mb : 0);
 	cJSON_AddNumberToObject(o, "n_before", nb);
 	cJSON_AddNumberToObject(o, "n_after", na);
-	cJSON_AddItemToObject(o, "provenance_changes", prov_changes(c->bs, prev, first));
+	qe_json_add_num_or_null(o, "floor_s", !isnan(floor), floor);
+	explain(c, o, pc, a, b, f);
+	cJSON_AddItemToObject(o, "provenance_changes", pc);
 	return qe_json_check(o);
 }
 
 static void
-keep(struct changes *c, int pos, int level, const char *doc, int idx, cJSON *rec)
+keep(struct changes *c, int spike, int pos, int level, const char *doc, int idx, cJSON *rec)
 {
 	struct found *f;
 
 	c->f = qe_mem_grow(c->f, c->nf, &c->cap, sizeof *c->f, 64);
 	f = &c->f[c->nf++];
+	f->spike = spike;
 	f->pos = pos;
 	f->level = level;
 	f->idx = idx;
@@ -120,11 +286,12 @@ keep(struct changes *c, int pos, int level, const char *doc, int idx, cJSON *rec
  * than QE_HQ_MIN_RATIO or the level's floor.
  */
 static double
-step_p(const double *bv, int nb, const double *av, int na, double floor)
+step_p(const double *bv, int nb, const double *av, int na, double sigma, double least)
 {
 	double mb = qe_robust_median(bv, (size_t)nb), ma = qe_robust_median(av, (size_t)na);
 
-	if (fabs(qe_robust_floorlog(ma) - qe_robust_floorlog(mb)) < log(QE_HQ_MIN_RATIO) || fabs(ma - mb) < floor)
+	if (fabs(qe_robust_floorlog(ma) - qe_robust_floorlog(mb)) < log(QE_HQ_MIN_RATIO) ||
+	    fabs(ma - mb) < qe_hq_step_need(sigma, least, nb, na))
 		return 2;
 	return qe_stats_mann_whitney(bv, nb, av, na);
 }
@@ -135,7 +302,7 @@ step_p(const double *bv, int nb, const double *av, int na, double floor)
  * and test again with the merged segment. Returns how many remain.
  */
 static int
-validate(const double *x, int n, int *cps, int k, double floor)
+validate(const double *x, int n, int *cps, int k, double sigma, double least)
 {
 	for (;;) {
 		int worst = -1;
@@ -143,7 +310,7 @@ validate(const double *x, int n, int *cps, int k, double floor)
 
 		for (int j = 0; j < k; j++) {
 			int a = j > 0 ? cps[j - 1] : 0, t = cps[j], z = j + 1 < k ? cps[j + 1] : n;
-			double p = step_p(x + a, t - a, x + t, z - t, floor);
+			double p = step_p(x + a, t - a, x + t, z - t, sigma, least);
 
 			if (p >= QE_HQ_ALPHA && p > wp)
 				worst = j, wp = p;
@@ -155,42 +322,133 @@ validate(const double *x, int n, int *cps, int k, double floor)
 	}
 }
 
+/* Is there a cause for a step between series points a and b (edit, provenance, kernel)? */
+static int
+explained(const struct changes *c, int a, int b)
+{
+	struct qe_buf t = { 0 };
+	cJSON *pc = prov_changes(c->bs, c->pos[a], c->pos[b]);
+	int yes = cJSON_GetArraySize(pc) > 0 || edit_cause(c, a, b, &c->bs->b[c->pos[b]], &t) ||
+	    kernel_cause(c, a, b, &t);
+
+	cJSON_Delete(pc);
+	qe_buf_free(&t);
+	return yes;
+}
+
+/*
+ * A step the noise placed a build or two off its cause: when nothing
+ * explains it at cps[j] but something does up to QE_HQ_SNAP builds either
+ * side (the nearest first), and the step holds there too, it moves there
+ * (series c->v[s..s+n)).
+ */
+static void
+snap(const struct changes *c, int s, int n, int *cps, int k, int j, double sigma, double least)
+{
+	int a = j > 0 ? cps[j - 1] : 0, t = cps[j], z = j + 1 < k ? cps[j + 1] : n, m = (int)c->q->minseg;
+	const double *x = c->v + s;
+
+	if (explained(c, s + t - 1, s + t))
+		return;
+	for (int off = 1; off <= QE_HQ_SNAP; off++)
+		for (int u = t - off; u <= t + off; u += 2 * off)
+			if (u - a >= m && z - u >= m && explained(c, s + u - 1, s + u) &&
+			    step_p(x + a, u - a, x + u, z - u, sigma, least) < QE_HQ_ALPHA) {
+				cps[j] = u;
+				return;
+			}
+}
+
+/* A one-build outlier at series point i (of the run starting at s): its row. */
+static cJSON *
+spike_rec(const struct changes *c, int level, const char *doc, const struct qe_hcell *cell, int i,
+    double typical)
+{
+	const struct qe_hbuild_row *f = &c->bs->b[c->pos[i]];
+	cJSON *o = qe_json_record_new("history-change");
+
+	cJSON_AddStringToObject(o, "change", "spike");
+	cJSON_AddStringToObject(o, "level", qe_vocab_name(&qe_vocab_levels, level));
+	qe_json_add_str_or_null(o, "document", doc);
+	qe_json_add_str_or_null(o, "cell", cell ? cell->key : NULL);
+	qe_json_add_str_or_null(o, "label", cell ? cell->label : NULL);
+	qe_json_add_str_or_null(o, "name", cell ? cell->name : NULL);
+	cJSON_AddStringToObject(o, "build", f->build);
+	cJSON_AddNumberToObject(o, "run_number", (double)f->run_number);
+	qe_json_add_str_or_null(o, "commit", f->commit);
+	cJSON_AddStringToObject(o, "started_at", f->started_at);
+	cJSON_AddNumberToObject(o, "before_median_s", typical);
+	cJSON_AddNumberToObject(o, "after_median_s", c->v[i]);
+	cJSON_AddNumberToObject(o, "ratio", typical > 0 ? c->v[i] / typical : 0);
+	return qe_json_check(o);
+}
+
+/* The one-build outliers of c->v[s..e), its log noise `noise`, floor in seconds. */
+static void
+spikes(struct changes *c, int s, int e, int level, const char *doc, const struct qe_hcell *cell,
+    double noise, double floor)
+{
+	double w[5], need = fmax(log(QE_HQ_SPIKE_RATIO), QE_HQ_SPIKE_Z * noise / sqrt(2.0));
+
+	for (int i = s; i < e; i++) {
+		int n = 0;
+		double m;
+
+		for (int j = i - 2; j <= i + 2; j++)
+			if (j >= s && j < e && j != i)
+				w[n++] = c->v[j];
+		if (n < 3)
+			continue;
+		m = qe_robust_median(w, (size_t)n);
+		if (fabs(qe_robust_floorlog(c->v[i]) - qe_robust_floorlog(m)) >= need &&
+		    fabs(c->v[i] - m) >= fmax(floor, QE_HQ_SPIKE_ABS))
+			keep(c, 1, c->pos[i], level, doc, cell ? cell->idx : -1,
+			    spike_rec(c, level, doc, cell ? c->cl[i] : NULL, i, m));
+	}
+}
+
 /* Segment one run of a series, c->v[s..e) at positions c->pos[s..e). */
 static void
 segment(struct changes *c, int s, int e, int level, const char *doc, const struct qe_hcell *cell,
-    double floor)
+    double least)
 {
 	int n = e - s, k, m = (int)c->q->minseg;
-	double noise;
+	double noise, sigma;
 
 	if (n < 2 * m)
 		return;
 	noise = qe_robust_noise(c->v + s, (size_t)n);
 	noise = isnan(noise) || noise < QE_HQ_NOISE_FLOOR ? QE_HQ_NOISE_FLOOR : noise;
+	sigma = qe_hq_sigma(c->v + s, n);
 	for (int i = 0; i < n; i++)
 		c->y[i] = qe_robust_floorlog(c->v[s + i]);
 	qe_changept_clip5(c->y, n, 3 * noise / sqrt(2.0), c->ys);
 	k = qe_changept_pelt(c->ys, n, m, c->q->penalty * noise * noise * log((double)n), c->cps);
-	k = validate(c->v + s, n, c->cps, k, floor);
+	k = validate(c->v + s, n, c->cps, k, sigma, least);
+	for (int j = 0; j < k; j++)
+		snap(c, s, n, c->cps, k, j, sigma, least);
 	for (int j = 0; j < k; j++) {
 		int a = j > 0 ? c->cps[j - 1] : 0, t = c->cps[j], z = j + 1 < k ? c->cps[j + 1] : n;
 
-		keep(c, c->pos[s + t], level, doc, cell ? cell->idx : -1,
-		    change_rec(c, level, doc, cell, c->pos[s + t - 1], c->pos[s + t],
-		    c->v + s + a, t - a, c->v + s + t, z - t));
+		keep(c, 0, c->pos[s + t], level, doc, cell ? cell->idx : -1,
+		    change_rec(c, level, doc, cell, c->pos[s + t - 1], c->pos[s + t], s + t - 1, s + t,
+		    c->v + s + a, t - a, c->v + s + t, z - t, qe_hq_step_need(sigma, least, t - a, z - t)));
 	}
+	for (int j = 0; j <= k; j++)
+		spikes(c, s + (j > 0 ? c->cps[j - 1] : 0), s + (j < k ? c->cps[j] : n), level, doc,
+		    cell, noise, qe_hq_step_need(sigma, least, QE_HQ_FENCE_K, QE_HQ_FENCE_K));
 }
 
 /* c->v[0..n) at c->pos: each run of one runner class on its own. */
 static void
 series(struct changes *c, int n, int level, const char *doc, const struct qe_hcell *cell,
-    double floor)
+    double least)
 {
 	int s = 0;
 
 	for (int i = 1; i <= n; i++)
 		if (i == n || !same_class(c->bs, c->pos[i - 1], c->pos[i])) {
-			segment(c, s, i, level, doc, cell, floor);
+			segment(c, s, i, level, doc, cell, least);
 			s = i;
 		}
 }
@@ -203,23 +461,30 @@ changes_doc(const struct qe_hdoc *d, void *ctx)
 	struct qe_hkeyed *k;
 	int n = 0, nk;
 
+	c->d = d;
+	c->cl = NULL;
 	for (int i = 0; i < d->n; i++)
 		if (d->in[i].ok && !isnan(d->in[i].lecture_s)) {
+			c->ix[n] = i;
 			c->pos[n] = d->in[i].pos;
 			c->v[n++] = d->in[i].lecture_s;
 			c->total[d->in[i].pos] += d->in[i].lecture_s;
 		}
-	series(c, n, QE_LV_LECTURE, d->name, NULL, QE_HQ_LECTURE_FLOOR);
+	series(c, n, QE_LV_LECTURE, d->name, NULL, QE_HQ_LECTURE_LEAST);
 	nk = qe_hdoc_keys(d, &k);
+	c->cl = c->cells;
 	for (int j = 0; j < nk; j++) {
 		n = 0;
 		for (int i = 0; i < k[j].n; i++)
 			if (!isnan(k[j].cell[i]->dur)) {
+				c->ix[n] = k[j].in[i];
+				c->cl[n] = k[j].cell[i];
 				c->pos[n] = d->in[k[j].in[i]].pos;
 				c->v[n++] = k[j].cell[i]->dur;
 			}
-		series(c, n, QE_LV_CELL, d->name, k[j].cell[k[j].n - 1], QE_HQ_CELL_FLOOR);
+		series(c, n, QE_LV_CELL, d->name, k[j].cell[k[j].n - 1], QE_HQ_CELL_LEAST);
 	}
+	c->cl = NULL;
 	qe_hkeyed_free(k, nk);
 	return 0;
 }
@@ -238,8 +503,8 @@ runner_changes(struct changes *c)
 			continue;
 		while (e < bs->n && same_class(bs, e - 1, e))
 			e++;
-		keep(c, i, QE_LV_BUILD, NULL, -1, change_rec(c, QE_LV_BUILD, NULL, NULL, i - 1, i,
-		    c->total + s, i - s, c->total + i, e - i));
+		keep(c, 0, i, QE_LV_BUILD, NULL, -1, change_rec(c, QE_LV_BUILD, NULL, NULL, i - 1, i,
+		    -1, -1, c->total + s, i - s, c->total + i, e - i, NAN));
 		s = i;
 	}
 }
@@ -250,6 +515,8 @@ cmp_found(const void *a, const void *b)
 	const struct found *x = a, *y = b;
 	int d;
 
+	if (x->spike != y->spike)
+		return x->spike - y->spike;
 	if (x->pos != y->pos)
 		return x->pos < y->pos ? -1 : 1;
 	if (x->level != y->level)
@@ -260,11 +527,12 @@ cmp_found(const void *a, const void *b)
 }
 
 static const struct qe_hcol change_cols[] = {
-	{ "started_at", "first build after", QE_HF_TEXT }, { "commit", "commit", QE_HF_SHORT },
+	{ "run_number", "build", QE_HF_RUN }, { "started_at", "date", QE_HF_DATE },
+	{ "commit", "commit", QE_HF_SHORT }, { "change", "change", QE_HF_TEXT },
 	{ "level", "level", QE_HF_TEXT }, { "document", "document", QE_HF_CODE },
 	{ "name", "cell", QE_HF_TEXT }, { "before_median_s", "before", QE_HF_DUR },
 	{ "after_median_s", "after", QE_HF_DUR }, { "ratio", "ratio", QE_HF_RATIO },
-	{ "provenance_changes", "what changed", QE_HF_CHANGES },
+	{ "cause", "cause", QE_HF_TEXT }, { "explanation", "explanation", QE_HF_TEXT },
 	{ NULL, NULL, 0 }
 };
 
@@ -286,6 +554,8 @@ qe_hq_changes(const struct qe_hq *q)
 	c.v = qe_xcalloc(n, sizeof *c.v);
 	c.y = qe_xcalloc(n, sizeof *c.y);
 	c.ys = qe_xcalloc(n, sizeof *c.ys);
+	c.ix = qe_xcalloc(n, sizeof *c.ix);
+	c.cells = qe_xcalloc(n, sizeof *c.cells);
 	rc = qe_hdocs_each(q->db, q->path, &bs, NULL, changes_doc, &c);
 	runner_changes(&c);
 	if (c.nf > 1) /* no rows: c.f is NULL, which qsort may not take */
@@ -303,6 +573,8 @@ qe_hq_changes(const struct qe_hq *q)
 	free(c.v);
 	free(c.y);
 	free(c.ys);
+	free(c.ix);
+	free(c.cells);
 	qe_hbuilds_free(&bs);
 	return rc == 0 ? QE_EXIT_OK : QE_EXIT_TROUBLE;
 }

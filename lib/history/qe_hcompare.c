@@ -1,17 +1,33 @@
 /*
  * qe-history compare (qe_hquery.h): before/after distributions of every
- * lecture across the newest change of a package's version, the
- * fingerprint, or the environment files' digest among main's builds.
+ * lecture and cell across each environment change among main's builds.
  *
- * The change is at the newest build i whose value differs from build
- * i-1's. Before: up to QE_HQ_WINDOW builds ending at i-1 with i-1's value
- * and runner class; after: up to QE_HQ_WINDOW from i with i's value and
- * runner class (a runner change is not an environment change). Per
- * lecture: the Hodges-Lehmann ratio after/before of the lecture's times
- * with its 95% interval (the interval carries the lecture's noise);
- * "slower"/"faster" when the interval excludes 1, the ratio is beyond
- * QE_HQ_MIN_RATIO either way and the medians differ by QE_HQ_LECTURE_FLOOR seconds;
- * "same" otherwise; "unknown" with fewer than 3 builds on a side.
+ * The changes: without --by, every main build whose packages, environment
+ * files or fingerprint differ from the build before's (provenance_changes
+ * other than the runner class); with --by, every build whose package
+ * version, fingerprint or environment files' digest differs. A build
+ * whose runner class differs from the one before is a machine change: one
+ * build-level row "machine", no lecture or cell rows (timings of two
+ * machines are not an environment's effect).
+ *
+ * Windows: before, up to QE_HQ_WINDOW builds ending at the change's
+ * previous build; after, up to QE_HQ_WINDOW from the change; neither
+ * crosses another change or a runner-class change. Per lecture and per
+ * cell (cells floored at QE_ROBUST_FLOOR_S; a side never reaches back
+ * past the series' newest edit before the change): the Hodges-Lehmann
+ * ratio after/before with its 95% interval; "slower" when the ratio is at
+ * least QE_HQ_MIN_RATIO and the interval lies above 1, "faster" when it
+ * is at most 1/QE_HQ_MIN_RATIO and the interval lies below 1, and in both
+ * cases the log ratio is QE_HQ_COMPARE_SE standard errors of the series'
+ * own noise (the sigma of its logs over its history, qe_hq_sigma) and,
+ * for a cell, its medians differ by its step floor (qe_hq_step_need on
+ * its sigma over its history); "same" otherwise; "unknown" with fewer
+ * than QE_HQ_COMPARE_MIN builds on a side.
+ *
+ * Output: per change, in build order, one build-level row (the sum of
+ * the lectures' medians, the counts of lectures and cells that moved),
+ * then its lecture and cell rows by effect (|log ratio|, largest first);
+ * only the rows that moved unless q->all.
  */
 #include <err.h>
 #include <math.h>
@@ -28,13 +44,32 @@
 #include "qe_hquery.h"
 #include "qe_robust.h"
 
+/* One change, its windows and what the rows found. */
+struct chg {
+	int at, lo, hi;		/* before: [lo, at), after: [at, hi) */
+	int machine;		/* the runner class changed */
+	char *before, *after;	/* --by: the values; else NULL */
+	double sum_b, sum_a;	/* of lecture medians, lectures on both sides */
+	int nlec, ncell;	/* lectures and cells that moved */
+};
+
+/* A row kept until every document is read, with its sort key. */
+struct crow {
+	int chg, level;
+	double effect;
+	cJSON *rec;
+};
+
 struct compare {
 	const struct qe_hq *q;
 	const struct qe_hbuilds *bs;
-	char **val;		/* val[pos]: the build's value, or NULL */
-	int lo, at, hi;		/* before: [lo, at), after: [at, hi) */
+	cJSON **prov;		/* each build's provenance */
+	struct chg *c;
+	int nc;
+	struct crow *r;
+	size_t nr, cap;
 	double *b, *a;
-	struct qe_hout o;
+	double *w;		/* one document's scratch */
 };
 
 static int
@@ -43,127 +78,352 @@ same(const char *x, const char *y)
 	return (x == NULL && y == NULL) || (x && y && strcmp(x, y) == 0);
 }
 
-/* Each build's value, then the newest change and its windows; 0 if none. */
+/* Does build i differ from i-1 in what compare follows? Sets *machine. */
 static int
-find_change(struct compare *c)
+differs(const struct compare *c, int i, int *machine, char **bv, char **av)
 {
-	const struct qe_hbuilds *bs = c->bs;
+	const cJSON *p = c->prov[i - 1], *q = c->prov[i];
+	cJSON *pc, *e;
+	int env = 0;
 
-	c->val = qe_xcalloc((size_t)bs->n + 1, sizeof *c->val);
-	for (int i = 0; i < bs->n; i++) {
-		cJSON *p = cJSON_Parse(bs->b[i].provenance);
-		const char *v = p ? qe_hprov_value(p, c->q->by, c->q->package) : NULL;
+	*machine = !same(c->bs->b[i - 1].runner_class, c->bs->b[i].runner_class);
+	*bv = *av = NULL;
+	if (c->q->by >= 0) {
+		const char *x = p ? qe_hprov_value(p, c->q->by, c->q->package) : NULL;
+		const char *y = q ? qe_hprov_value(q, c->q->by, c->q->package) : NULL;
 
-		c->val[i] = v ? qe_xstrdup(v) : NULL;
-		cJSON_Delete(p);
+		if (same(x, y))	/* a machine change alone is the fingerprint's, not a package's */
+			return *machine && c->q->by == QE_BY_FINGERPRINT;
+		*bv = x ? qe_xstrdup(x) : NULL;
+		*av = y ? qe_xstrdup(y) : NULL;
+		return 1;
 	}
-	for (c->at = bs->n - 1; c->at > 0 && same(c->val[c->at], c->val[c->at - 1]); c->at--)
-		continue;
-	if (c->at <= 0)
-		return 0;
-	for (c->lo = c->at - 1; c->lo > 0 && c->at - c->lo < QE_HQ_WINDOW &&
-	    same(c->val[c->lo - 1], c->val[c->at - 1]) &&
-	    same(bs->b[c->lo - 1].runner_class, bs->b[c->at - 1].runner_class); c->lo--)
-		continue;
-	for (c->hi = c->at + 1; c->hi < bs->n && c->hi - c->at < QE_HQ_WINDOW &&
-	    same(c->val[c->hi], c->val[c->at]) &&
-	    same(bs->b[c->hi].runner_class, bs->b[c->at].runner_class); c->hi++)
-		continue;
-	return 1;
+	if (p == NULL || q == NULL)
+		return *machine;
+	pc = qe_json_check(cJSON_CreateArray());
+	qe_hprov_diff(p, q, pc);
+	cJSON_ArrayForEach(e, pc)
+		env |= !same(qe_json_str(e, "what"), "runner-class");
+	cJSON_Delete(pc);
+	return env || *machine;
 }
 
-static int
-moved(const double *b, int nb, const double *a, int na, double r, double lo, double hi)
+/* Every change and its windows. */
+static void
+find_changes(struct compare *c)
 {
-	double need = log(QE_HQ_MIN_RATIO), d;
+	const int n = c->bs->n;
+	unsigned char *edge = qe_xcalloc((size_t)n + 1, 1);
+	struct chg *all = qe_xcalloc((size_t)n + 1, sizeof *all);
 
-	if (nb < 3 || na < 3 || isnan(r) || isnan(lo))
+	for (int i = 1; i < n; i++) {
+		struct chg *g = &all[c->nc];
+
+		edge[i] = !same(c->bs->b[i - 1].runner_class, c->bs->b[i].runner_class);
+		if (!differs(c, i, &g->machine, &g->before, &g->after))
+			continue;	/* a side still stops at a runner change */
+		edge[i] = 1;
+		g->at = i;
+		c->nc++;
+	}
+	for (int k = 0; k < c->nc; k++) {
+		struct chg *g = &all[k];
+
+		for (g->lo = g->at - 1; g->lo > 0 && g->at - g->lo < QE_HQ_WINDOW && !edge[g->lo]; g->lo--)
+			continue;
+		for (g->hi = g->at + 1; g->hi < n && g->hi - g->at < QE_HQ_WINDOW && !edge[g->hi]; g->hi++)
+			continue;
+	}
+	c->c = all;
+	free(edge);
+}
+
+/*
+ * The rule (qe-history(1)): the ratio beyond QE_HQ_MIN_RATIO, its interval
+ * clear of 1, the log ratio QE_HQ_STEP_SE standard errors of the series'
+ * own noise (sigma_log, over its history), and for a cell the medians
+ * apart by its step floor.
+ */
+static int
+moved(int nb, int na, double r, double lo, double hi, double d, double floor, double sigma_log)
+{
+	if (nb < QE_HQ_COMPARE_MIN || na < QE_HQ_COMPARE_MIN || isnan(r) || isnan(lo))
 		return QE_MV_UNKNOWN;
-	d = qe_robust_median(a, (size_t)na) - qe_robust_median(b, (size_t)nb);
-	if (lo > 1 && log(r) >= need && d >= QE_HQ_LECTURE_FLOOR)
+	if (fabs(log(r)) < QE_HQ_COMPARE_SE * 1.2533 * sigma_log * sqrt(1.0 / nb + 1.0 / na))
+		return QE_MV_SAME;
+	if (r >= QE_HQ_MIN_RATIO && lo > 1 && d >= floor)
 		return QE_MV_SLOWER;
-	if (hi < 1 && -log(r) >= need && -d >= QE_HQ_LECTURE_FLOOR)
+	if (r <= 1 / QE_HQ_MIN_RATIO && hi < 1 && -d >= floor)
 		return QE_MV_FASTER;
 	return QE_MV_SAME;
 }
 
+/* The fields every row of change g has. */
 static cJSON *
-compare_rec(const struct compare *c, const char *doc, int nb, int na)
+row_new(const struct compare *c, const struct chg *g, int level)
 {
 	cJSON *o = qe_json_record_new("history-compare");
-	double lo, hi, r = qe_robust_hl_ratio(c->b, (size_t)nb, c->a, (size_t)na, &lo, &hi);
+	const struct qe_hbuild_row *f = &c->bs->b[g->at];
+	cJSON *pc = qe_json_check(cJSON_CreateArray());
 
-	cJSON_AddStringToObject(o, "by", qe_vocab_name(&qe_vocab_compare_bys, c->q->by));
+	cJSON_AddStringToObject(o, "by", qe_vocab_name(&qe_vocab_compare_bys,
+	    c->q->by >= 0 ? c->q->by : QE_BY_ENVIRONMENT));
 	qe_json_add_str_or_null(o, "name", c->q->by == QE_BY_PACKAGE ? c->q->package : NULL);
-	qe_json_add_str_or_null(o, "before", c->val[c->at - 1]);
-	qe_json_add_str_or_null(o, "after", c->val[c->at]);
-	cJSON_AddStringToObject(o, "build", c->bs->b[c->at].build);
+	qe_json_add_str_or_null(o, "before", g->machine ? c->bs->b[g->at - 1].runner_class : g->before);
+	qe_json_add_str_or_null(o, "after", g->machine ? f->runner_class : g->after);
+	cJSON_AddStringToObject(o, "build", f->build);
+	cJSON_AddNumberToObject(o, "run_number", (double)f->run_number);
+	cJSON_AddStringToObject(o, "started_at", f->started_at);
+	if (c->prov[g->at - 1] && c->prov[g->at])
+		qe_hprov_diff(c->prov[g->at - 1], c->prov[g->at], pc);
+	cJSON_AddItemToObject(o, "changes", pc);
+	cJSON_AddStringToObject(o, "level", qe_vocab_name(&qe_vocab_levels, level));
+	return o;
+}
+
+static void
+keep(struct compare *c, int chg, int level, double effect, cJSON *rec)
+{
+	struct crow *r;
+
+	c->r = qe_mem_grow(c->r, c->nr, &c->cap, sizeof *c->r, 256);
+	r = &c->r[c->nr++];
+	r->chg = chg;
+	r->level = level;
+	r->effect = effect;
+	r->rec = rec;
+}
+
+/*
+ * One lecture's or cell's row of change k, from c->b[0..nb) and
+ * c->a[0..na); sigma_log the noise of its logs, sigma (a cell) of its
+ * seconds.
+ */
+static void
+compare_row(struct compare *c, int k, const char *doc, const struct qe_hcell *cell, int nb, int na,
+    double sigma_log, double sigma)
+{
+	struct chg *g = &c->c[k];
+	double lo, hi, r = qe_robust_hl_ratio(c->b, (size_t)nb, c->a, (size_t)na, &lo, &hi);
+	double mb = qe_robust_median(c->b, (size_t)nb), ma = qe_robust_median(c->a, (size_t)na);
+	double floor = cell ? qe_hq_step_need(sigma, QE_HQ_CELL_LEAST, nb, na) : 0;
+	int mv = moved(nb, na, r, lo, hi, ma - mb, floor, sigma_log);
+	cJSON *o;
+
+	if (!cell && nb > 0 && na > 0)
+		g->sum_b += mb, g->sum_a += ma;
+	if (mv == QE_MV_SLOWER || mv == QE_MV_FASTER)
+		*(cell ? &g->ncell : &g->nlec) += 1;
+	else if (!c->q->all)
+		return;
+	o = row_new(c, g, cell ? QE_LV_CELL : QE_LV_LECTURE);
 	cJSON_AddStringToObject(o, "document", doc);
+	qe_json_add_str_or_null(o, "cell", cell ? cell->key : NULL);
+	qe_json_add_str_or_null(o, "label", cell ? cell->label : NULL);
 	cJSON_AddNumberToObject(o, "n_before", nb);
 	cJSON_AddNumberToObject(o, "n_after", na);
-	qe_json_add_num_or_null(o, "median_before_s", nb > 0, qe_robust_median(c->b, (size_t)nb));
-	qe_json_add_num_or_null(o, "median_after_s", na > 0, qe_robust_median(c->a, (size_t)na));
+	qe_json_add_num_or_null(o, "median_before_s", nb > 0, mb);
+	qe_json_add_num_or_null(o, "median_after_s", na > 0, ma);
 	qe_json_add_num_or_null(o, "ratio", !isnan(r), r);
 	qe_json_add_num_or_null(o, "ci_low", !isnan(lo), lo);
 	qe_json_add_num_or_null(o, "ci_high", !isnan(hi), hi);
-	cJSON_AddStringToObject(o, "moved", qe_vocab_name(&qe_vocab_moves, moved(c->b, nb, c->a, na, r, lo, hi)));
-	return o;
+	cJSON_AddStringToObject(o, "moved", qe_vocab_name(&qe_vocab_moves, mv));
+	keep(c, k, cell ? QE_LV_CELL : QE_LV_LECTURE, isnan(r) ? 0 : fabs(log(r)), o);
+}
+
+/*
+ * Split value v at position p into change g's sides; from = the first
+ * position the before side may take (after the series' newest edit).
+ */
+static void
+side(struct compare *c, const struct chg *g, int from, int p, double v, int *nb, int *na)
+{
+	if (isnan(v) || p < g->lo || p < from || p >= g->hi)
+		return;
+	if (p < g->at)
+		c->b[(*nb)++] = v;
+	else
+		c->a[(*na)++] = v;
+}
+
+/* The sigma of the logs of v[0..n) (floored at QE_ROBUST_FLOOR_S), into w. */
+static double
+log_sigma(const double *v, int n, double *w)
+{
+	int m = 0;
+
+	for (int i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			w[m++] = qe_robust_floorlog(v[i]);
+	return qe_hq_sigma(w, m);
+}
+
+/* A lecture's rows: its sides stop at an edit before the change (the last build whose cells changed). */
+static void
+lecture_rows(struct compare *c, const struct qe_hdoc *d, double sigma_log)
+{
+	for (int j = 0; j < c->nc; j++) {
+		const struct chg *g = &c->c[j];
+		int nb = 0, na = 0, from = 0;
+
+		if (g->machine)
+			continue;
+		for (int i = 1; i < d->n; i++)
+			if (d->in[i].pos < g->at && qe_hdocb_cells_differ(&d->in[i - 1], &d->in[i]))
+				from = d->in[i].pos;
+		for (int i = 0; i < d->n; i++)
+			if (d->in[i].ok)
+				side(c, g, from, d->in[i].pos, d->in[i].lecture_s, &nb, &na);
+		if (nb + na > 0)
+			compare_row(c, j, d->name, NULL, nb, na, sigma_log, 0);
+	}
+}
+
+/* A cell's rows (floored durations): its sides stop at its newest edit before the change. */
+static void
+cell_rows(struct compare *c, const struct qe_hdoc *d, const struct qe_hkeyed *k, double *v)
+{
+	double sigma_log, sigma;
+	int m = 0;
+
+	for (int i = 0; i < k->n; i++)
+		if (!isnan(v[i] = k->cell[i]->dur))
+			c->w[m++] = v[i];
+	sigma = qe_hq_sigma(c->w, m);
+	sigma_log = log_sigma(v, k->n, c->w);
+	for (int i = 0; i < k->n; i++)
+		v[i] = isnan(v[i]) ? NAN : fmax(v[i], QE_ROBUST_FLOOR_S);
+	for (int j = 0; j < c->nc; j++) {
+		const struct chg *g = &c->c[j];
+		int nb = 0, na = 0, from = 0;
+
+		if (g->machine)
+			continue;
+		for (int i = 1; i < k->n; i++)
+			if (d->in[k->in[i]].pos < g->at && strcmp(k->cell[i - 1]->sha, k->cell[i]->sha) != 0)
+				from = d->in[k->in[i]].pos;
+		for (int i = 0; i < k->n; i++)
+			side(c, g, from, d->in[k->in[i]].pos, v[i], &nb, &na);
+		if (nb > 0 && na > 0)
+			compare_row(c, j, d->name, k->cell[k->n - 1], nb, na, sigma_log, sigma);
+	}
 }
 
 static int
 compare_doc(const struct qe_hdoc *d, void *ctx)
 {
 	struct compare *c = ctx;
-	int nb = 0, na = 0;
+	struct qe_hkeyed *k;
+	int nk = qe_hdoc_keys(d, &k);
+	double *v = qe_xcalloc((size_t)d->n + 1, sizeof *v);
 
-	for (int i = 0; i < d->n; i++) {
-		int p = d->in[i].pos;
-		double v = d->in[i].lecture_s;
-
-		if (!d->in[i].ok || isnan(v) || p < c->lo || p >= c->hi)
-			continue;
-		if (p < c->at)
-			c->b[nb++] = v;
-		else
-			c->a[na++] = v;
-	}
-	if (nb + na > 0)
-		qe_hout_row(&c->o, compare_rec(c, d->name, nb, na));
+	c->w = qe_xcalloc((size_t)d->n + 1, sizeof *c->w);
+	for (int i = 0; i < d->n; i++)
+		v[i] = d->in[i].ok ? d->in[i].lecture_s : NAN;
+	lecture_rows(c, d, log_sigma(v, d->n, c->w));
+	for (int e = 0; e < nk; e++)
+		cell_rows(c, d, &k[e], v);
+	free(c->w);
+	free(v);
+	qe_hkeyed_free(k, nk);
 	return 0;
 }
 
+/* Each change's build-level row: the sum of its lectures' medians, or the machine change. */
+static void
+build_rows(struct compare *c)
+{
+	for (int k = 0; k < c->nc; k++) {
+		struct chg *g = &c->c[k];
+		cJSON *o = row_new(c, g, QE_LV_BUILD);
+
+		cJSON_AddNullToObject(o, "document");
+		cJSON_AddNullToObject(o, "cell");
+		cJSON_AddNullToObject(o, "label");
+		cJSON_AddNumberToObject(o, "n_before", g->at - g->lo);
+		cJSON_AddNumberToObject(o, "n_after", g->hi - g->at);
+		qe_json_add_num_or_null(o, "median_before_s", !g->machine, g->sum_b);
+		qe_json_add_num_or_null(o, "median_after_s", !g->machine, g->sum_a);
+		qe_json_add_num_or_null(o, "ratio", !g->machine && g->sum_b > 0, g->sum_a / g->sum_b);
+		cJSON_AddNullToObject(o, "ci_low");
+		cJSON_AddNullToObject(o, "ci_high");
+		cJSON_AddStringToObject(o, "moved", qe_vocab_name(&qe_vocab_moves, g->machine ?
+		    QE_MV_MACHINE : g->nlec + g->ncell ? QE_MV_MOVED : QE_MV_NOTHING));
+		cJSON_AddNumberToObject(o, "moved_lectures", g->nlec);
+		cJSON_AddNumberToObject(o, "moved_cells", g->ncell);
+		keep(c, k, QE_LV_BUILD, INFINITY, o);
+	}
+}
+
+static int
+cmp_crow(const void *x, const void *y)
+{
+	const struct crow *a = x, *b = y;
+
+	if (a->chg != b->chg)
+		return a->chg < b->chg ? -1 : 1;
+	if (a->level != b->level)
+		return a->level < b->level ? -1 : 1;
+	return (a->effect < b->effect) - (a->effect > b->effect);
+}
+
 static const struct qe_hcol compare_cols[] = {
-	{ "document", "document", QE_HF_CODE }, { "before", "before", QE_HF_SHORT },
-	{ "after", "after", QE_HF_SHORT }, { "median_before_s", "median before", QE_HF_DUR },
-	{ "median_after_s", "median after", QE_HF_DUR }, { "ratio", "ratio", QE_HF_RATIO },
-	{ "ci_low", "95% low", QE_HF_RATIO }, { "ci_high", "95% high", QE_HF_RATIO },
-	{ "moved", "moved", QE_HF_TEXT },
+	{ "run_number", "build", QE_HF_RUN }, { "started_at", "date", QE_HF_DATE },
+	{ "changes", "what changed", QE_HF_CHANGES }, { "level", "level", QE_HF_TEXT },
+	{ "document", "document", QE_HF_CODE }, { "label", "cell", QE_HF_TEXT },
+	{ "median_before_s", "median before", QE_HF_DUR }, { "median_after_s", "median after", QE_HF_DUR },
+	{ "ratio", "ratio", QE_HF_RATIO }, { "ci_low", "95% low", QE_HF_RATIO },
+	{ "ci_high", "95% high", QE_HF_RATIO }, { "moved", "moved", QE_HF_TEXT },
 	{ NULL, NULL, 0 }
 };
+
+static void
+say_none(const struct qe_hq *q, int n)
+{
+	if (q->by < 0)
+		warnx("%s: compare: no environment or runner change among %d main builds", q->path, n);
+	else
+		warnx("%s: compare: %s %s does not change among %d main builds", q->path,
+		    q->by == QE_BY_PACKAGE ? "package" : "the", q->by == QE_BY_PACKAGE ?
+		    q->package : qe_vocab_name(&qe_vocab_compare_bys, q->by), n);
+}
 
 int
 qe_hq_compare(const struct qe_hq *q)
 {
 	struct qe_hbuilds bs;
 	struct compare c = { .q = q, .bs = &bs };
+	struct qe_hout o;
 	int rc = 0;
 
 	if (qe_hbuilds_load(q->db, q->path, &bs) < 0)
 		return QE_EXIT_TROUBLE;
-	qe_hout_begin(&c.o, q->md, q->sink, compare_cols);
-	if (find_change(&c)) {
-		c.b = qe_xcalloc(QE_HQ_WINDOW + 1, sizeof *c.b);
-		c.a = qe_xcalloc(QE_HQ_WINDOW + 1, sizeof *c.a);
+	c.prov = qe_xcalloc((size_t)bs.n + 1, sizeof *c.prov);
+	for (int i = 0; i < bs.n; i++)
+		c.prov[i] = cJSON_Parse(bs.b[i].provenance);
+	find_changes(&c);
+	c.b = qe_xcalloc(QE_HQ_WINDOW + 1, sizeof *c.b);
+	c.a = qe_xcalloc(QE_HQ_WINDOW + 1, sizeof *c.a);
+	if (c.nc > 0)
 		rc = qe_hdocs_each(q->db, q->path, &bs, NULL, compare_doc, &c);
-	} else {
-		warnx("%s: compare: %s %s does not change among %d main builds", q->path,
-		    q->by == QE_BY_PACKAGE ? "package" : "the", q->by == QE_BY_PACKAGE ?
-		    q->package : qe_vocab_name(&qe_vocab_compare_bys, q->by), bs.n);
+	else
+		say_none(q, bs.n);
+	build_rows(&c);
+	if (c.nr > 1)
+		qsort(c.r, c.nr, sizeof *c.r, cmp_crow);
+	qe_hout_begin(&o, q->md, q->sink, compare_cols);
+	for (size_t i = 0; i < c.nr; i++)
+		qe_hout_row(&o, c.r[i].rec);
+	qe_hout_end(&o);
+	for (int i = 0; i < bs.n; i++)
+		cJSON_Delete(c.prov[i]);
+	for (int k = 0; k < c.nc; k++) {
+		free(c.c[k].before);
+		free(c.c[k].after);
 	}
-	qe_hout_end(&c.o);
-	for (int i = 0; c.val && i < bs.n; i++)
-		free(c.val[i]);
-	free(c.val);
+	free(c.prov);
+	free(c.c);
+	free(c.r);
 	free(c.b);
 	free(c.a);
 	qe_hbuilds_free(&bs);

@@ -8,6 +8,12 @@
  * MAD of consecutive differences). A series with fewer than
  * QE_HQ_FENCE_MIN timed builds gets no fence (qe-cell-diff keeps its
  * defaults for it).
+ *
+ * Each fence also says the smallest step changes can find in that series
+ * (min_step_s, min_step_ratio): the move qe_hq_step_need asks for between
+ * these n builds and QE_HQ_DETECT_AFTER builds after a step, as a ratio no
+ * less than QE_HQ_MIN_RATIO (qe_hq_step_ratio). Below it, "no change" means
+ * no change this history can see.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -21,6 +27,43 @@
 #include "qe_hquery.h"
 #include "qe_robust.h"
 
+double
+qe_hq_sigma(const double *v, int n)
+{
+	double an = n >= 3 ? qe_robust_abs_noise(v, (size_t)n) : NAN, ss = 0, d;
+
+	if (isnan(an))
+		return 0;
+	/*
+	 * The MAD alone is a poor estimate on 50 builds (a third off, now and
+	 * then); the root mean square of the differences, each clipped to 3
+	 * MADs (a step or a spike adds one clipped term), is a steadier one.
+	 */
+	for (int i = 1; i < n; i++) {
+		d = fmin(fabs(v[i] - v[i - 1]), 3 * an);
+		ss += d * d;
+	}
+	return fmax(an, sqrt(ss / (n - 1))) / sqrt(2.0);
+}
+
+double
+qe_hq_step_need(double sigma, double least, int nb, int na)
+{
+	double se = 1.2533 * sigma * sqrt(1.0 / nb + 1.0 / na);	/* of a difference of medians */
+
+	return fmax(least, fmax(QE_HQ_STEP_Z * sigma, QE_HQ_STEP_SE * se));
+}
+
+double
+qe_hq_step_ratio(double m, double f)
+{
+	double r = fmax(QE_HQ_MIN_RATIO, 1 + f / m);
+
+	if (m < QE_ROBUST_FLOOR_S)	/* durations below it are taken as it */
+		r = fmax(r, QE_ROBUST_FLOOR_S * QE_HQ_MIN_RATIO / m);
+	return r;
+}
+
 struct fences {
 	const struct qe_hq *q;
 	const struct qe_hbuilds *bs;
@@ -33,7 +76,7 @@ static void
 fence(struct fences *f, const char *doc, const struct qe_hcell *c, int n)
 {
 	double noise = qe_robust_noise(f->v, (size_t)n), an = qe_robust_abs_noise(f->v, (size_t)n);
-	double ratio = exp(QE_HQ_FENCE_Z * noise);
+	double ratio = exp(QE_HQ_FENCE_Z * noise), step;
 	cJSON *o;
 
 	if (n < QE_HQ_FENCE_MIN || isnan(noise))
@@ -51,6 +94,10 @@ fence(struct fences *f, const char *doc, const struct qe_hcell *c, int n)
 	cJSON_AddNumberToObject(o, "noise", noise);
 	cJSON_AddNumberToObject(o, "ratio", ratio);
 	cJSON_AddNumberToObject(o, "abs_s", fmax(QE_HQ_FENCE_ABS, QE_HQ_FENCE_Z * an));
+	step = qe_hq_step_need(qe_hq_sigma(f->v, n), c ? QE_HQ_CELL_LEAST : QE_HQ_LECTURE_LEAST, n,
+	    QE_HQ_DETECT_AFTER);
+	cJSON_AddNumberToObject(o, "min_step_s", step);
+	cJSON_AddNumberToObject(o, "min_step_ratio", qe_hq_step_ratio(qe_robust_median(f->v, (size_t)n), step));
 	qe_hout_row(&f->o, o);
 }
 
@@ -87,6 +134,7 @@ static const struct qe_hcol fence_cols[] = {
 	{ "level", "level", QE_HF_TEXT }, { "n", "builds", QE_HF_NUM },
 	{ "median_s", "median", QE_HF_DUR }, { "noise", "noise", QE_HF_NUM },
 	{ "ratio", "fence", QE_HF_RATIO }, { "abs_s", "floor", QE_HF_DUR },
+	{ "min_step_ratio", "smallest step", QE_HF_RATIO },
 	{ NULL, NULL, 0 }
 };
 

@@ -27,7 +27,7 @@ static const char STYLE[] =
     "th{background:#f6f8fa}td.n,td.d{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
     "code{white-space:nowrap;font:12px ui-monospace,'DejaVu Sans Mono',monospace;background:#f6f8fa;padding:1px 4px;border-radius:4px}"
     ".slower{color:#cf222e;font-weight:600}.faster{color:#1a7f37;font-weight:600}"
-    ".legend span{margin-right:16px}";
+    ".legend span{margin-right:16px}h3{font-size:15px;margin:16px 0 4px}";
 
 void
 qe_histhtml_init(struct qe_histhtml *h)
@@ -234,7 +234,8 @@ lect_facts(const struct qe_histhtml *h, struct lect *l)
 	l->step = 0;
 	l->rank = 1 << 30;
 	cJSON_ArrayForEach(r, h->changes) {
-		if (!str_eq(qe_json_str(r, "level"), "lecture") || !str_eq(qe_json_str(r, "document"), l->doc))
+		if (!str_eq(qe_json_str(r, "level"), "lecture") || !str_eq(qe_json_str(r, "document"), l->doc) ||
+		    str_eq(qe_json_str(r, "change"), "spike"))
 			continue;
 		x = fabs(log(qe_json_num(r, "ratio")));
 		if (isfinite(x) && x > l->step)
@@ -271,8 +272,61 @@ qe_histhtml_lectures(const struct qe_histhtml *h)
 		lect_facts(h, &v[i]);
 	if (n > 1)
 		qsort(v, n, sizeof *v, lect_cmp);
-	for (i = 0; i < n && i < max; i++)
+	/* a chart shows a step; without any, the few slowest lectures, never filler */
+	for (i = 0; i < n && i < max && (v[i].step > 0 || (i < QE_HISTHTML_UNSTEPPED && (n == 0 ||
+	    v[0].step == 0))); i++)
 		cJSON_AddItemToArray(out, qe_json_check(cJSON_CreateString(v[i].doc)));
+	free(v);
+	return out;
+}
+
+/* A step's size for ordering: |log ratio|. */
+static double
+step_size(const cJSON *c)
+{
+	double x = fabs(log(qe_json_num(c, "ratio")));
+
+	return isfinite(x) ? x : 0;
+}
+
+static int
+cell_cmp(const void *pa, const void *pb)
+{
+	const cJSON *const *a = pa, *const *b = pb;
+	double x = step_size(*a), y = step_size(*b);
+
+	return (x < y) - (x > y);
+}
+
+cJSON *
+qe_histhtml_cells(const struct qe_histhtml *h)
+{
+	const cJSON *c, **v = NULL;
+	size_t n = 0, cap = 0;
+	cJSON *out = qe_json_check(cJSON_CreateArray()), *pair;
+
+	cJSON_ArrayForEach(c, h->changes)
+		if (str_eq(qe_json_str(c, "level"), "cell") && !str_eq(qe_json_str(c, "change"), "spike") &&
+		    qe_json_str(c, "document") && qe_json_str(c, "cell")) {
+			v = qe_mem_grow(v, n, &cap, sizeof *v, 32);
+			v[n++] = c;
+		}
+	if (n > 1)
+		qsort(v, n, sizeof *v, cell_cmp);
+	for (size_t i = 0; i < n && cJSON_GetArraySize(out) < QE_HISTHTML_CELL_CHARTS; i++) {
+		const cJSON *d;
+		int seen = 0;
+
+		cJSON_ArrayForEach(d, out)
+			seen |= str_eq(cJSON_GetArrayItem(d, 0)->valuestring, qe_json_str(v[i], "document")) &&
+			    str_eq(cJSON_GetArrayItem(d, 1)->valuestring, qe_json_str(v[i], "cell"));
+		if (seen)
+			continue;
+		pair = qe_json_check(cJSON_CreateArray());
+		cJSON_AddItemToArray(pair, qe_json_check(cJSON_CreateString(qe_json_str(v[i], "document"))));
+		cJSON_AddItemToArray(pair, qe_json_check(cJSON_CreateString(qe_json_str(v[i], "cell"))));
+		cJSON_AddItemToArray(out, pair);
+	}
 	free(v);
 	return out;
 }
@@ -315,7 +369,7 @@ fy(const struct frame *f, double s)
 
 /* the points of doc's lecture series, by time (a new array; *np its length) */
 static struct pt *
-series_of(const struct qe_histhtml *h, const char *doc, size_t *np)
+series_of(const struct qe_histhtml *h, const char *doc, const char *cell, size_t *np)
 {
 	struct pt *v = NULL;
 	size_t n = 0, cap = 0;
@@ -323,7 +377,8 @@ series_of(const struct qe_histhtml *h, const char *doc, size_t *np)
 	double t;
 
 	cJSON_ArrayForEach(p, h->points) {
-		if (!str_eq(qe_json_str(p, "level"), "lecture") || !str_eq(qe_json_str(p, "document"), doc))
+		if (!str_eq(qe_json_str(p, "level"), cell ? "cell" : "lecture") ||
+		    !str_eq(qe_json_str(p, "document"), doc) || (cell && !str_eq(qe_json_str(p, "cell"), cell)))
 			continue;
 		t = when(p, "started_at");
 		if (!isfinite(t))
@@ -401,32 +456,84 @@ chart_line(struct qe_buf *b, const struct frame *f, const struct pt *v, size_t n
 	}
 }
 
-/* a step: the dashed medians before and after, a red rule, its label */
-static void
-chart_step(struct qe_buf *b, const struct frame *f, const cJSON *c, int nth)
+/* Is change c a step of the series (doc, cell: NULL for the lecture)? */
+static int
+of_series(const cJSON *c, const char *doc, const char *cell)
 {
-	double t = when(c, "started_at"), x, y0, y1, r = qe_json_num(c, "ratio");
+	return !str_eq(qe_json_str(c, "change"), "spike") &&
+	    str_eq(qe_json_str(c, "level"), cell ? "cell" : "lecture") &&
+	    str_eq(qe_json_str(c, "document"), doc) && (cell == NULL || str_eq(qe_json_str(c, "cell"), cell));
+}
+
+/* the median of a segment: a solid line from x0 to x1 and its value above it */
+static void
+chart_median(struct qe_buf *b, const struct frame *f, double x0, double x1, double s, int right)
+{
+	double y = fy(f, s);
+
+	if (!isfinite(y) || x1 - x0 < 2)
+		return;
+	if (!right && x0 > CW - MR - 80)	/* no room after it: the label ends where the line does */
+		right = 1;
+	qe_buf_addf(b, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='#cf222e' stroke-width='2.5'"
+	    " stroke-linecap='round'/>", x0, y, x1, y);
+	qe_buf_addf(b, "<text x='%.1f' y='%.1f' font-size='11' font-weight='600' text-anchor='%s' "
+	    "stroke='#fff' stroke-width='3' paint-order='stroke' style='fill:#a40e26'>median ",
+	    right ? x1 - 3 : x0 + 3, y - 5, right ? "end" : "start");
+	add_secs(b, s);
+	qe_buf_adds(b, "</text>");
+}
+
+/*
+ * A step: a red rule at its first build, the medians before and after as
+ * solid lines over their segments (from the step before, to the step
+ * after: t_prev, t_next) with their values, and its ratio and commit.
+ */
+static void
+chart_step(struct qe_buf *b, const struct frame *f, const cJSON *c, int nth, double t_prev, double t_next)
+{
+	double t = when(c, "started_at"), x, r = qe_json_num(c, "ratio");
 	int right;
 
 	if (!isfinite(t))
 		return;
 	x = fx(f, t);
-	y0 = fy(f, qe_json_num(c, "before_median_s"));
-	y1 = fy(f, qe_json_num(c, "after_median_s"));
 	right = x > CW / 2.0;
 	qe_buf_addf(b, "<line x1='%.1f' y1='%d' x2='%.1f' y2='%d' stroke='#cf222e' stroke-width='1.5' "
 	    "stroke-dasharray='4 3'/>", x, MT, x, CH - MB);
-	if (isfinite(y0) && isfinite(y1))
-		qe_buf_addf(b, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='#cf222e' stroke-opacity='.5'/>"
-		    "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='#cf222e' stroke-opacity='.5'/>",
-		    fmax(ML, x - 60), y0, x, y0, x, y1, fmin(CW - MR, x + 60), y1);
+	chart_median(b, f, isfinite(t_prev) ? fx(f, t_prev) : ML, x, qe_json_num(c, "before_median_s"), 1);
+	chart_median(b, f, x, isfinite(t_next) ? fx(f, t_next) : CW - MR, qe_json_num(c, "after_median_s"), 0);
 	qe_buf_addf(b, "<text x='%.1f' y='%d' font-size='11' font-weight='600' text-anchor='%s' "
 	    "stroke='#fff' stroke-width='3' paint-order='stroke' style='fill:#cf222e'>",
-	    right ? x - 4 : x + 4, MT + 8 + 13 * nth, right ? "end" : "start");
+	    right ? x - 4 : x + 4, MT - 4 + 13 * nth, right ? "end" : "start");
 	add_ratio(b, r);
 	qe_buf_adds(b, " at ");
 	add_commit(b, c, "commit", "build");
 	qe_buf_adds(b, "</text>");
+}
+
+/* the one-build outliers of the series: a ring around the point */
+static void
+chart_spikes(struct qe_buf *b, const struct qe_histhtml *h, const struct frame *f, const char *doc,
+    const char *cell)
+{
+	const cJSON *c;
+	double t, s;
+
+	cJSON_ArrayForEach(c, h->changes) {
+		if (!str_eq(qe_json_str(c, "change"), "spike") || !str_eq(qe_json_str(c, "document"), doc) ||
+		    !str_eq(qe_json_str(c, "level"), cell ? "cell" : "lecture") ||
+		    (cell && !str_eq(qe_json_str(c, "cell"), cell)))
+			continue;
+		t = when(c, "started_at");
+		s = qe_json_num(c, "after_median_s");
+		if (!isfinite(t) || !isfinite(s))
+			continue;
+		qe_buf_addf(b, "<circle cx='%.1f' cy='%.1f' r='6' fill='none' stroke='#bf8700' stroke-width='2'>"
+		    "<title>one-build outlier ", fx(f, t), fy(f, fmin(s, f->ymax)));
+		add_ratio(b, qe_json_num(c, "ratio"));
+		qe_buf_adds(b, "</title></circle>");
+	}
 }
 
 /* build-level steps (runner class changes): a grey rule on every chart */
@@ -449,8 +556,22 @@ chart_build_steps(struct qe_buf *b, const struct qe_histhtml *h, const struct fr
 	}
 }
 
+/* Where the segment after a step at t ends: the next step, or a runner change before it (else NAN). */
 static double
-chart_ymax(const struct qe_histhtml *h, const char *doc, const struct pt *v, size_t n)
+next_cut(const struct qe_histhtml *h, double t, double next)
+{
+	const cJSON *c;
+	double u;
+
+	cJSON_ArrayForEach(c, h->changes)
+		if (str_eq(qe_json_str(c, "level"), "build") && (u = when(c, "started_at")) > t &&
+		    !(u >= next))
+			next = u;
+	return next;
+}
+
+static double
+chart_ymax(const struct qe_histhtml *h, const char *doc, const char *cell, const struct pt *v, size_t n)
 {
 	double m = 0;
 	size_t i;
@@ -460,7 +581,7 @@ chart_ymax(const struct qe_histhtml *h, const char *doc, const struct pt *v, siz
 		if (isfinite(v[i].s) && v[i].s > m)
 			m = v[i].s;
 	cJSON_ArrayForEach(c, h->changes) {
-		if (str_eq(qe_json_str(c, "level"), "lecture") && str_eq(qe_json_str(c, "document"), doc)) {
+		if (of_series(c, doc, cell)) {
 			m = fmax(m, qe_json_num(c, "before_median_s"));
 			m = fmax(m, qe_json_num(c, "after_median_s"));
 		}
@@ -468,23 +589,41 @@ chart_ymax(const struct qe_histhtml *h, const char *doc, const struct pt *v, siz
 	return qe_histhtml_nice(m * 1.08);
 }
 
+/* the chart's title: the lecture, or the lecture and the cell's label (else its key) */
 static void
-chart(struct qe_buf *b, const struct qe_histhtml *h, const char *doc, double t0, double t1)
+chart_title(struct qe_buf *b, const struct qe_histhtml *h, const char *doc, const char *cell)
 {
-	size_t n, i;
-	struct pt *v = series_of(h, doc, &n);
-	struct frame f = { t0, t1, 1 };
+	const char *label = NULL;
 	const cJSON *c;
-	int nth = 0;
 
-	f.ymax = chart_ymax(h, doc, v, n);
+	cJSON_ArrayForEach(c, h->changes)
+		if (cell && of_series(c, doc, cell) && qe_json_str(c, "label"))
+			label = qe_json_str(c, "label");
 	qe_buf_addf(b, "<svg class='chart' width='%d' height='%d' viewBox='0 0 %d %d' role='img' "
 	    "xmlns='http://www.w3.org/2000/svg'><title>", CW, CH, CW, CH);
 	qe_html_text(b, doc, 0);
-	qe_buf_addf(b, ": lecture time per main build</title><text x='%d' y='16' font-size='13' "
-	    "font-weight='600'>", 8);
-	qe_html_text(b, doc, 44);
+	qe_buf_adds(b, cell ? ": cell time per main build</title>" : ": lecture time per main build</title>");
+	qe_buf_addf(b, "<text x='%d' y='16' font-size='13' font-weight='600'>", 8);
+	qe_html_text(b, doc, cell ? 24 : 44);
+	if (cell) {
+		qe_buf_adds(b, " · cell ");
+		qe_html_text(b, label ? label : cell, 20);
+	}
 	qe_buf_adds(b, "</text>");
+}
+
+static void
+chart(struct qe_buf *b, const struct qe_histhtml *h, const char *doc, const char *cell, double t0,
+    double t1)
+{
+	size_t n, i;
+	struct pt *v = series_of(h, doc, cell, &n);
+	struct frame f = { t0, t1, 1 };
+	const cJSON *c, *steps[64];
+	int nth = 0, ns = 0;
+
+	f.ymax = chart_ymax(h, doc, cell, v, n);
+	chart_title(b, h, doc, cell);
 	for (i = n; i > 0; i--)
 		if (isfinite(v[i - 1].s))
 			break;
@@ -496,10 +635,13 @@ chart(struct qe_buf *b, const struct qe_histhtml *h, const char *doc, double t0,
 	chart_axes(b, &f);
 	chart_build_steps(b, h, &f);
 	chart_line(b, &f, v, n);
-	cJSON_ArrayForEach(c, h->changes) {
-		if (str_eq(qe_json_str(c, "level"), "lecture") && str_eq(qe_json_str(c, "document"), doc))
-			chart_step(b, &f, c, nth++ % 2);
-	}
+	chart_spikes(b, h, &f, doc, cell);
+	cJSON_ArrayForEach(c, h->changes)
+		if (of_series(c, doc, cell) && ns < 64)
+			steps[ns++] = c;
+	for (int k = 0; k < ns; k++, nth++)
+		chart_step(b, &f, steps[k], nth % 2, k > 0 ? when(steps[k - 1], "started_at") : NAN,
+		    next_cut(h, when(steps[k], "started_at"), k + 1 < ns ? when(steps[k + 1], "started_at") : NAN));
 	qe_buf_adds(b, "</svg>\n");
 	free(v);
 }
@@ -518,7 +660,7 @@ section_open(struct qe_buf *b, const char *heading, const cJSON *rows, const cha
 static void
 section_trends(struct qe_buf *b, const struct qe_histhtml *h)
 {
-	cJSON *docs = qe_histhtml_lectures(h);
+	cJSON *docs = qe_histhtml_lectures(h), *cells = qe_histhtml_cells(h);
 	const cJSON *d, *p;
 	double t0 = INFINITY, t1 = -INFINITY, t;
 	int total = 0;
@@ -530,24 +672,34 @@ section_trends(struct qe_buf *b, const struct qe_histhtml *h)
 			t1 = fmax(t1, t);
 		}
 	}
-	if (!section_open(b, "<h2 id='trends'>Trends: lecture time per main build</h2>\n", docs,
+	if (!section_open(b, "<h2 id='trends'>Trends: where time stepped, per main build</h2>\n", docs,
 	    "No lecture series in the history yet.")) {
 		cJSON_Delete(docs);
+		cJSON_Delete(cells);
 		return;
 	}
-	qe_buf_adds(b, "<p class='note legend'><span>y: the lecture's summed cell time (seconds), x: build date"
+	qe_buf_adds(b, "<p class='note legend'><span>y: seconds (a lecture: its summed cell time), x: build date"
 	    "</span><span style='color:#0969da'>\u25cf one main build</span><span style='color:#cf222e'>"
-	    "\u2506 step change: ratio after/before and the first commit after it</span>"
-	    "<span style='color:#59636e'>\u2506 build-level step (runner class)</span></p>\n<div class='grid'>\n");
+	    "\u2506 step: ratio after/before and the first commit after it; \u2501 the median of each side</span>"
+	    "<span style='color:#bf8700'>\u25cb one-build outlier</span>"
+	    "<span style='color:#59636e'>\u2506 build-level step (runner class)</span></p>\n");
+	if (cJSON_GetArraySize(h->changes) == 0)
+		qe_buf_adds(b, "<p class='note'>No step change: the slowest lectures.</p>\n");
+	qe_buf_adds(b, "<div class='grid'>\n");
 	cJSON_ArrayForEach(d, docs) {
-		chart(b, h, d->valuestring, t0, t1);
+		chart(b, h, d->valuestring, NULL, t0, t1);
+		total++;
+	}
+	cJSON_ArrayForEach(d, cells) {
+		chart(b, h, cJSON_GetArrayItem(d, 0)->valuestring, cJSON_GetArrayItem(d, 1)->valuestring, t0, t1);
 		total++;
 	}
 	qe_buf_adds(b, "</div>\n");
-	if (total == (h->max_charts > 0 ? h->max_charts : 24))
-		qe_buf_addf(b, "<p class='note'>The first %d lectures: those with a step change, then the slowest.</p>\n",
-		    total);
+	if (cJSON_GetArraySize(cells) == QE_HISTHTML_CELL_CHARTS)
+		qe_buf_addf(b, "<p class='note'>The first %d cells with a step change (by its size); every step is in "
+		    "<a href='#changes'>Step changes</a>.</p>\n", QE_HISTHTML_CELL_CHARTS);
 	cJSON_Delete(docs);
+	cJSON_Delete(cells);
 }
 
 /* ---- tables ----------------------------------------------------------- */
@@ -599,6 +751,9 @@ static void
 add_prov_changes(struct qe_buf *b, const cJSON *c)
 {
 	const cJSON *p, *list = cJSON_GetObjectItemCaseSensitive(c, "provenance_changes");
+
+	if (list == NULL)	/* compare's rows call them changes */
+		list = cJSON_GetObjectItemCaseSensitive(c, "changes");
 	int first = 1;
 	size_t cut;
 
@@ -626,37 +781,62 @@ add_prov_changes(struct qe_buf *b, const cJSON *c)
 }
 
 static void
+change_row(struct qe_buf *b, const cJSON *c, int spike)
+{
+	double r = qe_json_num(c, "ratio");
+	const char *cell = qe_json_str(c, "name") ? qe_json_str(c, "name") :
+	    qe_json_str(c, "label") ? qe_json_str(c, "label") : qe_json_str(c, "cell");
+
+	qe_buf_adds(b, "<tr>");
+	td_text(b, qe_json_str(c, "level"), 10, 0);
+	td_text(b, qe_json_str(c, "document"), 80, 1);
+	td_text(b, cell, 40, 1);
+	qe_buf_addf(b, "<td class=n>#%.0f</td><td class=d>", qe_json_num(c, "run_number"));
+	add_date(b, when(c, "started_at"));
+	qe_buf_adds(b, "</td><td><code>");
+	add_commit(b, c, "commit", "build");
+	qe_buf_adds(b, "</code></td>");
+	td_secs(b, qe_json_num(c, "before_median_s"));
+	td_secs(b, qe_json_num(c, "after_median_s"));
+	qe_buf_addf(b, "<td class='n %s'>", r > 1 ? "slower" : "faster");
+	add_ratio(b, r);
+	qe_buf_adds(b, "</td>");
+	if (!spike) {
+		td_text(b, qe_json_str(c, "cause"), 20, 0);
+		td_text(b, qe_json_str(c, "explanation") ? qe_json_str(c, "explanation") : "\u2014", 200, 0);
+	}
+	qe_buf_adds(b, "</tr>\n");
+}
+
+static void
 section_changes(struct qe_buf *b, const struct qe_histhtml *h)
 {
 	const cJSON *c;
-	double r;
-	const char *cell;
+	int spikes = 0;
 
 	if (!section_open(b, "<h2 id='changes'>Step changes on main</h2>\n", h->changes, "No step change found."))
 		return;
-	qe_buf_adds(b, "<table><tr><th>Level</th><th>Lecture</th><th>Cell</th><th>First build after</th>"
-	    "<th>Commit</th><th>Before</th><th>After</th><th>Ratio</th><th>What changed</th></tr>\n");
-	cJSON_ArrayForEach(c, h->changes) {
-		r = qe_json_num(c, "ratio");
-		qe_buf_adds(b, "<tr>");
-		td_text(b, qe_json_str(c, "level"), 10, 0);
-		td_text(b, qe_json_str(c, "document"), 80, 1);
-		cell = qe_json_str(c, "name") ? qe_json_str(c, "name") :
-		    qe_json_str(c, "label") ? qe_json_str(c, "label") : qe_json_str(c, "cell");
-		td_text(b, cell, 40, 1);
-		qe_buf_adds(b, "<td class=d>");
-		add_date(b, when(c, "started_at"));
-		qe_buf_adds(b, "</td><td><code>");
-		add_commit(b, c, "commit", "build");
-		qe_buf_adds(b, "</code></td>");
-		td_secs(b, qe_json_num(c, "before_median_s"));
-		td_secs(b, qe_json_num(c, "after_median_s"));
-		qe_buf_addf(b, "<td class='n %s'>", r > 1 ? "slower" : "faster");
-		add_ratio(b, r);
-		qe_buf_adds(b, "</td>");
-		add_prov_changes(b, c);
-		qe_buf_adds(b, "</tr>\n");
-	}
+	qe_buf_adds(b, "<p class='note'>A step: the median of the builds after differs from the median before by "
+	    "more than the series' own noise allows (<code>qe-history changes</code>). Its cause is the first "
+	    "that holds at that build: the cell's source edited, the environment (packages, environment "
+	    "files), the runner class, what the kernel ran with, else unexplained.</p>\n"
+	    "<table><tr><th>Level</th><th>Lecture</th><th>Cell</th><th>Build</th><th>Date</th>"
+	    "<th>Commit</th><th>Before</th><th>After</th><th>Ratio</th><th>Cause</th><th>Explanation</th></tr>\n");
+	cJSON_ArrayForEach(c, h->changes)
+		if (!str_eq(qe_json_str(c, "change"), "spike"))
+			change_row(b, c, 0);
+		else
+			spikes++;
+	qe_buf_adds(b, "</table>\n");
+	if (spikes == 0)
+		return;
+	qe_buf_adds(b, "<h3>One-build outliers</h3>\n<p class='note'>One build far from the median of its four "
+	    "neighbours: not a step (before: the neighbours' median; after: that build).</p>\n"
+	    "<table><tr><th>Level</th><th>Lecture</th><th>Cell</th><th>Build</th><th>Date</th>"
+	    "<th>Commit</th><th>Typical</th><th>That build</th><th>Ratio</th></tr>\n");
+	cJSON_ArrayForEach(c, h->changes)
+		if (str_eq(qe_json_str(c, "change"), "spike"))
+			change_row(b, c, 1);
 	qe_buf_adds(b, "</table>\n");
 }
 
@@ -685,16 +865,13 @@ static void
 compare_row(struct qe_buf *b, const cJSON *r)
 {
 	const char *moved = qe_json_str(r, "moved");
+	const char *cell = qe_json_str(r, "label") ? qe_json_str(r, "label") : qe_json_str(r, "cell");
 
 	qe_buf_adds(b, "<tr>");
+	td_text(b, qe_json_str(r, "level"), 10, 0);
 	td_text(b, qe_json_str(r, "document"), 80, 1);
-	td_text(b, qe_json_str(r, "name") ? qe_json_str(r, "name") : qe_json_str(r, "by"), 40, 1);
-	qe_buf_adds(b, "<td><code>");
-	qe_html_text(b, qe_json_str(r, "before") ? qe_json_str(r, "before") : "\u2014", 20);
-	qe_buf_adds(b, "</code> \u2192 <code>");
-	qe_html_text(b, qe_json_str(r, "after") ? qe_json_str(r, "after") : "\u2014", 20);
-	qe_buf_addf(b, "</code></td><td class=n>%.0f / %.0f</td>", qe_json_num(r, "n_before"),
-	    qe_json_num(r, "n_after"));
+	td_text(b, cell, 40, 1);
+	qe_buf_addf(b, "<td class=n>%.0f / %.0f</td>", qe_json_num(r, "n_before"), qe_json_num(r, "n_after"));
 	td_secs(b, qe_json_num(r, "median_before_s"));
 	td_secs(b, qe_json_num(r, "median_after_s"));
 	qe_buf_adds(b, "<td class=n>");
@@ -708,22 +885,58 @@ compare_row(struct qe_buf *b, const cJSON *r)
 	qe_buf_adds(b, "</td></tr>\n");
 }
 
+/* a change's summary row (level build): its date, build, every package that changed, what moved */
+static void
+compare_head(struct qe_buf *b, const cJSON *r, int open)
+{
+	double nl = qe_json_num(r, "moved_lectures"), nc = qe_json_num(r, "moved_cells");
+
+	if (open)
+		qe_buf_adds(b, "</table>\n");
+	qe_buf_addf(b, "<h3>Build #%.0f, ", qe_json_num(r, "run_number"));
+	add_date(b, when(r, "started_at"));
+	qe_buf_adds(b, "</h3>\n<table><tr><th>What changed</th>");
+	add_prov_changes(b, r);
+	qe_buf_adds(b, "</tr></table>\n<p class='note'>");
+	if (str_eq(qe_json_str(r, "moved"), "machine"))
+		qe_buf_adds(b, "A machine change (the runner class): timings of two machines are not compared, "
+		    "so no lecture is said to be faster or slower here; see the build-level step.</p>\n");
+	else if (nl + nc == 0)
+		qe_buf_adds(b, "Nothing moved: no lecture or cell beyond its noise.</p>\n");
+	else
+		qe_buf_addf(b, "%.0f lecture%s and %.0f cell%s moved (by effect, largest first):</p>\n", nl,
+		    nl == 1 ? "" : "s", nc, nc == 1 ? "" : "s");
+}
+
 static void
 section_compare(struct qe_buf *b, const struct qe_histhtml *h)
 {
 	const cJSON *r;
+	int open = 0;
 
-	if (!section_open(b, "<h2 id='compare'>Environment upgrade: before and after</h2>\n", h->compare,
+	if (!section_open(b, "<h2 id='compare'>Environment changes: what moved</h2>\n", h->compare,
 	    "No environment change in the history to compare across."))
 		return;
-	qe_buf_adds(b, "<p class='note'>Per lecture: the median ratio after/before (Hodges-Lehmann) with its 95% "
-	    "interval, on a log scale from \u00d70.5 to \u00d72 (the grey rule is \u00d71).</p>\n"
-	    "<table><tr><th>Lecture</th><th>Changed</th><th>Before \u2192 after</th><th>Builds</th>"
-	    "<th>Median before</th><th>Median after</th><th>Ratio [95% CI]</th><th>\u00d70.5 \u2014 \u00d72</th>"
-	    "<th>Moved</th></tr>\n");
-	cJSON_ArrayForEach(r, h->compare)
+	qe_buf_adds(b, "<p class='note'>Each change of packages, environment files or fingerprint among main's "
+	    "builds (<code>qe-history compare</code>): the builds before and after it (up to 10 a side, never "
+	    "across another change), per lecture and cell the median ratio after/before (Hodges-Lehmann) with its "
+	    "95% interval, on a log scale from \u00d70.5 to \u00d72 (the grey rule is \u00d71). Moved: the ratio "
+	    "beyond \u00d71.1, its interval clear of 1, and beyond the series' own noise.</p>\n");
+	cJSON_ArrayForEach(r, h->compare) {
+		if (str_eq(qe_json_str(r, "level"), "build")) {
+			compare_head(b, r, open);
+			open = 0;
+			continue;
+		}
+		if (!open)
+			qe_buf_adds(b, "<table><tr><th>Level</th><th>Lecture</th><th>Cell</th><th>Builds</th>"
+			    "<th>Median before</th><th>Median after</th><th>Ratio [95% CI]</th>"
+			    "<th>\u00d70.5 \u2014 \u00d72</th><th>Moved</th></tr>\n");
+		open = 1;
 		compare_row(b, r);
-	qe_buf_adds(b, "</table>\n");
+	}
+	if (open)
+		qe_buf_adds(b, "</table>\n");
 }
 
 static void
@@ -790,8 +1003,9 @@ section_cost(struct qe_buf *b, const struct qe_histhtml *h)
 
 	if (!section_open(b, "<h2 id='cost'>Runner cost</h2>\n", h->cost, "No cost rows."))
 		return;
-	qe_buf_adds(b, "<p class='note'>Execution minutes of main's builds times the price of their runner "
-	    "class (<code>qe-history cost</code>; per month, class and lecture there).</p>\n"
+	qe_buf_adds(b, "<p class='note'>Execution minutes of every stored build (main's, pull requests' and other "
+	    "branches': every build ran on a runner) times the price of its runner class (<code>qe-history "
+	    "cost</code>; per month, class and lecture there).</p>\n"
 	    "<table><tr><th>Month</th><th>Runner class</th><th>Builds</th><th>Minutes</th>"
 	    "<th>USD per minute</th><th>Cost (USD)</th></tr>\n");
 	cJSON_ArrayForEach(r, h->cost) {
@@ -813,8 +1027,11 @@ section_cost(struct qe_buf *b, const struct qe_histhtml *h)
 static void
 section_head(struct qe_buf *b, const struct qe_histhtml *h)
 {
-	const cJSON *r = cJSON_GetArrayItem(h->slowest, 0);
+	const cJSON *r = cJSON_GetArrayItem(h->slowest, 0), *c;
+	int nsteps = 0, nspikes = 0;
 
+	cJSON_ArrayForEach(c, h->changes)
+		*(str_eq(qe_json_str(c, "change"), "spike") ? &nspikes : &nsteps) += 1;
 	qe_buf_addf(b, "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
 	    "<meta name='viewport' content='width=device-width'>"
 	    "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; style-src 'unsafe-inline'\">"
@@ -830,10 +1047,10 @@ section_head(struct qe_buf *b, const struct qe_histhtml *h)
 		add_date(b, when(r, "started_at"));
 		qe_buf_adds(b, ". ");
 	}
-	qe_buf_addf(b, "%d step change%s.</p>\n<p class='note'><a href='#trends'>Trends</a> \u00b7 "
+	qe_buf_addf(b, "%d step change%s, %d one-build outlier%s.</p>\n<p class='note'><a href='#trends'>Trends</a> \u00b7 "
 	    "<a href='#slowest'>Slowest</a> \u00b7 <a href='#changes'>Step changes</a> \u00b7 "
-	    "<a href='#compare'>Environment upgrade</a> \u00b7 <a href='#cost'>Cost</a></p>\n",
-	    cJSON_GetArraySize(h->changes), cJSON_GetArraySize(h->changes) == 1 ? "" : "s");
+	    "<a href='#compare'>Environment changes</a> \u00b7 <a href='#cost'>Cost</a></p>\n",
+	    nsteps, nsteps == 1 ? "" : "s", nspikes, nspikes == 1 ? "" : "s");
 }
 
 void

@@ -4,13 +4,17 @@
  * history-* records of schema/history.json that the queries print.
  *
  * Sections, in order: the newest main build; small-multiple trend lines,
- * one per lecture (lecture-level history-point records), with each step
- * change (history-change) marked at its first build and labelled with its
- * ratio and commit, and the build-level steps (runner class changes) as
- * grey marks on every chart; the slowest lectures and cells
- * (history-slowest); every step change; the environment-upgrade comparison
- * (history-compare, a ratio with its 95% interval on a log scale); the cost
- * table (history-cost).  A section without records says so.
+ * one per lecture with a step and one per cell with a step (history-point
+ * records), each step (history-change) marked at its first build with its
+ * ratio and commit and the medians of both sides drawn solid and labelled,
+ * one-build outliers ringed, and the build-level steps (runner class
+ * changes) as grey marks on every chart; the slowest lectures and cells
+ * (history-slowest); every step change with its cause, then the outliers;
+ * the environment changes (history-compare without --by): per change every
+ * package that changed and the lectures and cells that moved, each a ratio
+ * with its 95% interval on a log scale, a machine change said as one; the
+ * cost table (history-cost, every stored build: main's, pull requests' and
+ * other branches').  A section without records says so.
  *
  * Invariants:
  *  - every string from the records is untrusted and reaches the page only
@@ -51,11 +55,23 @@ void qe_histhtml_write(const struct qe_histhtml *h, struct qe_buf *out);
 
 /*
  * The lectures the trend section draws, in its order (documents of the
- * lecture-level points: those with a step change first, by the size of
- * their largest step, then by rank in the slowest lectures, then by name),
- * at most max_charts: a new array of strings the caller deletes.
+ * lecture-level points with a step change, by the size of their largest
+ * step; when none has one, the QE_HISTHTML_UNSTEPPED slowest; never a
+ * lecture without a step beside stepped ones), at most max_charts: a new
+ * array of strings the caller deletes.
  */
 cJSON *qe_histhtml_lectures(const struct qe_histhtml *h);
+
+/* Lectures charted when no lecture has a step (the slowest), cell charts at most. */
+#define QE_HISTHTML_UNSTEPPED 3
+#define QE_HISTHTML_CELL_CHARTS 12
+
+/*
+ * The cells the trend section charts after the lectures: every cell with a
+ * step change (not a spike), the largest step first, at most
+ * QE_HISTHTML_CELL_CHARTS: a new array of [document, cell key] pairs.
+ */
+cJSON *qe_histhtml_cells(const struct qe_histhtml *h);
 
 /*
  * A "nice" upper bound of an axis from 0 to v (> 0): 1, 2, 2.5 or 5 times a

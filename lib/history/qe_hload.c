@@ -39,7 +39,7 @@ qe_hbuilds_load(sqlite3 *db, const char *path, struct qe_hbuilds *bs)
 
 	memset(bs, 0, sizeof *bs);
 	if (sqlite3_prepare_v2(db, "SELECT id, build, commit_sha, started_at, runner_class,"
-	    " fingerprint, provenance FROM builds WHERE series = 'main'"
+	    " fingerprint, provenance, run_number FROM builds WHERE series = 'main'"
 	    " ORDER BY started_at, run_number, id", -1, &st, NULL) != SQLITE_OK)
 		return dberr(db, path);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -54,6 +54,7 @@ qe_hbuilds_load(sqlite3 *db, const char *path, struct qe_hbuilds *bs)
 		r->runner_class = col_dup(st, 4);
 		r->fingerprint = col_dup(st, 5);
 		r->provenance = col_dup(st, 6);
+		r->run_number = (long)sqlite3_column_int64(st, 7);
 		if (r->id + 1 > bs->npos)
 			bs->npos = r->id + 1;
 	}
@@ -100,6 +101,7 @@ doc_free(struct qe_hdoc *d)
 			free(d->in[i].cells[j].key);
 		free(d->in[i].cells);
 		free(d->in[i].blob);
+		free(d->in[i].kenv);
 	}
 	free(d->in);
 	free(d->name);
@@ -142,7 +144,7 @@ load_notebooks(sqlite3 *db, const struct qe_hbuilds *bs, struct qe_hdoc *d, int 
 	sqlite3_stmt *st;
 	int rc, n = 0;
 
-	if (sqlite3_prepare_v2(db, "SELECT build, status, execution_s, cells_s, cells FROM notebooks"
+	if (sqlite3_prepare_v2(db, "SELECT build, status, execution_s, cells_s, cells, kernel_env FROM notebooks"
 	    " WHERE doc = ?", -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int64(st, 1, d->id);
@@ -175,6 +177,7 @@ load_notebooks(sqlite3 *db, const struct qe_hbuilds *bs, struct qe_hdoc *d, int 
 		    strcmp((const char *)sqlite3_column_text(st, 1), "ok") == 0;
 		in->lecture_s = isnan(cs) ? ex : cs;
 		in->exec_s = isnan(ex) ? cs : ex;
+		in->kenv = col_dup(st, 5);
 		if (unpack(st, in) < 0) {
 			sqlite3_finalize(st);
 			return -2;
@@ -407,4 +410,15 @@ qe_hkeyed_free(struct qe_hkeyed *k, int n)
 		free(k[i].cell);
 	}
 	free(k);
+}
+
+int
+qe_hdocb_cells_differ(const struct qe_hdocb *x, const struct qe_hdocb *y)
+{
+	if (x->ncells != y->ncells)
+		return 1;
+	for (int i = 0; i < x->ncells; i++)
+		if (strcmp(x->cells[i].sha, y->cells[i].sha) != 0)
+			return 1;
+	return 0;
 }

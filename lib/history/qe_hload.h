@@ -26,6 +26,7 @@ struct qe_hbuild_row {
 	sqlite3_int64 id;
 	char *build, *commit, *started_at, *runner_class, *fingerprint;
 	char *provenance;	/* the JSON text as stored */
+	long run_number;	/* run.run_number, else 0 */
 };
 
 struct qe_hbuilds {
@@ -54,6 +55,7 @@ struct qe_hdocb {
 	struct qe_hcell *cells;
 	int ncells;
 	unsigned char *blob;	/* the packed cells (qe_hcells.h), owned */
+	char *kenv;		/* the notebook's kernel_env (JSON text), else NULL */
 };
 
 struct qe_hdoc {
@@ -94,6 +96,9 @@ struct qe_hkeyed {
  */
 int qe_hdoc_keys(const struct qe_hdoc *d, struct qe_hkeyed **out);
 void qe_hkeyed_free(struct qe_hkeyed *k, int n);
+
+/* Do two builds of a document differ in their cells' source digests (an edit, a cell added or removed)? */
+int qe_hdocb_cells_differ(const struct qe_hdocb *x, const struct qe_hdocb *y);
 
 /* The cell of d->in[i] with key `key`, or NULL. */
 const struct qe_hcell *qe_hdoc_cell(const struct qe_hdocb *in, const char *key);

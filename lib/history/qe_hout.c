@@ -1,5 +1,6 @@
 /* qe-history's rows as NDJSON or one Markdown table (qe_hout.h). */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "qe_mem.h"
@@ -69,6 +70,13 @@ cell(struct qe_buf *b, const cJSON *v, enum qe_hfmt fmt)
 
 	if (fmt == QE_HF_CHANGES) {
 		changes(b, v);
+	} else if (fmt == QE_HF_RUN && !isnan(x) && x > 0) {
+		qe_buf_addf(b, "#%.0f", x);
+	} else if (fmt == QE_HF_DATE && s != NULL) {
+		char day[11];
+
+		snprintf(day, sizeof day, "%s", s);
+		qe_gfm_text(b, day, 10);
 	} else if (cJSON_IsBool(v)) {
 		qe_buf_adds(b, cJSON_IsTrue(v) ? "yes" : "no");
 	} else if (s == NULL && isnan(x)) {

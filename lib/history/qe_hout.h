@@ -23,7 +23,9 @@ enum qe_hfmt {
 	QE_HF_PCT,	/* a fraction: "42%" */
 	QE_HF_NUM,	/* a number, 4 decimals at most */
 	QE_HF_SHORT,	/* a string, its first 12 characters (commits, digests) */
-	QE_HF_CHANGES	/* history-change's provenance_changes */
+	QE_HF_CHANGES,	/* history-change's provenance_changes */
+	QE_HF_RUN,	/* a build's run number: "#241" */
+	QE_HF_DATE	/* a time stamp's date: its first 10 characters */
 };
 
 struct qe_hcol {

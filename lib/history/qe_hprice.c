@@ -7,6 +7,9 @@
 #include <string.h>
 
 #include "qe_mem.h"
+#include "qe_file.h"
+#include "qe_jscan.h"
+#include "qe_json.h"
 #include "qe_hprice.h"
 
 /*
@@ -94,6 +97,53 @@ qe_hprice_line(const char *line, char **cls, double *usd, const char **why)
 	return 1;
 }
 
+static void
+put(struct qe_hprices *p, char *cls, double usd, size_t *pc, size_t *uc)
+{
+	p->cls = qe_mem_grow(p->cls, (size_t)p->n, pc, sizeof *p->cls, 8);
+	p->usd = qe_mem_grow(p->usd, (size_t)p->n, uc, sizeof *p->usd, 8);
+	p->cls[p->n] = cls;
+	p->usd[p->n++] = usd;
+}
+
+/*
+ * A JSON price table, {"CLASS": USD_PER_MINUTE, ...}, text[0..n): 0, or -1
+ * after "prog: file: reason" (the one validator's words for bad JSON).
+ */
+static int
+load_json(struct qe_hprices *p, const char *file, const char *text, size_t n)
+{
+	struct qe_js_error e;
+	size_t pc = 0, uc = 0;
+	cJSON *t, *c;
+
+	if (qe_js_check(text, n, QE_JS_OBJECT, &e) < 0) {
+		warnx("%s: %s (a price table is one JSON object: class -> USD per minute)", file, e.reason);
+		return -1;
+	}
+	t = qe_json_check(cJSON_ParseWithLength(text, n));
+	cJSON_ArrayForEach(c, t)
+		if (!cJSON_IsNumber(c) || !isfinite(c->valuedouble) || c->valuedouble < 0) {
+			warnx("%s: \"%s\": the price is not a number of 0 or more", file, c->string);
+			qe_hprices_free(p);
+			cJSON_Delete(t);
+			return -1;
+		} else
+			put(p, qe_xstrdup(c->string), c->valuedouble, &pc, &uc);
+	cJSON_Delete(t);
+	return 0;
+}
+
+/* A file whose first character that is not blank is '{' is a JSON table. */
+static int
+is_json(const char *file, char **text, size_t *n)
+{
+	*text = qe_file_slurp(file, 1 << 20, n);
+	if (*text == NULL)
+		return -1;
+	return (*text)[strspn(*text, " \t\r\n")] == '{';
+}
+
 int
 qe_hprices_load(struct qe_hprices *p, const char *file)
 {
@@ -105,9 +155,21 @@ qe_hprices_load(struct qe_hprices *p, const char *file)
 	const char *why;
 	int r, ret = 0;
 
+	char *text;
+	size_t tn;
+
 	memset(p, 0, sizeof *p);
 	if (file == NULL)
 		return 0;
+	if ((r = is_json(file, &text, &tn)) != 0) {
+		if (r < 0)
+			qe_file_warn(file);
+		else
+			ret = load_json(p, file, text, tn);
+		free(text);
+		return r < 0 ? -1 : ret;
+	}
+	free(text);
 	if ((fp = fopen(file, "r")) == NULL) {
 		warn("%s", file);
 		return -1;
@@ -117,12 +179,8 @@ qe_hprices_load(struct qe_hprices *p, const char *file)
 		if ((r = qe_hprice_line(line, &cls, &usd, &why)) < 0) {
 			warnx("%s:%ld: %s", file, no, why);
 			ret = -1;
-		} else if (r > 0) {
-			p->cls = qe_mem_grow(p->cls, (size_t)p->n, &pc, sizeof *p->cls, 8);
-			p->usd = qe_mem_grow(p->usd, (size_t)p->n, &uc, sizeof *p->usd, 8);
-			p->cls[p->n] = cls;
-			p->usd[p->n++] = usd;
-		}
+		} else if (r > 0)
+			put(p, cls, usd, &pc, &uc);
 	}
 	free(line);
 	fclose(fp);

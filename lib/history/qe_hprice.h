@@ -27,7 +27,11 @@ struct qe_hprices {
  */
 int qe_hprice_line(const char *line, char **cls, double *usd, const char **why);
 
-/* Read a price file; 0, or -1 after "prog: file:line: reason". */
+/*
+ * Read a price file: a JSON table {"CLASS": USD_PER_MINUTE, ...} when its
+ * first character that is not blank is '{', else lines as above. 0, or -1
+ * after "prog: file[:line]: reason".
+ */
 int qe_hprices_load(struct qe_hprices *p, const char *file);
 void qe_hprices_free(struct qe_hprices *p);
 

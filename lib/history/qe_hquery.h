@@ -20,8 +20,15 @@
 #define QE_HQ_TOP 20		/* slowest: rows per level */
 #define QE_HQ_MINSEG 3		/* changes: builds a segment has at least */
 #define QE_HQ_PENALTY 1.5	/* changes: penalty x noise^2 x log(n) per change */
-#define QE_HQ_CELL_FLOOR 0.1	/* changes: seconds a cell's step must move */
-#define QE_HQ_LECTURE_FLOOR 0.5	/* changes, compare: seconds for a lecture */
+#define QE_HQ_STEP_Z 2.0	/* changes: a step moves the median by Z x the series' build-to-build sigma, */
+#define QE_HQ_STEP_SE 3.5	/* ... by this many standard errors of the difference of the medians */
+#define QE_HQ_CELL_LEAST 0.01	/* ... and at least this many seconds for a cell */
+#define QE_HQ_LECTURE_LEAST 0.05	/* ... or a lecture */
+#define QE_HQ_DETECT_AFTER 10	/* fences: min_step_s for a step that lasted this many builds */
+#define QE_HQ_SNAP 2		/* changes: builds a step may move to the cause beside it */
+#define QE_HQ_SPIKE_Z 6.0	/* changes: a one-build outlier is Z noise from its neighbours ... */
+#define QE_HQ_SPIKE_RATIO 1.5	/* ... and this ratio at least, */
+#define QE_HQ_SPIKE_ABS 0.05	/* ... and this many seconds and the step floor */
 #define QE_HQ_MIN_RATIO 1.1	/* changes, compare: the smallest step, as a ratio */
 #define QE_HQ_ALPHA 0.001	/* changes: a step's Mann-Whitney p is below it */
 #define QE_HQ_NOISE_FLOOR 0.02	/* the least noise assumed (log scale) */
@@ -32,6 +39,8 @@
 #define QE_HQ_FENCE_HI 4.0
 #define QE_HQ_FENCE_ABS 0.1	/* fences: the least absolute floor */
 #define QE_HQ_WINDOW 10		/* compare: builds on each side at most */
+#define QE_HQ_COMPARE_MIN 5	/* compare: builds on each side for a verdict */
+#define QE_HQ_COMPARE_SE 2.5	/* compare: a move is this many standard errors of the noise */
 
 struct qe_hsink;
 
@@ -45,11 +54,32 @@ struct qe_hq {
 	double penalty;		/* changes --penalty */
 	long k;			/* fences -k */
 	const char *out;	/* fences -o */
-	int by;			/* compare: QE_BY_* */
+	int by;			/* compare: QE_BY_*, or -1 (every environment change) */
+	int all;		/* compare --all: every row, not only those that moved */
 	const char *package;	/* compare --by PACKAGE */
 	const char *prices;	/* cost --prices */
 	const struct qe_hsink *sink;	/* NULL: rows to standard output (qe_hout.h) */
 };
+
+/*
+ * The build-to-build sigma of durations v[0..n): the larger of 1.4826 x
+ * the MAD of consecutive differences and their root mean square, each
+ * clipped to 3 such MADs (robust to a step and a spike), over sqrt 2; 0
+ * for n < 3.
+ */
+double qe_hq_sigma(const double *v, int n);
+
+/*
+ * The least move of the medians, in seconds, that changes takes for a step
+ * between segments of nb and na builds of a series of that sigma: the
+ * largest of least, QE_HQ_STEP_Z x sigma and QE_HQ_STEP_SE x the standard
+ * error of the difference of two medians (1.2533 x sigma x sqrt(1/nb +
+ * 1/na)).
+ */
+double qe_hq_step_need(double sigma, double least, int nb, int na);
+
+/* The smallest step ratio (up) changes reports on a series of median m with floor f. */
+double qe_hq_step_ratio(double m, double f);
 
 int qe_hq_slowest(const struct qe_hq *q);
 int qe_hq_series(const struct qe_hq *q);

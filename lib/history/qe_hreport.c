@@ -58,12 +58,16 @@ has_str(const cJSON *arr, const char *s)
 	return 0;
 }
 
-/* the documents of the lecture rows of slowest and of the changes */
+/*
+ * The documents of the lecture rows of slowest and of the changes; `all`
+ * 0 (the page): only those it may chart, the stepped lectures and the
+ * slowest few (a series query each is most of the page's time).
+ */
 static cJSON *
-lecture_names(const struct qe_histhtml *h)
+lecture_names(const struct qe_histhtml *h, int all)
 {
 	cJSON *docs = qe_json_check(cJSON_CreateArray());
-	const cJSON *lists[] = { h->slowest, h->changes }, *r;
+	const cJSON *lists[] = { h->changes, h->slowest }, *r;
 	const char *d, *lv;
 	size_t i;
 
@@ -71,6 +75,8 @@ lecture_names(const struct qe_histhtml *h)
 		cJSON_ArrayForEach(r, lists[i]) {
 			d = qe_json_str(r, "document");
 			lv = qe_json_str(r, "level");
+			if (!all && i == 1 && qe_json_num(r, "rank") > QE_HISTHTML_UNSTEPPED)
+				continue;
 			if (d && lv && strcmp(lv, "cell") != 0 && !has_str(docs, d))
 				cJSON_AddItemToArray(docs, qe_json_check(cJSON_CreateString(d)));
 		}
@@ -90,9 +96,9 @@ trim_slowest(struct qe_histhtml *h, long top)
 	}
 }
 
-/* slowest (every lecture), changes, then each charted lecture's series */
+/* slowest (every lecture), changes, then each lecture's series (all: any it may show) */
 static int
-gather_trends(const struct qe_hq *q0, struct qe_histhtml *h)
+gather_trends(const struct qe_hq *q0, struct qe_histhtml *h, int all)
 {
 	struct qe_hq q = *q0;
 	cJSON *docs;
@@ -100,15 +106,23 @@ gather_trends(const struct qe_hq *q0, struct qe_histhtml *h)
 	int status = QE_EXIT_OK;
 
 	q.md = 0;
-	q.top = 100000;
+	q.top = all ? 100000 : (q0->top > 0 ? q0->top : QE_HQ_TOP);	/* the page ranks only its first rows */
 	if (capture(&q, qe_hq_slowest, h) != QE_EXIT_OK)
 		status = QE_EXIT_TROUBLE;
 	if (capture(&q, qe_hq_changes, h) != QE_EXIT_OK)
 		status = QE_EXIT_TROUBLE;
-	docs = lecture_names(h);
+	docs = lecture_names(h, all);
 	q.cell = NULL;
 	cJSON_ArrayForEach(d, docs) {
 		q.doc = d->valuestring;
+		if (capture(&q, qe_hq_series, h) != QE_EXIT_OK)
+			status = QE_EXIT_TROUBLE;
+	}
+	cJSON_Delete(docs);
+	docs = qe_histhtml_cells(h);
+	cJSON_ArrayForEach(d, docs) {	/* each charted cell's series, by its key */
+		q.doc = cJSON_GetArrayItem(d, 0)->valuestring;
+		q.cell = cJSON_GetArrayItem(d, 1)->valuestring;
 		if (capture(&q, qe_hq_series, h) != QE_EXIT_OK)
 			status = QE_EXIT_TROUBLE;
 	}
@@ -117,38 +131,17 @@ gather_trends(const struct qe_hq *q0, struct qe_histhtml *h)
 	return status;
 }
 
-/* compare across each package a change names, else the environment files */
+/* compare without --by: every environment change, what moved at each, machine changes */
 static int
 gather_compare(const struct qe_hq *q0, struct qe_histhtml *h)
 {
 	struct qe_hq q = *q0;
-	cJSON *pkgs = qe_json_check(cJSON_CreateArray());
-	const cJSON *c, *p, *d;
-	const char *what, *name;
-	int status = QE_EXIT_OK;
 
 	q.md = 0;
-	cJSON_ArrayForEach(c, h->changes)
-		cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(c, "provenance_changes")) {
-			what = qe_json_str(p, "what");
-			name = qe_json_str(p, "name");
-			if (what && name && strcmp(what, "package") == 0 && !has_str(pkgs, name) &&
-			    cJSON_GetArraySize(pkgs) < 3)
-				cJSON_AddItemToArray(pkgs, qe_json_check(cJSON_CreateString(name)));
-		}
-	q.by = QE_BY_PACKAGE;
-	cJSON_ArrayForEach(d, pkgs) {
-		q.package = d->valuestring;
-		if (capture(&q, qe_hq_compare, h) != QE_EXIT_OK)
-			status = QE_EXIT_TROUBLE;
-	}
-	if (cJSON_GetArraySize(pkgs) == 0) {
-		q.by = QE_BY_ENVFILE;
-		q.package = NULL;
-		status = capture(&q, qe_hq_compare, h);
-	}
-	cJSON_Delete(pkgs);
-	return status;
+	q.by = -1;
+	q.package = NULL;
+	q.all = 0;
+	return capture(&q, qe_hq_compare, h);
 }
 
 static int
@@ -182,7 +175,7 @@ qe_hreport_html(const struct qe_hq *q, const char *dir)
 	int status;
 
 	qe_histhtml_init(&h);
-	status = gather_trends(q, &h);
+	status = gather_trends(q, &h, 0);
 	if (gather_compare(q, &h) != QE_EXIT_OK)
 		status = QE_EXIT_TROUBLE;
 	c.md = 0;
@@ -214,7 +207,7 @@ qe_hreport_md(const struct qe_hq *q, const char *diff)
 	int status;
 
 	qe_histhtml_init(&h);
-	status = gather_trends(q, &h);
+	status = gather_trends(q, &h, 1);
 	if (diff != NULL) {
 		docs = qe_json_check(cJSON_CreateArray());
 		if (qe_ndjson_each(1, argv, flag_one, docs) != 0)

@@ -165,7 +165,12 @@ struct series {
 	struct qe_hout o;
 };
 
-/* Does cell c answer to the user's name for it? */
+/*
+ * Does cell c answer to the user's name for it: its key, its label, 8 or
+ * more hex digits of its digest, its code-cell number (1-based: index +
+ * 1), or its first line (the whole line, or its start when want has 4
+ * characters or more)?
+ */
 static int
 names(const struct qe_hcell *c, const char *want)
 {
@@ -173,8 +178,13 @@ names(const struct qe_hcell *c, const char *want)
 
 	if (strcmp(c->key, want) == 0 || (c->label && strcmp(c->label, want) == 0))
 		return 1;
+	if (n > 0 && n <= 6 && strspn(want, "0123456789") == n)
+		return atol(want) == (long)c->idx + 1;
 	/* its display name, or the block it opens ("solution ar1p_ex1" of "solution ar1p_ex1: ...") */
 	if (c->name && strncmp(c->name, want, n) == 0 && (c->name[n] == '\0' || c->name[n] == ':'))
+		return 1;
+	if (c->first_line && (strcmp(c->first_line, want) == 0 ||
+	    (n >= 4 && strncmp(c->first_line, want, n) == 0)))
 		return 1;
 	if (n < 8 || n > 64 || strspn(want, "0123456789abcdef") != n)
 		return 0;
@@ -224,8 +234,9 @@ series_doc(const struct qe_hdoc *d, void *ctx)
 
 	s->found = 1;
 	if (s->q->cell && (s->key = find_key(d, s->q->cell)) == NULL) {
-		warnx("%s: document %s has no cell named %s (a label, a cell key, or 8 or more"
-		    " hex digits of a source digest; or its name)", s->q->path, d->name, s->q->cell);
+		warnx("%s: document %s has no cell named %s (a label, a code-cell number from 1, its"
+		    " name, a first line or its start, a cell key, or 8 or more hex digits of a source"
+		    " digest)", s->q->path, d->name, s->q->cell);
 		s->trouble = 1;
 		return 0;
 	}

@@ -23,6 +23,22 @@ static const char *const migrations[] = {
 	" execution_s REAL, cells_s REAL, code_cells INTEGER, ncells INTEGER NOT NULL,"
 	" cells BLOB NOT NULL, UNIQUE(doc, build));"
 	"CREATE INDEX notebooks_build ON notebooks(build);",
+	/*
+	 * 1 -> 2: a build without run.build_id was "commit:SHA[#FP]", so every
+	 * week built from the same commit collided; it is named as qe_hbuild.h
+	 * now names it (repository/run id/attempt, else commit@start). Each
+	 * notebook keeps the kernel_env its record carried.
+	 */
+	"UPDATE builds SET build = (CASE WHEN json_type(provenance, '$.source.repository') = 'text'"
+	" AND json_type(provenance, '$.run.run_id') = 'text'"
+	" AND json_type(provenance, '$.run.run_attempt') IN ('integer', 'real')"
+	" THEN json_extract(provenance, '$.source.repository') || '/' ||"
+	" json_extract(provenance, '$.run.run_id') || '/' ||"
+	" printf('%.0f', json_extract(provenance, '$.run.run_attempt'))"
+	" ELSE 'commit:' || commit_sha || '@' || started_at END) ||"
+	" COALESCE('#' || fingerprint, '')"
+	" WHERE json_type(provenance, '$.run.build_id') IS NOT 'text';"
+	"ALTER TABLE notebooks ADD COLUMN kernel_env TEXT;",
 };
 
 int
@@ -82,12 +98,16 @@ static const struct {
 	{ offsetof(struct qe_hstore, ins_build), "INSERT INTO builds(build, series, commit_sha,"
 	    " started_at, run_number, runner_class, fingerprint, content_sha256, provenance, file,"
 	    " notebooks, cells) VALUES (?,?,?,?,?,?,?,'',?,?,0,0)" },
-	{ offsetof(struct qe_hstore, find_build), "SELECT id, content_sha256 FROM builds WHERE build = ?" },
+	{ offsetof(struct qe_hstore, find_build), "SELECT id, content_sha256, file, notebooks, cells,"
+	    " provenance, started_at FROM builds WHERE build = ?" },
 	{ offsetof(struct qe_hstore, fin_build), "UPDATE builds SET content_sha256 = ?, notebooks = ?,"
 	    " cells = ? WHERE id = ?" },
 	{ offsetof(struct qe_hstore, ins_doc), "INSERT INTO docs(name) VALUES (?)" },
 	{ offsetof(struct qe_hstore, find_doc), "SELECT id FROM docs WHERE name = ?" },
-	{ offsetof(struct qe_hstore, ins_nb), "INSERT INTO notebooks VALUES (?,?,?,?,?,?,?,?)" },
+	{ offsetof(struct qe_hstore, ins_nb), "INSERT INTO notebooks(doc, build, status, execution_s,"
+	    " cells_s, code_cells, ncells, cells, kernel_env) VALUES (?,?,?,?,?,?,?,?,?)" },
+	{ offsetof(struct qe_hstore, del_build), "DELETE FROM builds WHERE id = ?" },
+	{ offsetof(struct qe_hstore, del_nbs), "DELETE FROM notebooks WHERE build = ?" },
 };
 
 static int
@@ -211,7 +231,7 @@ void
 qe_hstore_close(struct qe_hstore *s)
 {
 	sqlite3_stmt *all[] = { s->ins_build, s->find_build, s->fin_build, s->ins_doc,
-	    s->find_doc, s->ins_nb };
+	    s->find_doc, s->ins_nb, s->del_build, s->del_nbs };
 
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
 		sqlite3_finalize(all[i]);

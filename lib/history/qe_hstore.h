@@ -9,7 +9,10 @@
  *  - the journal is WAL; a report is added in ONE transaction (qe_hadd.h).
  *  - struct qe_hstore owns the connection and its prepared statements.
  *
- * Tables (version 1):
+ * Tables (version 2; version 1 had no notebooks.kernel_env, named a
+ * build without run.build_id "commit:SHA[#FP]" and packed no cell's
+ * display name: a version-1 qe-history refuses a version-2 store, so it
+ * never misreads a name's blob flag, qe_hcells.h):
  *   builds(id, build UNIQUE, series, commit_sha, started_at, run_number,
  *          runner_class, fingerprint, content_sha256, provenance JSON,
  *          file, notebooks, cells)
@@ -18,21 +21,22 @@
  *             ncells, cells)   UNIQUE (doc, build); status NULL when the
  *             report had cells of the document but no notebook record;
  *             cells: the document's code cells in this build, packed in
- *             index order (qe_hcells.h)
+ *             index order (qe_hcells.h); kernel_env: the notebook
+             record's kernel_env (JSON text), else NULL
  */
 #ifndef QE_HSTORE_H
 #define QE_HSTORE_H
 
 #include <sqlite3.h>
 
-#define QE_HSTORE_VERSION 1
+#define QE_HSTORE_VERSION 2
 #define QE_HSTORE_DEFAULT "qe-history.db"
 
 struct qe_hstore {
 	sqlite3 *db;
 	const char *path;
 	sqlite3_stmt *ins_build, *find_build, *fin_build, *ins_doc, *find_doc,
-	    *ins_nb;
+	    *ins_nb, *del_build, *del_nbs;
 };
 
 /*

@@ -2,7 +2,7 @@
 """Generate a year of stamped build reports for qe-history from real records.
 
     gen_history.py [--seed S] [--builds N] [--lectures L] [--cells C]
-                   [--scale X] [--prs P] [--plain] BASE.ndjson HEAD.ndjson OUTDIR
+                   [--scale X] [--prs P] [--plain] [--year] BASE.ndjson HEAD.ndjson OUTDIR
 
 BASE and HEAD are real qe-cache-extract output of the two timed fixture
 caches (../shared/fixtures/jupyter-cache-timed/{base,head}); every notebook
@@ -39,6 +39,30 @@ The history (builds numbered from 1):
     cells (digests made distinct).
   - pull-request builds (--prs, default 8): event pull_request, every
     duration x5 (they must never reach main's series).
+
+--year (issue 30: history over years) changes the history so:
+  - builds 1-20 (main and PR) are stamped before run.build_id existed (no
+    build_id; run_id and run_attempt as ever), and 11 weeks (5, 10, ...,
+    50 and 51) rebuild the previous week's commit;
+  - a small step: images' "text-table" (0.08 s at --scale 10, a few ms of
+    noise: x exp(N(0, 0.03)) + N(0, 0.002 s)) x1.5 from build 33 on;
+  - a cell edit with a step: errors_allowed's "ea-after" gets a new source
+    digest and x2 from build 36 on;
+  - the upgrade at build 40 is numpy 2.0.2 -> 2.1.3, jax and jaxlib 0.4.30
+    -> 0.4.35 (the environment file with them) and adds 20% to every cell
+    of a tenth of the lectures (truth.json "upgrade_docs": every tenth name,
+    in sorted order, of the lectures of build 40 but "broken"); numba
+    does not change;
+  - a kernel environment change: every notebook carries kernel_env (the
+    hook's in-kernel versions); from build 28 on, the lecture
+    truth.json "kernel_doc" runs on JAX's cpu backend instead of gpu, its
+    cells x1.5, with no package or runner change;
+  - package drift that moves nothing: ipykernel 6.29.5 -> 6.29.6 at build
+    12, scipy 1.14.1 -> 1.14.2 at build 48;
+  - spikes (one build, not steps): build 15 "numpy-eig" x4, build 22
+    errors_allowed x1.8 (as without --year), build 9 images' "png-helper"
+    x3, build 47 every cell of the lecture truth.json "spike_doc" x2.5,
+    build 31 dynamics/markov's "markov-simulate" x3.
 """
 import argparse
 import copy
@@ -85,12 +109,23 @@ def provenance(b, pr, truth):
     numba = truth["numba_after"] if upgraded else truth["numba_before"]
     pkgs = {"ipykernel": "6.29.5", "jupyter-book": "1.0.3", "numba": numba,
             "numpy": "2.0.2", "scipy": "1.14.1"}
+    if truth.get("year"):
+        pkgs.update(numba=truth["numba_before"], jax="0.4.30", jaxlib="0.4.30")
+        if upgraded:
+            pkgs.update(numpy="2.1.3", jax="0.4.35", jaxlib="0.4.35")
+        if b >= 12:
+            pkgs["ipykernel"] = "6.29.6"
+        if b >= 48:
+            pkgs["scipy"] = "1.14.2"
     facts = {"runner_class": rclass, "cpu_model": "AMD EPYC 7763 64-Core Processor",
              "packages": {k: ".".join(v.split(".")[:2]) for k, v in sorted(pkgs.items())}}
     envfile = truth["env_after"] if upgraded else truth["env_before"]
     run_id = str(14000000000 + b * 1000 + (500 if pr else 0))
     t = START + (b - 1) * WEEK + (3 * 86400 if pr else 0)
-    src = {"repository": REPO, "commit": hashlib.sha1(f"{'pr' if pr else 'main'}-{b}".encode()).hexdigest()}
+    cb = b
+    while truth.get("year") and not pr and (cb % 5 == 0 or cb == 51) and cb > 1:
+        cb -= 1  # a week without a new commit rebuilds the last one
+    src = {"repository": REPO, "commit": hashlib.sha1(f"{'pr' if pr else 'main'}-{cb}".encode()).hexdigest()}
     if pr:
         src.update({"event": "pull_request", "ref": f"refs/pull/{100 + b}/merge", "pr": 100 + b,
                     "head_ref": f"fix-{b}", "base_ref": "main"})
@@ -108,11 +143,15 @@ def provenance(b, pr, truth):
                          "packages_sha256": sha(json.dumps(pkgs, sort_keys=True))},
          "fingerprint": sha(json.dumps(facts, separators=(",", ":")))[:16],
          "fingerprint_facts": facts}
+    if truth.get("year") and b <= 20:
+        del p["run"]["build_id"]  # stamped before qe-stamp wrote it
     p["descriptor_sha256"] = sha(json.dumps(p, sort_keys=True))
     return p
 
 
-def noisy(rng, d, swing):
+def noisy(rng, d, swing, quiet=False):
+    if quiet:  # a cell whose noise is a few ms
+        return d * math.exp(rng.gauss(0, 0.03)) + rng.gauss(0, 0.002)
     if d >= 0.05:
         return max(0.0005, d * math.exp(rng.gauss(0, 0.12 if swing else 0.065)) + rng.gauss(0, 0.01))
     return d * math.exp(rng.gauss(0, 0.21))
@@ -122,8 +161,10 @@ def factor(b, pr, doc, label, truth):
     f = 5.0 if pr else 1.0
     if doc == "intro" and label == "slow-sleep" and b >= truth["cell_step_build"]:
         f *= 3.0
-    if doc == "numba_demo" and b >= truth["upgrade_build"] and not pr:
+    if doc == "numba_demo" and b >= truth["upgrade_build"] and not pr and not truth.get("year"):
         f *= 1.2
+    if truth.get("year"):
+        f *= year_factor(b, pr, doc, label, truth)
     if b >= truth["runner_build"] and not pr:
         f *= 0.8
     if b == 15 and doc == "intro" and label == "numpy-eig":
@@ -131,6 +172,32 @@ def factor(b, pr, doc, label, truth):
     if b == 22 and doc == "errors_allowed":
         f *= 1.8
     return f
+
+
+def year_factor(b, pr, doc, label, truth):
+    f = 1.0
+    if doc == "images" and label == "text-table" and b >= truth["small_step_build"]:
+        f *= 1.5
+    if doc == "errors_allowed" and label == "ea-after" and b >= truth["edit_build"]:
+        f *= 2.0
+    if doc in truth["upgrade_docs"] and b >= truth["upgrade_build"] and not pr:
+        f *= 1.2
+    if doc == truth["kernel_doc"] and b >= truth["kernel_build"]:
+        f *= 1.5
+    if b == 9 and doc == "images" and label == "png-helper":
+        f *= 3.0
+    if b == 47 and doc == truth["spike_doc"]:
+        f *= 2.5
+    if b == 31 and doc == "dynamics/markov" and label == "markov-simulate":
+        f *= 3.0
+    return f
+
+
+def kernel_env(b, doc, truth):
+    pkgs = provenance(b, False, truth)["environment"]["packages"]
+    gpu = not (doc == truth["kernel_doc"] and b >= truth["kernel_build"])
+    return {"modules": {"numpy": pkgs["numpy"], "jax": pkgs["jax"]},
+            "jax": {"x64": False, "backend": "gpu" if gpu else "cpu"}, "threads": {"cpus": 4}}
 
 
 def lectures(b, base, head, order, args):
@@ -145,6 +212,9 @@ def lectures(b, base, head, order, args):
             was = {c["label"]: c["duration_s"] for c in base[d]["cells"]}
             for c in t["cells"]:
                 c["duration_s"] = was.get(c["label"], c["duration_s"])
+        if d == "errors_allowed" and args.year and b >= 36:
+            t = copy.deepcopy(base[d])
+            t["cells"][2]["source_sha256"] = sha("errors_allowed ea-after, edited")
         if d == "intro" and b >= 27:
             t = copy.deepcopy(base[d])
             t["cells"][1] = copy.deepcopy(head[d]["cells"][1])
@@ -191,13 +261,16 @@ def build_records(rng, b, pr, base, head, order, args, truth):
     for doc, t in lectures(b, base, head, order, args):
         nb = copy.deepcopy(t["nb"])
         nb["document"] = doc
+        if args.year:
+            nb["kernel_env"] = kernel_env(b, doc, truth)
         cells = []
         for c in copy_cells(doc, t, args):
             c = dict(c, document=doc)
             if c["duration_s"] is not None:
                 d = c["duration_s"] * args.scale * factor(b, pr, doc, c["label"], truth)
                 swing = c["index"] == 0 or c["status"] == "error"
-                c["duration_s"] = round(noisy(rng, d, swing), 6)
+                quiet = args.year and doc == "images" and c["label"] == "text-table"
+                c["duration_s"] = round(noisy(rng, d, swing, quiet), 6)
             cells.append(c)
         if nb["status"] == "ok":
             s = round(sum(c["duration_s"] for c in cells if c["duration_s"] is not None), 6)
@@ -230,6 +303,7 @@ def main():
     ap.add_argument("--scale", type=float, default=10.0)
     ap.add_argument("--prs", type=int, default=8)
     ap.add_argument("--plain", action="store_true")
+    ap.add_argument("--year", action="store_true")
     ap.add_argument("base")
     ap.add_argument("head")
     ap.add_argument("outdir")
@@ -240,6 +314,14 @@ def main():
              "numba_before": "0.60.0", "numba_after": "0.61.0",
              "env_before": sha("environment.yml 2025"), "env_after": sha("environment.yml 2026"),
              "runner_before": "github-hosted/ubuntu-24.04/4cpu", "runner_after": "runs-on/cpu=4+ram=16"}
+    if args.year:
+        names = sorted({d for d, _ in lectures(truth["upgrade_build"], base, head, order, args)} - {"broken"})
+        gen = [d for d in names if d.startswith("lectures/gen/")] or names
+        truth.update(year=True, small_step_build=33, edit_build=36, kernel_build=28,
+                     upgrade_docs=names[::10], kernel_doc=gen[len(gen) // 3],
+                     spike_doc=gen[len(gen) // 2], numpy_before="2.0.2", numpy_after="2.1.3")
+    else:
+        truth["upgrade_docs"] = ["numba_demo"]
     rng = random.Random(args.seed)
     os.makedirs(args.outdir, exist_ok=True)
     ext = ".ndjson" if args.plain else ".ndjson.gz"

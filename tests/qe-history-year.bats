@@ -1,0 +1,86 @@
+#!/usr/bin/env bats
+# qe-history over a generated year that looks like the real ones (issue 30):
+# tests/tools/gen_history.py --year writes 52 weekly main builds and 20
+# pull-request builds of 30 lectures from real qe-cache-extract records: the
+# first 20 weeks stamped before run.build_id existed, 11 weeks rebuilding the
+# week before's commit, a x1.5 step on a quiet 0.08 s cell, a cell edited with
+# a step, a kernel backend change, an upgrade (numpy, jax, jaxlib) adding 20%
+# to a tenth of the lectures, package drift that moves nothing, five one-build
+# spikes and a runner change. tests/tools/history_truth.py checks qe-history's
+# answers against the generator's truth; the counts over 20 seeds of 150
+# lectures are in bench/RESULTS.md.
+
+load helper
+
+setup_file() {
+	H="$BATS_FILE_TMPDIR"
+	qe-cache-extract "$(shared jupyter-cache-timed/base)" > "$H/base.ndjson" 2> /dev/null || true
+	qe-cache-extract "$(shared jupyter-cache-timed/head)" > "$H/head.ndjson" 2> /dev/null || true
+	/usr/bin/python3 "$TESTS_DIR/tools/gen_history.py" --year --seed 1 --lectures 30 --prs 20 \
+		"$H/base.ndjson" "$H/head.ndjson" "$H/reports"
+	qe-history add -d "$H/h.db" "$H"/reports/main-*.ndjson.gz "$H"/reports/pr-*.ndjson.gz > "$H/add.ndjson"
+}
+
+setup() {
+	H="$BATS_FILE_TMPDIR"
+	T="$BATS_TEST_TMPDIR"
+	DB="$H/h.db"
+}
+
+truth() {
+	jq -r "$1" "$H/reports/truth.json"
+}
+
+@test "year: every report is stored, those without build_id and the weeks that rebuilt a commit too" {
+	run -0 jq -s -c '[length, (map(.result) | unique), (map(.build) | unique | length)]' "$H/add.ndjson"
+	assert_output '[72,["added"],72]'
+	# the reports really are old-style and repeat commits
+	run -0 bash -c "zcat '$H'/reports/main-0*.ndjson.gz | jq -r 'select(.kind == \"notebook\") | .provenance.run.build_id // \"none\"' | sort -u"
+	assert_output none
+	# 52 weeks, 41 commits
+	run -0 bash -c "for f in '$H'/reports/main-*.ndjson.gz; do zcat \"\$f\" | head -n1 | jq -r .provenance.source.commit; done | sort -u | wc -l"
+	assert_output 41
+	# the same reports again: present, nothing changed
+	run -0 qe-history add -d "$DB" "$H"/reports/main-0[1-5].ndjson.gz
+	assert_equal "$(jq -r .result <<< "$output" | sort -u)" present
+}
+
+@test "year: the x1.5 step on the quiet 0.08 s cell is found at its build; fences say the smallest step it could find" {
+	run -0 bash -c "qe-history changes -d '$DB' | jq -c 'select(.document == \"images\" and .label == \"text-table\") | [.change, .run_number, (.before_median_s * 1000 | round), (.after_median_s * 1000 | round), .cause]'"
+	assert_output "[\"step\",$((200 + $(truth .small_step_build))),84,125,\"unexplained\"]"
+	# its noise is a few ms: the smallest step this history can see there is well below x1.5
+	run -0 bash -c "qe-history fences -d '$DB' | jq -r 'select(.document == \"images\" and .label == \"text-table\") | (.min_step_ratio < 1.3)'"
+	assert_output true
+}
+
+@test "year: each change explained: the cell edit by its commit, the upgrade by its packages, the kernel by its backend, the runner as a machine" {
+	qe-history changes -d "$DB" > "$T/c.ndjson"
+	validate "$T/c.ndjson"
+	run -0 jq -r 'select(.change == "step" and .document == "errors_allowed" and .label == "ea-after") | [.run_number, .cause, .explanation] | join(" | ")' "$T/c.ndjson"
+	assert_output "236 | edit | cell edited in $(printf main-36 | sha1sum | cut -c1-7)"
+	run -0 jq -r --arg d "$(truth .kernel_doc)" 'select(.change == "step" and .document == $d and .level == "lecture") | [.run_number, .cause, .explanation] | join(" | ")' "$T/c.ndjson"
+	assert_output "228 | kernel | jax backend gpu → cpu"
+	run -0 jq -r 'select(.change == "step" and .run_number == 240 and .level == "lecture") | .explanation' "$T/c.ndjson"
+	assert_line --index 0 "jax 0.4.30 → 0.4.35, jaxlib 0.4.30 → 0.4.35, numpy 2.0.2 → 2.1.3, environment.yml changed"
+	run -0 jq -r 'select(.level == "build") | [.run_number, .cause] | join(" ")' "$T/c.ndjson"
+	assert_output "245 runner"
+}
+
+@test "year: compare without --by finds the upgrade with exactly the lectures it slowed, nothing at the drift, the runner change one machine row" {
+	qe-history compare -d "$DB" > "$T/cmp.ndjson"
+	validate "$T/cmp.ndjson"
+	run -0 jq -r 'select(.level == "lecture" and .run_number == 240) | .document' "$T/cmp.ndjson"
+	assert_equal "$(sort <<< "$output")" "$(truth '.upgrade_docs[]' | sort)"
+	run -0 jq -r 'select(.level == "build") | [.run_number, .moved, (.changes | map(.name // .what) | join(","))] | join(" ")' "$T/cmp.ndjson"
+	assert_output '212 nothing ipykernel
+240 moved jax,jaxlib,numpy,environment.yml
+245 machine runner-class
+248 nothing scipy'
+	run -0 jq -c 'select(.run_number == 245 and .level != "build")' "$T/cmp.ndjson"
+	assert_output ''
+}
+
+@test "year: against the generator's truth on two seeds: nothing missed, no spike taken for a step, no false step" {
+	run -0 /usr/bin/python3 "$TESTS_DIR/tools/history_truth.py" --seeds 2 --first 1 --lectures 30
+	assert_line --index 2 '{"seeds": 2, "missed": 0, "spikes": 0, "false": 0, "misplaced": 0, "outliers": 10}'
+}
