@@ -109,6 +109,12 @@ extern const struct qe_vocab qe_vocab_compare_bys;
 enum qe_moved { QE_MV_SLOWER, QE_MV_FASTER, QE_MV_SAME, QE_MV_UNKNOWN, QE_NMOVED };
 extern const struct qe_vocab qe_vocab_moves;
 
+/* Whether base and head ran on the same machines (schema/diff.json
+ * diff-summary machines): a reader writes only these words, never the
+ * record's own string. */
+enum qe_machines { QE_MA_SAME, QE_MA_DIFFERENT, QE_MA_UNKNOWN, QE_NMACHINES };
+extern const struct qe_vocab qe_vocab_machines;
+
 /* Which version a qe-replicate record ran (schema/common.json version). */
 enum qe_version { QE_VER_BASE, QE_VER_HEAD, QE_NVERSIONS };
 extern const struct qe_vocab qe_vocab_versions;

@@ -402,6 +402,55 @@ step_env() {
 	assert_output success
 }
 
+@test "fork commenter: every field of every record kind made hostile, one at a time: the posted comment and the summary render (cmark-gfm) with no link, image, mention, alert or HTML of the payload" {
+	command -v cmark-gfm > /dev/null || skip "cmark-gfm is not installed (Debian package cmark-gfm)"
+	job commenter-h workflow_run 34
+	local sha=5555555555555555555555555555555555555555 art="$BATS_TEST_TMPDIR/artifact" m="$BATS_TEST_TMPDIR/mutants"
+	local h="$BATS_TEST_TMPDIR/html" f n i=0 shown=0
+	jq --arg sha "$sha" '.workflow_run.head_sha = $sha' "$A/events/workflow_run.json" > "$GITHUB_EVENT_PATH"
+	jq -n --arg sha "$sha" '{number: 45, head: {sha: $sha, repo: {full_name: "someone/lecture-demo"}}}' > "$GH_STATE/pulls/45.json"
+	mkdir -p "$art" "$m" "$h"
+	printf '{"pr":45,"head_sha":"%s"}\n' "$sha" > "$art/pr.json"
+	F=$(fixture qe-comment)
+	/usr/bin/python3 "$A/hostile-fields.py" mutants "$REPO/schema/diff.json" "$m" "$F/environment.ndjson" \
+		"$F/replicates.ndjson" "$F/machines.ndjson" "$F/runner.ndjson" "$F/timed.ndjson" "$F/verdicts-pr.ndjson"
+	for f in "$m"/*.ndjson; do
+		n=$(cat "${f%.ndjson}.name")
+		cp "$f" "$art/diff.ndjson"
+		: > "$JOB/state/summary.md"
+		act comment --with artifact-dir="$art" > "$h/$n.log" 2>&1
+		jq -r '.[0].body' "$GH_STATE/comments.json" > "$h/$n.md"
+		cmark-gfm --unsafe -e table -e autolink -e strikethrough -e tasklist "$h/$n.md" > "$h/$n.comment.html"
+		cmark-gfm --unsafe -e table -e autolink -e strikethrough -e tasklist "$JOB/state/summary.md" > "$h/$n.summary.html"
+		grep -q 'CAUTION' "$h/$n.md" && shown=$((shown + 1))
+		i=$((i + 1))
+	done
+	echo "$i mutants, $shown of them show the payload (escaped) in the comment"
+	[ "$i" -ge 150 ]
+	# the strings the comment shows: there, escaped (the rest are numbers, words of a vocabulary or unshown)
+	[ "$shown" -ge 7 ]
+	for n in cell-diff.label cell-diff.document cell-diff.reason notebook-diff.document diff-summary.environment_changes.package; do
+		grep -q 'CAUTION' "$h/$n.md" || { echo "$n: not shown"; false; }
+	done
+	# the machines word of the issue's finding is one of them, and reads "unknown"
+	run -0 grep -F 'Machines: unknown.' "$h/diff-summary.machines.md"
+	run -0 --separate-stderr /usr/bin/python3 "$A/hostile-fields.py" check QuantEcon/lecture-demo "$h"/*.html
+	assert_output ""
+	# and the check finds what it must: the payload rendered raw
+	/usr/bin/python3 -c 'import importlib.util as u, sys; s = u.spec_from_file_location("h", sys.argv[1]); m = u.module_from_spec(s); s.loader.exec_module(m); print("<!-- qe-telemetry: {} -->\n\nMachines: " + m.PAYLOAD)' \
+		"$A/hostile-fields.py" | cmark-gfm --unsafe -e table -e autolink > "$BATS_TEST_TMPDIR/raw.html"
+	run -1 /usr/bin/python3 "$A/hostile-fields.py" check QuantEcon/lecture-demo "$BATS_TEST_TMPDIR/raw.html"
+	assert_output --partial "element <img>"
+	assert_output --partial "element <script>"
+	assert_output --partial "a second qe-telemetry marker"
+	assert_output --partial "a link to https://evil.example/login"
+	assert_output --partial "a GitHub alert"
+	assert_output --partial "a mention @org/maintainers"
+	assert_output --partial "element <h1>"
+	run -0 conclusion
+	assert_output success
+}
+
 @test "one writer per push: the commenter leaves a same-repository pull request to its own job, but posts Dependabot's" {
 	job commenter-same workflow_run 33
 	local sha=4444444444444444444444444444444444444444 art="$BATS_TEST_TMPDIR/artifact"
