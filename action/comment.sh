@@ -50,17 +50,24 @@ if ! command -v gh > /dev/null 2>&1; then
 fi
 
 # the pull request's head: still ours, from the expected repository?
-if ! pull=$(gh api "repos/$repo/pulls/$QE_PR" --jq '[.head.sha, (.head.repo.full_name // ""), .state] | @tsv'); then
+if ! pull=$(gh api "repos/$repo/pulls/$QE_PR" --jq '[.head.sha, (.head.repo.full_name // "-"), (.state // "-"), (.user.login // "-")] | @tsv'); then
 	warn "could not read pull request #$QE_PR; not commenting"
 	exit 0
 fi
-IFS=$'\t' read -r head head_repo _ <<< "$pull"
+IFS=$'\t' read -r head head_repo _ pr_author <<< "$pull"
 if [ "$head" != "$QE_HEAD_SHA" ]; then
 	notice "pull request #$QE_PR has moved on since this run (its head is now another commit): the newer run comments; nothing written"
 	exit 0
 fi
 if [ -n "${QE_EXPECT_HEAD_REPO:-}" ] && [ "$head_repo" != "$QE_EXPECT_HEAD_REPO" ]; then
 	warn "pull request #$QE_PR comes from another repository than the triggering run; not commenting"
+	exit 0
+fi
+# mode: comment, one writer per push: a pull request of this repository not
+# opened by Dependabot (its author, not the run's actor) got its comment
+# from its own job, which had a write token
+if [ -n "${QE_EXPECT_HEAD_REPO:-}" ] && [ "$head_repo" = "$repo" ] && [ "$pr_author" != "dependabot[bot]" ]; then
+	notice "a pull request from this repository: its own job posts the comment; nothing to do here"
 	exit 0
 fi
 

@@ -153,7 +153,7 @@ if $is_pr && [ -s "$QE_STATE/baseline.ndjson" ]; then
 		why="no token"
 	elif [ "${QE_HEAD_REPO:-}" != "${GITHUB_REPOSITORY:-}" ]; then
 		why="a pull request from a fork gets a read-only token; the workflow_run commenter posts it"
-	elif [ "${QE_ACTOR:-}" = "dependabot[bot]" ]; then
+	elif [ "${QE_PR_AUTHOR:-}" = "dependabot[bot]" ]; then
 		why="Dependabot's token is read-only; the workflow_run commenter posts it"
 	fi
 	if [ -n "$why" ]; then

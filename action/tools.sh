@@ -12,9 +12,9 @@
 . "$GITHUB_ACTION_PATH/action/lib.sh"
 
 case ${QE_MODE:-} in
-before|after|comment) ;;
+before|after|comment|history) ;;
 *)
-	warn "input mode: expected before, after or comment, got '${QE_MODE:-}': the action does nothing"
+	warn "input mode: expected before, after, comment or history, got '${QE_MODE:-}': the action does nothing"
 	output need false
 	exit 0
 	;;
@@ -22,6 +22,7 @@ esac
 is_bool comment "$QE_COMMENT"
 is_bool fail-on-regression "$QE_FAIL_ON_REGRESSION"
 is_bool install-packages "$QE_INSTALL_PACKAGES"
+is_bool history-store "${QE_HISTORY_STORE:-false}"
 case ${QE_COMMENT_ON:-always} in
 always|change) ;;
 *) warn "input comment-on: expected always or change, got '$QE_COMMENT_ON'; taken as always" ;;

@@ -7,7 +7,11 @@
 #
 # One writer per push: a pull request from this repository (not opened by
 # Dependabot) got its comment from its own job, so nothing is done here; a
-# fork's or Dependabot's gets it from here.  Only pr.json's first two
+# fork's or Dependabot's gets it from here.  Who opened it is the pull
+# request's author, which only the API says (the comment step asks it): the
+# run's actor is whoever pushed or re-ran.  So a same-repository run is
+# rendered here too and the comment step leaves it alone unless its author
+# is Dependabot.  Only pr.json's first two
 # members, in the exact form report.sh writes them, diff.ndjson and (when
 # the run made replicate runs) replicate-diff.ndjson are read; the number
 # must belong to a pull request whose head is the
@@ -30,10 +34,6 @@ if [ "${QE_RUN_EVENT:-}" != pull_request ]; then
 fi
 if [ "$QE_COMMENT" != true ]; then
 	notice "the comment input is false: nothing to post"
-	exit 0
-fi
-if [ "${QE_RUN_HEAD_REPO:-}" = "$repo" ] && [ "${QE_RUN_ACTOR:-}" != "dependabot[bot]" ]; then
-	notice "a pull request from this repository: its own job posts the comment; nothing to do here"
 	exit 0
 fi
 if [ "${QE_HAVE_TOKEN:-false}" != true ]; then

@@ -451,22 +451,32 @@ step_env() {
 	assert_output success
 }
 
-@test "one writer per push: the commenter leaves a same-repository pull request to its own job, but posts Dependabot's" {
+@test "one writer per push: the commenter leaves a same-repository pull request to its own job, but posts Dependabot's (by the pull request's author and head repository, not the run's actor)" {
 	job commenter-same workflow_run 33
 	local sha=4444444444444444444444444444444444444444 art="$BATS_TEST_TMPDIR/artifact"
 	mkdir -p "$art"
 	printf '{"pr":44,"head_sha":"%s"}\n' "$sha" > "$art/pr.json"
 	"$W/seed/bin/qe-cell-diff" "$W/build-cache/qe-telemetry/report.ndjson" "$W/build-cache/qe-telemetry/report.ndjson" > "$art/diff.ndjson"
-	jq -n --arg sha "$sha" '{number: 44, head: {sha: $sha, repo: {full_name: "QuantEcon/lecture-demo"}}}' > "$GH_STATE/pulls/44.json"
+	pull() {
+		jq -n --arg sha "$sha" --arg who "$1" '{number: 44, user: {login: $who}, head: {sha: $sha, repo: {full_name: "QuantEcon/lecture-demo"}}}' > "$GH_STATE/pulls/44.json"
+	}
+	# a human's pull request, the run's actor dependabot (it rebased the branch): its own job posts
+	pull octocat
 	jq --arg sha "$sha" '.workflow_run.head_sha = $sha | .workflow_run.head_repository.full_name = "QuantEcon/lecture-demo"
-		| .workflow_run.actor.login = "octocat"' "$A/events/workflow_run.json" > "$GITHUB_EVENT_PATH"
+		| .workflow_run.actor.login = "dependabot[bot]"' "$A/events/workflow_run.json" > "$GITHUB_EVENT_PATH"
 	run -0 --separate-stderr act comment --with artifact-dir="$art"
-	assert_output "::notice::qe-telemetry: a pull request from this repository: its own job posts the comment; nothing to do here"
-	[ ! -s "$GH_LOG" ]
-	jq '.workflow_run.actor.login = "dependabot[bot]"' "$GITHUB_EVENT_PATH" > "$BATS_TEST_TMPDIR/e.json"
+	assert_output --partial "::notice::qe-telemetry: a pull request from this repository: its own job posts the comment; nothing to do here"
+	run -0 jq -r '"\(.method) \(.endpoint)"' "$GH_LOG"
+	assert_output "GET repos/QuantEcon/lecture-demo/pulls/44"
+	# Dependabot's pull request, re-run by a human (the run's actor): posted here
+	pull 'dependabot[bot]'
+	jq '.workflow_run.actor.login = "octocat"' "$GITHUB_EVENT_PATH" > "$BATS_TEST_TMPDIR/e.json"
 	cp "$BATS_TEST_TMPDIR/e.json" "$GITHUB_EVENT_PATH"
 	run -0 --separate-stderr act comment --with artifact-dir="$art"
 	assert_output --partial "::notice::qe-telemetry: comment created on #44"
+	# and its own job, whose actor is that human, leaves it to the commenter
+	run -0 grep -n 'QE_PR_AUTHOR: ${{ github.event.pull_request.user.login }}' "$REPO/action.yml"
+	run -1 grep -n 'github.actor' "$REPO/action.yml"
 }
 
 @test "(d) failed build: still reported and commented; the build's failure stands; the action adds none" {
@@ -509,7 +519,7 @@ step_env() {
 	job badinput schedule
 	checkout
 	run -0 --separate-stderr act during
-	assert_output "::warning::qe-telemetry: input mode: expected before, after or comment, got 'during': the action does nothing"
+	assert_output "::warning::qe-telemetry: input mode: expected before, after, comment or history, got 'during': the action does nothing"
 	run -0 jq -r '"\(.outcome) \(.step)"' "$JOB/state/steps.ndjson"
 	assert_output - <<-'EOF'
 	success qe-telemetry - check inputs, locate the tools
@@ -919,7 +929,7 @@ main_build() {
 	git -C "$WS" remote add origin "$BARE"
 	act before
 	runjob /usr/bin/python3 "$A/build.py" lectures _build
-	run -0 --separate-stderr act after "$@"
+	run -0 --separate-stderr act after --with history-store=true "$@"
 	unset GITHUB_REF
 }
 
@@ -968,6 +978,71 @@ data() {
 	assert_line '### Step changes on main'
 	run -0 conclusion
 	assert_output success
+}
+
+@test "least privilege: the weekly build job reads only (no credentials kept), the history job alone writes, from the report artifact; a preview never stores" {
+	# the example workflows, as a lecture repository copies them
+	run -0 --separate-stderr /usr/bin/python3 - "$REPO/workflows/cache.yml" "$REPO/workflows/ci.yml" <<-'EOF'
+	import sys, yaml
+	def perms(wf, job):
+	    return job.get("permissions", wf.get("permissions"))
+	cache, ci = (yaml.safe_load(open(f)) for f in sys.argv[1:3])
+	bad = []
+	build, hist = cache["jobs"]["cache"], cache["jobs"]["history"]
+	if perms(cache, build) != {"contents": "read"}: bad.append("cache.yml build job: %r" % perms(cache, build))
+	for wf, name, job in ((cache, "cache", build), (ci, "preview", ci["jobs"]["preview"])):
+	    for st in job["steps"]:
+	        u = st.get("uses", "")
+	        if u.startswith("actions/checkout@") and (st.get("with") or {}).get("persist-credentials") is not False:
+	            bad.append("%s: checkout keeps its credentials" % name)
+	        if u.startswith("QuantEcon/qe-telemetry") and str((st.get("with") or {}).get("history-store", "false")) != "false":
+	            bad.append("%s: history-store" % name)
+	    if "write" in str(perms(wf, job).get("contents")): bad.append("%s: contents write" % name)
+	if hist.get("needs") != "cache" or perms(cache, hist) != {"contents": "write"}: bad.append("history job: %r" % hist)
+	if not any(st.get("uses", "").startswith("QuantEcon/qe-telemetry") and st["with"]["mode"] == "history" for st in hist["steps"]):
+	    bad.append("history job: no mode: history")
+	print("\n".join(bad))
+	EOF
+	assert_output ""
+
+	BARE="$BATS_TEST_TMPDIR/remote.git"
+	git init -q --bare "$BARE"
+	# the build job: a weekly build of main, default inputs: nothing pushed
+	job lp-build schedule 61
+	checkout "$W/build-cache"
+	GITHUB_SHA=$(ws_commit "Initial lectures")
+	export GITHUB_SHA
+	git -C "$WS" remote add origin "$BARE"
+	act before
+	runjob /usr/bin/python3 "$A/build.py" lectures _build
+	run -0 --separate-stderr act after
+	refute_output --partial 'stored as'
+	run -1 git --git-dir="$BARE" rev-parse -q --verify refs/heads/qe-telemetry-data
+	cp -a "$JOB/state/artifacts/qe-telemetry-report" "$BATS_TEST_TMPDIR/report-artifact"
+	# the history job: a checkout with credentials, the artifact, mode: history
+	job lp-history schedule 61
+	rm -rf "$WS"
+	git clone -q "$BARE" "$WS" 2> /dev/null || { mkdir -p "$WS" && git -C "$WS" init -q && git -C "$WS" remote add origin "$BARE"; }
+	run -0 --separate-stderr act history --with artifact-dir="$BATS_TEST_TMPDIR/report-artifact"
+	refute_output --partial '::warning::'
+	assert_output --partial "::notice::qe-telemetry: report stored as reports/"
+	run -0 git --git-dir="$BARE" ls-tree -r --name-only qe-telemetry-data
+	assert_equal "${#lines[@]}" 1
+	git --git-dir="$BARE" cat-file blob "qe-telemetry-data:${lines[0]}" | gzip -dc | cmp - "$BATS_TEST_TMPDIR/report-artifact/report.ndjson"
+	run -0 conclusion
+	assert_output success
+	# no artifact: a warning, nothing stored, green
+	run -0 --separate-stderr act history --with artifact-dir="$BATS_TEST_TMPDIR/none"
+	assert_output --partial "::warning::qe-telemetry: mode: history: no report.ndjson in artifact-dir"
+
+	# a preview that asks to store: refused, the history unchanged
+	pr_job lp-preview 62 62 QuantEcon/lecture-demo 0.3
+	git -C "$WS" remote add origin "$BARE"
+	run -0 --separate-stderr act after --with history-store=true
+	assert_output --partial "::notice::qe-telemetry: a pull request's build never stores its report in the history"
+	refute_output --partial 'stored as'
+	run -0 git --git-dir="$BARE" ls-tree -r --name-only qe-telemetry-data
+	assert_equal "${#lines[@]}" 1
 }
 
 @test "history branch: a push race (another build's commit lands between our fetch and our push) is retried on the new tip, nothing lost" {
@@ -1256,6 +1331,20 @@ LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.y
 	assert_output --partial 'bad.yml:6:24: "github.event.pull_request.title" is potentially untrusted.'
 }
 
+@test "lint: every inner action pinned by SHA with its tag, on its Node 24 release (tests/action/runtimes.txt); a Node 20 one fails" {
+	cd "$REPO"
+	run -0 --separate-stderr /usr/bin/python3 "$A/pins-check.py" "$A/runtimes.txt" action.yml workflows/*.yml .github/workflows/*.yml
+	assert_output ""
+	printf '%s\n' 'jobs:' '  a:' '    steps:' '      - uses: actions/upload-artifact@330a01c490aca151604b8cf639adc76d48f6c5d4 # v5.0.0' \
+		'      - uses: actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v6.0.0' '      - uses: actions/checkout@v7' \
+		'      - uses: actions/setup-python@a26af69be951a213d495a4c3e4e4022e16d87065 # v5.6.0' > "$BATS_TEST_TMPDIR/bad.yml"
+	run -1 --separate-stderr /usr/bin/python3 "$A/pins-check.py" "$A/runtimes.txt" "$BATS_TEST_TMPDIR/bad.yml"
+	assert_line "$BATS_TEST_TMPDIR/bad.yml:4: actions/upload-artifact@330a01c490aca151604b8cf639adc76d48f6c5d4: runs on node20, which the runners removed; use its node24 release"
+	assert_line "$BATS_TEST_TMPDIR/bad.yml:5: actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1: the comment says v6.0.0, the SHA is v7.0.1"
+	assert_line "$BATS_TEST_TMPDIR/bad.yml:6: actions/checkout@v7: not pinned by commit SHA with its tag in a comment"
+	assert_line --partial "$BATS_TEST_TMPDIR/bad.yml:7: actions/setup-python@a26af69be951a213d495a4c3e4e4022e16d87065: not in "
+}
+
 @test "lint: no \${{ }} inside any run: script; the steps run the action's scripts" {
 	cd "$REPO"
 	run -0 --separate-stderr /usr/bin/python3 "$A/no-expr-in-run.py" "${LINTED_YAML[@]}"
@@ -1411,6 +1500,43 @@ after_comments() {
 	assert_output --partial "::notice::qe-telemetry: installed the release bundle"
 	run -0 install_outputs
 	assert_output $'available=true\nbuilt=true\nmethod=release'
+}
+
+@test "install: release (the default) through the URL the action computes, served over HTTP on loopback: checked, unpacked, used, in seconds; no sudo, no apt, no compiler" {
+	command -v curl > /dev/null || skip "curl is not installed"
+	the_bundle
+	local digest srv="$BATS_TEST_TMPDIR/server" port pid t
+	digest=$(sha256sum "$BUNDLE" | cut -d' ' -f1)
+	action_copy "$BATS_TEST_TMPDIR/action" "$digest"
+	# the release's download folder as github.com lays it out
+	mkdir -p "$srv/QuantEcon/qe-telemetry/releases/download/v0.1.0"
+	cp "$BUNDLE" "$W/release/SHA256SUMS" "$srv/QuantEcon/qe-telemetry/releases/download/v0.1.0/"
+	port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	/usr/bin/python3 -m http.server --bind 127.0.0.1 --directory "$srv" "$port" > "$BATS_TEST_TMPDIR/http.log" 2>&1 &
+	pid=$!
+	for t in $(seq 50); do curl -fs -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
+	NUMBER=48
+	cold_job release-http 48 24
+	# no compiler, no apt-get, no sudo on this runner's PATH: only the bundle can give tools
+	mkdir -p "$BATS_TEST_TMPDIR/bare"
+	for t in "$W"/nojq/*; do
+		case ${t##*/} in cc | gcc* | make | apt-get | sudo | c99 | x86_64-linux-gnu-gcc*) continue ;; esac
+		ln -s "$(readlink "$t")" "$BATS_TEST_TMPDIR/bare/${t##*/}"
+	done
+	GITHUB_SERVER_URL="http://127.0.0.1:$port" GITHUB_ACTION_REPOSITORY=QuantEcon/qe-telemetry \
+		PATH="$A:$BATS_TEST_TMPDIR/bare" run -0 --separate-stderr act_in "$BATS_TEST_TMPDIR/action" before
+	kill "$pid"
+	assert_output --partial "::notice::qe-telemetry: installed the release bundle qe-telemetry-0.1.0-linux-$(uname -m).tar.gz"
+	refute_output --partial '::warning::'
+	run -0 grep -c "GET /QuantEcon/qe-telemetry/releases/download/v0.1.0/qe-telemetry-0.1.0-linux-$(uname -m).tar.gz HTTP/1.1\" 200" "$BATS_TEST_TMPDIR/http.log"
+	run -0 install_outputs
+	assert_output $'available=true\nbuilt=true\nmethod=release'
+	# the install step's time: about a second here (README), asserted with a wide margin for a loaded machine
+	t=$(jq -r 'select(.step == "qe-telemetry - install the tools") | .seconds' "$JOB/state/steps.ndjson")
+	echo "install step: $t s"
+	/usr/bin/python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) < 15 else 1)' "$t"
+	runjob /usr/bin/python3 "$A/build.py" lectures _build
+	after_comments "$BATS_TEST_TMPDIR/action" after
 }
 
 @test "install: release with a wrong digest is refused with a warning and the sources are built; report and comment" {
