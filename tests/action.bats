@@ -1432,6 +1432,49 @@ LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.y
 	assert_output ""
 }
 
+@test "summary: a pull request's step summary with 11,000 compared cells and trend lines stays within GitHub's 1 MiB" {
+	local H="$BATS_TEST_TMPDIR/h" st
+	mkdir -p "$H"
+	# a history of 6 main builds of 200 lectures of 60 cells (real records, tests/tools/gen_history.py)
+	qe-cache-extract "$(shared jupyter-cache-timed/base)" > "$H/base.ndjson" 2> /dev/null || true
+	qe-cache-extract "$(shared jupyter-cache-timed/head)" > "$H/head.ndjson" 2> /dev/null || true
+	/usr/bin/python3 "$TESTS_DIR/tools/gen_history.py" --builds 6 --lectures 200 --cells 60 --prs 1 \
+		"$H/base.ndjson" "$H/head.ndjson" "$H/reports" > /dev/null
+	qe-history add -d "$H/h.db" "$H"/reports/main-0*.ndjson.gz > /dev/null
+	job budget pull_request 52
+	st="$RUNNER_TEMP/qe-telemetry"
+	mkdir -p "$st/artifact"
+	gzip -dc "$H/reports/main-06.ndjson.gz" > "$st/baseline.ndjson"
+	# this build: every lecture re-executed, every cell three times slower
+	/usr/bin/python3 - "$st/baseline.ndjson" > "$st/report.ndjson" <<-'EOF'
+	import json, sys
+	for ln in open(sys.argv[1]):
+	    r = json.loads(ln)
+	    if r.get("kind") == "cell" and isinstance(r.get("duration_s"), (int, float)):
+	        r["duration_s"] = r["duration_s"] * 3 + 1
+	    if r.get("kind") in ("notebook", "cell") and r.get("cache_key"):
+	        r["cache_key"] = r["cache_key"][:-4] + "beef"
+	    if "origin" in r:
+	        r["origin"] = "executed"
+	    if r.get("kind") == "notebook":
+	        for k in ("execution_seconds", "cells_seconds"):
+	            if isinstance(r.get(k), (int, float)):
+	                r[k] = r[k] * 3 + 5
+	    print(json.dumps(r))
+	EOF
+	run -0 --separate-stderr bare_step summary.sh RUNNER_TEMP="$RUNNER_TEMP" QE_BIN="$W/seed/bin" QE_PR=52 \
+		QE_HEAD_SHA=5252525252525252525252525252525252525252 QE_HEAD_REPO=QuantEcon/lecture-demo QE_COMMENT=false \
+		QE_HAVE_TOKEN=true QE_HISTORY_DB="$H/h.db" QE_CHANGED_FILES=none QE_ARTIFACT_NAME=qe-telemetry-report
+	refute_output --partial '::warning::'
+	[ "$(wc -l < "$st/artifact/diff.ndjson")" -gt 11000 ]
+	run -0 wc -c < "$JOB/state/summary.md"
+	echo "summary: $output bytes"
+	[ "$output" -le 1048576 ]
+	[ "$output" -ge 900000 ]
+	run -0 grep -c '^#### Trend on main of the lectures above$' "$JOB/state/summary.md"
+	assert_output 1
+}
+
 @test "summary: regression and changed are qe-comment --facts' answers, not the summary's bytes" {
 	d=$BATS_TEST_TMPDIR/diff.ndjson
 	# the summary's keys in another order, and spaced: what a glob over the bytes missed
