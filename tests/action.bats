@@ -583,6 +583,18 @@ step_env() {
 	run -1 grep -n 'github.actor' "$REPO/action.yml"
 }
 
+@test "Dependabot's pull request, its run re-run by a human: the job does not comment (read-only token), by the pull request's author" {
+	pr_job dependabot 53 53 QuantEcon/lecture-demo 0.6
+	jq '.pull_request.user.login = "dependabot[bot]"' "$GITHUB_EVENT_PATH" > "$BATS_TEST_TMPDIR/e.json"
+	cp "$BATS_TEST_TMPDIR/e.json" "$GITHUB_EVENT_PATH"
+	export GITHUB_ACTOR=octocat GH_READONLY=1
+	run -0 --separate-stderr act after
+	assert_output --partial "no comment from this job (Dependabot's token is read-only; the workflow_run commenter posts it)"
+	refute_output --partial '::warning::'
+	[ ! -s "$GH_LOG" ]
+	[ -s "$JOB/state/artifacts/qe-telemetry-report/pr.json" ]
+}
+
 @test "(d) failed build: still reported and commented; the build's failure stands; the action adds none" {
 	job failed pull_request 12
 	checkout "$W/build-cache"
