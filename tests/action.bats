@@ -520,7 +520,9 @@ step_env() {
 		"$F/replicates.ndjson" "$F/machines.ndjson" "$F/runner.ndjson" "$F/timed.ndjson" "$F/verdicts-pr.ndjson"
 	for f in "$m"/*.ndjson; do
 		n=$(cat "${f%.ndjson}.name")
+		# the screen's records, and the same as the replicate verdicts the comment appends
 		cp "$f" "$art/diff.ndjson"
+		cp "$f" "$art/replicate-diff.ndjson"
 		: > "$JOB/state/summary.md"
 		act comment --with artifact-dir="$art" > "$h/$n.log" 2>&1
 		jq -r '.[0].body' "$GH_STATE/comments.json" > "$h/$n.md"
