@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
-# mode: after, step 2 (before the summary).  The history store: a data
-# branch of the repository (input history-branch, default qe-telemetry-data;
-# empty turns the store off) holding one gzip-compressed stamped report per
-# main build under reports/YYYY/MM/.
+# mode: after, step 2 (before the summary), and mode: history.  The history
+# store: a data branch of the repository (input history-branch, default
+# qe-telemetry-data; empty turns the store off) holding one gzip-compressed
+# stamped report per weekly build under reports/YYYY/MM/.
 #
-#   - On the default branch (push, schedule, workflow_dispatch), this
-#     build's report is appended: a commit on the data branch made with git's
-#     plumbing in the workspace repository (the working tree, HEAD and the
-#     index are never touched; the branch is fetched into
+#   - Only where the caller says so, never because a build runs on main:
+#     mode: history (a small job of its own that needs: the build, with
+#     permissions: contents: write, given the build's report artifact in
+#     artifact-dir; the build job itself stays contents: read with
+#     persist-credentials: false), or mode: after with history-store: true
+#     (the one-job way; the whole build then runs with push rights).  A
+#     pull-request event never stores: previews do not mix into the weekly
+#     history.  The report is appended as a commit on the data branch made
+#     with git's plumbing in the workspace repository (the working tree, HEAD
+#     and the index are never touched; the branch is fetched into
 #     refs/qe-telemetry/data), pushed with the credentials actions/checkout
-#     left (the job needs permissions: contents: write).  When another job
+#     left.  When another job
 #     pushed to the branch in between, the commit is made again on the new
 #     tip and pushed again (up to four times); a push that still fails is a
 #     warning, never a red build.
-#   - Every build (pull requests too: they only read) then rebuilds the
+#   - Every mode: after build (pull requests too: they only read) then rebuilds the
 #     history database from the branch's reports with `qe-history add`, and
 #     writes the per-cell noise fences (`qe-history fences`) that summary.sh
 #     gives qe-cell-diff, when the history has any.
@@ -25,6 +31,7 @@
 
 branch=${QE_HISTORY_BRANCH-qe-telemetry-data}
 report=$QE_STATE/report.ndjson
+mode=${QE_MODE:-after}
 hist=$QE_STATE/history
 db=$QE_STATE/history.db
 ref=refs/qe-telemetry/data
@@ -32,6 +39,15 @@ ws=${GITHUB_WORKSPACE:-$PWD}
 output stored false
 
 [ -n "$branch" ] || exit 0
+if [ "$mode" = history ]; then
+	# the build job's report artifact: a regular file, not a link, not too large
+	report=${QE_ARTIFACT_DIR:-}/report.ndjson
+	if [ -z "${QE_ARTIFACT_DIR:-}" ] || [ ! -f "$report" ] || [ -L "$report" ] ||
+	    [ "$(stat -c %s "$report")" -gt $((256 * 1024 * 1024)) ]; then
+		warn "mode: history: no report.ndjson in artifact-dir '${QE_ARTIFACT_DIR:-}' (download the build job's report artifact there): nothing stored"
+		exit 0
+	fi
+fi
 if [ "${QE_BUILD_OUTCOME:-}" = cancelled ] || [ -e "$QE_STATE/cancelled" ]; then
 	exit 0
 fi
@@ -49,16 +65,15 @@ if ! git -C "$ws" rev-parse -q --git-dir > /dev/null 2>&1 ||
 	exit 0
 fi
 
-# on_main: 0 when this build is the default branch's own (a schedule always
-# runs on it; a push or a manual run when its ref is the default branch,
-# main when the event does not name it)
-on_main() {
+# may_store: 0 when the caller asked for this build's report to be stored
+# (mode: history, or history-store: true), and it is not a pull request's
+may_store() {
+	[ "$mode" = history ] || [ "${QE_HISTORY_STORE:-false}" = true ] || return 1
 	case ${GITHUB_EVENT_NAME:-} in
-	schedule) return 0 ;;
-	push | workflow_dispatch) ;;
-	*) return 1 ;;
+	pull_request | pull_request_target)
+		notice "a pull request's build never stores its report in the history (history-store is for the weekly build)"
+		return 1 ;;
 	esac
-	[ "${GITHUB_REF:-}" = "refs/heads/${QE_DEFAULT_BRANCH:-main}" ]
 }
 
 # fetch: the data branch's tip into $ref; 0 fetched, 1 no such branch yet,
@@ -101,6 +116,7 @@ commit_report() {
 store() {
 	local name tries=0 rc before
 	name=reports/$(date -u +%Y/%m/%Y%m%dT%H%M%SZ)-${GITHUB_RUN_ID:-0}.${GITHUB_RUN_ATTEMPT:-1}.ndjson.gz
+	mkdir -p "$QE_STATE"
 	gzip -n -c "$report" > "$QE_STATE/report.ndjson.gz"
 	while :; do
 		tries=$((tries + 1))
@@ -131,8 +147,10 @@ store() {
 }
 
 commit=
-if on_main && [ -s "$report" ]; then
+if [ -s "$report" ] && may_store; then
 	store
+elif [ "$mode" = history ]; then
+	exit 0
 else
 	rc=0
 	fetch || rc=$?
@@ -142,7 +160,7 @@ else
 	*) warn "could not fetch the history branch '$branch' from origin: no history for this build" ;;
 	esac
 fi
-[ -n "$commit" ] || exit 0
+[ -n "$commit" ] && [ "$mode" != history ] || exit 0
 
 rm -rf "$hist" "$db"
 mkdir -p "$hist"

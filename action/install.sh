@@ -104,7 +104,8 @@ release_install() {
 	name=qe-telemetry-$version-$platform.tar.gz
 	base=${QE_RELEASE_URL:-}
 	if [ -z "$base" ] && [ -n "${QE_ACTION_REPOSITORY:-}" ]; then
-		base=https://github.com/$QE_ACTION_REPOSITORY/releases/download/v$version
+		# the action's release on the server the runner's actions come from
+		base=${GITHUB_SERVER_URL:-https://github.com}/$QE_ACTION_REPOSITORY/releases/download/v$version
 	fi
 	if [ -z "$base" ]; then
 		notice "no release URL (input release-url, or the action's repository): building the tools from source"

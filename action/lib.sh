@@ -96,6 +96,13 @@ is_bool() {
 	esac
 }
 
+# comment_key_digest: the first 12 hex digits of the SHA-256 of the comment
+# key (input comment-key; default the workflow's name and the job's id), for
+# the comment's marker and the fork artifact's pr.json
+comment_key_digest() {
+	printf '%s' "${QE_COMMENT_KEY:-${GITHUB_WORKFLOW:-}/${GITHUB_JOB:-}}" | sha256sum | cut -c1-12
+}
+
 # cache_dir: the jupyter-cache folder from the inputs
 cache_dir() {
 	if [ -n "${QE_CACHE_DIR:-}" ]; then

@@ -93,7 +93,7 @@ pr_json() {
 		v=${!name:-}
 		printf ',"%s":%s' "${f%%:*}" "$(json_str "$v")"
 	done
-	printf '}\n'
+	printf ',"key":"%s"}\n' "$(comment_key_digest)"
 }
 
 build=$(in_workspace "$QE_BUILD_DIR")

@@ -22,6 +22,10 @@ report=$QE_STATE/report.ndjson
 diff=$QE_ARTIFACT/diff.ndjson
 summary=${GITHUB_STEP_SUMMARY:-/dev/null}
 artifact=${QE_ARTIFACT_NAME:-qe-telemetry-report}
+# summary_bytes: what this step wrote to its summary so far
+summary_bytes() {
+	if [ -f "$summary" ]; then wc -c < "$summary"; else echo 0; fi
+}
 output regression false
 
 if [ "${QE_BUILD_OUTCOME:-}" = cancelled ] || [ -e "$QE_STATE/cancelled" ]; then
@@ -155,12 +159,19 @@ if $is_pr && [ -s "$QE_STATE/baseline.ndjson" ]; then
 	changed=$(diff_changed "$diff")
 	marker=(-S "$QE_HEAD_SHA" -N "${GITHUB_RUN_NUMBER:-}" -I "${GITHUB_RUN_ID:-}"
 		-u "${GITHUB_SERVER_URL:-https://github.com}/${GITHUB_REPOSITORY:-}")
-	if ! "$QE_BIN/qe-comment" -s "${marker[@]}" "$diff" >> "$summary"; then
-		warn "qe-comment reported trouble (see above)"
-	fi
 	: > "$QE_STATE/trend.md"
 	if [ -n "$history" ] && ! "$QE_BIN/qe-history" report -d "$history" --format md --diff "$diff" > "$QE_STATE/trend.md"; then
 		warn "qe-history reported trouble (see above): no trend lines"
+	fi
+	# GitHub refuses a step summary over 1 MiB: the comparison gets what the
+	# warnings above and the trend lines after it leave
+	budget=$((1048576 - 2048 - $(summary_bytes) - $(wc -c < "$QE_STATE/trend.md")))
+	if [ "$budget" -lt 16384 ]; then
+		: > "$QE_STATE/trend.md"
+		budget=$((1048576 - 2048 - $(summary_bytes)))
+	fi
+	if ! "$QE_BIN/qe-comment" -s -l "$budget" "${marker[@]}" "$diff" >> "$summary"; then
+		warn "qe-comment reported trouble (see above)"
 	fi
 	cat "$QE_STATE/trend.md" >> "$summary"
 	output diff "$diff"
@@ -177,7 +188,7 @@ if $is_pr && [ -s "$QE_STATE/baseline.ndjson" ]; then
 		why="no token"
 	elif [ "${QE_HEAD_REPO:-}" != "${GITHUB_REPOSITORY:-}" ]; then
 		why="a pull request from a fork gets a read-only token; the workflow_run commenter posts it"
-	elif [ "${QE_ACTOR:-}" = "dependabot[bot]" ]; then
+	elif [ "${QE_PR_AUTHOR:-}" = "dependabot[bot]" ]; then
 		why="Dependabot's token is read-only; the workflow_run commenter posts it"
 	fi
 	if [ -n "$why" ]; then

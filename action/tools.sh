@@ -8,20 +8,41 @@
 # distribution, the install method, the action's ref and a digest of the
 # sources built and of action/release.txt.  install: path:DIR uses DIR as
 # the prefix, uncached.
+
+# Linux only (lib.sh's GNU sed -u, date +%N, stat -c, the bundles' glibc):
+# checked before lib.sh is read, with one notice; every later step stays off
+# (they test this step's mode output)
+if [ "${RUNNER_OS:-Linux}" != Linux ] || [ "$(uname -s 2> /dev/null)" != Linux ]; then
+	printf '::notice::qe-telemetry: runs on Linux runners only (this one is %s): the action does nothing here; the build is not affected\n' \
+	    "${RUNNER_OS:-$(uname -s 2> /dev/null)}" | tr -d '%'
+	printf 'mode=off\nneed=false\ncache=false\n' >> "${GITHUB_OUTPUT:-/dev/null}"
+	exit 0
+fi
 # shellcheck source=action/lib.sh
 . "$GITHUB_ACTION_PATH/action/lib.sh"
 
 case ${QE_MODE:-} in
-before|after|comment) ;;
+before|after|comment|render|post|history) ;;
 *)
-	warn "input mode: expected before, after or comment, got '${QE_MODE:-}': the action does nothing"
+	warn "input mode: expected before, after, comment, render, post or history, got '${QE_MODE:-}': the action does nothing"
+	output mode off
 	output need false
 	exit 0
 	;;
 esac
+output mode "$QE_MODE"
 is_bool comment "$QE_COMMENT"
 is_bool fail-on-regression "$QE_FAIL_ON_REGRESSION"
 is_bool install-packages "$QE_INSTALL_PACKAGES"
+is_bool history-store "${QE_HISTORY_STORE:-false}"
+is_bool comment-recreate "${QE_COMMENT_RECREATE:-false}"
+# the report artifact's name: with a comment key of its own, that key (in
+# the characters an artifact name may hold) after the artifact-name input
+artifact_name=${QE_ARTIFACT_NAME:-qe-telemetry-report}
+if [ -n "${QE_COMMENT_KEY:-}" ]; then
+	artifact_name=$artifact_name-$(printf '%s' "$QE_COMMENT_KEY" | LC_ALL=C tr -c 'A-Za-z0-9._-' '_' | cut -c1-64)
+fi
+output artifact-name "$artifact_name"
 case ${QE_COMMENT_ON:-always} in
 always|change) ;;
 *) warn "input comment-on: expected always or change, got '$QE_COMMENT_ON'; taken as always" ;;
@@ -50,7 +71,10 @@ key="qe-telemetry-tools-${RUNNER_OS:-Linux}-${RUNNER_ARCH:-X64}-$distro-$method-
 
 need=true
 cache=true
-if [ "$method" = path ]; then
+if [ "$QE_MODE" = post ]; then
+	need=false   # posting a rendered file needs no tool
+	cache=false
+elif [ "$method" = path ]; then
 	cache=false
 elif [ -x "$prefix/bin/qe-cache-extract" ] && [ -f "$prefix/.key" ] &&
     [ "$(cat "$prefix/.key")" = "$key" ]; then

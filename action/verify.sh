@@ -7,7 +7,11 @@
 #
 # One writer per push: a pull request from this repository (not opened by
 # Dependabot) got its comment from its own job, so nothing is done here; a
-# fork's or Dependabot's gets it from here.  Only pr.json's first two
+# fork's or Dependabot's gets it from here.  Who opened it is the pull
+# request's author, which only the API says (the comment step asks it): the
+# run's actor is whoever pushed or re-ran.  So a same-repository run is
+# rendered here too and the comment step leaves it alone unless its author
+# is Dependabot.  Only pr.json's first two
 # members, in the exact form report.sh writes them, diff.ndjson and (when
 # the run made replicate runs) replicate-diff.ndjson are read; the number
 # must belong to a pull request whose head is the
@@ -32,11 +36,7 @@ if [ "$QE_COMMENT" != true ]; then
 	notice "the comment input is false: nothing to post"
 	exit 0
 fi
-if [ "${QE_RUN_HEAD_REPO:-}" = "$repo" ] && [ "${QE_RUN_ACTOR:-}" != "dependabot[bot]" ]; then
-	notice "a pull request from this repository: its own job posts the comment; nothing to do here"
-	exit 0
-fi
-if [ "${QE_HAVE_TOKEN:-false}" != true ]; then
+if [ "${QE_MODE:-comment}" = comment ] && [ "${QE_HAVE_TOKEN:-false}" != true ]; then
 	warn "no token: cannot post the comment"
 	exit 0
 fi
@@ -48,6 +48,37 @@ case ${QE_RUN_NUMBER:-} in
 *[!0-9]* | '') warn "the event carries no run number: not posting"; exit 0 ;;
 esac
 need_tools qe-comment || exit 0
+
+# unzip_members ZIP: the artifact still zipped (download-artifact's
+# skip-decompress: true): only its three files are taken out, each checked
+# against the size limit before it is unpacked (a zip bomb stays packed)
+unzip_members() {
+	local zip=$1 out=$QE_STATE/artifact-in f size
+	if [ "$(stat -c %s "$zip")" -gt "$max_bytes" ]; then
+		warn "the artifact is over $((max_bytes / 1024 / 1024)) MiB: not posting"
+		return 1
+	fi
+	if ! command -v unzip > /dev/null 2>&1; then
+		warn "the artifact is a zip file and this runner has no unzip: not posting"
+		return 1
+	fi
+	rm -rf "$out"
+	mkdir -p "$out"
+	for f in pr.json diff.ndjson replicate-diff.ndjson; do
+		size=$(unzip -Zl "$zip" "$f" 2> /dev/null | awk 'NR == 1 { print $4 }') || size=
+		case $size in '' | *[!0-9]*) continue ;; esac
+		if [ "$size" -gt "$max_bytes" ]; then
+			warn "the artifact's $f unpacks to over $((max_bytes / 1024 / 1024)) MiB: not posting"
+			return 1
+		fi
+		unzip -qq -o "$zip" "$f" -d "$out" || return 1
+	done
+	dir=$out
+}
+zips=("$dir"/*.zip)
+if [ -n "$dir" ] && [ ! -e "$dir/pr.json" ] && [ "${#zips[@]}" = 1 ] && [ -f "${zips[0]}" ] && [ ! -L "${zips[0]}" ]; then
+	unzip_members "${zips[0]}" || exit 0
+fi
 
 # regular_file NAME: a regular file inside the artifact folder, not a link, not too large
 regular_file() {
@@ -65,7 +96,11 @@ if ! [[ $line =~ ^\{\"pr\":([1-9][0-9]{0,8}),\"head_sha\":\"([0-9a-f]{40}|[0-9a-
 	exit 0
 fi
 pr=${BASH_REMATCH[1]}
-if [ "${BASH_REMATCH[2]}" != "$QE_RUN_HEAD_SHA" ]; then
+sha=${BASH_REMATCH[2]}
+# the pull-request job's comment key (report.sh): only its digest is taken
+key=
+[[ $line =~ ,\"key\":\"([0-9a-f]{12})\"[,}] ]] && key=${BASH_REMATCH[1]}
+if [ "$sha" != "$QE_RUN_HEAD_SHA" ]; then
 	warn "the artifact names another head SHA than the run that made it: not posting"
 	exit 0
 fi
@@ -97,4 +132,15 @@ output head-sha "$QE_RUN_HEAD_SHA"
 output run-number "$QE_RUN_NUMBER"
 output run-id "${QE_RUN_ID:-}"
 output head-repo "${QE_RUN_HEAD_REPO:-}"
+output key "$key"
+# mode: render (a job without a write token): what the posting job needs,
+# for the qe-telemetry-rendered artifact
+if [ "${QE_MODE:-comment}" = render ]; then
+	rendered=$QE_STATE/rendered
+	rm -rf "$rendered"
+	mkdir -p "$rendered"
+	cp "$comment" "$rendered/comment.md"
+	printf 'pr=%s\nchanged=%s\nkey=%s\n' "$pr" "$(diff_changed "$dir/diff.ndjson")" "$key" > "$rendered/facts"
+	output rendered "$rendered"
+fi
 output changed "$(diff_changed "$dir/diff.ndjson")"

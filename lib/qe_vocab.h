@@ -116,6 +116,12 @@ extern const struct qe_vocab qe_vocab_moves;
 enum qe_cause { QE_CAUSE_EDIT, QE_CAUSE_ENV, QE_CAUSE_RUNNER, QE_CAUSE_KERNEL, QE_CAUSE_UNEXPLAINED, QE_NCAUSES };
 extern const struct qe_vocab qe_vocab_causes;
 
+/* Whether base and head ran on the same machines (schema/diff.json
+ * diff-summary machines): a reader writes only these words, never the
+ * record's own string. */
+enum qe_machines { QE_MA_SAME, QE_MA_DIFFERENT, QE_MA_UNKNOWN, QE_NMACHINES };
+extern const struct qe_vocab qe_vocab_machines;
+
 /* Which version a qe-replicate record ran (schema/common.json version). */
 enum qe_version { QE_VER_BASE, QE_VER_HEAD, QE_NVERSIONS };
 extern const struct qe_vocab qe_vocab_versions;

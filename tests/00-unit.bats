@@ -49,6 +49,7 @@ UNIT_DIR=$TESTS_DIR/../build/unit
 	assert_line "compare by: $(words '."$defs".compare.properties.by.enum' "$S/history.json")"
 	assert_line "moved: $(words '."$defs".compare.properties.moved.enum' "$S/history.json")"
 	assert_line "version: $(words '."$defs".version.enum' "$S/common.json")"
+	assert_line "machines: $(words '."$defs".summary.properties.machines.enum' "$S/diff.json")"
 }
 
 @test "the code stays readable: no function of cmd/ or lib/ over 80 lines, no fuzz target includes a tool's main" {

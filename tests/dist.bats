@@ -271,26 +271,76 @@ stubs() {
 	EOF
 }
 
-@test "release.yml: on version tags, make dist on ubuntu-22.04 (x86_64 and arm), inner actions pinned by commit SHA" {
+@test "release.yml: by hand, make dist on ubuntu-22.04 (x86_64 and arm) into a draft; on version tags, the check and the publication; inner actions pinned by commit SHA" {
 	local wf="$REPO/.github/workflows/release.yml"
 	run -0 /usr/bin/python3 - "$wf" <<-'PY'
 	import re, sys, yaml
 	wf = yaml.safe_load(open(sys.argv[1]))
 	on = wf[True] if True in wf else wf["on"]
-	print("tags", on["push"]["tags"])
+	print("tags", on["push"]["tags"], "dispatch", "workflow_dispatch" in on)
 	print("runners", wf["jobs"]["bundle"]["strategy"]["matrix"]["runner"])
 	print("write", [j for j, v in wf["jobs"].items() if (v.get("permissions") or {}).get("contents") == "write"])
+	print("on tags", [j for j, v in wf["jobs"].items() if v.get("if") == "github.event_name == 'push'"])
+	print("checks", any("check-release" in (st.get("run") or "") for st in wf["jobs"]["publish"]["steps"]))
 	PY
 	assert_output - <<-'EOF'
-	tags ['v*.*.*']
+	tags ['v*.*.*'] dispatch True
 	runners ['ubuntu-22.04', 'ubuntu-22.04-arm']
-	write ['release']
+	write ['draft', 'publish']
+	on tags ['publish']
+	checks True
 	EOF
 	run -0 grep -E '^\s+- uses: ' "$wf"
 	for line in "${lines[@]}"; do
 		[[ $line =~ uses:\ [a-z-]+/[a-z-]+@[0-9a-f]{40}\ \#\ v[0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "not pinned by commit SHA with its version: $line"
 	done
-	[ "${#lines[@]}" -eq 4 ]
+	[ "${#lines[@]}" -eq 5 ]
+}
+
+@test "tools/release.sh check-release: a tagged commit must name QE_VERSION and hold its bundles' digests (the release CI refuses one without); verify compares bundles with them" {
+	local t="$BATS_TEST_TMPDIR/tree" d=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+	mkdir -p "$t/tools" "$t/lib" "$t/action"
+	cp "$REPO/tools/release.sh" "$t/tools/"
+	cp "$REPO/lib/qe.h" "$t/lib/"
+	cp "$REPO/action/release.txt" "$t/action/"
+	# as the tree is between releases: empty digests
+	run -1 "$t/tools/release.sh" check-release
+	assert_line "release: action/release.txt has no SHA-256 digest for linux-x86_64: build the draft release first (release.yml, run on this commit), commit the lines it prints, tag that commit"
+	# digests filled in, the version right: accepted
+	printf 'version=0.1.0\nsha256-linux-x86_64=%s\nsha256-linux-aarch64=%s\n' "$d" "$d" > "$t/action/release.txt"
+	run -0 "$t/tools/release.sh" check-release
+	assert_output ""
+	# another version than lib/qe.h's
+	sed -i 's/^version=.*/version=0.0.9/' "$t/action/release.txt"
+	run -1 "$t/tools/release.sh" check-release
+	assert_output "release: action/release.txt names version '0.0.9', lib/qe.h's QE_VERSION is '0.1.0'"
+	# the version of this tree's action/release.txt is QE_VERSION
+	run -0 sed -n 's/^version=//p' "$REPO/action/release.txt"
+	assert_output "$(sed -n 's/^#define QE_VERSION "\(.*\)"$/\1/p' "$REPO/lib/qe.h")"
+	# verify: the bundles must be the ones named
+	mkdir "$t/rel"
+	cp "$D"/out/*.tar.gz "$t/rel/"
+	for a in x86_64 aarch64; do
+		[ -f "$t/rel/qe-telemetry-0.1.0-linux-$a.tar.gz" ] || cp "$D"/out/*.tar.gz "$t/rel/qe-telemetry-0.1.0-linux-$a.tar.gz"
+	done
+	"$REPO/tools/release.sh" sums "$t/rel" > "$t/action/release.txt"
+	run -0 "$t/tools/release.sh" verify "$t/rel"
+	printf 'x' >> "$t/rel/qe-telemetry-0.1.0-linux-$(uname -m).tar.gz"
+	run -1 "$t/tools/release.sh" verify "$t/rel"
+	assert_output "release: $t/rel/qe-telemetry-0.1.0-linux-$(uname -m).tar.gz is missing or is not the bundle action/release.txt names"
+}
+
+@test ".github/workflows/ci.yml: on a version tag, CI runs check-tag and check-release" {
+	run -0 /usr/bin/python3 - "$REPO/.github/workflows/ci.yml" <<-'PY'
+	import sys, yaml
+	j = yaml.safe_load(open(sys.argv[1]))["jobs"]["release-txt"]
+	print(j["if"])
+	print([st["run"] for st in j["steps"] if "run" in st])
+	PY
+	assert_output - <<-'EOF'
+	startsWith(github.ref, 'refs/tags/v')
+	['tools/release.sh check-tag "$TAG" && tools/release.sh check-release']
+	EOF
 }
 
 @test "tools/release.sh: the tag must be v + QE_VERSION; SHA256SUMS and the lines of action/release.txt" {

@@ -246,12 +246,13 @@ qe_diffsum_threshold(const struct qe_diffset *d, const char *key)
 	return t ? qe_json_num(t, key) : NAN;
 }
 
+/* Only a word of the vocabulary: the record's string may be an artifact's Markdown. */
 const char *
 qe_diffsum_machines(const struct qe_diffset *d)
 {
-	const char *m = d->summary ? qe_json_str(d->summary, "machines") : NULL;
+	int i = qe_vocab_lookup(&qe_vocab_machines, d->summary ? qe_json_str(d->summary, "machines") : NULL);
 
-	return m ? m : "unknown";
+	return qe_vocab_name(&qe_vocab_machines, i < 0 ? QE_MA_UNKNOWN : i);
 }
 
 int

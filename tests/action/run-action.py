@@ -40,6 +40,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import yaml
@@ -59,9 +60,12 @@ class Job:
         self.envfile.write_text(json.dumps(self.env, indent=1))
         self.pathfile.write_text(json.dumps(self.path))
 
-    def record(self, name, outcome, status):
+    def record(self, name, outcome, status, seconds=None):
+        r = {"step": name, "outcome": outcome, "status": status}
+        if seconds is not None:
+            r["seconds"] = round(seconds, 3)    # the step's wall-clock time
         with open(self.dir / "steps.ndjson", "a") as f:
-            f.write(json.dumps({"step": name, "outcome": outcome, "status": status}) + "\n")
+            f.write(json.dumps(r) + "\n")
 
     def environ(self, extra=None):
         # SIM_* configure the simulation (SIM_GITHUB_TOKEN is github.token):
@@ -84,7 +88,9 @@ class Job:
         env = self.environ(extra_env)
         env.update({k: str(v) for k, v in files.items()})
         (d / "environ.json").write_text(json.dumps(env, indent=1))
+        t0 = time.monotonic()
         status = subprocess.run(argv, env=env, cwd=cwd).returncode
+        self.seconds = time.monotonic() - t0
         self.env.update(parse_kv(files["GITHUB_ENV"].read_text()))
         self.path += [p for p in files["GITHUB_PATH"].read_text().splitlines() if p]
         with open(self.dir / "summary.md", "a") as s:
@@ -386,7 +392,7 @@ def run_action(job, action_dir, given):
             cwd = step.get("working-directory", os.environ.get("GITHUB_WORKSPACE", "."))
             status, outputs = job.run_step(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
                                            env, cwd)
-            job.record(label, "success" if status == 0 else "failure", status)
+            job.record(label, "success" if status == 0 else "failure", status, job.seconds)
         outcome = "success" if status == 0 else "failure"
         tolerated = str(step.get("continue-on-error", False)).lower() == "true"
         ctx["steps"][sid] = {"outputs": outputs, "outcome": outcome,
