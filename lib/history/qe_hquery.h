@@ -38,9 +38,10 @@
 #define QE_HQ_FENCE_LO 1.15	/* ... clamped to [LO, HI] */
 #define QE_HQ_FENCE_HI 4.0
 #define QE_HQ_FENCE_ABS 0.1	/* fences: the least absolute floor */
-#define QE_HQ_WINDOW 10		/* compare: builds on each side at most */
+#define QE_HQ_WINDOW 10		/* compare: builds before a change at most (and a runner factor's sides) */
+#define QE_HQ_WINDOW_AFTER 20	/* compare: builds from a change at most */
 #define QE_HQ_COMPARE_MIN 5	/* compare: builds on each side for a verdict */
-#define QE_HQ_COMPARE_SE 2.5	/* compare: a move is this many standard errors of the noise */
+#define QE_HQ_COMPARE_SE 3.0	/* compare: a move is this many standard errors of the noise */
 
 struct qe_hsink;
 
