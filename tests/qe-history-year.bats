@@ -80,7 +80,9 @@ truth() {
 	assert_output ''
 }
 
-@test "year: against the generator's truth on two seeds: nothing missed, no spike taken for a step, no false step" {
-	run -0 /usr/bin/python3 "$TESTS_DIR/tools/history_truth.py" --seeds 2 --first 1 --lectures 30
-	assert_line --index 2 '{"seeds": 2, "missed": 0, "spikes": 0, "false": 0, "misplaced": 0, "outliers": 10}'
+@test "year: against the generator's truth on five seeds: nothing missed, no spike taken for a step, no false or misplaced step" {
+	# before issue 30's second round (the runner factor in compare, the rule
+	# for steps nothing explains) seeds 1-5 had two steps placed off their cause
+	run -0 /usr/bin/python3 "$TESTS_DIR/tools/history_truth.py" --seeds 5 --first 1 --lectures 30
+	assert_line --index 5 '{"seeds": 5, "missed": 0, "spikes": 0, "false": 0, "misplaced": 0, "outliers": 24}'
 }

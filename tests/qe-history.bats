@@ -328,9 +328,12 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 	a=$output
 	run -0 qe-history changes -d "$DB" -m 6
 	assert_equal "$output" "$a"
-	# -m 6: numba's step (5 builds before the runner change) can only be placed 6 builds before it
+	# -m 6: numba's step (5 builds before the runner change) cannot be at its
+	# cause (a segment needs 6 builds); 6 builds before it nothing explains it
+	# and it is not plain (its medians move less than QE_HQ_UNEXPLAINED x the
+	# floor), so it is not reported (it was, at 038, before that rule)
 	run -0 buildno <<< "$a"
-	assert_output $'025\n030\n030\n038\n045\n015\n015\n022\n022'
+	assert_output $'025\n030\n030\n045\n015\n015\n022\n022'
 }
 
 @test "fences reflect the noise: cells that swing (first cells, error cells) get looser fences than the rest; -o writes the file" {

@@ -26,6 +26,7 @@
 #define QE_HQ_LECTURE_LEAST 0.05	/* ... or a lecture */
 #define QE_HQ_DETECT_AFTER 10	/* fences: min_step_s for a step that lasted this many builds */
 #define QE_HQ_SNAP 2		/* changes: builds a step may move to the cause beside it */
+#define QE_HQ_UNEXPLAINED 2.5	/* changes: a step nothing explains moves the medians this x the floor */
 #define QE_HQ_SPIKE_Z 6.0	/* changes: a one-build outlier is Z noise from its neighbours ... */
 #define QE_HQ_SPIKE_RATIO 1.5	/* ... and this ratio at least, */
 #define QE_HQ_SPIKE_ABS 0.05	/* ... and this many seconds and the step floor */
