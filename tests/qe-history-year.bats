@@ -78,6 +78,14 @@ truth() {
 248 nothing scipy'
 	run -0 jq -c 'select(.run_number == 245 and .level != "build")' "$T/cmp.ndjson"
 	assert_output ''
+	# the upgrade's after side runs on across the runner change (its factor
+	# taken out) and the scipy drift (nothing moved there) to the end: 13
+	# builds, not the 5 before the runner change
+	run -0 jq -c 'select(.level == "build") | [.run_number, .n_before, .n_after]' "$T/cmp.ndjson"
+	assert_output '[212,10,20]
+[240,10,13]
+[245,5,8]
+[248,8,5]'
 }
 
 @test "year: against the generator's truth on five seeds: nothing missed, no spike taken for a step, no false or misplaced step" {
