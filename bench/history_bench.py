@@ -112,6 +112,7 @@ def main():
                  f"median of {args.runs} runs for queries.")
     text = "\n".join(lines) + "\n"
     print(text)
+    os.makedirs(WORK, exist_ok=True)  # with --work elsewhere the results still go here
     with open(os.path.join(WORK, "history-results.md"), "w") as fh:
         fh.write(text)
     sys.exit(1 if bad else 0)

@@ -78,9 +78,19 @@ truth() {
 248 nothing scipy'
 	run -0 jq -c 'select(.run_number == 245 and .level != "build")' "$T/cmp.ndjson"
 	assert_output ''
+	# the upgrade's after side runs on across the runner change (its factor
+	# taken out) and the scipy drift (nothing moved there) to the end: 13
+	# builds, not the 5 before the runner change
+	run -0 jq -c 'select(.level == "build") | [.run_number, .n_before, .n_after]' "$T/cmp.ndjson"
+	assert_output '[212,10,20]
+[240,10,13]
+[245,5,8]
+[248,8,5]'
 }
 
-@test "year: against the generator's truth on two seeds: nothing missed, no spike taken for a step, no false step" {
-	run -0 /usr/bin/python3 "$TESTS_DIR/tools/history_truth.py" --seeds 2 --first 1 --lectures 30
-	assert_line --index 2 '{"seeds": 2, "missed": 0, "spikes": 0, "false": 0, "misplaced": 0, "outliers": 10}'
+@test "year: against the generator's truth on five seeds: nothing missed, no spike taken for a step, no false or misplaced step" {
+	# before issue 30's second round (the runner factor in compare, the rule
+	# for steps nothing explains) seeds 1-5 had two steps placed off their cause
+	run -0 /usr/bin/python3 "$TESTS_DIR/tools/history_truth.py" --seeds 5 --first 1 --lectures 30
+	assert_line --index 5 '{"seeds": 5, "missed": 0, "spikes": 0, "false": 0, "misplaced": 0, "outliers": 24}'
 }

@@ -328,9 +328,12 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 	a=$output
 	run -0 qe-history changes -d "$DB" -m 6
 	assert_equal "$output" "$a"
-	# -m 6: numba's step (5 builds before the runner change) can only be placed 6 builds before it
+	# -m 6: numba's step (5 builds before the runner change) cannot be at its
+	# cause (a segment needs 6 builds); 6 builds before it nothing explains it
+	# and it is not plain (its medians move less than QE_HQ_UNEXPLAINED x the
+	# floor), so it is not reported (it was, at 038, before that rule)
 	run -0 buildno <<< "$a"
-	assert_output $'025\n030\n030\n038\n045\n015\n015\n022\n022'
+	assert_output $'025\n030\n030\n045\n015\n015\n022\n022'
 }
 
 @test "fences reflect the noise: cells that swing (first cells, error cells) get looser fences than the rest; -o writes the file" {
@@ -360,10 +363,10 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 @test "compare: every environment change on main with what moved, by effect; the runner change one machine row; --by numba the same change; --all every row" {
 	run -0 qe-history compare -d "$DB"
 	run -0 jq -c '[(.build | split("/")[2][5:8]), .level, .document, .label, .moved, .n_before, .n_after, (.changes | map(.name // .what))]' <<< "$output"
-	assert_output '["040","build",null,null,"moved",10,5,["numba","environment.yml"]]
-["040","lecture","numba_demo",null,"slower",10,5,["numba","environment.yml"]]
-["040","cell","numba_demo","njit-big","slower",10,5,["numba","environment.yml"]]
-["040","cell","numba_demo","njit-first-call","slower",10,5,["numba","environment.yml"]]
+	assert_output '["040","build",null,null,"moved",10,13,["numba","environment.yml"]]
+["040","lecture","numba_demo",null,"slower",10,13,["numba","environment.yml"]]
+["040","cell","numba_demo","njit-big","slower",10,13,["numba","environment.yml"]]
+["040","cell","numba_demo","njit-first-call","slower",10,13,["numba","environment.yml"]]
 ["045","build",null,null,"machine",5,8,["runner-class"]]'
 	qe-history compare -d "$DB" > "$T/all.ndjson"
 	validate "$T/all.ndjson"
@@ -372,18 +375,19 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 	assert_output true
 	run -0 qe-history compare -d "$DB" --by numba
 	run -0 jq -c '[.level, .document, .moved, .before, .after, .n_before, .n_after, (.ratio | if . then . * 1000 | round else . end), (.ci_low | if . then . * 1000 | round else . end), (.ci_high | if . then . * 1000 | round else . end)]' <<< "$output"
-	assert_output '["build",null,"moved","0.60.0","0.61.0",10,5,1052,null,null]
-["lecture","numba_demo","slower","0.60.0","0.61.0",10,5,1160,1069,1306]
-["cell","numba_demo","slower","0.60.0","0.61.0",10,5,1256,1147,1346]
-["cell","numba_demo","slower","0.60.0","0.61.0",10,5,1222,1083,1331]'
+	# the after side runs on across the runner change at 45 (its factor, from every lecture, taken out): 13 builds
+	assert_output '["build",null,"moved","0.60.0","0.61.0",10,13,1050,null,null]
+["lecture","numba_demo","slower","0.60.0","0.61.0",10,13,1154,1082,1247]
+["cell","numba_demo","slower","0.60.0","0.61.0",10,13,1240,1147,1321]
+["cell","numba_demo","slower","0.60.0","0.61.0",10,13,1200,1108,1288]'
 	# --all: every lecture and cell, the ones that did not move "same"; a lecture gone before the change "unknown"
 	run -0 qe-history compare -d "$DB" --by numba --all
 	run -0 jq -r 'select(.level == "lecture") | [.document, .moved] | join(" ")' <<< "$output"
 	assert_output 'numba_demo slower
 intro same
 images same
-dynamics/markov same
 errors_allowed same
+dynamics/markov same
 intro_extra same
 stale_timing unknown'
 	qe-history compare -d "$DB" --by env-file > "$T/e.ndjson"

@@ -16,7 +16,12 @@
  * its build-to-build sigma times QE_HQ_STEP_Z, and QE_HQ_STEP_SE standard
  * errors of the difference of the two medians, at least the level's
  * least seconds); the weakest failing
- * one is dropped (its segments merged) until all pass (validate).
+ * one is dropped (its segments merged) until all pass (validate). A step
+ * nothing explains at its build moves to a cause up to QE_HQ_SNAP builds
+ * away where it holds too (snap); if none, it must be plain, its medians
+ * apart by QE_HQ_UNEXPLAINED x that move, or it is dropped the same way
+ * (decide): a cause makes a step likely at that build, and without one
+ * only a clear step is told.
  *
  * Each step says why it happened where it can (cause, explanation): the
  * cell's source (or, for a lecture, some cell's) changed at that build,
@@ -340,23 +345,63 @@ explained(const struct changes *c, int a, int b)
  * A step the noise placed a build or two off its cause: when nothing
  * explains it at cps[j] but something does up to QE_HQ_SNAP builds either
  * side (the nearest first), and the step holds there too, it moves there
- * (series c->v[s..s+n)).
+ * (series c->v[s..s+n)). Returns whether the step is explained where it
+ * ends.
  */
-static void
+static int
 snap(const struct changes *c, int s, int n, int *cps, int k, int j, double sigma, double least)
 {
 	int a = j > 0 ? cps[j - 1] : 0, t = cps[j], z = j + 1 < k ? cps[j + 1] : n, m = (int)c->q->minseg;
 	const double *x = c->v + s;
 
 	if (explained(c, s + t - 1, s + t))
-		return;
+		return 1;
 	for (int off = 1; off <= QE_HQ_SNAP; off++)
 		for (int u = t - off; u <= t + off; u += 2 * off)
 			if (u - a >= m && z - u >= m && explained(c, s + u - 1, s + u) &&
 			    step_p(x + a, u - a, x + u, z - u, sigma, least) < QE_HQ_ALPHA) {
 				cps[j] = u;
-				return;
+				return 1;
 			}
+	return 0;
+}
+
+/*
+ * Nothing explains the step at cps[j]: does it move the medians by
+ * QE_HQ_UNEXPLAINED x what an explained step needs? A step without a
+ * cause must be plain in the data (series c->v[s..s+n)).
+ */
+static int
+plain(const struct changes *c, int s, int n, const int *cps, int k, int j, double sigma, double least)
+{
+	int a = j > 0 ? cps[j - 1] : 0, t = cps[j], z = j + 1 < k ? cps[j + 1] : n;
+	const double *x = c->v + s;
+	double mb = qe_robust_median(x + a, (size_t)(t - a)), ma = qe_robust_median(x + t, (size_t)(z - t));
+
+	return fabs(ma - mb) >= QE_HQ_UNEXPLAINED * qe_hq_step_need(sigma, least, t - a, z - t);
+}
+
+/*
+ * Validate, snap each step to its cause, and drop the weakest step that
+ * nothing explains and is not plain (then again with its segments
+ * merged); the change points that remain.
+ */
+static int
+decide(struct changes *c, int s, int n, int k, double sigma, double least)
+{
+	for (;;) {
+		int drop = -1;
+
+		k = validate(c->v + s, n, c->cps, k, sigma, least);
+		for (int j = 0; j < k; j++)
+			if (!snap(c, s, n, c->cps, k, j, sigma, least) &&
+			    !plain(c, s, n, c->cps, k, j, sigma, least) && drop < 0)
+				drop = j;
+		if (drop < 0)
+			return k;
+		memmove(c->cps + drop, c->cps + drop + 1, (size_t)(k - drop - 1) * sizeof *c->cps);
+		k--;
+	}
 }
 
 /* A one-build outlier at series point i (of the run starting at s): its row. */
@@ -424,9 +469,7 @@ segment(struct changes *c, int s, int e, int level, const char *doc, const struc
 		c->y[i] = qe_robust_floorlog(c->v[s + i]);
 	qe_changept_clip5(c->y, n, 3 * noise / sqrt(2.0), c->ys);
 	k = qe_changept_pelt(c->ys, n, m, c->q->penalty * noise * noise * log((double)n), c->cps);
-	k = validate(c->v + s, n, c->cps, k, sigma, least);
-	for (int j = 0; j < k; j++)
-		snap(c, s, n, c->cps, k, j, sigma, least);
+	k = decide(c, s, n, k, sigma, least);
 	for (int j = 0; j < k; j++) {
 		int a = j > 0 ? c->cps[j - 1] : 0, t = c->cps[j], z = j + 1 < k ? c->cps[j + 1] : n;
 

@@ -11,10 +11,14 @@
  * machines are not an environment's effect).
  *
  * Windows: before, up to QE_HQ_WINDOW builds ending at the change's
- * previous build; after, up to QE_HQ_WINDOW from the change; neither
- * crosses another change or a runner-class change. Per lecture and per
- * cell (cells floored at QE_ROBUST_FLOOR_S; a side never reaches back
- * past the series' newest edit before the change): the Hodges-Lehmann
+ * previous build; after, up to QE_HQ_WINDOW_AFTER from the change;
+ * neither crosses another change, but a side runs on across a runner
+ * change with a factor (qe_hrunner.h: every duration is taken into the
+ * first class's time, the medians said in the change's build's class)
+ * and across a change at which nothing moved (a first pass decides; the
+ * rows are those of a second pass with the wider windows). Per lecture
+ * and per cell (cells floored at QE_ROBUST_FLOOR_S; a side never crosses
+ * the series' edits or kernel_env changes): the Hodges-Lehmann
  * ratio after/before with its 95% interval; "slower" when the ratio is at
  * least QE_HQ_MIN_RATIO and the interval lies above 1, "faster" when it
  * is at most 1/QE_HQ_MIN_RATIO and the interval lies below 1, and in both
@@ -42,6 +46,7 @@
 #include "qe_hout.h"
 #include "qe_hprov.h"
 #include "qe_hquery.h"
+#include "qe_hrunner.h"
 #include "qe_robust.h"
 
 /* One change, its windows and what the rows found. */
@@ -64,6 +69,8 @@ struct compare {
 	const struct qe_hq *q;
 	const struct qe_hbuilds *bs;
 	cJSON **prov;		/* each build's provenance */
+	struct qe_hrunner rn;	/* runner factors: a side runs on across a runner change with one */
+	unsigned char *edge;	/* edge[pos]: a change a side stops at */
 	struct chg *c;
 	int nc;
 	struct crow *r;
@@ -78,9 +85,13 @@ same(const char *x, const char *y)
 	return (x == NULL && y == NULL) || (x && y && strcmp(x, y) == 0);
 }
 
-/* Does build i differ from i-1 in what compare follows? Sets *machine. */
+/*
+ * Does build i differ from i-1 in what compare follows? Sets *machine,
+ * and *env when more than the machine changed (a fingerprint's change at
+ * a machine change is the machine's).
+ */
 static int
-differs(const struct compare *c, int i, int *machine, char **bv, char **av)
+differs(const struct compare *c, int i, int *machine, int *env_out, char **bv, char **av)
 {
 	const cJSON *p = c->prov[i - 1], *q = c->prov[i];
 	cJSON *pc, *e;
@@ -92,12 +103,14 @@ differs(const struct compare *c, int i, int *machine, char **bv, char **av)
 		const char *x = p ? qe_hprov_value(p, c->q->by, c->q->package) : NULL;
 		const char *y = q ? qe_hprov_value(q, c->q->by, c->q->package) : NULL;
 
+		*env_out = !(*machine && c->q->by == QE_BY_FINGERPRINT);
 		if (same(x, y))	/* a machine change alone is the fingerprint's, not a package's */
 			return *machine && c->q->by == QE_BY_FINGERPRINT;
 		*bv = x ? qe_xstrdup(x) : NULL;
 		*av = y ? qe_xstrdup(y) : NULL;
 		return 1;
 	}
+	*env_out = 0;
 	if (p == NULL || q == NULL)
 		return *machine;
 	pc = qe_json_check(cJSON_CreateArray());
@@ -105,7 +118,24 @@ differs(const struct compare *c, int i, int *machine, char **bv, char **av)
 	cJSON_ArrayForEach(e, pc)
 		env |= !same(qe_json_str(e, "what"), "runner-class");
 	cJSON_Delete(pc);
+	*env_out = env;
 	return env || *machine;
+}
+
+/* Each change's sides [lo, at) and [at, hi): up to QE_HQ_WINDOW builds, not across an edge. */
+static void
+windows(struct compare *c)
+{
+	const int n = c->bs->n;
+
+	for (int k = 0; k < c->nc; k++) {
+		struct chg *g = &c->c[k];
+
+		for (g->lo = g->at - 1; g->lo > 0 && g->at - g->lo < QE_HQ_WINDOW && !c->edge[g->lo]; g->lo--)
+			continue;
+		for (g->hi = g->at + 1; g->hi < n && g->hi - g->at < QE_HQ_WINDOW_AFTER && !c->edge[g->hi]; g->hi++)
+			continue;
+	}
 }
 
 /* Every change and its windows. */
@@ -118,24 +148,48 @@ find_changes(struct compare *c)
 
 	for (int i = 1; i < n; i++) {
 		struct chg *g = &all[c->nc];
+		int env = 0;
 
-		edge[i] = !same(c->bs->b[i - 1].runner_class, c->bs->b[i].runner_class);
-		if (!differs(c, i, &g->machine, &g->before, &g->after))
-			continue;	/* a side still stops at a runner change */
-		edge[i] = 1;
+		edge[i] = c->rn.cut[i];	/* a side runs on across a runner change with a factor */
+		if (!differs(c, i, &g->machine, &env, &g->before, &g->after))
+			continue;
+		edge[i] |= env;
 		g->at = i;
 		c->nc++;
 	}
-	for (int k = 0; k < c->nc; k++) {
-		struct chg *g = &all[k];
-
-		for (g->lo = g->at - 1; g->lo > 0 && g->at - g->lo < QE_HQ_WINDOW && !edge[g->lo]; g->lo--)
-			continue;
-		for (g->hi = g->at + 1; g->hi < n && g->hi - g->at < QE_HQ_WINDOW && !edge[g->hi]; g->hi++)
-			continue;
-	}
 	c->c = all;
-	free(edge);
+	c->edge = edge;
+	windows(c);
+}
+
+/*
+ * After a first pass: a change at which nothing moved is no edge (the
+ * package drift that moves nothing does not shorten the sides of the
+ * upgrade beside it); if there is one, forget the rows, widen the
+ * windows and say whether to pass again.
+ */
+static int
+widen(struct compare *c)
+{
+	int again = 0;
+
+	for (int k = 0; k < c->nc; k++) {
+		struct chg *g = &c->c[k];
+
+		if (!g->machine && g->nlec + g->ncell == 0 && !c->rn.cut[g->at] && c->edge[g->at]) {
+			c->edge[g->at] = 0;
+			again = 1;
+		}
+	}
+	if (!again || c->nc < 2)
+		return 0;
+	for (size_t i = 0; i < c->nr; i++)
+		cJSON_Delete(c->r[i].rec);
+	c->nr = 0;
+	for (int k = 0; k < c->nc; k++)
+		c->c[k].sum_b = c->c[k].sum_a = 0, c->c[k].nlec = c->c[k].ncell = 0;
+	windows(c);
+	return 1;
 }
 
 /*
@@ -205,8 +259,9 @@ compare_row(struct compare *c, int k, const char *doc, const struct qe_hcell *ce
 {
 	struct chg *g = &c->c[k];
 	double lo, hi, r = qe_robust_hl_ratio(c->b, (size_t)nb, c->a, (size_t)na, &lo, &hi);
-	double mb = qe_robust_median(c->b, (size_t)nb), ma = qe_robust_median(c->a, (size_t)na);
-	double floor = cell ? qe_hq_step_need(sigma, QE_HQ_CELL_LEAST, nb, na) : 0;
+	double u = 1 / c->rn.scale[g->at];	/* seconds in the class of the change's build */
+	double mb = u * qe_robust_median(c->b, (size_t)nb), ma = u * qe_robust_median(c->a, (size_t)na);
+	double floor = cell ? u * qe_hq_step_need(sigma, QE_HQ_CELL_LEAST, nb, na) : 0;
 	int mv = moved(nb, na, r, lo, hi, ma - mb, floor, sigma_log);
 	cJSON *o;
 
@@ -232,13 +287,14 @@ compare_row(struct compare *c, int k, const char *doc, const struct qe_hcell *ce
 }
 
 /*
- * Split value v at position p into change g's sides; from = the first
- * position the before side may take (after the series' newest edit).
+ * Split value v at position p into change g's sides; [from, until) = the
+ * positions a side may take (from the series' newest edit before the
+ * change to its first edit after it).
  */
 static void
-side(struct compare *c, const struct chg *g, int from, int p, double v, int *nb, int *na)
+side(struct compare *c, const struct chg *g, int from, int until, int p, double v, int *nb, int *na)
 {
-	if (isnan(v) || p < g->lo || p < from || p >= g->hi)
+	if (isnan(v) || p < g->lo || p < from || p >= g->hi || p >= until)
 		return;
 	if (p < g->at)
 		c->b[(*nb)++] = v;
@@ -258,28 +314,43 @@ log_sigma(const double *v, int n, double *w)
 	return qe_hq_sigma(w, m);
 }
 
-/* A lecture's rows: its sides stop at an edit before the change (the last build whose cells changed). */
+/* Did what the kernel ran with (kernel_env) change between two builds of a document? */
+static int
+kenv_differs(const struct qe_hdocb *x, const struct qe_hdocb *y)
+{
+	return !same(x->kenv, y->kenv);
+}
+
+/*
+ * A lecture's rows: its sides stop at an edit (a build whose cells
+ * changed) or a kernel change (kernel_env) either side of the change.
+ */
 static void
 lecture_rows(struct compare *c, const struct qe_hdoc *d, double sigma_log)
 {
 	for (int j = 0; j < c->nc; j++) {
 		const struct chg *g = &c->c[j];
-		int nb = 0, na = 0, from = 0;
+		int nb = 0, na = 0, from = 0, until = c->bs->n;
 
 		if (g->machine)
 			continue;
 		for (int i = 1; i < d->n; i++)
-			if (d->in[i].pos < g->at && qe_hdocb_cells_differ(&d->in[i - 1], &d->in[i]))
-				from = d->in[i].pos;
+			if (qe_hdocb_cells_differ(&d->in[i - 1], &d->in[i]) || kenv_differs(&d->in[i - 1], &d->in[i])) {
+				if (d->in[i].pos < g->at)
+					from = d->in[i].pos;
+				else if (d->in[i].pos > g->at && d->in[i].pos < until)
+					until = d->in[i].pos;
+			}
 		for (int i = 0; i < d->n; i++)
 			if (d->in[i].ok)
-				side(c, g, from, d->in[i].pos, d->in[i].lecture_s, &nb, &na);
+				side(c, g, from, until, d->in[i].pos, d->in[i].lecture_s * c->rn.scale[d->in[i].pos],
+				    &nb, &na);
 		if (nb + na > 0)
 			compare_row(c, j, d->name, NULL, nb, na, sigma_log, 0);
 	}
 }
 
-/* A cell's rows (floored durations): its sides stop at its newest edit before the change. */
+/* A cell's rows (floored durations): its sides stop at its edits and kernel changes either side of the change. */
 static void
 cell_rows(struct compare *c, const struct qe_hdoc *d, const struct qe_hkeyed *k, double *v)
 {
@@ -287,7 +358,7 @@ cell_rows(struct compare *c, const struct qe_hdoc *d, const struct qe_hkeyed *k,
 	int m = 0;
 
 	for (int i = 0; i < k->n; i++)
-		if (!isnan(v[i] = k->cell[i]->dur))
+		if (!isnan(v[i] = k->cell[i]->dur * c->rn.scale[d->in[k->in[i]].pos]))
 			c->w[m++] = v[i];
 	sigma = qe_hq_sigma(c->w, m);
 	sigma_log = log_sigma(v, k->n, c->w);
@@ -295,15 +366,23 @@ cell_rows(struct compare *c, const struct qe_hdoc *d, const struct qe_hkeyed *k,
 		v[i] = isnan(v[i]) ? NAN : fmax(v[i], QE_ROBUST_FLOOR_S);
 	for (int j = 0; j < c->nc; j++) {
 		const struct chg *g = &c->c[j];
-		int nb = 0, na = 0, from = 0;
+		int nb = 0, na = 0, from = 0, until = c->bs->n;
 
 		if (g->machine)
 			continue;
-		for (int i = 1; i < k->n; i++)
-			if (d->in[k->in[i]].pos < g->at && strcmp(k->cell[i - 1]->sha, k->cell[i]->sha) != 0)
-				from = d->in[k->in[i]].pos;
+		for (int i = 1; i < k->n; i++) {
+			int p = d->in[k->in[i]].pos;
+
+			if (strcmp(k->cell[i - 1]->sha, k->cell[i]->sha) == 0 &&
+			    !kenv_differs(&d->in[k->in[i - 1]], &d->in[k->in[i]]))
+				continue;
+			if (p < g->at)
+				from = p;
+			else if (p > g->at && p < until)
+				until = p;
+		}
 		for (int i = 0; i < k->n; i++)
-			side(c, g, from, d->in[k->in[i]].pos, v[i], &nb, &na);
+			side(c, g, from, until, d->in[k->in[i]].pos, v[i], &nb, &na);
 		if (nb > 0 && na > 0)
 			compare_row(c, j, d->name, k->cell[k->n - 1], nb, na, sigma_log, sigma);
 	}
@@ -319,7 +398,7 @@ compare_doc(const struct qe_hdoc *d, void *ctx)
 
 	c->w = qe_xcalloc((size_t)d->n + 1, sizeof *c->w);
 	for (int i = 0; i < d->n; i++)
-		v[i] = d->in[i].ok ? d->in[i].lecture_s : NAN;
+		v[i] = d->in[i].ok ? d->in[i].lecture_s * c->rn.scale[d->in[i].pos] : NAN;
 	lecture_rows(c, d, log_sigma(v, d->n, c->w));
 	for (int e = 0; e < nk; e++)
 		cell_rows(c, d, &k[e], v);
@@ -398,15 +477,21 @@ qe_hq_compare(const struct qe_hq *q)
 
 	if (qe_hbuilds_load(q->db, q->path, &bs) < 0)
 		return QE_EXIT_TROUBLE;
+	if (qe_hrunner_load(q->db, q->path, &bs, &c.rn) < 0) {
+		qe_hbuilds_free(&bs);
+		return QE_EXIT_TROUBLE;
+	}
 	c.prov = qe_xcalloc((size_t)bs.n + 1, sizeof *c.prov);
 	for (int i = 0; i < bs.n; i++)
 		c.prov[i] = cJSON_Parse(bs.b[i].provenance);
 	find_changes(&c);
 	c.b = qe_xcalloc(QE_HQ_WINDOW + 1, sizeof *c.b);
-	c.a = qe_xcalloc(QE_HQ_WINDOW + 1, sizeof *c.a);
-	if (c.nc > 0)
+	c.a = qe_xcalloc(QE_HQ_WINDOW_AFTER + 1, sizeof *c.a);
+	if (c.nc > 0) {
 		rc = qe_hdocs_each(q->db, q->path, &bs, NULL, compare_doc, &c);
-	else
+		if (rc == 0 && widen(&c))
+			rc = qe_hdocs_each(q->db, q->path, &bs, NULL, compare_doc, &c);
+	} else
 		say_none(q, bs.n);
 	build_rows(&c);
 	if (c.nr > 1)
@@ -422,10 +507,12 @@ qe_hq_compare(const struct qe_hq *q)
 		free(c.c[k].after);
 	}
 	free(c.prov);
+	free(c.edge);
 	free(c.c);
 	free(c.r);
 	free(c.b);
 	free(c.a);
+	qe_hrunner_free(&c.rn);
 	qe_hbuilds_free(&bs);
 	return rc == 0 ? QE_EXIT_OK : QE_EXIT_TROUBLE;
 }

@@ -26,6 +26,7 @@
 #define QE_HQ_LECTURE_LEAST 0.05	/* ... or a lecture */
 #define QE_HQ_DETECT_AFTER 10	/* fences: min_step_s for a step that lasted this many builds */
 #define QE_HQ_SNAP 2		/* changes: builds a step may move to the cause beside it */
+#define QE_HQ_UNEXPLAINED 2.5	/* changes: a step nothing explains moves the medians this x the floor */
 #define QE_HQ_SPIKE_Z 6.0	/* changes: a one-build outlier is Z noise from its neighbours ... */
 #define QE_HQ_SPIKE_RATIO 1.5	/* ... and this ratio at least, */
 #define QE_HQ_SPIKE_ABS 0.05	/* ... and this many seconds and the step floor */
@@ -38,9 +39,10 @@
 #define QE_HQ_FENCE_LO 1.15	/* ... clamped to [LO, HI] */
 #define QE_HQ_FENCE_HI 4.0
 #define QE_HQ_FENCE_ABS 0.1	/* fences: the least absolute floor */
-#define QE_HQ_WINDOW 10		/* compare: builds on each side at most */
+#define QE_HQ_WINDOW 10		/* compare: builds before a change at most (and a runner factor's sides) */
+#define QE_HQ_WINDOW_AFTER 20	/* compare: builds from a change at most */
 #define QE_HQ_COMPARE_MIN 5	/* compare: builds on each side for a verdict */
-#define QE_HQ_COMPARE_SE 2.5	/* compare: a move is this many standard errors of the noise */
+#define QE_HQ_COMPARE_SE 3.0	/* compare: a move is this many standard errors of the noise */
 
 struct qe_hsink;
 

@@ -6,22 +6,54 @@
 #include "qe_mem.h"
 #include "qe_robust.h"
 
-static int
-cmp_double(const void *a, const void *b)
+/*
+ * Rearrange v[lo..hi] so that v[k] is the value a sort would put there,
+ * nothing before it larger and nothing after it smaller (Wirth's
+ * selection): a sort's order statistics in linear time, for the medians
+ * and the interval of the HL ratio's nb x na differences.
+ */
+static void
+select_k(double *v, size_t lo0, size_t hi0, size_t k0)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	long lo = (long)lo0, hi = (long)hi0, k = (long)k0;
 
-	return (x > y) - (x < y);
+	while (lo < hi) {
+		double x = v[k], t;
+		long i = lo, j = hi;
+
+		do {
+			while (v[i] < x)
+				i++;
+			while (x < v[j])
+				j--;
+			if (i <= j) {
+				t = v[i], v[i] = v[j], v[j] = t;
+				i++;
+				j--;
+			}
+		} while (i <= j);
+		if (j < k)
+			lo = i;
+		if (k < i)
+			hi = j;
+	}
 }
 
-/* The median of v[0..n), sorted in place. */
+/* The median of v[0..n), rearranged in place (v[n / 2] holds the upper middle). */
 static double
 median_inplace(double *v, size_t n)
 {
+	double low;
+
 	if (n == 0)
 		return NAN;
-	qsort(v, n, sizeof *v, cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	select_k(v, 0, n - 1, n / 2);
+	if (n % 2)
+		return v[n / 2];
+	low = v[0];
+	for (size_t i = 1; i < n / 2; i++)
+		low = v[i] > low ? v[i] : low;
+	return (low + v[n / 2]) / 2;
 }
 
 double
@@ -99,14 +131,23 @@ qe_robust_hl_ratio(const double *b, size_t nb, const double *a, size_t na, doubl
 	for (size_t j = 0; j < na; j++)
 		if (!(a[j] > 0))
 			return NAN;
-	d = qe_xmalloc(m * sizeof *d);
+	d = qe_xmalloc((m + nb + na) * sizeof *d);
+	for (size_t i = 0; i < nb; i++)
+		d[m + i] = log(b[i]);
+	for (size_t j = 0; j < na; j++)
+		d[m + nb + j] = log(a[j]);
 	for (size_t i = 0; i < nb; i++)
 		for (size_t j = 0; j < na; j++)
-			d[i * na + j] = log(a[j]) - log(b[i]);
+			d[i * na + j] = d[m + nb + j] - d[m + i];
 	est = exp(median_inplace(d, m));
 	half = (double)m / 2 - z * sqrt((double)m * (double)(nb + na + 1) / 12);
 	if (half >= 0) {
+		/* the k-th smallest and largest: below and above the middle the selection left */
 		k = (size_t)floor(half);
+		if (k < m / 2)
+			select_k(d, 0, m / 2 - 1, k);
+		if (m - 1 - k > m / 2)
+			select_k(d, m / 2 + 1, m - 1, m - 1 - k);
 		*lo = exp(d[k]);
 		*hi = exp(d[m - 1 - k]);
 	}
