@@ -3,32 +3,19 @@
 # the action between its before and after steps, so that one step of the
 # caller's workflow arms the hook, builds and reports.
 #
-#   build.sh          run QE_RUN (the caller's commands, from its own
-#                     workflow file) with `bash -l -eo pipefail FILE` in the
-#                     workspace: a login shell, as the lecture builds'
-#                     `shell: bash -l {0}`, so setup-miniconda's activation
-#                     applies, and -e/pipefail as GitHub's `shell: bash`.
-#                     Never fails itself: the build's exit status and
-#                     outcome are outputs (the after steps run on a failed
-#                     build, as `if: !cancelled()` does for mode: after),
-#                     and the Python the input python names, resolved in
-#                     that shell (the build environment's), is the output
-#                     python.
-#   build.sh status   the action's last step: fail with the build's exit
-#                     status (QE_BUILD_STATUS), so a failed build stays a
-#                     failed job; the action itself adds no failure.
+# QE_RUN (the caller's commands, from its own workflow file) runs with
+# `bash -l -eo pipefail FILE` in the workspace: a login shell, as the
+# lecture builds' `shell: bash -l {0}`, so setup-miniconda's activation
+# applies, and -e and pipefail as GitHub's `shell: bash`.  This step never
+# fails itself: the build's exit status and outcome are its outputs (the
+# after steps run on a failed build, as `if: !cancelled()` does for mode:
+# after) and build-result.sh, the action's last step, fails with that
+# status.  The output python is the input python (python3 by default)
+# resolved in that shell: the build environment's.
 #
 # Not lib.sh: the build's output is the caller's, as in a step of its own
 # (no stderr guard, no set -u for its commands).
 set -o pipefail
-
-if [ "${1:-}" = status ]; then
-	printf '::error::the build (the run input of qe-telemetry) failed with exit status %s\n' "${QE_BUILD_STATUS:-?}"
-	case ${QE_BUILD_STATUS:-1} in
-	'' | *[!0-9]* | 0) exit 1 ;;
-	*) exit "$QE_BUILD_STATUS" ;;
-	esac
-fi
 
 script=${RUNNER_TEMP:?RUNNER_TEMP is not set}/qe-telemetry-build.sh
 printf '%s\n' "${QE_RUN:-}" > "$script"
