@@ -1283,13 +1283,15 @@ data() {
 
 @test "least privilege: the weekly build job reads only (no credentials kept), the history job alone writes, from the report artifact; a preview never stores" {
 	# the example workflows, as a lecture repository copies them
-	run -0 --separate-stderr /usr/bin/python3 - "$REPO/workflows/cache.yml" "$REPO/workflows/ci.yml" "$REPO/.github/workflows/history.yml" <<-'EOF'
-	import sys, yaml
+	run -0 --separate-stderr /usr/bin/python3 - "$REPO/workflows/cache.yml" "$REPO/workflows/ci.yml" "$REPO/.github/workflows/history.yml" \
+		"$REPO/workflows/qe-telemetry.yml" "$REPO/.github/workflows/workflow-run.yml" "$A/run-action.py" <<-'EOF'
+	import importlib.util, sys, yaml
 	def perms(wf, job):
 	    return job.get("permissions", wf.get("permissions"))
-	cache, ci = (yaml.safe_load(open(f)) for f in sys.argv[1:3])
+	cache, ci, called, caller, wr = (yaml.safe_load(open(f)) for f in sys.argv[1:6])
 	bad = []
-	build, hist = cache["jobs"]["cache"], cache["jobs"]["history"]
+	build = cache["jobs"]["cache"]
+	if list(cache["jobs"]) != ["cache"]: bad.append("cache.yml: jobs %r" % list(cache["jobs"]))
 	if perms(cache, build) != {"contents": "read"}: bad.append("cache.yml build job: %r" % perms(cache, build))
 	for wf, name, job in ((cache, "cache", build), (ci, "preview", ci["jobs"]["preview"])):
 	    for st in job["steps"]:
@@ -1299,15 +1301,46 @@ data() {
 	        if u.startswith("QuantEcon/qe-telemetry") and str((st.get("with") or {}).get("history-store", "false")) != "false":
 	            bad.append("%s: history-store" % name)
 	    if "write" in str(perms(wf, job).get("contents")): bad.append("%s: contents write" % name)
-	if hist.get("needs") != "cache" or perms(cache, hist) != {"contents": "write"}: bad.append("history job: %r" % hist)
-	# the reusable workflow it calls: no notebook, no pip, only mode: history
-	if not hist.get("uses", "").startswith("QuantEcon/qe-telemetry/.github/workflows/history.yml@"): bad.append("history job: %r" % hist)
-	called = yaml.safe_load(open(sys.argv[3]))
-	for name, job in called["jobs"].items():
+	# the workflow_run workflow: both builds, the weekly one named as such
+	on = caller[True] if True in caller else caller["on"]
+	if on["workflow_run"]["workflows"] != [cache["name"], ci["name"]]: bad.append("qe-telemetry.yml: workflows %r" % on)
+	(cj,) = caller["jobs"].values()
+	if not cj["uses"].startswith("QuantEcon/qe-telemetry/.github/workflows/workflow-run.yml@") or cj["with"] != {"weekly": cache["name"]}:
+	    bad.append("qe-telemetry.yml: %r" % cj)
+	# the reusable workflows: history.yml (needs: form) and workflow-run.yml's
+	# history job run no notebook and no pip, only mode: history
+	hist = wr["jobs"]["history"]
+	for name, job in list(called["jobs"].items()) + [("workflow-run.yml history", hist)]:
 	    uses = [st.get("uses", "").split("@")[0] for st in job["steps"]]
 	    if uses != ["actions/checkout", "actions/download-artifact", "QuantEcon/qe-telemetry"] or any("run" in st for st in job["steps"]):
-	        bad.append("history.yml %s: %r" % (name, uses))
-	    if job["steps"][2]["with"]["mode"] != "history": bad.append("history.yml: not mode: history")
+	        bad.append("%s: %r" % (name, uses))
+	    if job["steps"][2]["with"]["mode"] != "history": bad.append("%s: not mode: history" % name)
+	if hist["permissions"] != {"actions": "read", "contents": "write"}: bad.append("history: %r" % hist["permissions"])
+	if hist["steps"][1]["with"].get("run-id") != "${{ github.event.workflow_run.id }}": bad.append("history: the artifact of another run")
+	com = wr["jobs"]["comment"]
+	if com["permissions"] != {"actions": "read", "pull-requests": "write"} or not com["uses"].startswith("QuantEcon/qe-telemetry/.github/workflows/comment.yml@"):
+	    bad.append("comment: %r" % com)
+	# the history job's condition, evaluated as the runner does: only a
+	# successful weekly run on the default branch of this repository stores
+	spec = importlib.util.spec_from_file_location("ra", sys.argv[6])
+	ra = importlib.util.module_from_spec(spec)
+	spec.loader.exec_module(ra)
+	def cond(job, **run):
+	    wrun = {"name": cache["name"], "event": "schedule", "conclusion": "success", "head_branch": "main",
+	            "head_repository": {"full_name": "QuantEcon/lecture-demo"}}
+	    wrun.update(run)
+	    ctx = {"inputs": {"weekly": cache["name"]}, "github": {"repository": "QuantEcon/lecture-demo",
+	           "event": {"workflow_run": wrun, "repository": {"default_branch": "main"}}}}
+	    return bool(ra.truthy(ra.evaluate(job["if"], ctx, {})))
+	for run, want in (({}, True), ({"event": "workflow_dispatch"}, True),
+	                  ({"name": ci["name"], "event": "workflow_dispatch"}, False),
+	                  ({"name": ci["name"], "event": "pull_request"}, False),
+	                  ({"event": "pull_request"}, False), ({"conclusion": "failure"}, False),
+	                  ({"conclusion": "cancelled"}, False), ({"head_branch": "topic"}, False),
+	                  ({"head_repository": {"full_name": "someone/lecture-demo"}}, False)):
+	    if cond(hist, **run) != want: bad.append("history if: %r -> %r" % (run, not want))
+	for run, want in (({"name": ci["name"], "event": "pull_request"}, True), ({}, False)):
+	    if cond(com, **run) != want: bad.append("comment if: %r -> %r" % (run, not want))
 	print("\n".join(bad))
 	EOF
 	assert_output ""
@@ -1473,7 +1506,7 @@ data() {
 	assert_output success
 }
 
-LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.yml .github/workflows/ci.yml .github/workflows/release.yml .github/workflows/comment.yml .github/workflows/history.yml)
+LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/qe-telemetry.yml .github/workflows/ci.yml .github/workflows/release.yml .github/workflows/comment.yml .github/workflows/history.yml .github/workflows/workflow-run.yml)
 
 @test "replicates: the flagged lecture's base and head run again, 2 fresh kernels each, cold and warm; the verdicts in the comment and summary" {
 	pr_job rep 44 30 QuantEcon/lecture-demo 0.6
