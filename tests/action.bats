@@ -1335,8 +1335,8 @@ data() {
 	for run, want in (({}, True), ({"event": "workflow_dispatch"}, True),
 	                  ({"name": ci["name"], "event": "workflow_dispatch"}, False),
 	                  ({"name": ci["name"], "event": "pull_request"}, False),
-	                  ({"event": "pull_request"}, False), ({"conclusion": "failure"}, False),
-	                  ({"conclusion": "cancelled"}, False), ({"head_branch": "topic"}, False),
+	                  ({"event": "pull_request"}, False), ({"conclusion": "failure"}, True),
+	                  ({"conclusion": "cancelled"}, False), ({"conclusion": "timed_out"}, False), ({"head_branch": "topic"}, False),
 	                  ({"head_repository": {"full_name": "someone/lecture-demo"}}, False)):
 	    if cond(hist, **run) != want: bad.append("history if: %r -> %r" % (run, not want))
 	for run, want in (({"name": ci["name"], "event": "pull_request"}, True), ({}, False)):
