@@ -503,6 +503,15 @@ SLEEP = $5"
 	run -3 --separate-stderr act_build "exit 3"
 	assert_output --partial "::error::the build (the run input of qe-telemetry) failed with exit status 3"
 
+	# a login shell: the profile is read (setup-miniconda's activation is
+	# there), without -e (as shell: bash -l {0}); -e for the commands
+	job one-login schedule
+	checkout
+	printf 'false\nexport QE_DEMO_ENV=activated\n' > "$HOME/.bash_profile"
+	run -5 --separate-stderr act_build "[ \"\$QE_DEMO_ENV\" = activated ] || exit 7; (exit 5); touch '$BATS_TEST_TMPDIR/never'"
+	assert_output --partial "::error::the build (the run input of qe-telemetry) failed with exit status 5"
+	[ ! -e "$BATS_TEST_TMPDIR/never" ]
+
 	# a wrong mode with a build: a warning, the build still runs, its result stands
 	job one-badmode schedule
 	checkout
