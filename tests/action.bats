@@ -508,7 +508,8 @@ SLEEP = $5"
 	job one-login schedule
 	checkout
 	printf 'false\nexport QE_DEMO_ENV=activated\n' > "$HOME/.bash_profile"
-	run -5 --separate-stderr act_build "[ \"\$QE_DEMO_ENV\" = activated ] || exit 7; (exit 5); touch '$BATS_TEST_TMPDIR/never'"
+	# (and the Sphinx extension's package, for PYTHONPATH, is there already: README)
+	run -5 --separate-stderr act_build "[ \"\$QE_DEMO_ENV\" = activated ] || exit 7; [ -f \"\$QE_TELEMETRY_PYTHON/qe_telemetry/sphinx.py\" ] || exit 8; (exit 5); touch '$BATS_TEST_TMPDIR/never'"
 	assert_output --partial "::error::the build (the run input of qe-telemetry) failed with exit status 5"
 	[ ! -e "$BATS_TEST_TMPDIR/never" ]
 
