@@ -21,16 +21,39 @@ fi
 # shellcheck source=action/lib.sh
 . "$GITHUB_ACTION_PATH/action/lib.sh"
 
-case ${QE_MODE:-} in
-before|after|comment|render|post|history) ;;
+# the input run given: mode build (the default then; the build step runs
+# the commands whatever the mode says, so a wrong mode stops only us)
+mode=${QE_MODE:-}
+if [ "${QE_RUN_GIVEN:-false}" = true ] && [ -z "$mode" ]; then
+	mode=build
+fi
+case $mode in
+build)
+	if [ "${QE_RUN_GIVEN:-false}" != true ]; then
+		warn "input mode: build needs the input run (the build's commands): the action does nothing"
+		output mode off
+		output need false
+		exit 0
+	fi
+	;;
+before|after|comment|render|post|history)
+	if [ "${QE_RUN_GIVEN:-false}" = true ]; then
+		warn "input run is the build of mode: build (give no mode), not of mode: $mode: the build runs, the action does nothing else"
+		output mode off
+		output need false
+		exit 0
+	fi
+	;;
 *)
-	warn "input mode: expected before, after, comment, render, post or history, got '${QE_MODE:-}': the action does nothing"
+	also=
+	[ "${QE_RUN_GIVEN:-false}" != true ] || also=" (the build given in run still runs)"
+	warn "input mode: expected build (or none, with run), before, after, comment, render, post or history, got '$mode': the action does nothing$also"
 	output mode off
 	output need false
 	exit 0
 	;;
 esac
-output mode "$QE_MODE"
+output mode "$mode"
 is_bool comment "$QE_COMMENT"
 is_bool fail-on-regression "$QE_FAIL_ON_REGRESSION"
 is_bool install-packages "$QE_INSTALL_PACKAGES"
@@ -71,7 +94,7 @@ key="qe-telemetry-tools-${RUNNER_OS:-Linux}-${RUNNER_ARCH:-X64}-$distro-$method-
 
 need=true
 cache=true
-if [ "$QE_MODE" = post ]; then
+if [ "$mode" = post ]; then
 	need=false   # posting a rendered file needs no tool
 	cache=false
 elif [ "$method" = path ]; then

@@ -132,6 +132,15 @@ act() {
 		--with python=/usr/bin/python3 --seed-cache "$W/seed" "$@"
 }
 
+# act_build COMMANDS [--with k=v]...: the action as the build step itself
+# (the input run, no mode, the default python: the build shell's python3)
+act_build() {
+	local cmds=$1
+	shift
+	PATH="${EXTRA_BIN:+$EXTRA_BIN:}$A:$W/nojq" "$A/run-action.py" "$JOB/state" action "$REPO" --with run="$cmds" \
+		--seed-cache "$W/seed" "$@"
+}
+
 # runjob COMMAND...: one of the caller's own steps (the build)
 runjob() {
 	"$A/run-action.py" "$JOB/state" run -- "$@"
@@ -388,6 +397,137 @@ SLEEP = $5"
 	assert_output "[Job summary and logs](https://github.com/QuantEcon/lecture-demo/actions/runs/17000000099) · report artifact \`qe-telemetry-report\` on the run's page"
 }
 
+@test "one step (input run, no mode): the weekly build, a preview's comment, a fork's preview and its commenter, end to end" {
+	local build="/usr/bin/python3 $A/build.py lectures _build"
+	# the weekly build: the action's one step arms the hook, builds, reports into _build
+	job one-weekly schedule 70
+	checkout
+	ws_commit "Initial lectures" > /dev/null
+	run -0 --separate-stderr act_build "$build"
+	refute_output --partial '::warning::'
+	assert_output --partial '::notice::qe-telemetry: no baseline in _build'
+	run -0 jq -c '{action, status}' "$JOB/state/jobsteps.ndjson"
+	assert_output '{"action":"","status":0}'
+	run -0 conclusion
+	assert_output success
+	local report="$WS/_build/qe-telemetry/report.ndjson"
+	validate "$report"
+	# the hook was armed before the build ran: every cell timed in the kernel
+	run -0 jq -sc '[.[] | select(.kind == "cell") | .timing_source] | [length, unique]' "$report"
+	assert_output '[5,["hook"]]'
+	cmp "$report" "$JOB/state/artifacts/qe-telemetry-report/report.ndjson"
+	# the steps in order: before, the build, after; the build's result step skipped (it passed)
+	run -0 jq -r 'select(.outcome != "skipped") | .step' "$JOB/state/steps.ndjson"
+	assert_line --index 3 'qe-telemetry - arm the hook, snapshot the baseline'
+	assert_line --index 4 'qe-telemetry - the build (run)'
+	assert_line --index 5 'qe-telemetry - extract, stamp, write the report'
+	run -0 jq -r 'select(.step == "qe-telemetry - the build'"'"'s result") | .outcome' "$JOB/state/steps.ndjson"
+	assert_output skipped
+	# the python input's default, python3, resolved in the build's login shell
+	run -0 bash -c "$(declare -f step_env); JOB='$JOB' step_env report.sh | jq -r .QE_PYTHON"
+	assert_output "$(HOME="$JOB/home" bash -l -c 'command -v python3')"
+	cp -a "$WS/_build" "$BATS_TEST_TMPDIR/build-cache"
+
+	# a same-repository preview: one step, compared with the weekly report, commented
+	job one-pr pull_request 71
+	checkout "$BATS_TEST_TMPDIR/build-cache"
+	ws_commit "Initial lectures" > /dev/null
+	edit_cell intro.ipynb intro-import $'import time\nSLEEP = 0.6'
+	HEAD_SHA=$(ws_commit "intro: sleep 0.6")
+	export GITHUB_SHA=$HEAD_SHA
+	pr_event 46 "$HEAD_SHA" QuantEcon/lecture-demo
+	run -0 --separate-stderr act_build "$build"
+	refute_output --partial '::warning::'
+	assert_output --partial '::notice::qe-telemetry: baseline: the report in _build/qe-telemetry'
+	assert_output --partial '::notice::qe-telemetry: comment created on #46'
+	run -0 jq -c 'select(.kind == "notebook") | [.document, .origin]' "$WS/_build/qe-telemetry/report.ndjson"
+	assert_output $'["dynamics/markov","inherited"]\n["intro","executed"]'
+	run -0 jq -r '.[0].body' "$GH_STATE/comments.json"
+	assert_output --partial '🔴 slower'
+	run -0 conclusion
+	assert_output success
+
+	# a fork's preview: one step, a read-only token: no API call, the artifact
+	job one-fork pull_request 9
+	checkout "$BATS_TEST_TMPDIR/build-cache"
+	ws_commit "Initial lectures" > /dev/null
+	edit_cell intro.ipynb intro-import $'import time\nSLEEP = 0.6'
+	HEAD_SHA=$(ws_commit "intro: sleep 0.6")
+	export GITHUB_SHA=$HEAD_SHA
+	pr_event 47 "$HEAD_SHA" someone/lecture-demo
+	# (the stand-in gh keeps one list of comments: start this pull request's afresh)
+	rm -f "$GH_STATE/comments.json"
+	: > "$GH_LOG"
+	export GH_READONLY=1
+	run -0 --separate-stderr act_build "$build"
+	assert_output --partial "no comment from this job (a pull request from a fork gets a read-only token"
+	[ ! -s "$GH_LOG" ]
+	cp -a "$JOB/state/artifacts/qe-telemetry-report" "$BATS_TEST_TMPDIR/artifact"
+	# ... which the workflow_run commenter (mode: comment, unchanged) posts
+	job one-commenter workflow_run 33
+	unset GH_READONLY
+	jq --arg sha "$HEAD_SHA" '.workflow_run.head_sha = $sha' "$A/events/workflow_run.json" > "$GITHUB_EVENT_PATH"
+	run -0 --separate-stderr act comment --with artifact-dir="$BATS_TEST_TMPDIR/artifact"
+	refute_output --partial '::warning::'
+	assert_output --partial "::notice::qe-telemetry: comment created on #47"
+	run -0 jq -r '.[] | select(.body | contains("\"head_sha\":\"'"$HEAD_SHA"'\"")) | .body' "$GH_STATE/comments.json"
+	assert_output --partial '🔴 slower'
+}
+
+@test "one step (input run): a failed build is still reported and commented, and the step fails with the build's status; a wrong mode stops only the action" {
+	job one-failed pull_request 14
+	checkout "$W/build-cache"
+	ws_commit "Initial lectures" > /dev/null
+	edit_cell dynamics/markov.ipynb markov-p 'raise ValueError("singular P")'
+	HEAD_SHA=$(ws_commit "markov: break it")
+	export GITHUB_SHA=$HEAD_SHA
+	pr_event 48 "$HEAD_SHA" QuantEcon/lecture-demo
+	# the build's own exit status (build.py: 1; a later command does not run: -e)
+	run -1 --separate-stderr act_build "/usr/bin/python3 $A/build.py lectures _build; touch '$BATS_TEST_TMPDIR/after-failure'"
+	refute_output --partial '::warning::'
+	assert_output --partial "::notice::qe-telemetry: comment created on #48"
+	assert_output --partial "::error::the build (the run input of qe-telemetry) failed with exit status 1"
+	[ ! -e "$BATS_TEST_TMPDIR/after-failure" ]
+	run -0 conclusion
+	assert_output failure
+	run -0 jq -c 'select(.kind == "notebook" and .document == "dynamics/markov") | [.status, .error]' "$WS/_build/qe-telemetry/report.ndjson"
+	assert_output '["failed","ValueError: singular P"]'
+	run -0 sed -n 2p "$JOB/state/summary.md"
+	assert_output '> The build step failed. The records below are what its cache holds; see the build log.'
+	# the only failed step is the one that passes the build's status on
+	run -0 jq -r 'select(.status != null and .status != 0) | "\(.status) \(.step)"' "$JOB/state/steps.ndjson"
+	assert_output "1 qe-telemetry - the build's result"
+	# another exit status passes through as it is
+	job one-status schedule
+	checkout
+	run -3 --separate-stderr act_build "exit 3"
+	assert_output --partial "::error::the build (the run input of qe-telemetry) failed with exit status 3"
+
+	# a login shell: the profile is read (setup-miniconda's activation is
+	# there), without -e (as shell: bash -l {0}); -e for the commands
+	job one-login schedule
+	checkout
+	printf 'false\nexport QE_DEMO_ENV=activated\n' > "$HOME/.bash_profile"
+	# (and the Sphinx extension's package, for PYTHONPATH, is there already: README)
+	run -5 --separate-stderr act_build "[ \"\$QE_DEMO_ENV\" = activated ] || exit 7; [ -f \"\$QE_TELEMETRY_PYTHON/qe_telemetry/sphinx.py\" ] || exit 8; (exit 5); touch '$BATS_TEST_TMPDIR/never'"
+	assert_output --partial "::error::the build (the run input of qe-telemetry) failed with exit status 5"
+	[ ! -e "$BATS_TEST_TMPDIR/never" ]
+
+	# a wrong mode with a build: a warning, the build still runs, its result stands
+	job one-badmode schedule
+	checkout
+	run -0 --separate-stderr act_build "touch '$BATS_TEST_TMPDIR/built'" --with mode=during
+	assert_output "::warning::qe-telemetry: input mode: expected build (or none, with run), before, after, comment, render, post or history, got 'during': the action does nothing (the build given in run still runs)"
+	[ -e "$BATS_TEST_TMPDIR/built" ]
+	run -0 jq -r 'select(.outcome != "skipped") | .step' "$JOB/state/steps.ndjson"
+	assert_output $'qe-telemetry - check inputs, locate the tools\nqe-telemetry - the build (run)'
+	run -4 --separate-stderr act_build "exit 4" --with mode=after
+	assert_line --index 0 "::warning::qe-telemetry: input run is the build of mode: build (give no mode), not of mode: after: the build runs, the action does nothing else"
+	# mode: build without run: the action does nothing
+	run -0 --separate-stderr act build
+	assert_output "::warning::qe-telemetry: input mode: build needs the input run (the build's commands): the action does nothing"
+}
+
 # step_env SCRIPT: the environment the job's (last) step running action/SCRIPT saw
 step_env() {
 	local f n
@@ -637,7 +777,7 @@ step_env() {
 	job badinput schedule
 	checkout
 	run -0 --separate-stderr act during
-	assert_output "::warning::qe-telemetry: input mode: expected before, after, comment, render, post or history, got 'during': the action does nothing"
+	assert_output "::warning::qe-telemetry: input mode: expected build (or none, with run), before, after, comment, render, post or history, got 'during': the action does nothing"
 	run -0 jq -r '"\(.outcome) \(.step)"' "$JOB/state/steps.ndjson"
 	assert_output - <<-'EOF'
 	success qe-telemetry - check inputs, locate the tools
@@ -645,6 +785,7 @@ step_env() {
 	skipped qe-telemetry - install the tools
 	skipped qe-telemetry - save the built tools
 	skipped qe-telemetry - arm the hook, snapshot the baseline
+	skipped qe-telemetry - the build (run)
 	skipped qe-telemetry - extract, stamp, write the report
 	skipped qe-telemetry - keep the report in the history branch, read the history
 	skipped qe-telemetry - diff against the baseline, job summary
@@ -656,6 +797,7 @@ step_env() {
 	skipped qe-telemetry - check the rendered comment
 	skipped qe-telemetry - create or update the sticky comment
 	skipped qe-telemetry - fail on a regression
+	skipped qe-telemetry - the build's result
 	EOF
 	run -0 --separate-stderr act before --with fail-on-regression=yes --with comment-on=sometimes
 	assert_line --index 0 "::warning::qe-telemetry: input fail-on-regression: expected true or false, got 'yes'; taken as false"
@@ -1151,13 +1293,15 @@ data() {
 
 @test "least privilege: the weekly build job reads only (no credentials kept), the history job alone writes, from the report artifact; a preview never stores" {
 	# the example workflows, as a lecture repository copies them
-	run -0 --separate-stderr /usr/bin/python3 - "$REPO/workflows/cache.yml" "$REPO/workflows/ci.yml" "$REPO/.github/workflows/history.yml" <<-'EOF'
-	import sys, yaml
+	run -0 --separate-stderr /usr/bin/python3 - "$REPO/workflows/cache.yml" "$REPO/workflows/ci.yml" "$REPO/.github/workflows/history.yml" \
+		"$REPO/workflows/qe-telemetry.yml" "$REPO/.github/workflows/workflow-run.yml" "$A/run-action.py" <<-'EOF'
+	import importlib.util, sys, yaml
 	def perms(wf, job):
 	    return job.get("permissions", wf.get("permissions"))
-	cache, ci = (yaml.safe_load(open(f)) for f in sys.argv[1:3])
+	cache, ci, called, caller, wr = (yaml.safe_load(open(f)) for f in sys.argv[1:6])
 	bad = []
-	build, hist = cache["jobs"]["cache"], cache["jobs"]["history"]
+	build = cache["jobs"]["cache"]
+	if list(cache["jobs"]) != ["cache"]: bad.append("cache.yml: jobs %r" % list(cache["jobs"]))
 	if perms(cache, build) != {"contents": "read"}: bad.append("cache.yml build job: %r" % perms(cache, build))
 	for wf, name, job in ((cache, "cache", build), (ci, "preview", ci["jobs"]["preview"])):
 	    for st in job["steps"]:
@@ -1167,15 +1311,46 @@ data() {
 	        if u.startswith("QuantEcon/qe-telemetry") and str((st.get("with") or {}).get("history-store", "false")) != "false":
 	            bad.append("%s: history-store" % name)
 	    if "write" in str(perms(wf, job).get("contents")): bad.append("%s: contents write" % name)
-	if hist.get("needs") != "cache" or perms(cache, hist) != {"contents": "write"}: bad.append("history job: %r" % hist)
-	# the reusable workflow it calls: no notebook, no pip, only mode: history
-	if not hist.get("uses", "").startswith("QuantEcon/qe-telemetry/.github/workflows/history.yml@"): bad.append("history job: %r" % hist)
-	called = yaml.safe_load(open(sys.argv[3]))
-	for name, job in called["jobs"].items():
+	# the workflow_run workflow: both builds, the weekly one named as such
+	on = caller[True] if True in caller else caller["on"]
+	if on["workflow_run"]["workflows"] != [cache["name"], ci["name"]]: bad.append("qe-telemetry.yml: workflows %r" % on)
+	(cj,) = caller["jobs"].values()
+	if not cj["uses"].startswith("QuantEcon/qe-telemetry/.github/workflows/workflow-run.yml@") or cj["with"] != {"weekly": cache["name"]}:
+	    bad.append("qe-telemetry.yml: %r" % cj)
+	# the reusable workflows: history.yml (needs: form) and workflow-run.yml's
+	# history job run no notebook and no pip, only mode: history
+	hist = wr["jobs"]["history"]
+	for name, job in list(called["jobs"].items()) + [("workflow-run.yml history", hist)]:
 	    uses = [st.get("uses", "").split("@")[0] for st in job["steps"]]
 	    if uses != ["actions/checkout", "actions/download-artifact", "QuantEcon/qe-telemetry"] or any("run" in st for st in job["steps"]):
-	        bad.append("history.yml %s: %r" % (name, uses))
-	    if job["steps"][2]["with"]["mode"] != "history": bad.append("history.yml: not mode: history")
+	        bad.append("%s: %r" % (name, uses))
+	    if job["steps"][2]["with"]["mode"] != "history": bad.append("%s: not mode: history" % name)
+	if hist["permissions"] != {"actions": "read", "contents": "write"}: bad.append("history: %r" % hist["permissions"])
+	if hist["steps"][1]["with"].get("run-id") != "${{ github.event.workflow_run.id }}": bad.append("history: the artifact of another run")
+	com = wr["jobs"]["comment"]
+	if com["permissions"] != {"actions": "read", "pull-requests": "write"} or not com["uses"].startswith("QuantEcon/qe-telemetry/.github/workflows/comment.yml@"):
+	    bad.append("comment: %r" % com)
+	# the history job's condition, evaluated as the runner does: only a
+	# successful weekly run on the default branch of this repository stores
+	spec = importlib.util.spec_from_file_location("ra", sys.argv[6])
+	ra = importlib.util.module_from_spec(spec)
+	spec.loader.exec_module(ra)
+	def cond(job, **run):
+	    wrun = {"name": cache["name"], "event": "schedule", "conclusion": "success", "head_branch": "main",
+	            "head_repository": {"full_name": "QuantEcon/lecture-demo"}}
+	    wrun.update(run)
+	    ctx = {"inputs": {"weekly": cache["name"]}, "github": {"repository": "QuantEcon/lecture-demo",
+	           "event": {"workflow_run": wrun, "repository": {"default_branch": "main"}}}}
+	    return bool(ra.truthy(ra.evaluate(job["if"], ctx, {})))
+	for run, want in (({}, True), ({"event": "workflow_dispatch"}, True),
+	                  ({"name": ci["name"], "event": "workflow_dispatch"}, False),
+	                  ({"name": ci["name"], "event": "pull_request"}, False),
+	                  ({"event": "pull_request"}, False), ({"conclusion": "failure"}, True),
+	                  ({"conclusion": "cancelled"}, False), ({"conclusion": "timed_out"}, False), ({"head_branch": "topic"}, False),
+	                  ({"head_repository": {"full_name": "someone/lecture-demo"}}, False)):
+	    if cond(hist, **run) != want: bad.append("history if: %r -> %r" % (run, not want))
+	for run, want in (({"name": ci["name"], "event": "pull_request"}, True), ({}, False)):
+	    if cond(com, **run) != want: bad.append("comment if: %r -> %r" % (run, not want))
 	print("\n".join(bad))
 	EOF
 	assert_output ""
@@ -1341,7 +1516,7 @@ data() {
 	assert_output success
 }
 
-LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/comment.yml .github/workflows/ci.yml .github/workflows/release.yml .github/workflows/comment.yml .github/workflows/history.yml)
+LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/qe-telemetry.yml .github/workflows/ci.yml .github/workflows/release.yml .github/workflows/comment.yml .github/workflows/history.yml .github/workflows/workflow-run.yml)
 
 @test "replicates: the flagged lecture's base and head run again, 2 fresh kernels each, cold and warm; the verdicts in the comment and summary" {
 	pr_job rep 44 30 QuantEcon/lecture-demo 0.6
