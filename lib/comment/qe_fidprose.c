@@ -156,6 +156,6 @@ qe_fidprose_recompiles(struct qe_buf *b, const struct qe_diffset *d)
 		one_cell(b, c);
 	}
 	if (k > 0)
-		qe_buf_adds(b, ": a JIT function compiled again on every call costs its compile time each time.\n\n");
+		qe_buf_adds(b, ": each compilation again (a new dispatcher, new argument types or shapes) costs its compile time again.\n\n");
 	return k;
 }

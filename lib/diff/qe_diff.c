@@ -362,7 +362,8 @@ judge_cells(const struct qe_diff_opts *o, const struct qe_reader *r, double scal
 		    rule.abs < o->import_abs)
 			rule.abs = o->import_abs;
 		judge_cell(o, r, &rule, scale, &cp[i], nb->notcomp, doc, &c, &rss_diff);
-		if (cp[i].h && cp[i].h->jit_top_n > 1)	/* one function compiled again within the cell */
+		/* one function compiled again within the cell, more often than in base */
+		if (cp[i].h && cp[i].h->jit_top_n > 1 && (!cp[i].b || cp[i].h->jit_top_n > cp[i].b->jit_top_n))
 			c.flags |= QE_FLAG(QE_F_RECOMPILE);
 		count_cell(nb, &c);
 		if (fn)
