@@ -326,9 +326,10 @@ add_flag_counts(cJSON *o, const char *key, const long *c)
 	cJSON *x = qe_json_check(cJSON_AddObjectToObject(o, key));
 
 	for (int f = 0; f < QE_NFLAGS; f++)
-		/* the flags of replicate runs and hook memory only when set, so
-		 * that a build's summary keeps its fields */
-		if (c[f] > 0 || (f != QE_F_COMPILE && f != QE_F_MEMORY))
+		/* the flags of replicate runs, hook memory and the evaluation's
+		 * (fidelity, recompiles) only when set, so that a build's summary
+		 * keeps its fields */
+		if (c[f] > 0 || (f != QE_F_COMPILE && f != QE_F_MEMORY && f != QE_F_PRECISION && f != QE_F_RECOMPILE))
 			add_number(x, qe_vocab_name(&qe_vocab_flags, f), (double)c[f]);
 }
 
