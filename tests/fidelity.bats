@@ -56,6 +56,9 @@ pair() {
 	assert_equal "$stderr" "qe-replicate: option '--compare': 'x[0]' is not a variable name"
 	run -2 --separate-stderr rep --arm b=a.ipynb --arm h=b.ipynb extra.ipynb
 	assert_equal "${stderr_lines[0]}" "qe-replicate: usage: qe-replicate [-h] [--version] [-k runs] [-t seconds] [--warm] [-n name]"
+	# the order of four arms over four blocks: each block every arm once, rotated every two, every other mirrored
+	run -0 "$PY" -c 'import sys; from importlib.machinery import SourceFileLoader as L; r = L("r", sys.argv[1]).load_module(); print(" ".join(r.order_of_arms(list("ABCD"), 4))); print(r.order_of_arms(["base", "head"], 8) == r.order_of(8))' "$(command -v qe-replicate)"
+	assert_output $'A B C D D C B A B C D A A D C B\nTrue'
 	run -2 --separate-stderr qe-cell-diff --arms base "$BATS_FILE_TMPDIR/F.ndjson" "$BATS_FILE_TMPDIR/F.ndjson"
 	assert_equal "${stderr_lines[0]}" "qe-cell-diff: option '--arms': 'base' is not BASE,HEAD (two arm names)"
 }
@@ -88,6 +91,9 @@ pair() {
 	validate "$BATS_TEST_TMPDIR/near.ndjson"
 	run -0 jq -c 'select(.kind == "notebook-diff") | [.fidelity.answer, (.flags | index("output-changed")), (.fidelity.values | map([.name, .verdict, .compared, .max_rel < 2e-12, .max_rel > 5e-13, .precision_loss]))]' "$BATS_TEST_TMPDIR/near.ndjson"
 	assert_output '["same",null,[["x","same","values",true,true,false],["s","same","values",true,true,false]]]'
+	# the relative tolerance alone holds it (x reaches 4: 4e-12 apart)
+	run -0 jq -c 'select(.kind == "notebook-diff") | .fidelity.answer' <(qe-cell-diff --atol 0 --arms base,near "$BATS_FILE_TMPDIR/F.ndjson" "$BATS_FILE_TMPDIR/F.ndjson")
+	assert_output '"same"'
 	# a tighter rtol than the difference: it differs (the rule, not the digest, says so)
 	run -0 jq -c 'select(.kind == "notebook-diff") | [.fidelity.answer, .fidelity.rtol, (.flags | index("output-changed") != null)]' <(qe-cell-diff --rtol 1e-13 --atol 0 --arms base,near "$BATS_FILE_TMPDIR/F.ndjson" "$BATS_FILE_TMPDIR/F.ndjson")
 	assert_output '["differ",1e-13,true]'
