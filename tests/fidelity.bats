@@ -104,7 +104,7 @@ pair() {
 	run -0 jq -c 'select(.kind == "notebook-diff") | [.fidelity.answer, (.flags | index("output-changed") != null), (.fidelity.values[0] | [.verdict, .max_rel > 9e-4, .max_rel < 1.1e-3])]' "$BATS_TEST_TMPDIR/bug.ndjson"
 	assert_output '["differ",true,["differ",true,true]]'
 	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/bug.ndjson"
-	assert_line --index 2 --regexp '^⚠️ \*\*Results differ\*\* in fid \(the values compared, within rtol 1e-05, atol 1e-08\): `x` \*\*differs\*\*, max abs diff 0\.004, max rel 0\.001; `s` \*\*differs\*\*, max abs diff 2\.[0-9]+, max rel 0\.001\.$'
+	assert_line --index 2 --regexp '^⚠️ \*\*Results differ\*\* in fid \(the values compared, within rtol 1e-05, atol 1e-08\): `x`, \*\*differs\*\*, max abs diff 0\.004, max rel 0\.001; `s`, \*\*differs\*\*, max abs diff 2\.[0-9]+, max rel 0\.001\.$'
 	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/near.ndjson"
 	assert_line --index 2 --regexp '^✅ \*\*Same results\*\* in fid \(the values compared, within rtol 1e-05, atol 1e-08\): `x`, max abs diff [0-9.]+e-12, max rel 1e-12; `s`, max abs diff [0-9.]+e-09, max rel 1e-12\.$'
 }
@@ -174,4 +174,22 @@ pair() {
 	assert_line --index 0 '["x64",2,{"<lambda>":2},true]'
 	run -0 jq -c 'select(.kind == "cell-diff" and .label == "compute") | [(.flags | index("recompiles") != null), .jit_base.top_compiles, .jit_head.top_compiles]' "$BATS_TEST_TMPDIR/d.ndjson"
 	assert_output '[false,2,2]'
+}
+
+@test "hostile values and audit fields: a wrong type is a rejected line, odd elements are not compared, names stay code" {
+	local f="$TESTS_DIR/fixtures/fidelity/hostile.ndjson"
+	run -2 --separate-stderr qe-cell-diff "$f" "$f"
+	assert_equal "${stderr_lines[0]}" "qe-cell-diff: $f:3: notebook record with an invalid 'values' (not an array)"
+	assert_equal "${stderr_lines[1]}" "qe-cell-diff: $f:5: cell record with an invalid 'jit_compiles' (not a number)"
+	printf '%s\n' "$output" > "$BATS_TEST_TMPDIR/d.ndjson"
+	validate "$BATS_TEST_TMPDIR/d.ndjson"
+	# "bogus" is no number: not compared, no difference claimed; a shape of 1e300 reads -1
+	run -0 jq -c 'select(.kind == "notebook-diff") | .fidelity | [.answer, (.values | map([.name, .verdict, .max_abs, .shape_head, .precision_loss]))]' "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_output '["differ",[["a","differ",3,"[2]",true],["b","not-compared",null,"[-1, -1]",false],["c","not-compared",null,"[1]",true],["`@x|<b>","missing",null,null,false]]]'
+	# a negative compile time reads 0; a count of 1e300 is no count
+	run -0 jq -c 'select(.kind == "cell-diff") | [.jit_base, .jit_head]' "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_output '[null,{"compiles":3,"compile_s":0,"top":"f`|@me","top_compiles":5}]'
+	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_line --partial '`` `@x|<b> `` missing in base'
+	assert_line --partial 'compiles ``f`|@me`` 5×'
 }

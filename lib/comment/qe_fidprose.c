@@ -53,7 +53,7 @@ one_value(struct qe_buf *b, const cJSON *v)
 			qe_buf_adds(b, " (**precision loss**)");
 	}
 	if (verdict && strcmp(verdict, "differ") == 0)
-		qe_buf_adds(b, " **differs**");
+		qe_buf_adds(b, ", **differs**");
 	diffs(b, v);
 	if (qe_json_str(v, "compared") && strcmp(qe_json_str(v, "compared"), "summary") == 0)
 		qe_buf_adds(b, " (by min, max, mean: too large to record)");

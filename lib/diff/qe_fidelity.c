@@ -69,8 +69,10 @@ close_arrays(const cJSON *x, const cJSON *y, double rtol, double atol, struct qe
 	for (a = x->child, h = y->child; a && h; a = a->next, h = h->next) {
 		double p[2], q[2], abs, rel;
 
-		if (!element(a, p) || !element(h, q))
+		if (!element(a, p) || !element(h, q)) {
+			v->max_abs = v->max_rel = NAN;
 			return -1;
+		}
 		ok &= close_pair(p, q, rtol, atol, &abs, &rel);
 		v->max_abs = fmax(v->max_abs, abs);
 		v->max_rel = fmax(v->max_rel, rel);
@@ -104,8 +106,10 @@ shape_text(const cJSON *x)
 	if (!cJSON_IsArray(s))
 		return NULL;
 	qe_buf_addc(&b, '[');
+	/* a dimension that is no whole number a machine could hold reads -1 */
 	cJSON_ArrayForEach(d, s)
-		qe_buf_addf(&b, "%s%.0f", d == s->child ? "" : ", ", cJSON_IsNumber(d) ? d->valuedouble : -1);
+		qe_buf_addf(&b, "%s%.0f", d == s->child ? "" : ", ", cJSON_IsNumber(d) && d->valuedouble >= 0 &&
+		    d->valuedouble < 1e15 && d->valuedouble == floor(d->valuedouble) ? d->valuedouble : -1);
 	qe_buf_addc(&b, ']');
 	qe_buf_addc(&b, '\0');
 	return b.data;

@@ -549,10 +549,10 @@ read_jit(struct qe_reader *r, struct qe_cell *c, const struct rec *rec)
 {
 	const cJSON *f;
 
-	if (isnan(rec->jit_n))
+	if (isnan(rec->jit_n) || rec->jit_n < 0)
 		return;
 	samples_push(&c->jitn, rec->jit_n);
-	samples_push(&c->jits, isnan(rec->jit_s) ? 0 : rec->jit_s);
+	samples_push(&c->jits, isnan(rec->jit_s) || rec->jit_s < 0 ? 0 : rec->jit_s);
 	cJSON_ArrayForEach(f, rec->jitfn) {
 		if (cJSON_IsNumber(f) && f->valuedouble > c->jit_top_n && f->valuedouble < 1e9) {
 			c->jit_top_n = (int)f->valuedouble;
