@@ -35,6 +35,11 @@ setup_file() {
 		env -u JAX_ENABLE_X64 PYTHONPATH="$TESTS_DIR/fixtures/jaxstub" "$PY" "$(command -v qe-replicate)" -k 1 -n jaxfid \
 			--compare y,z --arm x64=jaxfid.ipynb,env:JAX_ENABLE_X64=1 --arm x32=jaxfid.ipynb,env:JAX_ENABLE_X64=0 \
 			--arm plain=jaxfid.ipynb > "$w/X.ndjson" 2> "$w/X.err"; echo $? > "$w/X.status"
+		# the hook on its own (a profile armed by qe-hook): its log, as written
+		IPYTHONDIR="$w/armed" qe-hook arm > /dev/null &&
+		env -u JAX_ENABLE_X64 IPYTHONDIR="$w/armed" QE_TELEMETRY_LOG="$w/jit.log" PYTHONPATH="$TESTS_DIR/fixtures/jaxstub" \
+			"$PY" "$TESTS_DIR/hook/hooktool.py" run "$w/H" jit-again.ipynb jaxfid.ipynb > /dev/null 2> "$w/H.err"
+		echo $? > "$w/H.status"
 	)
 }
 
@@ -192,4 +197,14 @@ pair() {
 	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/d.ndjson"
 	assert_line --partial '`` `@x|<b> `` missing in base'
 	assert_line --partial 'compiles ``f`|@me`` 5×'
+}
+
+@test "the hook's log: the audit fields on end lines validate against schema/hook-log.json, from the first cell numba or JAX is imported in" {
+	assert_equal "$(cat "$BATS_FILE_TMPDIR/H.status")" 0
+	run -0 --separate-stderr "$PY" "$TESTS_DIR/hook/hooktool.py" validate "$BATS_FILE_TMPDIR/jit.log"
+	assert_output ""
+	# per kernel: imports, define, calls or compute, report; start lines carry none
+	run -0 jq -c 'select(.event == "end") | [.seq, .jit_compiles, (.jit_functions | keys)]' "$BATS_FILE_TMPDIR/jit.log"
+	assert_output $'[1,0,[]]\n[2,0,[]]\n[3,4,["step"]]\n[4,0,[]]\n[1,0,[]]\n[2,0,[]]\n[3,2,["<lambda>"]]\n[4,0,[]]'
+	assert_equal "$(jq -c 'select(.event == "start" and has("jit_compiles"))' "$BATS_FILE_TMPDIR/jit.log")" ""
 }
