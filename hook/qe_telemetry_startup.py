@@ -193,9 +193,19 @@ def _qe_telemetry_install():
         jit[3].append("numba")
         ev.register("numba:compile", Compiles())
 
-    def jax_listen():
-        mon = modules.get("jax.monitoring")
-        if "jax" in jit[3] or mon is None or not hasattr(mon, "register_event_duration_secs_listener"):
+    def jax_listen(between):
+        mon, jax = modules.get("jax.monitoring"), modules.get("jax")
+        if "jax" in jit[3] or jax is None:
+            return
+        # JAX imported, its monitoring not: import it between cells only,
+        # never inside an import under way (the finder's call)
+        if mon is None and between and hasattr(jax, "jit"):
+            try:
+                import importlib
+                mon = importlib.import_module("jax.monitoring")
+            except BaseException:
+                return
+        if mon is None or not hasattr(mon, "register_event_duration_secs_listener"):
             return
 
         def duration(event, secs, **kwargs):
@@ -212,11 +222,11 @@ def _qe_telemetry_install():
         jit[3].append("jax")
         mon.register_event_duration_secs_listener(duration)
 
-    def jit_listen():
+    def jit_listen(between=True):
         try:
             if len(jit[3]) < 2:
                 numba_listen()
-                jax_listen()
+                jax_listen(between)
                 if len(jit[3]) == 2:
                     sys.meta_path[:] = [f for f in sys.meta_path if f is not watch]
         except BaseException:
@@ -227,7 +237,7 @@ def _qe_telemetry_install():
         has been imported since (they import much after their events)."""
 
         def find_spec(self, name, path=None, target=None):
-            jit_listen()
+            jit_listen(False)
             return None
 
     watch = Watch()
