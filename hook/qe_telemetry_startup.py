@@ -193,13 +193,16 @@ def _qe_telemetry_install():
         jit[3].append("numba")
         ev.register("numba:compile", Compiles())
 
+    jax_tried = []
+
     def jax_listen(between):
         mon, jax = modules.get("jax.monitoring"), modules.get("jax")
         if "jax" in jit[3] or jax is None:
             return
         # JAX imported, its monitoring not: import it between cells only,
         # never inside an import under way (the finder's call)
-        if mon is None and between and hasattr(jax, "jit"):
+        if mon is None and between and hasattr(jax, "jit") and not jax_tried:
+            jax_tried.append(True)  # once: a JAX without it stays without
             try:
                 import importlib
                 mon = importlib.import_module("jax.monitoring")
