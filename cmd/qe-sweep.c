@@ -20,30 +20,38 @@
 #include "sweep/sweep.h"
 
 static const struct option longopts[] = {
-	{ "help",  no_argument,       NULL, 'h' },
-	{ "ratio", required_argument, NULL, 'r' },
+	{ "help",        no_argument,       NULL, 'h' },
+	{ "min-seconds", required_argument, NULL, 'm' },
+	{ "ratio",       required_argument, NULL, 'r' },
 	QE_LONGOPTS_COMMON,
 	{ NULL, 0, NULL, 0 }
 };
 
 static const char usage[] =
-    "usage: qe-sweep [-h] [-r ratio] [--version] [--max-line bytes] [file ...]\n";
+    "usage: qe-sweep [-h] [-m seconds] [-r ratio] [--version] [--max-line bytes] [file ...]\n";
+
+/* What the options set: the recommendation's ratio, the negligible time. */
+struct cli {
+	double ratio, min_s;
+};
 
 static int
 option(int ch, const char *arg, void *ctx)
 {
-	double *ratio = ctx;
+	struct cli *c = ctx;
 
 	if (ch == 'r')
-		return qe_opt_number("--ratio", arg, 1, 1, 1e6, ratio);
+		return qe_opt_number("--ratio", arg, 1, 1, 1e6, &c->ratio);
+	if (ch == 'm')
+		return qe_opt_number("--min-seconds", arg, 0, 0, 1e6, &c->min_s);
 	return -1;
 }
 
 int
 main(int argc, char *argv[])
 {
-	double ratio = 1.2;
-	const struct qe_cli cli = { "hr:", longopts, usage, option, &ratio };
+	struct cli o = { 1.2, 0.05 };
+	const struct qe_cli cli = { "hm:r:", longopts, usage, option, &o };
 	struct qe_sweep sw;
 	const cJSON *p;
 	cJSON *rec;
@@ -52,7 +60,7 @@ main(int argc, char *argv[])
 
 	if ((status = qe_cli_parse(&cli, &argc, &argv)) != QE_CLI_GO)
 		return status;
-	qe_sweep_init(&sw, ratio);
+	qe_sweep_init(&sw, o.ratio, o.min_s);
 	status = qe_ndjson_each(argc, argv, qe_sweep_take, &sw);
 	for (c = 0; c < sw.ncurves; c++) {
 		qe_json_emit(rec = qe_sweep_record(&sw, c));

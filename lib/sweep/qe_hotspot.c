@@ -90,6 +90,9 @@ qe_hotspot_record(const cJSON *prof, const cJSON *timed)
 	qe_json_check(cJSON_AddStringToObject(rec, "cell_from", runs > 0 ? "timed-runs" : "profiled-run"));
 	qe_json_check(cJSON_AddNumberToObject(rec, "timed_runs", runs));
 	qe_json_add_rounded(rec, "profile_s", total, 6);
+	/* what cProfile saw of the profiled run's cell: little for time in C or imports */
+	qe_json_add_rounded(rec, "coverage", qe_json_num(prof, "cell_s") > 0 ?
+	    fmin(1, total / qe_json_num(prof, "cell_s")) : NAN, 4);
 	list = qe_json_check(cJSON_AddArrayToObject(rec, "functions"));
 	cJSON_ArrayForEach(f, fns) {
 		if (own_frame(f) || !isfinite(qe_json_num(f, "cumulative_s")))

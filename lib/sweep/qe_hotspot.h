@@ -8,6 +8,9 @@
  *    profiler's own cost cancels; the seconds are of the cell as used (the
  *    median of the timed runs of that version and cell, when the stream has
  *    them; else the profiled run's own time, and the record says so).
+ *  - coverage is profile_s over the profiled run's own time of the cell:
+ *    what cProfile saw (little when the time is in C outside any Python
+ *    call it sees, or in the import machinery).
  *  - the cell's own frames (its <module>, the builtin exec that runs it)
  *    are never a hotspot; the function to optimise is the Python function
  *    (one with a file) with the most cumulative time: a builtin's time is

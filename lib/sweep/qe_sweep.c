@@ -15,7 +15,7 @@
 #include "qe_sweep.h"
 
 void
-qe_sweep_init(struct qe_sweep *sw, double ratio)
+qe_sweep_init(struct qe_sweep *sw, double ratio, double min_s)
 {
 	memset(sw, 0, sizeof *sw);
 	sw->machines = qe_json_check(cJSON_CreateObject());
@@ -23,6 +23,7 @@ qe_sweep_init(struct qe_sweep *sw, double ratio)
 	sw->profiles = qe_json_check(cJSON_CreateArray());
 	sw->timed = qe_json_check(cJSON_CreateObject());
 	sw->ratio = ratio;
+	sw->min_s = min_s;
 }
 
 /* The machine of rec: its provenance's fingerprint, described once in sw. */
@@ -308,6 +309,18 @@ points_json(const struct qe_sweep *sw, size_t c, double *x, int nx, struct qe_sc
 	return a;
 }
 
+/* 1 when no run of curve c reaches min_s: its curves are noise. */
+static int
+negligible(const struct qe_sweep *sw, size_t c)
+{
+	size_t i;
+
+	for (i = 0; i < sw->nruns; i++)
+		if (sw->runs[i].curve == c && sw->runs[i].s >= sw->min_s)
+			return 0;
+	return 1;
+}
+
 /* The lecture's own value of the curve's axis, or NAN. */
 static double
 own_value(const struct qe_sweep *sw, const struct qe_sweep_curve *c)
@@ -344,6 +357,7 @@ qe_sweep_record(const struct qe_sweep *sw, size_t c)
 	qe_json_add_rounded(j, "at", cr.at, 0);
 	qe_json_add_rounded(j, "low", cr.lo, 6);
 	qe_json_add_rounded(j, "high", cr.hi, 6);
+	qe_json_check(cJSON_AddBoolToObject(rec, "negligible", negligible(sw, c)));
 	qe_json_add_rounded(rec, "lecture_value", own, 6);
 	qe_json_add_rounded(rec, "speedup_at_lecture", isfinite(own) ? qe_scalefit_at(p, np, own) : NAN, 4);
 	qe_sweep_sentence(&b, rec, sw->ratio);
@@ -395,6 +409,10 @@ at_lecture(struct qe_buf *b, const cJSON *rec, double ratio, double lo, double h
 	}
 	qe_buf_adds(b, isfinite(sp) ? "As used at this lecture's size (" : "This lecture's size (");
 	size_text(b, axis, own);
+	if (!isfinite(sp) && own >= lo && own <= hi) {
+		qe_buf_adds(b, ") has no runs of both versions around it");
+		return 2;
+	}
 	if (!isfinite(sp)) {
 		qe_buf_adds(b, ") lies outside the sizes swept (");
 		qe_gfm_magnitude(b, lo);

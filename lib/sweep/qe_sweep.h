@@ -45,10 +45,11 @@ struct qe_sweep {
 	cJSON *profiles;  /* the profile records read */
 	cJSON *timed;     /* "document version index" -> [seconds] outside a sweep */
 	double ratio;     /* a change below this factor is no change (1.2) */
+	double min_s;     /* a curve under this at every size is negligible (0.05 s) */
 };
 
-/* An empty sweep with the recommendation's threshold `ratio`. */
-void qe_sweep_init(struct qe_sweep *sw, double ratio);
+/* An empty sweep with the recommendation's threshold `ratio` and the negligible time `min_s`. */
+void qe_sweep_init(struct qe_sweep *sw, double ratio, double min_s);
 
 /* A qe_record_fn (qe_ndjson.h): take one record of the stream. */
 int qe_sweep_take(cJSON *rec, const char *file, long line, void *ctx);
