@@ -217,3 +217,21 @@ within() {
 	run -2 --separate-stderr qe-sweep -r 1 "$f"
 	assert_equal "${stderr_lines[0]}" "qe-sweep: --ratio: invalid value '1'"
 }
+
+@test "qe-comment: a sweep or hotspot record's strings are inert in the report; a bad profile record is said" {
+	local w="$BATS_FILE_TMPDIR"
+	printf '%s\n' '{"kind":"sweep","schema_version":1,"document":"d <b>x</b>","cell":null,"parameter":"n","points":[{"value":1}],"machine":{"cpu_model":"@mona #12 www.x.org"},"recommendation":"<script>alert(1)</script> @team"}' \
+		'{"kind":"hotspot","schema_version":1,"document":"d","name":null,"version":"head","amdahl":{"function":"a|b","share":0.5,"seconds":1,"overall":1.8,"limit":2},"functions":[{"function":"a|b","calls":1e300}]}' > "$w/hostile.ndjson"
+	run -0 --separate-stderr qe-comment -s "$w/hostile.ndjson"
+	refute_output --partial '<script>'
+	refute_output --partial '@team'
+	# a name is a code span: inert, its HTML shown
+	assert_output --partial '**What to do about `d <b>x</b>`:**'
+	refute_output --partial '#12'
+	assert_output --partial '&lt;script&gt;'
+	# a table row stays one row: its | are escaped; an absurd count is a dash
+	assert_output --partial '`a\|b`'
+	assert_output --partial '| builtin | — |'
+	run -2 --separate-stderr qe-sweep <<< '{"kind":"profile","schema_version":1,"document":"d","functions":[]}'
+	assert_equal "$stderr" $'qe-sweep: <stdin>:1: profile record without a document, functions or a positive profile_s\nqe-sweep: 1 line rejected'
+}

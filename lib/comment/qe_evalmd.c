@@ -48,7 +48,10 @@ get(const cJSON *o, const char *k)
 static void
 code(struct qe_buf *b, const char *s)
 {
-	qe_gfm_code(b, s != NULL ? s : "", CAP_NAME, 1);
+	if (s == NULL || *s == '\0')
+		qe_buf_adds(b, QE_GFM_NONE);
+	else
+		qe_gfm_code(b, s, CAP_NAME, 1);
 }
 
 /* A machine as a reader tells machines apart: runner class, CPU, CPUs, memory, GPU. */
@@ -211,7 +214,9 @@ rows_hotspot(struct qe_buf *b, const struct qe_evalset *e)
 	}
 }
 
-/* The findings table's scaling rows: a lecture's total and each cell with a crossover. */
+/* The findings table's scaling rows: a lecture's total, and each cell whose
+ * curves cross with clear sizes on both sides (a cell the same in both
+ * versions crosses by noise, with an open bracket). */
 static void
 rows_scaling(struct qe_buf *b, const struct qe_evalset *e)
 {
@@ -222,7 +227,8 @@ rows_scaling(struct qe_buf *b, const struct qe_evalset *e)
 		const char *st = qe_json_str(get(s, "crossover"), "state");
 
 		if (!cJSON_IsNull(get(s, "cell")) && (st == NULL || strstr(st, "above") == NULL ||
-		    cJSON_IsTrue(get(s, "negligible"))))
+		    cJSON_IsTrue(get(s, "negligible")) || !isfinite(qe_json_num(get(s, "crossover"), "low")) ||
+		    !isfinite(qe_json_num(get(s, "crossover"), "high"))))
 			continue;
 		axis = qe_json_str(s, "parameter") ? qe_json_str(s, "parameter") : "n";
 		fit = get(s, "fit");
@@ -249,8 +255,12 @@ runs(struct qe_buf *b, const cJSON *s)
 {
 	const cJSON *p = cJSON_GetArrayItem(get(s, "points"), 0);
 
-	qe_gfm_addf(b, "%.0f + %.0f runs a size", qe_json_num(get(p, "base"), "runs"),
-	    qe_json_num(get(p, "head"), "runs"));
+	double nb = qe_json_num(get(p, "base"), "runs"), nh = qe_json_num(get(p, "head"), "runs");
+
+	if (isfinite(nb) && isfinite(nh) && nb >= 0 && nh >= 0 && nb < 1e9 && nh < 1e9)
+		qe_gfm_addf(b, "%.0f + %.0f runs a size", nb, nh);
+	else
+		qe_buf_adds(b, "runs of each size unknown");
 }
 
 /* One row of a scaling table. */
@@ -375,7 +385,10 @@ hotspot_table(struct qe_buf *b, const struct qe_evalset *e)
 			else
 				qe_buf_adds(b, "builtin");
 			qe_buf_adds(b, " | ");
-			qe_gfm_count(b, (long)fmax(0, fmin(1e12, qe_json_num(f, "calls"))));
+			if (qe_json_num(f, "calls") >= 0 && qe_json_num(f, "calls") <= 1e12)
+				qe_gfm_count(b, (long)qe_json_num(f, "calls"));
+			else
+				qe_buf_adds(b, QE_GFM_NONE);
 			qe_buf_adds(b, " | ");
 			qe_gfm_dur(b, qe_json_num(f, "cumulative_s"));
 			qe_buf_adds(b, " | ");

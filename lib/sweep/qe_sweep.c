@@ -168,6 +168,11 @@ qe_sweep_take(cJSON *rec, const char *file, long line, void *ctx)
 	const char *version = qe_json_str(rec, "version");
 
 	if (same(kind, "profile")) {
+		if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(rec, "functions")) ||
+		    !(qe_json_num(rec, "profile_s") > 0) || doc == NULL) {
+			warnx("%s:%ld: profile record without a document, functions or a positive profile_s", file, line);
+			return -1;
+		}
 		cJSON_AddItemToArray(sw->profiles, qe_json_check(cJSON_Duplicate(rec, 1)));
 		return 0;
 	}
