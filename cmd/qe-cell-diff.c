@@ -12,19 +12,22 @@
 
 #include "qe.h"
 #include "qe_json.h"
+#include "qe_mem.h"
 #include "qe_opt.h"
 #include "diff/diff.h"
 
 enum {
 	OPT_NB_RATIO = QE_OPT_FIRST, OPT_NB_ABS, OPT_EXEC_ABS, OPT_ALPHA, OPT_CHANGED, OPT_IGNORE_FILE,
 	OPT_FENCES, OPT_REP_RATIO, OPT_REP_ABS, OPT_MEM_ABS, OPT_MEM_RATIO, OPT_TIME_ABS, OPT_CELL_TIMEOUT,
-	OPT_IMPORT_ABS, OPT_NO_ADJUST
+	OPT_IMPORT_ABS, OPT_NO_ADJUST, OPT_ARMS, OPT_RTOL, OPT_ATOL
 };
 
 static const struct option longopts[] = {
 	{ "abs",           required_argument, NULL, 'a' },
 	{ "adjust",        no_argument,       NULL, 'A' },
 	{ "alpha",         required_argument, NULL, OPT_ALPHA },
+	{ "arms",          required_argument, NULL, OPT_ARMS },
+	{ "atol",          required_argument, NULL, OPT_ATOL },
 	{ "cell-timeout",  required_argument, NULL, OPT_CELL_TIMEOUT },
 	{ "changed",       required_argument, NULL, OPT_CHANGED },
 	{ "document-key",  required_argument, NULL, 'd' },
@@ -45,6 +48,7 @@ static const struct option longopts[] = {
 	{ "ratio",         required_argument, NULL, 'r' },
 	{ "rep-abs",       required_argument, NULL, OPT_REP_ABS },
 	{ "rep-ratio",     required_argument, NULL, OPT_REP_RATIO },
+	{ "rtol",          required_argument, NULL, OPT_RTOL },
 	{ "time-abs",      required_argument, NULL, OPT_TIME_ABS },
 	QE_LONGOPTS_COMMON,
 	{ NULL, 0, NULL, 0 }
@@ -57,6 +61,7 @@ static const char usage[] =
     "                    [--ignore-file file] [--import-abs seconds] [--nb-abs seconds]\n"
     "                    [--nb-ratio ratio] [--mem-abs bytes] [--mem-ratio ratio] [--no-adjust]\n"
     "                    [--rep-abs seconds] [--rep-ratio ratio] [--time-abs seconds]\n"
+    "                    [--arms base,head] [--rtol r] [--atol a]\n"
     "                    [--max-line bytes] base head\n";
 
 /* The user's jq expressions, by option letter. */
@@ -72,7 +77,27 @@ struct cli {
 	int eflag;
 	int time_abs_set;	/* --time-abs given: --cell-timeout leaves the bound */
 	const char *fences;	/* --fences FILE */
+	char *arms;		/* --arms BASE,HEAD, split in place */
+	const char *arm[2];
 };
+
+/* --arms BASE,HEAD: two names of qe-replicate --arm; -1 (reported) otherwise. */
+static int
+arms_option(struct cli *c, const char *arg)
+{
+	char *comma;
+
+	free(c->arms);
+	c->arms = qe_xstrdup(arg);
+	comma = strchr(c->arms, ',');
+	if (comma == NULL || comma == c->arms || comma[1] == '\0' || strchr(comma + 1, ',')) {
+		warnx("option '--arms': '%s' is not BASE,HEAD (two arm names)", arg);
+		return -1;
+	}
+	*comma = '\0';
+	c->arm[0] = c->arms, c->arm[1] = comma + 1;
+	return 0;
+}
 
 /* One option of the command line; -1 for a usage error. */
 static int
@@ -116,6 +141,9 @@ option(int ch, const char *arg, void *ctx)
 			return -1;
 		o->nb.rep_ratio = o->cell.rep_ratio;
 		return 0;
+	case OPT_ARMS: return arms_option(c, arg);
+	case OPT_RTOL: return qe_opt_number("--rtol", arg, 0, 0, INFINITY, &o->rtol);
+	case OPT_ATOL: return qe_opt_number("--atol", arg, 0, 0, INFINITY, &o->atol);
 	case OPT_ALPHA:
 		if (qe_opt_number("--alpha", arg, 0, 1, nextafter(1, 0), &o->cell.alpha) < 0)
 			return -1;
@@ -164,7 +192,7 @@ display(const char *operand)
 int
 main(int argc, char **argv)
 {
-	struct cli c = { QE_DIFF_OPTS_DEFAULT, { { 0 }, { 0 }, { 0 } }, { 0 }, 0, 0, NULL };
+	struct cli c = { QE_DIFF_OPTS_DEFAULT, { { 0 }, { 0 }, { 0 } }, { 0 }, 0, 0, NULL, NULL, { NULL, NULL } };
 	const struct qe_cli cli = { "Aa:d:ef:hi:k:r:", longopts, usage, option, &c };
 	struct qe_reader rd = { 0 };
 	struct qe_fences fs = { 0 };
@@ -173,8 +201,10 @@ main(int argc, char **argv)
 
 	if ((status = qe_cli_parse(&cli, &argc, &argv)) != QE_CLI_GO) {
 		qe_prscope_free(&c.scope);
+		free(c.arms);
 		return status;
 	}
+	rd.arms[0] = c.arm[0], rd.arms[1] = c.arm[1];
 	c.opts.scope = &c.scope;
 	if (c.opts.cell_timeout > 0 && !c.time_abs_set)
 		c.opts.cell.time_abs = c.opts.cell_timeout / QE_DIFF_TIME_SHARE;
@@ -182,11 +212,13 @@ main(int argc, char **argv)
 		if (argc == 2)
 			warnx("only one of base and head may be '-'");
 		qe_prscope_free(&c.scope);
+		free(c.arms);
 		return qe_cli_usage_error(&cli);
 	}
 	if (compile(&c.x, &rd) < 0) {
 		exprs_free(&c.x);
 		qe_prscope_free(&c.scope);
+		free(c.arms);
 		return qe_json_finish(QE_EXIT_TROUBLE);
 	}
 	status = QE_EXIT_OK;
@@ -206,6 +238,7 @@ main(int argc, char **argv)
 	exprs_free(&c.x);
 	qe_prscope_free(&c.scope);
 	qe_reader_free(&rd);
+	free(c.arms);
 	if (status == QE_EXIT_OK && c.eflag && regressions > 0)
 		status = QE_EXIT_ANSWER;
 	return qe_json_finish(status);

@@ -12,7 +12,11 @@
 # reads changed, an "env" line says what the kernel runs with: the versions
 # of key modules the notebook imported (never importing one), JAX's x64 flag,
 # backend and devices once JAX has set them up, numba's threading layer and
-# the thread counts in effect.  Each line is one os.write() on an O_APPEND descriptor,
+# the thread counts in effect. Once numba or JAX is imported (never importing
+# either: a finder on sys.meta_path only looks), their compile events are
+# listened to (numba.core.event "numba:compile", jax.monitoring's duration
+# events), and each end line says how many JIT compilations the cell caused,
+# their seconds and the functions compiled (the recompile audit).  Each line is one os.write() on an O_APPEND descriptor,
 # so kernels running in parallel never interleave within a line.  Without the
 # variable nothing is registered at all.
 #
@@ -85,7 +89,7 @@ def _qe_telemetry_install():
     wall_ns = time.time_ns
     mono_ns = time.monotonic_ns
     getcwd = os.getcwd
-    pending = []  # stack of (info, start_us, body, extra, mono_ns, peak): nested run_cell calls nest
+    pending = []  # stack of (info, start_us, body, extra, mono_ns, peak, jit counts): nested run_cell calls nest
     seq = [0]
 
     modules = sys.modules
@@ -157,6 +161,86 @@ def _qe_telemetry_install():
             write(fd, ('{"qe_hook":1,"event":"env","run":"%d-%d","pid":%d,"kernel_start":"%s","seq":%d,"env":%s}\n' % (
                 pid, kernel_start_us, pid, stamp(kernel_start_us), seq_now, env)).encode("utf-8", "surrogatepass"))
 
+    # the recompile audit: [compiles, seconds, {function: compiles}, sources, numba depth, start]
+    jit = [0, 0.0, {}, [], 0, 0]
+
+    def numba_listen():
+        ev = modules.get("numba.core.event")
+        if "numba" in jit[3] or ev is None or not hasattr(ev, "install_listener"):
+            return  # not imported, or still importing
+
+        class Compiles(ev.Listener):
+            def on_start(self, event):
+                try:
+                    jit[4] += 1
+                    if jit[4] == 1:
+                        jit[5] = mono_ns()
+                    d = getattr(event.data.get("dispatcher"), "py_func", None)
+                    name = getattr(d, "__qualname__", None) or "?"
+                    jit[0] += 1
+                    jit[2][name] = jit[2].get(name, 0) + 1
+                except BaseException:
+                    pass
+
+            def on_end(self, event):
+                try:
+                    jit[4] -= 1
+                    if jit[4] == 0:  # the outermost compile: its callees' are inside it
+                        jit[1] += (mono_ns() - jit[5]) / 1e9
+                except BaseException:
+                    pass
+
+        jit[3].append("numba")
+        ev.register("numba:compile", Compiles())
+
+    def jax_listen():
+        mon = modules.get("jax.monitoring")
+        if "jax" in jit[3] or mon is None or not hasattr(mon, "register_event_duration_secs_listener"):
+            return
+
+        def duration(event, secs, **kwargs):
+            try:
+                if event.startswith("/jax/core/compile/"):
+                    jit[1] += float(secs)
+                    if event == "/jax/core/compile/backend_compile_duration":
+                        jit[0] += 1
+                        name = kwargs.get("fun_name") or "jit"
+                        jit[2][name] = jit[2].get(name, 0) + 1
+            except BaseException:
+                pass
+
+        jit[3].append("jax")
+        mon.register_event_duration_secs_listener(duration)
+
+    def jit_listen():
+        try:
+            if len(jit[3]) < 2:
+                numba_listen()
+                jax_listen()
+                if len(jit[3]) == 2:
+                    sys.meta_path[:] = [f for f in sys.meta_path if f is not watch]
+        except BaseException:
+            pass
+
+    class Watch:
+        """On sys.meta_path: finds nothing, only looks whether numba or JAX
+        has been imported since (they import much after their events)."""
+
+        def find_spec(self, name, path=None, target=None):
+            jit_listen()
+            return None
+
+    watch = Watch()
+
+    def jit_end(before):
+        # ',"jit_compiles":N,"jit_compile_s":S,"jit_functions":{...}' since `before`, once listened
+        if not jit[3]:
+            return ""
+        n0, s0, f0 = before if before is not None else (0, 0.0, {})
+        fns = {k: v - f0.get(k, 0) for k, v in jit[2].items() if v != f0.get(k, 0)}
+        return ',"jit_compiles":%d,"jit_compile_s":%s,"jit_functions":%s' % (
+            jit[0] - n0, repr(round(jit[1] - s0, 6)), dumps(fns, sort_keys=True))
+
     def peak_kib():
         try:
             return rusage(rself).ru_maxrss if rusage else -1  # KiB on Linux
@@ -196,7 +280,9 @@ def _qe_telemetry_install():
             body = ',"cwd":%s,"seq":%d,"source_sha256":"%s","start":"%s"' % (
                 cwd, seq[0], digest, stamp(start_us))
             write(fd, (head_start + body + extra).encode("utf-8", "surrogatepass"))
-            pending.append((info, start_us, body, extra, mono_ns(), peak_kib()))
+            jit_listen()
+            before = (jit[0], jit[1], dict(jit[2])) if jit[3] else None
+            pending.append((info, start_us, body, extra, mono_ns(), peak_kib(), before))
         except BaseException:
             pass
 
@@ -208,7 +294,7 @@ def _qe_telemetry_install():
             info = getattr(result, "info", None)
             if result is not None and info is not pending[-1][0]:
                 return  # e.g. an empty cell: post_run_cell without pre_run_cell
-            _, start_us, body, extra, t0, peak0 = pending.pop()
+            _, start_us, body, extra, t0, peak0, before = pending.pop()
             dur_us = (t - t0 + 500) // 1000
             ok, err = False, "null"
             if result is not None:
@@ -218,7 +304,7 @@ def _qe_telemetry_install():
                     err = dumps(type(exc).__name__)
             write(fd, (head_end + body + ',"end":"%s","duration_s":%r,"success":%s,"error":%s' % (
                 stamp(start_us + dur_us), dur_us / 1e6, "true" if ok else "false", err)
-                + memory(peak0) + extra).encode("utf-8", "surrogatepass"))
+                + memory(peak0) + jit_end(before) + extra).encode("utf-8", "surrogatepass"))
             if not pending:
                 env_line(seq[0])
         except BaseException:
@@ -227,6 +313,9 @@ def _qe_telemetry_install():
     try:
         ip.events.register("pre_run_cell", pre_run_cell)
         ip.events.register("post_run_cell", post_run_cell)
+        jit_listen()
+        if len(jit[3]) < 2:
+            sys.meta_path.insert(0, watch)
     except BaseException:
         try:
             os.close(fd)

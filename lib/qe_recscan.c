@@ -11,13 +11,16 @@ int
 qe_recscan_key(const char *k, size_t n)
 {
 	switch (n) {
+	case 3:
+		return K("arm") ? QE_RK_ARM : -1;
 	case 4:
 		return K("kind") ? QE_RK_KIND : K("name") ? QE_RK_NAME : -1;
 	case 5:
 		return K("index") ? QE_RK_INDEX : K("error") ? QE_RK_ERROR : K("input") ? QE_RK_INPUT :
 		    K("label") ? QE_RK_LABEL : -1;
 	case 6:
-		return K("origin") ? QE_RK_ORIGIN : K("status") ? QE_RK_STATUS : K("warm_s") ? QE_RK_WARM_S : -1;
+		return K("origin") ? QE_RK_ORIGIN : K("status") ? QE_RK_STATUS : K("warm_s") ? QE_RK_WARM_S :
+		    K("values") ? QE_RK_VALUES : -1;
 	case 7:
 		return K("current") ? QE_RK_CURRENT : K("version") ? QE_RK_VERSION : -1;
 	case 8:
@@ -32,11 +35,13 @@ qe_recscan_key(const char *k, size_t n)
 	case 11:
 		return K("timing_note") ? QE_RK_TNOTE : -1;
 	case 12:
-		return K("timeout_cell") ? QE_RK_TIMEOUT : K("warm_seconds") ? QE_RK_WARM_NB : -1;
+		return K("timeout_cell") ? QE_RK_TIMEOUT : K("warm_seconds") ? QE_RK_WARM_NB :
+		    K("jit_compiles") ? QE_RK_JIT_N : -1;
 	case 13:
 		return K("source_sha256") ? QE_RK_SOURCE : K("cells_seconds") ? QE_RK_CELLS_S :
 		    K("output_sha256") ? QE_RK_OUTPUT : K("timing_source") ? QE_RK_TSRC :
-		    K("result_sha256") ? QE_RK_RESULT : -1;
+		    K("result_sha256") ? QE_RK_RESULT : K("jit_compile_s") ? QE_RK_JIT_S :
+		    K("jit_functions") ? QE_RK_JIT_FN : -1;
 	case 17:
 		return K("execution_seconds") ? QE_RK_EXEC_S : K("peak_growth_bytes") ? QE_RK_PEAK_GROWTH : -1;
 	default:
@@ -393,6 +398,10 @@ member(struct qe_recscan *sc, int id, unsigned pos, struct qe_recline *l)
 		return (l->tc = sc->own[1] = tree(s)) ? 0 : -1;
 	if (id == QE_RK_KENV && t == QE_JS_OBJ)
 		return (l->kenv = sc->own[2] = tree(s)) ? 0 : -1;
+	if (id == QE_RK_VALUES && t == QE_JS_ARR)
+		return (l->values = sc->own[3] = tree(s)) ? 0 : -1;
+	if (id == QE_RK_JIT_FN && t == QE_JS_OBJ)
+		return (l->jitfn = sc->own[4] = tree(s)) ? 0 : -1;
 	return qe_js_skip(s) < 0 ? -1 : 0;
 }
 
@@ -465,6 +474,10 @@ qe_recscan_tree(struct qe_recscan *sc, const cJSON *t, struct qe_recline *l)
 					l->tc = v;
 				else if (type == QE_JS_OBJ && id == QE_RK_KENV)
 					l->kenv = v;
+				else if (type == QE_JS_ARR && id == QE_RK_VALUES)
+					l->values = v;
+				else if (type == QE_JS_OBJ && id == QE_RK_JIT_FN)
+					l->jitfn = v;
 			}
 		}
 		pos++;

@@ -15,7 +15,7 @@ TABLE(qe_vocab_verdict_words, "verdict word", "slower", "faster", "unchanged", "
     "newly failing");
 TABLE(qe_vocab_flags, "flag", "source-changed", "upstream-changed", "output-changed",
     "status-changed", "not-comparable", "changed-on-main", "ignored", "compile-time-regression",
-    "memory-growth");
+    "memory-growth", "precision-loss", "recompiles");
 TABLE(qe_vocab_cell_statuses, "cell status", "ok", "error", "skipped", "not-run");
 TABLE(qe_vocab_nb_statuses, "notebook status", "ok", "failed");
 TABLE(qe_vocab_timing_sources, "timing source", "hook", "nbclient", "jupyterlab", "papermill",
@@ -37,13 +37,16 @@ TABLE(qe_vocab_compare_bys, "compare by", "package", "fingerprint", "env-file", 
 TABLE(qe_vocab_moves, "moved", "slower", "faster", "same", "unknown", "machine", "moved", "nothing");
 TABLE(qe_vocab_causes, "cause", "edit", "environment", "runner", "kernel", "unexplained");
 TABLE(qe_vocab_versions, "version", "base", "head");
+TABLE(qe_vocab_fidelity, "fidelity verdict", "same", "differ", "shape-changed", "missing", "not-compared");
+TABLE(qe_vocab_fidelity_answers, "fidelity answer", "same", "differ", "precision-loss", "not-compared");
 
 const struct qe_vocab *const qe_vocabularies[] = {
 	&qe_vocab_verdicts, &qe_vocab_verdict_words, &qe_vocab_flags, &qe_vocab_cell_statuses, &qe_vocab_nb_statuses,
 	&qe_vocab_timing_sources, &qe_vocab_timing_methods, &qe_vocab_timing_notes, &qe_vocab_origins, &qe_vocab_executions,
 	&qe_vocab_times_from, &qe_vocab_answers,
 	&qe_vocab_verdict_rules, &qe_vocab_series_words, &qe_vocab_levels, &qe_vocab_add_results, &qe_vocab_prov_whats,
-	&qe_vocab_compare_bys, &qe_vocab_moves, &qe_vocab_causes, &qe_vocab_versions, NULL
+	&qe_vocab_compare_bys, &qe_vocab_moves, &qe_vocab_causes, &qe_vocab_versions,
+	&qe_vocab_fidelity, &qe_vocab_fidelity_answers, NULL
 };
 
 int

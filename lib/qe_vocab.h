@@ -45,10 +45,16 @@ int qe_vocab_verdict_is_timed(int v);
 /* Flags of diff records: bit (1 << QE_F_x) in a flag set. */
 enum qe_flag {
 	QE_F_SOURCE, QE_F_UPSTREAM, QE_F_OUTPUT, QE_F_STATUS, QE_F_NOTCOMP, QE_F_MAIN,
-	QE_F_IGNORED, QE_F_COMPILE, QE_F_MEMORY, QE_NFLAGS
+	QE_F_IGNORED, QE_F_COMPILE, QE_F_MEMORY, QE_F_PRECISION, QE_F_RECOMPILE, QE_NFLAGS
 };
 #define QE_FLAG(f) (1u << (f))
 extern const struct qe_vocab qe_vocab_flags;
+
+/* A variable's fidelity verdict, and a lecture's answer (schema/diff.json, qe_fidelity.h). */
+enum qe_fid_verdict { QE_FV_SAME, QE_FV_DIFFER, QE_FV_SHAPE, QE_FV_MISSING, QE_FV_NOTCOMPARED };
+extern const struct qe_vocab qe_vocab_fidelity;
+enum qe_fid_answer { QE_FA_SAME, QE_FA_DIFFER, QE_FA_PRECISION, QE_FA_NOTCOMPARED };
+extern const struct qe_vocab qe_vocab_fidelity_answers;
 
 /* A code cell's status (schema/cell.json). */
 enum qe_cell_status { QE_ST_OK, QE_ST_ERROR, QE_ST_SKIPPED, QE_ST_NOTRUN, QE_NCELL_STATUSES };

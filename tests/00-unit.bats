@@ -49,6 +49,8 @@ UNIT_DIR=$TESTS_DIR/../build/unit
 	assert_line "compare by: $(words '."$defs".compare.properties.by.enum' "$S/history.json")"
 	assert_line "moved: $(words '."$defs".compare.properties.moved.enum' "$S/history.json")"
 	assert_line "version: $(words '."$defs".version.enum' "$S/common.json")"
+	assert_line "fidelity verdict: $(words '."$defs"."notebook-diff".properties.fidelity.properties.values.items.properties.verdict.enum' "$S/diff.json")"
+	assert_line "fidelity answer: $(words '."$defs"."notebook-diff".properties.fidelity.properties.answer.enum' "$S/diff.json")"
 }
 
 @test "the code stays readable: no function of cmd/ or lib/ over 80 lines, no fuzz target includes a tool's main" {

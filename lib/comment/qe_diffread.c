@@ -79,6 +79,15 @@ warm_of(const cJSON *rec, struct qe_dwarm *w)
 	w->error = qe_json_strdup(o, "error");
 }
 
+/* A copy of member key of rec when it is an object, or NULL. */
+static cJSON *
+object_of(const cJSON *rec, const char *key)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(rec, key);
+
+	return cJSON_IsObject(o) ? qe_json_check(cJSON_Duplicate(o, 1)) : NULL;
+}
+
 static void
 add_cell(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
 {
@@ -123,6 +132,8 @@ add_cell(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
 	c->rss_b = qe_json_num(rec, "rss_base_bytes");
 	c->rss_h = qe_json_num(rec, "rss_head_bytes");
 	c->rss_step = qe_json_num(rec, "rss_growth_delta_bytes");
+	c->jit_b = object_of(rec, "jit_base");
+	c->jit_h = object_of(rec, "jit_head");
 	c->seq = d->seq++;
 }
 
@@ -155,6 +166,7 @@ add_nb(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
 	    qe_json_check(cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(rec, "kernel_changes"), 1)) : NULL;
 	n->kernel_imports = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(rec, "kernel_imports")) ?
 	    qe_json_check(cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(rec, "kernel_imports"), 1)) : NULL;
+	n->fidelity = object_of(rec, "fidelity");
 	test_of(rec, &n->test);
 	warm_of(rec, &n->warm);
 	n->seq = d->seq++;
@@ -204,6 +216,8 @@ qe_diffset_free(struct qe_diffset *d)
 		free(d->cells[i].name);
 		free(d->cells[i].reason);
 		free(d->cells[i].warm.error);
+		cJSON_Delete(d->cells[i].jit_b);
+		cJSON_Delete(d->cells[i].jit_h);
 	}
 	for (size_t i = 0; i < d->nnbs; i++) {
 		free(d->nbs[i].doc);
@@ -211,6 +225,7 @@ qe_diffset_free(struct qe_diffset *d)
 		free(d->nbs[i].error);
 		cJSON_Delete(d->nbs[i].kernel_changes);
 		cJSON_Delete(d->nbs[i].kernel_imports);
+		cJSON_Delete(d->nbs[i].fidelity);
 		free(d->nbs[i].warm.error);
 	}
 	free(d->cells);

@@ -63,6 +63,7 @@ struct qe_dcell {
 	double lo, hi;		/* the test's spread, NAN when none */
 	struct qe_dwarm warm;
 	double rss_b, rss_h, rss_step;	/* rss_{base,head}_bytes, rss_growth_delta_bytes, or NAN */
+	cJSON *jit_b, *jit_h;	/* "jit_base", "jit_head" when objects (owned), or NULL */
 	long seq;		/* order of reading, among cells and notebooks */
 };
 
@@ -80,6 +81,7 @@ struct qe_dnb {
 	double base_exec, head_exec;	/* {base,head}_execution_seconds */
 	cJSON *kernel_changes;	/* its "kernel_changes" array when not empty (owned), or NULL */
 	cJSON *kernel_imports;	/* its "kernel_imports" object (owned), or NULL */
+	cJSON *fidelity;	/* its "fidelity" object (owned), or NULL */
 	struct qe_dtest test;	/* the lecture total's replicate test */
 	struct qe_dwarm warm;	/* the lecture's warm verdict */
 	long seq;

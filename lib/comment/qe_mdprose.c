@@ -4,6 +4,7 @@
 
 #include "qe_mem.h"
 #include "qe_json.h"
+#include "qe_fidprose.h"
 #include "qe_gfm.h"
 #include "qe_mdprose.h"
 #include "qe_mdtable.h"
@@ -145,6 +146,8 @@ qe_mdprose_headline(struct qe_buf *b, const struct qe_review *r)
 	}
 	if (r->n_differ > 0)
 		results_differ(b, r);
+	/* the values compared, then recompiles: the evaluation's facts before the timings */
+	yellow = (qe_fidprose_fidelity(b, d) + qe_fidprose_recompiles(b, d) > 0) || yellow;
 	qe_buf_adds(b, red ? "\xf0\x9f\x94\xb4 " : yellow ? "\xf0\x9f\x9f\xa1 " : "\xf0\x9f\x9f\xa2 ");
 	headline_counts(b, r, yellow);
 	if (r->n_compile > 0)

@@ -302,9 +302,29 @@ count_cell(struct qe_nb_diff *nb, const struct qe_cell_diff *c)
 	if ((!(c->flags & F_IGNORED) || (nb->flags & F_IGNORED)) &&
 	    (v == QE_V_REGRESSION || v == QE_V_IMPROVEMENT))
 		nb->rule_cells[v == QE_V_REGRESSION ? 0 : 1]++;
-	nb->flags |= c->flags & (F_OUTPUT | F_STATUS | QE_FLAG(QE_F_COMPILE) | QE_FLAG(QE_F_MEMORY));
+	nb->flags |= c->flags & (F_OUTPUT | F_STATUS | QE_FLAG(QE_F_COMPILE) | QE_FLAG(QE_F_MEMORY) |
+	    QE_FLAG(QE_F_RECOMPILE));
 	if (v == QE_V_NEW || v == QE_V_REMOVED || (c->flags & F_SOURCE))
 		nb->flags |= F_SOURCE;
+}
+
+/* 1 when both sides captured values (qe-replicate --compare): they decide "results differ". */
+static int
+fidelity_decides(const struct qe_nb_diff *nb)
+{
+	return nb->fid.present && nb->fid.answer != QE_FA_NOTCOMPARED;
+}
+
+/* The fidelity of d's captured values, and the lecture's flags it decides. */
+static void
+judge_fidelity(const struct qe_diff_opts *o, const struct qe_doc *d, struct qe_nb_diff *nb)
+{
+	qe_fidelity_compare(d->s[QE_BASE].values, d->s[QE_HEAD].values, o->rtol, o->atol, &nb->fid);
+	nb->fid.vary = d->s[QE_BASE].values_vary || d->s[QE_HEAD].values_vary;
+	if (nb->fid.present && nb->fid.answer == QE_FA_DIFFER)
+		nb->flags |= F_OUTPUT;
+	if (nb->fid.present && nb->fid.answer == QE_FA_PRECISION)
+		nb->flags |= QE_FLAG(QE_F_PRECISION);
 }
 
 static void
@@ -316,6 +336,8 @@ judge_cells(const struct qe_diff_opts *o, const struct qe_reader *r, double scal
 	double m, rss_diff = NAN;
 
 	for (int i = 0; i < np; i++) {
+		if (fidelity_decides(nb))	/* the values are the results, not the printouts */
+			cp[i].flags &= ~F_OUTPUT;
 		if (cp[i].b && !isnan(m = qe_reader_cell_median(cp[i].b)))
 			nb->sum[QE_BASE] += m;
 		if (cp[i].h && !isnan(m = qe_reader_cell_median(cp[i].h)))
@@ -340,6 +362,9 @@ judge_cells(const struct qe_diff_opts *o, const struct qe_reader *r, double scal
 		    rule.abs < o->import_abs)
 			rule.abs = o->import_abs;
 		judge_cell(o, r, &rule, scale, &cp[i], nb->notcomp, doc, &c, &rss_diff);
+		/* one function compiled again within the cell, more often than in base */
+		if (cp[i].h && cp[i].h->jit_top_n > 1 && (!cp[i].b || cp[i].h->jit_top_n > cp[i].b->jit_top_n))
+			c.flags |= QE_FLAG(QE_F_RECOMPILE);
 		count_cell(nb, &c);
 		if (fn)
 			fn(arg, nb, &c);
@@ -539,6 +564,7 @@ qe_diff_doc(const struct qe_diff_opts *o, const struct qe_reader *r, const struc
 	if (nb->notcomp)
 		nb->flags |= F_NOTCOMP;
 	scope_flags(o, r, nb);
+	judge_fidelity(o, d, nb);
 	if (hs->present && hs->failed) {
 		nb->verdict = bs->present && bs->failed ? QE_V_FAILED : QE_V_NEWLYFAILED;
 		nb->reason = nb->verdict == QE_V_FAILED ? "failed in base and head" : "head failed";

@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 
+#include "qe_fidelity.h"
 #include "qe_fingerprint.h"
 #include "qe_prscope.h"
 
@@ -42,11 +43,12 @@ struct qe_diff_opts {
 	const struct qe_fences *fences;	/* --fences: per-cell rules, NULL for none */
 	double import_abs;	/* --import-abs: the floor of an unchanged import cell */
 	double cell_timeout;	/* --cell-timeout: the per-cell limit in seconds, 0 unknown */
+	double rtol, atol;	/* --rtol, --atol: numerical fidelity's tolerance (qe_fidelity.h) */
 };
 
 /* The defaults: see qe-cell-diff(1), THRESHOLDS, for the evidence. */
 #define QE_DIFF_OPTS_DEFAULT { { 1.5, 0.5, 0.05, 1.2, 0.05, QE_DIFF_TIME_ABS }, { 1.5, 1.0, 0.05, 1.2, 0.05, 0 }, \
-	3.5, 0.05, 3, 0, 134217728, 1.5, NULL, NULL, 2.0, 0 }
+	3.5, 0.05, 3, 0, 134217728, 1.5, NULL, NULL, 2.0, 0, 1e-5, 1e-8 }
 
 /* The long-cell bound: 60 s, 1/40 of the 2,400 s per-cell limit QuantEcon's books set. */
 #define QE_DIFF_TIME_ABS 60.0
@@ -147,6 +149,7 @@ struct qe_nb_diff {
 	long cells[QE_NVERDICTS];	/* its cells' verdicts */
 	long cell_flags[QE_NFLAGS];	/* its cells' flags */
 	long cell_regressions;		/* its cells' regressions that gate -e */
+	struct qe_fidelity fid;		/* its captured values compared (owned: qe_fidelity_free) */
 };
 
 /* Called for each judged cell in document order, before the notebook is judged. */

@@ -1,6 +1,9 @@
 /* Writing notebook-diff, cell-diff and diff-summary records (qe_diffrec.h). */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "qe_stats.h"
 
 #include "qe_json.h"
 #include "qe_diffrec.h"
@@ -80,6 +83,38 @@ jw_warm(struct qe_buf *b, const struct qe_judgement *w, int both, const char *er
 	QE_JW_LIT(b, "}");
 }
 
+/* A side's recompile audit: {"compiles","compile_s" (medians over runs),"top","top_compiles"}, or null. */
+static void
+jw_jit_side(struct qe_buf *b, const struct qe_cell *c, const struct qe_reader *r)
+{
+	double *v;
+	int n;
+
+	if (c == NULL || c->jitn == NULL) {
+		QE_JW_LIT(b, "null");
+		return;
+	}
+	v = qe_xmalloc(sizeof *v * (size_t)c->jitn->n);
+	memcpy(v, c->jitn->v, sizeof *v * (size_t)(n = c->jitn->n));
+	QE_JW_LIT(b, "{\"compiles\":"), qe_jw_num(b, qe_stats_median(v, n), 1);
+	memcpy(v, c->jits->v, sizeof *v * (size_t)n);
+	QE_JW_KEY(b, "compile_s"), qe_jw_num(b, qe_stats_median(v, n), 6);
+	QE_JW_KEY(b, "top"), qe_jw_str(b, qe_reader_text(r, c->jit_top));
+	QE_JW_KEY(b, "top_compiles"), qe_jw_num(b, c->jit_top ? c->jit_top_n : NAN, 0);
+	QE_JW_LIT(b, "}");
+	free(v);
+}
+
+/* "jit_base", "jit_head": the hook's recompile audit, when a side's kernel had a JIT listener. */
+static void
+jw_jit(struct qe_buf *b, const struct qe_cell *bc, const struct qe_cell *hc, const struct qe_reader *r)
+{
+	if ((bc == NULL || bc->jitn == NULL) && (hc == NULL || hc->jitn == NULL))
+		return;
+	QE_JW_KEY(b, "jit_base"), jw_jit_side(b, bc, r);
+	QE_JW_KEY(b, "jit_head"), jw_jit_side(b, hc, r);
+}
+
 /* A cell-diff line into the writer's buffer (a qe_cell_diff_fn). */
 static void
 write_cell(void *arg, const struct qe_nb_diff *nb, const struct qe_cell_diff *c)
@@ -134,6 +169,7 @@ write_cell(void *arg, const struct qe_nb_diff *nb, const struct qe_cell_diff *c)
 		QE_JW_KEY(b, "rss_growth_delta_bytes"), qe_jw_num(b, c->rss_step, 0);
 	}
 	jw_warm(b, &c->warm, bc && hc, c->warm_error);
+	jw_jit(b, bc, hc, w->r);
 	QE_JW_LIT(b, "}\n");
 }
 
@@ -279,6 +315,8 @@ write_notebook(struct qe_buf *b, const struct qe_nb_diff *nb)
 	jw_test(b, j);
 	jw_warm(b, &nb->warm, bs->present && hs->present, nb->warm_error);
 	jw_kernel_changes(b, bs, hs);
+	if (nb->fid.present)
+		qe_fidelity_write(b, &nb->fid);
 	QE_JW_LIT(b, "}\n");
 }
 
@@ -288,9 +326,10 @@ add_flag_counts(cJSON *o, const char *key, const long *c)
 	cJSON *x = qe_json_check(cJSON_AddObjectToObject(o, key));
 
 	for (int f = 0; f < QE_NFLAGS; f++)
-		/* the flags of replicate runs and hook memory only when set, so
-		 * that a build's summary keeps its fields */
-		if (c[f] > 0 || (f != QE_F_COMPILE && f != QE_F_MEMORY))
+		/* the flags of replicate runs, hook memory and the evaluation's
+		 * (fidelity, recompiles) only when set, so that a build's summary
+		 * keeps its fields */
+		if (c[f] > 0 || (f != QE_F_COMPILE && f != QE_F_MEMORY && f != QE_F_PRECISION && f != QE_F_RECOMPILE))
 			add_number(x, qe_vocab_name(&qe_vocab_flags, f), (double)c[f]);
 }
 
@@ -432,6 +471,7 @@ qe_diffrec_write(const struct qe_diff_opts *o, const struct qe_reader *r, const 
 		qe_json_emit_bytes(line.data, line.len);
 		qe_json_emit_bytes(w.cells.data, w.cells.len);
 		qe_diff_tally(&t, r, &nb);
+		qe_fidelity_free(&nb.fid);
 	}
 	write_summary(o, r, &rf, &t, basename, headname, executed, nexecuted, &w);
 	free(executed);

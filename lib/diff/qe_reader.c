@@ -32,6 +32,9 @@ struct rec {
 	int has_warm_nb;	/* a warm_seconds member, null or not */
 	const cJSON *prov;	/* "provenance", or NULL */
 	const cJSON *kenv;	/* "kernel_env" when an object, or NULL */
+	const cJSON *values;	/* "values" when an array, or NULL */
+	const cJSON *jitfn;	/* "jit_functions" when an object, or NULL */
+	double jit_n, jit_s;	/* jit_compiles, jit_compile_s */
 };
 
 static uint32_t
@@ -264,7 +267,7 @@ side_cell(struct qe_side *sd, int i)
  * reject the record: read as null, "execution_seconds": "slow" was a silent
  * change. null is always accepted.
  */
-enum { T_STR, T_NUM, T_BOOL, T_OBJ };
+enum { T_STR, T_NUM, T_BOOL, T_OBJ, T_ARR };
 enum { K_NOTEBOOK = 1, K_CELL = 2 };
 static const struct field {
 	const char *key;
@@ -295,8 +298,13 @@ static const struct field {
 	{ "warm_note", T_STR, K_CELL, QE_RK_WARM_NOTE },
 	{ "warm_error", T_STR, K_NOTEBOOK | K_CELL, QE_RK_WARM_ERROR },
 	{ "warm_seconds", T_NUM, K_NOTEBOOK, QE_RK_WARM_NB },
+	{ "arm", T_STR, K_NOTEBOOK | K_CELL, QE_RK_ARM },
+	{ "values", T_ARR, K_NOTEBOOK, QE_RK_VALUES },
+	{ "jit_compiles", T_NUM, K_CELL, QE_RK_JIT_N },
+	{ "jit_compile_s", T_NUM, K_CELL, QE_RK_JIT_S },
+	{ "jit_functions", T_OBJ, K_CELL, QE_RK_JIT_FN },
 };
-static const char *const type_names[] = { "a string", "a number", "true or false", "an object" };
+static const char *const type_names[] = { "a string", "a number", "true or false", "an object", "an array" };
 
 /* The field of member id for a record of kind K_*, or NULL. */
 static const struct field *
@@ -313,7 +321,7 @@ static int
 type_ok(int t, int type)
 {
 	static const signed char js[] = { [T_STR] = QE_JS_STR, [T_NUM] = QE_JS_NUM,
-		[T_BOOL] = QE_JS_TRUE, [T_OBJ] = QE_JS_OBJ };
+		[T_BOOL] = QE_JS_TRUE, [T_OBJ] = QE_JS_OBJ, [T_ARR] = QE_JS_ARR };
 
 	return t == QE_JS_NULL || (t == QE_JS_FALSE ? QE_JS_TRUE : t) == js[type];
 }
@@ -408,6 +416,33 @@ record_document(struct qe_reader *r, const struct qe_recline *l, const cJSON *tr
 	return 0;
 }
 
+/*
+ * A notebook record's "values" (qe-replicate --compare): the first run's
+ * kept; a later run whose digests differ marks the side's values as varying.
+ */
+static void
+read_values(struct qe_side *sd, const cJSON *values)
+{
+	const cJSON *a, *b;
+
+	if (values == NULL)
+		return;
+	if (sd->values == NULL) {
+		sd->values = qe_json_check(cJSON_Duplicate(values, 1));
+		return;
+	}
+	if (cJSON_GetArraySize(values) != cJSON_GetArraySize(sd->values)) {
+		sd->values_vary = 1;
+		return;
+	}
+	for (a = values->child, b = sd->values->child; a && b; a = a->next, b = b->next) {
+		const char *x = qe_json_str(a, "sha256"), *y = qe_json_str(b, "sha256");
+
+		if ((x == NULL) != (y == NULL) || (x && strcmp(x, y) != 0))
+			sd->values_vary = 1;
+	}
+}
+
 static void
 read_notebook(struct qe_reader *r, struct qe_side *sd, const struct rec *rec)
 {
@@ -417,6 +452,7 @@ read_notebook(struct qe_reader *r, struct qe_side *sd, const struct rec *rec)
 	sd->nb_records++;
 	if (sd->kenv == NULL && rec->kenv != NULL)
 		sd->kenv = qe_json_check(cJSON_Duplicate(rec->kenv, 1));
+	read_values(sd, rec->values);
 	if (sd->nexec == sd->capexec) {
 		sd->capexec = sd->capexec ? sd->capexec * 2 : 1;
 		sd->exec_s = qe_xrealloc(sd->exec_s, (size_t)sd->capexec * sizeof(double));
@@ -503,6 +539,28 @@ cell_first(struct qe_reader *r, struct qe_side *sd, struct qe_cell *c, const str
 	}
 }
 
+/*
+ * The recompile audit of a cell record (the hook's jit_compiles,
+ * jit_compile_s, jit_functions) into its cell: a replicate's counts, and
+ * the function compiled most often.
+ */
+static void
+read_jit(struct qe_reader *r, struct qe_cell *c, const struct rec *rec)
+{
+	const cJSON *f;
+
+	if (isnan(rec->jit_n))
+		return;
+	samples_push(&c->jitn, rec->jit_n);
+	samples_push(&c->jits, isnan(rec->jit_s) ? 0 : rec->jit_s);
+	cJSON_ArrayForEach(f, rec->jitfn) {
+		if (cJSON_IsNumber(f) && f->valuedouble > c->jit_top_n && f->valuedouble < 1e9) {
+			c->jit_top_n = (int)f->valuedouble;
+			c->jit_top = text_add(r, f->string);
+		}
+	}
+}
+
 /* A cell record of document d, checked by bad_cell(): 0, or -1 (reported). */
 static int
 read_cell(struct qe_reader *r, struct qe_doc *d, const struct rec *rec, const char *file, long line)
@@ -526,6 +584,7 @@ read_cell(struct qe_reader *r, struct qe_doc *d, const struct rec *rec, const ch
 		samples_push(&c->rss, rec->rss);
 	if (c->warm_error == 0 && rec->warm_note && strcmp(rec->warm_note, "raised") == 0)
 		c->warm_error = text_add(r, rec->warm_error ? rec->warm_error : "an error");
+	read_jit(r, c, rec);
 	if (c->present) {
 		/* a replicate run of the same cell */
 		if (memcmp(c->src, src, 16) != 0) {
@@ -573,21 +632,26 @@ rec_of(const struct qe_recline *l, const cJSON *tree, struct rec *f)
 	    .peak_growth = line_num(l, QE_RK_PEAK_GROWTH), .kenv = l->kenv, .prov = l->prov,
 	    .rss = line_num(l, QE_RK_RSS), .warm_note = l->str[QE_RK_WARM_NOTE],
 	    .warm_error = l->str[QE_RK_WARM_ERROR], .warm_nb = line_num(l, QE_RK_WARM_NB),
-	    .has_warm_nb = l->type[QE_RK_WARM_NB] != 0 };
+	    .has_warm_nb = l->type[QE_RK_WARM_NB] != 0, .values = l->values, .jitfn = l->jitfn,
+	    .jit_n = line_num(l, QE_RK_JIT_N), .jit_s = line_num(l, QE_RK_JIT_S) };
 }
 
 /*
  * A qe-replicate record names the version it ran: 1 when it belongs to the
  * other side (skipped), 0 when to this one or it names none, -1 (reported)
- * for a word that is not a version.
+ * for a word that is not a version. With --arms its "arm" decides instead
+ * (another arm's is skipped); without, an arm's record that names no
+ * version (a third arm on) belongs to neither side.
  */
 static int
 other_version(const struct qe_reader *r, const struct qe_recline *l, const char *file, long line)
 {
-	int w;
+	int w, arm = l->type[QE_RK_ARM] == QE_JS_STR;
 
+	if (arm && r->arms[0] != NULL)
+		return strcmp(l->str[QE_RK_ARM], r->arms[r->side == QE_BASE ? 0 : 1]) != 0;
 	if (l->type[QE_RK_VERSION] == 0 || l->type[QE_RK_VERSION] == QE_JS_NULL)
-		return 0;
+		return arm;
 	if ((w = qe_vocab_lookup(&qe_vocab_versions, l->str[QE_RK_VERSION])) < 0) {
 		warnx("%s:%ld: 'version' is not base or head", file, line);
 		return -1;
@@ -756,7 +820,8 @@ static void
 side_free(struct qe_side *sd)
 {
 	for (int k = 0; k < sd->ncells; k++)
-		free(sd->cells[k].more), free(sd->cells[k].warm), free(sd->cells[k].mem), free(sd->cells[k].rss);
+		free(sd->cells[k].more), free(sd->cells[k].warm), free(sd->cells[k].mem), free(sd->cells[k].rss),
+		    free(sd->cells[k].jitn), free(sd->cells[k].jits);
 	free(sd->cells);
 	free(sd->slot);
 	free(sd->cache_key);
@@ -768,6 +833,7 @@ side_free(struct qe_side *sd)
 	free(sd->warm_s);
 	free(sd->warm_error);
 	cJSON_Delete(sd->kenv);
+	cJSON_Delete(sd->values);
 }
 
 void

@@ -60,6 +60,10 @@ struct qe_cell {
 	struct qe_samples *mem;		/* peak_growth_bytes of every replicate, or NULL */
 	struct qe_samples *rss;		/* rss_bytes (resident after the cell) of every replicate, or NULL */
 	uint32_t warm_error;	/* "warm_error" of the first record whose warm pass raised here, 0 for none */
+	struct qe_samples *jitn, *jits;	/* jit_compiles, jit_compile_s of every replicate (the hook's
+					 * recompile audit), or NULL when no kernel had a JIT listener */
+	uint32_t jit_top;	/* the function compiled most often in the cell (jit_functions), 0 for none */
+	int jit_top_n;		/* ... and how often, the most over the replicates */
 	uint8_t key[16];	/* alignment key (default: source digest) */
 	uint8_t src[16];	/* first 16 bytes of source_sha256 */
 	uint64_t out;		/* first 8 bytes of result_sha256, else of output_sha256; 0 when none */
@@ -85,6 +89,8 @@ struct qe_side {
 	char *timeout_digest;	/* ... and source_sha256, or NULL */
 	const char *fp;		/* interned provenance fingerprint, or NULL */
 	cJSON *kenv;		/* the first notebook record's kernel_env (owned), or NULL */
+	cJSON *values;		/* the first notebook record's "values" (qe-replicate --compare; owned), or NULL */
+	int values_vary;	/* a later replicate's values differ (by digest) from the first's */
 	double *exec_s, *cells_s;	/* per notebook record, NAN when null */
 	double *warm_s;		/* ... and its warm_seconds (qe-replicate --warm) */
 	int nwarm;		/* notebook records with a warm_seconds member (null or not) */
@@ -116,6 +122,7 @@ struct qe_reader {
 	qe_rec_text_fn key;		/* the cell alignment key (default its source) */
 	void *key_arg;
 	int tree;			/* read every line through its tree (tests compare the ways) */
+	const char *arms[2];		/* --arms: the "arm" read as base and as head, or NULL (by "version") */
 
 	/* what was read */
 	long nrecords[2];	/* records taken per side */

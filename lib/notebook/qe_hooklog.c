@@ -65,6 +65,19 @@ mem_bytes(const cJSON *rec, const char *key)
 	    (int64_t)v->valuedouble : -1;
 }
 
+/* An end line's recompile audit (jit_compiles, jit_compile_s, jit_functions) into c. */
+static void
+jit_of(struct qe_hook_cell *c, const cJSON *rec)
+{
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(rec, "jit_compile_s");
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(rec, "jit_functions");
+
+	c->jit_n = mem_bytes(rec, "jit_compiles");
+	c->jit_s = c->jit_n >= 0 && cJSON_IsNumber(s) && s->valuedouble >= 0 ? s->valuedouble : 0;
+	cJSON_Delete(c->jit_fn);
+	c->jit_fn = c->jit_n >= 0 && cJSON_IsObject(f) ? qe_json_check(cJSON_Duplicate(f, 1)) : NULL;
+}
+
 /* An "env" line: what the kernel runs with; the run keeps the last one. */
 static int
 env_line(struct qe_hooklog *log, const cJSON *rec, const char *file, long line)
@@ -124,6 +137,7 @@ hook_line(cJSON *rec, const char *file, long line, void *ctx)
 		c->success = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec, "success"));
 		c->rss = mem_bytes(rec, "rss_bytes");
 		c->peak_growth = mem_bytes(rec, "peak_growth_bytes");
+		jit_of(c, rec);
 		c->has_end = 1;
 	}
 	return 0;
@@ -288,6 +302,8 @@ qe_hooklog_free(struct qe_hooklog *log)
 	for (size_t i = 0; i < log->n; i++) {
 		free(log->runs[i].id);
 		free(log->runs[i].cwd);
+		for (size_t k = 0; k < log->runs[i].n; k++)
+			cJSON_Delete(log->runs[i].c[k].jit_fn);
 		free(log->runs[i].c);
 		cJSON_Delete(log->runs[i].env);
 	}

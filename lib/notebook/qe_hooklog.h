@@ -33,6 +33,9 @@ struct qe_hook_cell {
 	struct qe_time start, end;
 	int64_t us;			/* duration_s, in microseconds */
 	int64_t rss, peak_growth;	/* rss_bytes, peak_growth_bytes; -1 when absent or null */
+	int64_t jit_n;			/* jit_compiles (the recompile audit); -1 when absent */
+	double jit_s;			/* jit_compile_s */
+	struct cJSON *jit_fn;		/* jit_functions (owned), or NULL */
 	int has_start, has_end, success;
 };
 

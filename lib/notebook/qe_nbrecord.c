@@ -331,6 +331,12 @@ cell_record(struct qe_nbctx *nb, const struct qe_nb_code *code, int index,
 		qe_json_add_num_or_null(o, "rss_bytes", hk->rss >= 0, (double)hk->rss);
 		qe_json_add_num_or_null(o, "peak_growth_bytes", hk->peak_growth >= 0, (double)hk->peak_growth);
 	}
+	if (hk != NULL && hk->has_end && hk->jit_n >= 0) {	/* a kernel with a JIT listener */
+		qe_json_check(cJSON_AddNumberToObject(o, "jit_compiles", (double)hk->jit_n));
+		qe_json_check(cJSON_AddNumberToObject(o, "jit_compile_s", hk->jit_s));
+		cJSON_AddItemToObject(o, "jit_functions", qe_json_check(hk->jit_fn ? cJSON_Duplicate(hk->jit_fn, 1) :
+		    cJSON_CreateObject()));
+	}
 	return o;
 }
 
