@@ -34,7 +34,7 @@ setup_file() {
 	done
 	# the tools, "installed" as make install lays them out
 	mkdir -p "$W/seed/bin" "$W/seed/share/qe-telemetry"
-	for t in qe-cache-extract qe-stamp qe-cell-diff qe-comment qe-history qe-exec-status; do
+	for t in qe-cache-extract qe-stamp qe-cell-diff qe-comment qe-history qe-exec-status qe-sweep; do
 		ln -s "$(command -v "$t")" "$W/seed/bin/$t"
 	done
 	ln -s "$REPO/hook/qe-hook" "$W/seed/bin/qe-hook"
