@@ -38,6 +38,9 @@ TABLE(qe_vocab_moves, "moved", "slower", "faster", "same", "unknown", "machine",
 TABLE(qe_vocab_causes, "cause", "edit", "environment", "runner", "kernel", "unexplained");
 TABLE(qe_vocab_versions, "version", "base", "head");
 TABLE(qe_vocab_machines, "machines", "same", "different", "unknown");
+TABLE(qe_vocab_crossovers, "crossover", "head-wins-above", "head-loses-above", "head-wins-throughout",
+    "head-loses-throughout", "crosses-repeatedly", "too-few-sizes");
+TABLE(qe_vocab_sweep_clear, "sweep clear", "head-faster", "head-slower", "overlap");
 TABLE(qe_vocab_fidelity, "fidelity verdict", "same", "differ", "shape-changed", "missing", "not-compared");
 TABLE(qe_vocab_fidelity_answers, "fidelity answer", "same", "differ", "precision-loss", "not-compared");
 
@@ -47,7 +50,7 @@ const struct qe_vocab *const qe_vocabularies[] = {
 	&qe_vocab_times_from, &qe_vocab_answers,
 	&qe_vocab_verdict_rules, &qe_vocab_series_words, &qe_vocab_levels, &qe_vocab_add_results, &qe_vocab_prov_whats,
 	&qe_vocab_compare_bys, &qe_vocab_moves, &qe_vocab_causes, &qe_vocab_versions, &qe_vocab_machines,
-	&qe_vocab_fidelity, &qe_vocab_fidelity_answers, NULL
+	&qe_vocab_fidelity, &qe_vocab_fidelity_answers, &qe_vocab_crossovers, &qe_vocab_sweep_clear, NULL
 };
 
 int

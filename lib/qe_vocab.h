@@ -56,6 +56,19 @@ extern const struct qe_vocab qe_vocab_fidelity;
 enum qe_fid_answer { QE_FA_SAME, QE_FA_DIFFER, QE_FA_PRECISION, QE_FA_NOTCOMPARED };
 extern const struct qe_vocab qe_vocab_fidelity_answers;
 
+/*
+ * A scaling sweep's crossover state, and which side a swept size is
+ * clearly on (schema/sweep.json: crossover.state, points[].clear; the rule
+ * is qe_scalefit_crossover's).
+ */
+enum qe_crossover {
+	QE_CX_WINS_ABOVE, QE_CX_LOSES_ABOVE, QE_CX_WINS_THROUGHOUT, QE_CX_LOSES_THROUGHOUT,
+	QE_CX_REPEATEDLY, QE_CX_TOO_FEW, QE_NCROSSOVERS
+};
+extern const struct qe_vocab qe_vocab_crossovers;
+enum qe_sweep_clear { QE_SC_HEAD_FASTER, QE_SC_HEAD_SLOWER, QE_SC_OVERLAP, QE_NSWEEP_CLEAR };
+extern const struct qe_vocab qe_vocab_sweep_clear;
+
 /* A code cell's status (schema/cell.json). */
 enum qe_cell_status { QE_ST_OK, QE_ST_ERROR, QE_ST_SKIPPED, QE_ST_NOTRUN, QE_NCELL_STATUSES };
 extern const struct qe_vocab qe_vocab_cell_statuses;

@@ -52,6 +52,8 @@ UNIT_DIR=$TESTS_DIR/../build/unit
 	assert_line "machines: $(words '."$defs".summary.properties.machines.enum' "$S/diff.json")"
 	assert_line "fidelity verdict: $(words '."$defs"."notebook-diff".properties.fidelity.properties.values.items.properties.verdict.enum' "$S/diff.json")"
 	assert_line "fidelity answer: $(words '."$defs"."notebook-diff".properties.fidelity.properties.answer.enum' "$S/diff.json")"
+	assert_line "crossover: $(words '."$defs".sweep.properties.crossover.properties.state.enum' "$S/sweep.json")"
+	assert_line "sweep clear: $(words '[."$defs".sweep.properties.points.items.properties.clear.enum[] | strings]' "$S/sweep.json")"
 }
 
 @test "the code stays readable: no function of cmd/ or lib/ over 80 lines, no fuzz target includes a tool's main" {

@@ -9,6 +9,7 @@
 #include "qe_json.h"
 #include "qe_mem.h"
 #include "qe_evalmd.h"
+#include "qe_vocab.h"
 
 #define CAP_NAME 80
 
@@ -156,17 +157,17 @@ exponent(struct qe_buf *b, const char *axis, const cJSON *fit)
 static void
 crossover(struct qe_buf *b, const char *axis, const cJSON *c)
 {
-	const char *st = qe_json_str(c, "state");
+	int cx = qe_vocab_lookup(&qe_vocab_crossovers, qe_json_str(c, "state"));
 	double lo = qe_json_num(c, "low"), hi = qe_json_num(c, "high");
 
-	if (st == NULL || strstr(st, "throughout") != NULL || strcmp(st, "too-few-sizes") == 0) {
-		qe_buf_adds(b, st == NULL ? QE_GFM_NONE : strcmp(st, "head-wins-throughout") == 0 ?
-		    "new version faster at every size" : strcmp(st, "head-loses-throughout") == 0 ?
+	if (cx < 0 || cx == QE_CX_WINS_THROUGHOUT || cx == QE_CX_LOSES_THROUGHOUT || cx == QE_CX_TOO_FEW) {
+		qe_buf_adds(b, cx < 0 ? QE_GFM_NONE : cx == QE_CX_WINS_THROUGHOUT ?
+		    "new version faster at every size" : cx == QE_CX_LOSES_THROUGHOUT ?
 		    "new version slower at every size" : "too few sizes");
 		return;
 	}
-	qe_buf_adds(b, strcmp(st, "head-wins-above") == 0 ? "new version wins above " :
-	    strcmp(st, "head-loses-above") == 0 ? "new version loses above " : "curves cross repeatedly, first at ");
+	qe_buf_adds(b, cx == QE_CX_WINS_ABOVE ? "new version wins above " :
+	    cx == QE_CX_LOSES_ABOVE ? "new version loses above " : "curves cross repeatedly, first at ");
 	qe_gfm_text(b, axis, CAP_NAME);
 	qe_buf_adds(b, " \xe2\x89\x88 ");
 	qe_gfm_magnitude(b, qe_json_num(c, "at"));
@@ -275,7 +276,7 @@ point_row(struct qe_buf *b, const cJSON *p, int own)
 	qe_gfm_dur(b, qe_json_num(get(p, "head"), "median_s"));
 	qe_buf_adds(b, " | ");
 	qe_gfm_ratio(b, qe_json_num(p, "speedup"));
-	qe_buf_adds(b, strcmp(qe_json_str(p, "clear") ? qe_json_str(p, "clear") : "", "overlap") == 0 ?
+	qe_buf_adds(b, qe_vocab_lookup(&qe_vocab_sweep_clear, qe_json_str(p, "clear")) == QE_SC_OVERLAP ?
 	    " (runs overlap) |\n" : " |\n");
 }
 

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "qe_scalefit.h"
+#include "qe_vocab.h"
 
 void
 qe_scalefit_loglog(const double *x, const double *y, int n, struct qe_scalefit *f)
@@ -60,7 +61,7 @@ qe_scalefit_crossover(const struct qe_scalefit_point *p, int n, struct qe_scalef
 
 	c->at = c->lo = c->hi = NAN;
 	if (n < 2) {
-		c->state = "too-few-sizes";
+		c->state = qe_vocab_name(&qe_vocab_crossovers, QE_CX_TOO_FEW);
 		return;
 	}
 	for (i = 1; i < n; i++)
@@ -68,10 +69,11 @@ qe_scalefit_crossover(const struct qe_scalefit_point *p, int n, struct qe_scalef
 			first = i;
 	small = side(&p[0]);
 	if (changes == 0) {
-		c->state = small > 0 ? "head-wins-throughout" : "head-loses-throughout";
+		c->state = qe_vocab_name(&qe_vocab_crossovers, small > 0 ? QE_CX_WINS_THROUGHOUT : QE_CX_LOSES_THROUGHOUT);
 		return;
 	}
-	c->state = changes > 1 ? "crosses-repeatedly" : small < 0 ? "head-wins-above" : "head-loses-above";
+	c->state = qe_vocab_name(&qe_vocab_crossovers,
+	    changes > 1 ? QE_CX_REPEATEDLY : small < 0 ? QE_CX_WINS_ABOVE : QE_CX_LOSES_ABOVE);
 	c->at = cross_between(&p[first - 1], &p[first]);
 	/* the bracket: the last clear size on the small side, the first clear beyond */
 	for (i = first - 1; i >= 0 && isnan(c->lo); i--)

@@ -13,6 +13,7 @@
 #include "qe_stats.h"
 #include "qe_scalefit.h"
 #include "qe_sweep.h"
+#include "qe_vocab.h"
 
 void
 qe_sweep_init(struct qe_sweep *sw, double ratio, double min_s)
@@ -308,7 +309,8 @@ points_json(const struct qe_sweep *sw, size_t c, double *x, int nx, struct qe_sc
 		p[*np] = (struct qe_scalefit_point){ x[i], b.med / h.med, h.max < b.min ? 1 : h.min > b.max ? -1 : 0 };
 		qe_json_add_rounded(pt, "speedup", p[*np].speedup, 4);
 		qe_json_check(cJSON_AddStringToObject(pt, "clear",
-		    p[*np].clear > 0 ? "head-faster" : p[*np].clear < 0 ? "head-slower" : "overlap"));
+		    qe_vocab_name(&qe_vocab_sweep_clear, p[*np].clear > 0 ? QE_SC_HEAD_FASTER :
+		    p[*np].clear < 0 ? QE_SC_HEAD_SLOWER : QE_SC_OVERLAP)));
 		(*np)++;
 	}
 	return a;
@@ -443,24 +445,25 @@ qe_sweep_sentence(struct qe_buf *b, const cJSON *rec, double ratio)
 {
 	const cJSON *cross = cJSON_GetObjectItemCaseSensitive(rec, "crossover");
 	const cJSON *pts = cJSON_GetObjectItemCaseSensitive(rec, "points");
-	const char *state = qe_json_str(cross, "state"), *axis = qe_json_str(rec, "parameter");
+	const char *axis = qe_json_str(rec, "parameter");
+	int cx = qe_vocab_lookup(&qe_vocab_crossovers, qe_json_str(cross, "state"));
 	double at = qe_json_num(cross, "at"), lo = qe_json_num(cJSON_GetArrayItem(pts, 0), "value");
 	double hi = qe_json_num(cJSON_GetArrayItem(pts, cJSON_GetArraySize(pts) - 1), "value");
-	int v = at_lecture(b, rec, ratio, lo, hi), wins = same(state, "head-wins-above");
+	int v = at_lecture(b, rec, ratio, lo, hi), wins = cx == QE_CX_WINS_ABOVE;
 
-	if (wins || same(state, "head-loses-above") || same(state, "crosses-repeatedly")) {
-		qe_buf_adds(b, same(state, "crosses-repeatedly") ? "; its curve crosses the old one more than once, first near "
+	if (wins || cx == QE_CX_LOSES_ABOVE || cx == QE_CX_REPEATEDLY) {
+		qe_buf_adds(b, cx == QE_CX_REPEATEDLY ? "; its curve crosses the old one more than once, first near "
 		    : wins ? "; it wins above " : "; it loses above ");
 		qe_buf_adds(b, axis);
 		qe_buf_adds(b, " \xe2\x89\x88 ");
 		qe_gfm_magnitude(b, at);
 		qe_buf_adds(b, " (");
 		bracket(b, cross);
-		qe_buf_adds(b, same(state, "crosses-repeatedly") ? "): run more replicates" : ")");
-	} else if (same(state, "too-few-sizes")) {
+		qe_buf_adds(b, cx == QE_CX_REPEATEDLY ? "): run more replicates" : ")");
+	} else if (cx == QE_CX_TOO_FEW || cx < 0) {
 		qe_buf_adds(b, "; sweep two sizes at least for a crossover");
 	} else {
-		qe_buf_adds(b, same(state, "head-wins-throughout") ? "; it is faster at every size swept ("
+		qe_buf_adds(b, cx == QE_CX_WINS_THROUGHOUT ? "; it is faster at every size swept ("
 		    : "; it is slower at every size swept (");
 		qe_gfm_magnitude(b, lo);
 		qe_buf_adds(b, " to ");
