@@ -180,6 +180,15 @@ crossover(struct qe_buf *b, const char *axis, const cJSON *c)
 	qe_buf_adds(b, ")");
 }
 
+/* 1 when record r is of the head (new) version, 0 for the base (old). */
+static int
+is_head(const cJSON *r)
+{
+	const char *v = qe_json_str(r, "version");
+
+	return v != NULL && strcmp(v, "head") == 0;
+}
+
 /* The findings table's hotspot rows: one per hotspot with an Amdahl bound. */
 static void
 rows_hotspot(struct qe_buf *b, const struct qe_evalset *e)
@@ -193,7 +202,7 @@ rows_hotspot(struct qe_buf *b, const struct qe_evalset *e)
 		code(b, qe_json_str(h, "document"));
 		qe_buf_adds(b, " ");
 		code(b, qe_json_str(h, "name"));
-		qe_buf_adds(b, strcmp(qe_json_str(h, "version") ? qe_json_str(h, "version") : "", "head") == 0 ? " (new): " : " (old): ");
+		qe_buf_adds(b, is_head(h) ? " (new): " : " (old): ");
 		qe_gfm_dur(b, qe_json_num(a, "seconds"));
 		qe_buf_adds(b, " of ");
 		qe_gfm_dur(b, qe_json_num(h, "cell_s"));
@@ -378,7 +387,7 @@ hotspot_table(struct qe_buf *b, const struct qe_evalset *e)
 			code(b, qe_json_str(h, "document"));
 			qe_buf_adds(b, " | ");
 			code(b, qe_json_str(h, "name"));
-			qe_buf_adds(b, strcmp(qe_json_str(h, "version") ? qe_json_str(h, "version") : "", "head") == 0 ? " | new | " : " | old | ");
+			qe_buf_adds(b, is_head(h) ? " | new | " : " | old | ");
 			code(b, qe_json_str(f, "function"));
 			qe_buf_adds(b, " | ");
 			if (qe_json_str(f, "file") != NULL)

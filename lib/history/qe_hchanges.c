@@ -236,6 +236,21 @@ explain(const struct changes *c, cJSON *o, const cJSON *pc, int a, int b, const 
 	qe_buf_free(&t);
 }
 
+/* What a step's and a spike's rows share: where (level, lecture, cell) and the build (f). */
+static void
+change_head(cJSON *o, int level, const char *doc, const struct qe_hcell *cell, const struct qe_hbuild_row *f)
+{
+	cJSON_AddStringToObject(o, "level", qe_vocab_name(&qe_vocab_levels, level));
+	qe_json_add_str_or_null(o, "document", doc);
+	qe_json_add_str_or_null(o, "cell", cell ? cell->key : NULL);
+	qe_json_add_str_or_null(o, "label", cell ? cell->label : NULL);
+	qe_json_add_str_or_null(o, "name", cell ? cell->name : NULL);
+	cJSON_AddStringToObject(o, "build", f->build);
+	cJSON_AddNumberToObject(o, "run_number", (double)f->run_number);
+	qe_json_add_str_or_null(o, "commit", f->commit);
+	cJSON_AddStringToObject(o, "started_at", f->started_at);
+}
+
 /* A step between series points a (the last before) and b (the first after); a < 0: build level. */
 static cJSON *
 change_rec(const struct changes *c, int level, const char *doc, const struct qe_hcell *cell,
@@ -247,15 +262,7 @@ change_rec(const struct changes *c, int level, const char *doc, const struct qe_
 	double mb = qe_robust_median(bv, (size_t)nb), ma = qe_robust_median(av, (size_t)na);
 
 	cJSON_AddStringToObject(o, "change", "step");
-	cJSON_AddStringToObject(o, "level", qe_vocab_name(&qe_vocab_levels, level));
-	qe_json_add_str_or_null(o, "document", doc);
-	qe_json_add_str_or_null(o, "cell", cell ? cell->key : NULL);
-	qe_json_add_str_or_null(o, "label", cell ? cell->label : NULL);
-	qe_json_add_str_or_null(o, "name", cell ? cell->name : NULL);
-	cJSON_AddStringToObject(o, "build", f->build);
-	cJSON_AddNumberToObject(o, "run_number", (double)f->run_number);
-	qe_json_add_str_or_null(o, "commit", f->commit);
-	cJSON_AddStringToObject(o, "started_at", f->started_at);
+	change_head(o, level, doc, cell, f);
 	cJSON_AddStringToObject(o, "previous_build", p->build);
 	cJSON_AddNumberToObject(o, "previous_run_number", (double)p->run_number);
 	qe_json_add_str_or_null(o, "previous_commit", p->commit);
@@ -413,15 +420,7 @@ spike_rec(const struct changes *c, int level, const char *doc, const struct qe_h
 	cJSON *o = qe_json_record_new("history-change");
 
 	cJSON_AddStringToObject(o, "change", "spike");
-	cJSON_AddStringToObject(o, "level", qe_vocab_name(&qe_vocab_levels, level));
-	qe_json_add_str_or_null(o, "document", doc);
-	qe_json_add_str_or_null(o, "cell", cell ? cell->key : NULL);
-	qe_json_add_str_or_null(o, "label", cell ? cell->label : NULL);
-	qe_json_add_str_or_null(o, "name", cell ? cell->name : NULL);
-	cJSON_AddStringToObject(o, "build", f->build);
-	cJSON_AddNumberToObject(o, "run_number", (double)f->run_number);
-	qe_json_add_str_or_null(o, "commit", f->commit);
-	cJSON_AddStringToObject(o, "started_at", f->started_at);
+	change_head(o, level, doc, cell, f);
 	cJSON_AddNumberToObject(o, "before_median_s", typical);
 	cJSON_AddNumberToObject(o, "after_median_s", c->v[i]);
 	cJSON_AddNumberToObject(o, "ratio", typical > 0 ? c->v[i] / typical : 0);
