@@ -4,10 +4,13 @@
 # (notebook-diff verdict regression or improvement) is run again here, on
 # this runner: its base version (the baseline's cache record, the executed
 # notebook jupyter-cache keeps) and its head version (this build's record),
-# K fresh kernels each, interleaved, cold and warm (qe-replicate --warm).
+# K fresh kernels each, interleaved, cold and warm (qe-replicate --warm),
+# then once more each under cProfile for the cells the runs flag
+# (--profile, never a timed run).
 # qe-cell-diff judges the stream in its replicate mode (three states, the
-# test's p) and qe-comment renders the verdicts, which are added to the job
-# summary and to the comment the summary step wrote.  Within the time
+# test's p), qe-sweep turns the profiles into hotspots, and qe-comment
+# renders both, which are added to the job summary and to the comment the
+# summary step wrote.  Within the time
 # budget (replicate-budget): a lecture whose estimate does not fit is
 # skipped with a note, and qe-replicate is stopped when the budget runs out.
 # qe-replicate runs with the Python the lectures build with (QE_PYTHON, the
@@ -22,8 +25,9 @@ summary=${GITHUB_STEP_SUMMARY:-/dev/null}
 diff=$QE_ARTIFACT/diff.ndjson
 stream=$QE_ARTIFACT/replicate.ndjson
 repdiff=$QE_ARTIFACT/replicate-diff.ndjson
+repeval=$QE_ARTIFACT/replicate-eval.ndjson
 notes=$QE_STATE/replicate-notes.md
-rm -f "$stream" "$repdiff" "$notes" "$QE_STATE/replicate.md"
+rm -f "$stream" "$repdiff" "$repeval" "$notes" "$QE_STATE/replicate.md"
 
 k=${QE_REPLICATES:-0}
 if ! [[ $k =~ ^[0-9]+$ ]] || [ "$k" -gt 100 ]; then
@@ -83,7 +87,7 @@ while read_nul doc && read_nul b && read_nul h; do
 		continue
 	fi
 	# each run: a kernel start (10 s allowed) and the lecture, twice with --warm
-	est=$((k * (2 * (b + h) + 20)))
+	est=$((k * (2 * (b + h) + 20) + b + h + 20)) # the K runs and the profile
 	left=$((budget - (SECONDS - start)))
 	if [ "$est" -gt "$left" ]; then
 		warn "replicates: the budget (${budget_in}) cannot hold a lecture: it needs about ${est} s, ${left} s are left; skipped"
@@ -91,7 +95,7 @@ while read_nul doc && read_nul b && read_nul h; do
 		continue
 	fi
 	st=0
-	timeout --kill-after=10 "$left" "${QE_PYTHON:-python3}" "$QE_BIN/qe-replicate" --warm -k "$k" \
+	timeout --kill-after=10 "$left" "${QE_PYTHON:-python3}" "$QE_BIN/qe-replicate" --warm --profile -k "$k" \
 	    -t "$left" -d "$doc" "$base" "$cache" > "$QE_STATE/replicate-one.ndjson" || st=$?
 	if [ "$st" = 124 ] || [ "$st" = 137 ]; then
 		warn "replicates: the budget (${budget_in}) ran out while replicating a lecture; its runs are left out"
@@ -110,13 +114,19 @@ rm -f "$QE_STATE/replicate-one.ndjson" "$QE_STATE/flagged.bin"
 if [ "$done" -gt 0 ] && ! "$QE_BIN/qe-cell-diff" "$stream" "$stream" > "$repdiff"; then
 	warn "replicates: qe-cell-diff reported trouble over the replicate runs (see above)"
 fi
+# the hotspots of the profiles (an older qe-sweep-less install: none)
+if [ "$done" -gt 0 ] && [ -x "$QE_BIN/qe-sweep" ] && ! "$QE_BIN/qe-sweep" "$stream" > "$repeval"; then
+	warn "replicates: qe-sweep reported trouble over the profiles (see above)"
+fi
+evalargs=()
+if [ -s "$repeval" ]; then evalargs=("$repeval"); else rm -f "$repeval"; fi
 [ "$flagged" -gt 0 ] || exit 0
 run_s=runs
 [ "$k" != 1 ] || run_s=run
 title="Replicate runs: $k fresh $run_s of each version on this runner, as used and warm"
 {
 	if [ -s "$repdiff" ]; then
-		"$QE_BIN/qe-comment" -s -l 12000 -n 10 -t "$title" "$repdiff" ||
+		"$QE_BIN/qe-comment" -s -l 12000 -n 10 -t "$title" "$repdiff" ${evalargs[@]+"${evalargs[@]}"} ||
 		    warn "replicates: qe-comment reported trouble (see above)"
 	else
 		printf '## %s\n\nNo lecture was replicated.\n' "$title"

@@ -14,6 +14,7 @@
 
 #include "qe.h"
 #include "qe_mem.h"
+#include "qe_gfm.h"
 #include "qe_json.h"
 #include "qe_ndjson.h"
 #include "qe_opt.h"
@@ -114,24 +115,63 @@ put(struct qe_buf *out)
 	qe_buf_free(out);
 }
 
+/* The records a comment reads: qe-cell-diff's, and qe-sweep's (evaluation). */
+struct input {
+	struct qe_diffset d;
+	struct qe_evalset e;
+};
+
+static int
+take(cJSON *rec, const char *file, long line, void *ctx)
+{
+	struct input *in = ctx;
+
+	if (qe_evalmd_record(rec, file, line, &in->e) < 0)
+		return -1;
+	return qe_diffread_record(rec, file, line, &in->d);
+}
+
+/* A stream of qe-sweep's records alone: the evaluation as a document of its own. */
+static void
+eval_only(struct qe_buf *out, const struct qe_comment_opts *o, const struct qe_evalset *e)
+{
+	qe_buf_adds(out, "### ");
+	if (o->title == NULL || qe_gfm_text(out, o->title, 200) == 0)
+		qe_buf_adds(out, "Evaluation");
+	qe_buf_adds(out, "\n\n");
+	qe_evalmd_recommend(out, e);
+	qe_evalmd_sections(out, e);
+}
+
 /* The comment (or -s summary) of a qe-cell-diff stream; the exit status. */
 static int
 comment(int argc, char **argv, const struct qe_comment_opts *o)
 {
-	struct qe_diffset d = { 0 };
+	struct input in = { { 0 }, { 0 } };
+	struct qe_diffset *d = &in.d;
+	struct qe_comment_opts with = *o;
 	struct qe_review r;
 	struct qe_buf out = { 0 };
-	int status = qe_ndjson_each(argc, argv, qe_diffread_record, &d);
+	int status = qe_ndjson_each(argc, argv, take, &in);
 
-	if (d.ncells + d.nnbs == 0) {
+	with.eval = &in.e;
+	if (d->ncells + d->nnbs == 0 && qe_evalmd_any(&in.e)) {
+		eval_only(&out, o, &in.e);
+		put(&out);
+		qe_diffset_free(d);
+		qe_evalmd_free(&in.e);
+		return status;
+	}
+	if (d->ncells + d->nnbs == 0) {
 		warnx("no qe-cell-diff records in the input");
 		status = QE_EXIT_TROUBLE;
 	}
-	qe_review_build(&r, &d);
-	qe_comment_render(&out, o, &r, status != QE_EXIT_OK && d.ncells + d.nnbs > 0);
+	qe_review_build(&r, d);
+	qe_comment_render(&out, &with, &r, status != QE_EXIT_OK && d->ncells + d->nnbs > 0);
 	put(&out);
 	qe_review_free(&r);
-	qe_diffset_free(&d);
+	qe_diffset_free(d);
+	qe_evalmd_free(&in.e);
 	return status;
 }
 

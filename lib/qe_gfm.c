@@ -245,6 +245,29 @@ qe_gfm_count(struct qe_buf *b, long n)
 	}
 }
 
+void
+qe_gfm_magnitude(struct qe_buf *b, double x)
+{
+	int e;
+	double m;
+
+	if (!(x > 0) || isinf(x)) {
+		qe_buf_adds(b, QE_GFM_NONE);
+		return;
+	}
+	if (x < 1e4) {
+		qe_gfm_addf(b, "%.4g", x);
+		return;
+	}
+	e = (int)floor(log10(x));
+	m = round(x / pow(10, e) * 10) / 10;
+	if (m >= 10) {
+		m /= 10;
+		e++;
+	}
+	qe_gfm_addf(b, m == floor(m) ? "%.0fe%d" : "%.1fe%d", m, e);
+}
+
 const char *
 qe_gfm_plural(long n, const char *one, const char *many)
 {

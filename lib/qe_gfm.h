@@ -109,6 +109,14 @@ void qe_gfm_ratio(struct qe_buf *b, double r);
  * beyond QE_GFM_MAX_RATIO either way: "out of range". */
 void qe_gfm_pct(struct qe_buf *b, double f);
 
+/*
+ * A problem size as its reader writes it: from 1e4 on, two significant
+ * digits and a power of ten ("1e5", "2.8e4", "3e6"); below, the number with
+ * at most four significant digits ("1000", "250", "0.5"); NaN, zero, a
+ * negative or an infinite size: em dash.
+ */
+void qe_gfm_magnitude(struct qe_buf *b, double x);
+
 /* The em dash of an empty or unknown table cell. */
 #define QE_GFM_NONE "\xe2\x80\x94"
 

@@ -36,7 +36,7 @@ setup_file() {
 	done
 	# the tools, "installed" as make install lays them out
 	mkdir -p "$W/seed/bin" "$W/seed/share/qe-telemetry"
-	for t in qe-cache-extract qe-stamp qe-cell-diff qe-comment qe-history qe-exec-status; do
+	for t in qe-cache-extract qe-stamp qe-cell-diff qe-comment qe-history qe-exec-status qe-sweep; do
 		ln -s "$(command -v "$t")" "$W/seed/bin/$t"
 	done
 	ln -s "$REPO/hook/qe-hook" "$W/seed/bin/qe-hook"
@@ -1544,11 +1544,16 @@ LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/qe-teleme
 	# 2 + 2 runs cannot reach p < 0.05: the three-state verdict says inconclusive, cold and warm
 	run -0 jq -c 'select(.kind == "cell-diff" and .label == "slow-sleep") | [.test.answer, .warm.test.answer, .test.n_base, .test.n_head]' "$art/replicate-diff.ndjson"
 	assert_output '["inconclusive","inconclusive",2,2]'
+	# the flagged cell profiled once more per version, never a timed run: its hotspots
+	validate "$art/replicate-eval.ndjson"
+	assert_equal "$(jq -r 'select(.kind == "hotspot") | "\(.version) \(.name) \(.cell_from)"' "$art/replicate-eval.ndjson" | tr '\n' ,)" \
+		"base slow-sleep timed-runs,head slow-sleep timed-runs,"
 	# the comment: the screen, then the replicate section
 	run -0 jq -r '.[0].body' "$GH_STATE/comments.json"
 	assert_line "### Replicate runs: 2 fresh runs of each version on this runner, as used and warm"
 	# the runs in numbers, as used and warm beside it
 	assert_line --regexp '^\| 🟡 unclear \| intro \| slow-sleep \| .* \| unclear as used: .* \(×[0-9.]+, p = 0\.33, 2 \+ 2 runs, spread ×[0-9.]+–×[0-9.]+\); unclear warm: .*; earlier cell changed \|$'
+	assert_line '#### Hotspots'
 	run -0 grep -c '^#* Replicate runs: 2 fresh runs of each version' "$JOB/state/summary.md"
 	assert_output 1
 	run -0 conclusion

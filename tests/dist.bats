@@ -9,7 +9,7 @@
 load helper
 
 REPO="$(cd "$TESTS_DIR/.." && pwd)"
-ELF_TOOLS="qe-cache-extract qe-cell-diff qe-comment qe-exec-status qe-history qe-stamp"
+ELF_TOOLS="qe-cache-extract qe-cell-diff qe-comment qe-exec-status qe-history qe-stamp qe-sweep"
 
 setup_file() {
 	D="$BATS_FILE_TMPDIR"
@@ -57,6 +57,7 @@ glibc_own() {
 	qe-hook
 	qe-replicate
 	qe-stamp
+	qe-sweep
 
 	$B/share/man/man1:
 	qe-cache-extract.1
@@ -67,6 +68,7 @@ glibc_own() {
 	qe-hook.1
 	qe-replicate.1
 	qe-stamp.1
+	qe-sweep.1
 
 	$B/share/qe-telemetry:
 	python

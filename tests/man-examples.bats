@@ -45,6 +45,7 @@ setup_file() {
 	cp "$(fixture qe-stamp/environment.yml)" "$w/environment.yml"
 	cp "$(fixture qe-stamp/conda-list.json)" "$w/conda.json"
 	cp "$(fixture qe-stamp/pip-list.json)" "$w/pip.json"
+	cp "$(fixture sweep/scale.ndjson)" "$w/sweep.ndjson"
 	chmod -R u+w "$w"
 	qe-cache-extract "$w/base/_build/.jupyter_cache" > "$w/base.ndjson"
 	qe-cache-extract "$w/_build/.jupyter_cache" > "$w/pr.ndjson"
@@ -181,6 +182,10 @@ check_one() {
 
 @test "qe-replicate(1) EXAMPLES" {
 	examples man/qe-replicate.1
+}
+
+@test "qe-sweep(1) EXAMPLES" {
+	examples man/qe-sweep.1
 }
 
 @test "qe-stamp(1) EXAMPLES" {

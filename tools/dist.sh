@@ -65,7 +65,8 @@ make -s --no-print-directory -C "$work/src" -j "$(nproc 2> /dev/null || echo 2)"
 make -s --no-print-directory -C "$work/src" install PREFIX="$work/$name"
 root=$work/$name
 strip --strip-unneeded "$root"/bin/qe-cache-extract "$root"/bin/qe-stamp \
-	"$root"/bin/qe-cell-diff "$root"/bin/qe-comment "$root"/bin/qe-history "$root"/bin/qe-exec-status 2> /dev/null || true
+	"$root"/bin/qe-cell-diff "$root"/bin/qe-comment "$root"/bin/qe-history "$root"/bin/qe-exec-status \
+	"$root"/bin/qe-sweep 2> /dev/null || true
 
 # glibc's own libraries (and the kernel's vDSO) come from the machine that
 # runs the bundle; everything else the tools load is copied into lib/.

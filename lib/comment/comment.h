@@ -18,6 +18,7 @@
 #include "qe_buildsum.h"
 #include "qe_comment.h"
 #include "qe_diffread.h"
+#include "qe_evalmd.h"
 #include "qe_ghrun.h"
 #include "qe_review.h"
 

@@ -253,6 +253,29 @@ add_head(struct doc *m)
 	qe_mdprose_headline(out, m->r);
 }
 
+/*
+ * The evaluation harness's part (qe_evalmd.h): what to do, after the
+ * correctness warnings (sections 0), or its findings and tables (1), when
+ * it fits.
+ */
+static void
+add_eval(struct doc *m, size_t reserve, int sections)
+{
+	struct qe_buf tmp = { 0 };
+
+	if (m->o->eval == NULL || !qe_evalmd_any(m->o->eval))
+		return;
+	if (sections)
+		qe_evalmd_sections(&tmp, m->o->eval);
+	else
+		qe_evalmd_recommend(&tmp, m->o->eval);
+	if (tmp.len > 0 && tmp.len + 1 <= room(m, reserve)) {
+		qe_buf_adds(m->out, "\n");
+		qe_buf_add(m->out, tmp.data, tmp.len);
+	}
+	qe_buf_free(&tmp);
+}
+
 /* Warnings: short by construction; left out only if the limit is tiny. */
 static void
 add_warnings(struct doc *m, size_t reserve, int input_trouble)
@@ -285,9 +308,11 @@ qe_comment_render(struct qe_buf *out, const struct qe_comment_opts *o,
 		qe_mdprose_sources(&src, r);	/* kept: it says what the numbers are */
 	resv = foot.len + src.len + 2;
 	add_warnings(&m, resv, input_trouble);
+	add_eval(&m, resv, 0);
 	add_top(&m, resv);
 	add_lectures(&m, resv);
 	add_cells(&m, resv, quiet);
+	add_eval(&m, resv, 1);
 	if (src.len > 0 && src.len <= room(&m, foot.len + 1))
 		qe_buf_add(out, src.data, src.len);
 	if (out->len - m.base + 1 + foot.len <= m.limit) {

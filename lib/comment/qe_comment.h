@@ -20,6 +20,7 @@
 #include <stddef.h>
 
 #include "qe_diffread.h"
+#include "qe_evalmd.h"
 #include "qe_ghrun.h"
 #include "qe_mem.h"
 #include "qe_review.h"
@@ -34,6 +35,7 @@ struct qe_comment_opts {
 	size_t limit;		/* bytes; 0: QE_SUMMARY_LIMIT or QE_COMMENT_LIMIT */
 	const char *title;	/* untrusted; NULL or blank: "Lecture execution times" */
 	struct qe_ghrun run;	/* checked values (qe_ghrun.h), each may be NULL */
+	const struct qe_evalset *eval;	/* sweep and hotspot records (qe_evalmd.h), or NULL */
 };
 
 /*

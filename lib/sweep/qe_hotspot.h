@@ -1,0 +1,35 @@
+/*
+ * qe_hotspot.h - a profile record of qe-replicate (cProfile in a run of its
+ * own) into a hotspot record: the cell's top functions with their share of
+ * the cell, and Amdahl's bound of making the top one 10x faster.
+ *
+ * Invariants:
+ *  - the share is of the time cProfile saw in the cell (profile_s), so the
+ *    profiler's own cost cancels; the seconds are of the cell as used (the
+ *    median of the timed runs of that version and cell, when the stream has
+ *    them; else the profiled run's own time, and the record says so).
+ *  - coverage is profile_s over the profiled run's own time of the cell:
+ *    what cProfile saw (little when the time is in C outside any Python
+ *    call it sees, or in the import machinery).
+ *  - the cell's own frames (its <module>, the builtin exec that runs it)
+ *    are never a hotspot; the function to optimise is the Python function
+ *    (one with a file) with the most cumulative time: a builtin's time is
+ *    counted over every caller.
+ */
+#ifndef QE_HOTSPOT_H
+#define QE_HOTSPOT_H
+
+#include <cjson/cJSON.h>
+
+/* How many functions a hotspot record lists. */
+#define QE_HOTSPOT_TOP 5
+
+/*
+ * The hotspot record of profile record `prof` (the caller owns it); timed
+ * maps "document version index" to the seconds of the timed runs. NULL
+ * for a profile record without functions or a positive profile_s (the
+ * caller says so).
+ */
+cJSON *qe_hotspot_record(const cJSON *prof, const cJSON *timed);
+
+#endif /* QE_HOTSPOT_H */
