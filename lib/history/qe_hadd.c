@@ -63,7 +63,7 @@ struct add {
 	struct pend *pend;	/* the report's documents, written at its end */
 	size_t npend, cap;
 	size_t last;		/* the pend of the last record */
-	long nbs, cells;
+	long nbs, cells, sweeps;
 	struct qe_recscan scan;	/* the pull reader of lines, its last provenance */
 };
 
@@ -145,6 +145,9 @@ unstore(struct add *a)
 {
 	sqlite3_bind_int64(a->s->del_nbs, 1, a->id);
 	if (step_done(a->s->del_nbs) < 0)
+		return -1;
+	sqlite3_bind_int64(a->s->del_sweeps, 1, a->id);
+	if (step_done(a->s->del_sweeps) < 0)
 		return -1;
 	sqlite3_bind_int64(a->s->del_build, 1, a->id);
 	if (step_done(a->s->del_build) < 0)
@@ -307,22 +310,74 @@ add_cell(struct add *a, const struct hrec *r, struct pend *p, long line)
 	return 0;
 }
 
+/*
+ * A sweep record (qe-sweep's curve): one sweeps row, the record without
+ * its provenance as JSON text; raw[0..n) its line.
+ */
+static int
+add_sweep(struct add *a, const char *raw, size_t n, long line)
+{
+	cJSON *r = cJSON_ParseWithLength(raw, n);
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(r, "machine");
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(r, "cell");
+	const char *doc = qe_json_str(r, "document"), *par = qe_json_str(r, "parameter");
+	const char *fp = qe_json_str(m, "fingerprint");
+	sqlite3_stmt *st = a->s->ins_sweep;
+	sqlite3_int64 d;
+	char *text;
+
+	if (doc == NULL || par == NULL || fp == NULL || !(c == NULL || cJSON_IsNull(c) ||
+	    cJSON_IsString(c)) || !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(r, "points"))) {
+		cJSON_Delete(r);
+		return fail(a, line, "a sweep record without document, parameter, machine.fingerprint or points");
+	}
+	a->sweeps++;
+	if (a->present) {	/* counted, not written */
+		cJSON_Delete(r);
+		return 0;
+	}
+	if ((d = doc_id(a, doc)) < 0) {
+		cJSON_Delete(r);
+		return sqlfail(a, line);
+	}
+	cJSON_DeleteItemFromObjectCaseSensitive(r, "provenance");
+	text = qe_json_print(r);
+	sqlite3_bind_int64(st, 1, a->id);
+	sqlite3_bind_int64(st, 2, d);
+	bind_text(st, 3, cJSON_IsString(c) ? c->valuestring : NULL);
+	bind_text(st, 4, par);
+	bind_text(st, 5, fp);
+	bind_text(st, 6, qe_json_str(m, "runner_class"));
+	bind_text(st, 7, text);
+	free(text);
+	cJSON_Delete(r);
+	if (step_done(st) < 0)
+		return sqlite3_extended_errcode(a->s->db) == SQLITE_CONSTRAINT_UNIQUE ? fail(a, line,
+		    "a sweep curve (document, cell, parameter, machine) appears twice in one report") :
+		    sqlfail(a, line);
+	return 0;
+}
+
 /* One record of the report, raw[0..n) its line as read; 0. */
 static int
 take(struct add *a, const struct hrec *r, const char *raw, size_t n, long line)
 {
 	int nb = r->kind && strcmp(r->kind, "notebook") == 0, cell = r->kind && strcmp(r->kind, "cell") == 0;
+	int sw = r->kind && strcmp(r->kind, "sweep") == 0;
 	struct pend *p;
 
 	qe_sha256_add(&a->sha, raw, n);
 	qe_sha256_add(&a->sha, "\n", 1);
-	if (a->failed || !(nb || cell))
+	if (a->failed || !(nb || cell || sw))
 		return 0;
 	if (!a->started) {
 		if (start(a, r->prov, line), a->failed)
 			return 0;
 	} else if (!same_build(a, r->prov))
-		return fail(a, line, "records of more than one qe-stamp run in one report: add each build's report on its own");
+		return fail(a, line, r->prov ? "records of more than one qe-stamp run in one report: add each build's report on its own" :
+		    "a record without provenance among stamped ones (pass the whole report through qe-stamp)");
+	if (sw)
+		return add_sweep(a, raw, n, line);
 	if (not_ours(r))
 		return 0;
 	if (r->doc == NULL)
@@ -384,6 +439,8 @@ emit_add(const struct add *a, const char *digest)
 	cJSON_AddStringToObject(r, "content_sha256", digest);
 	cJSON_AddNumberToObject(r, "notebooks", (double)a->nbs);
 	cJSON_AddNumberToObject(r, "cells", (double)a->cells);
+	if (a->sweeps > 0)
+		cJSON_AddNumberToObject(r, "sweeps", (double)a->sweeps);
 	qe_json_check(r);
 	qe_json_emit(r);
 	cJSON_Delete(r);
@@ -506,7 +563,7 @@ finish(struct add *a, const char *digest)
 	sqlite3_stmt *st = a->s->fin_build;
 
 	if (!a->started)
-		return fail(a, 0, "no notebook or cell records: nothing to add");
+		return fail(a, 0, "no notebook, cell or sweep records: nothing to add");
 	if (a->present) {
 		if (strcmp(a->stored_sha, digest) != 0)
 			return conflict(a, digest);
