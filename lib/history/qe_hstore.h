@@ -23,11 +23,15 @@
  *             cells: the document's code cells in this build, packed in
  *             index order (qe_hcells.h); kernel_env: the notebook
              record's kernel_env (JSON text), else NULL
- *   sweeps(build, doc, cell, parameter, fingerprint, runner_class, record)
- *             one qe-sweep curve (kind "sweep") of a build: cell NULL for
- *             the lecture's total; fingerprint and runner_class its
- *             machine's (machine.fingerprint, machine.runner_class);
- *             record: the sweep record without its provenance (JSON
+ *   sweeps(id, build, series, commit_sha, started_at, run_number, doc,
+ *          cell, parameter, fingerprint, runner_class, file, record)
+ *             one qe-sweep curve (kind "sweep"): build, series, commit,
+ *             start and run number as its report's provenance names them
+ *             (qe_hbuild.h) but no row of builds (a sweep is no lecture
+ *             build; the queries over builds never see it); cell NULL for
+ *             the lecture's total; fingerprint and runner_class the
+ *             curve's machine's (machine.*); file: the report it came
+ *             from; record: the sweep record without its provenance (JSON
  *             text); UNIQUE (build, doc, cell, parameter, fingerprint)
  */
 #ifndef QE_HSTORE_H
@@ -42,7 +46,7 @@ struct qe_hstore {
 	sqlite3 *db;
 	const char *path;
 	sqlite3_stmt *ins_build, *find_build, *fin_build, *ins_doc, *find_doc,
-	    *ins_nb, *del_build, *del_nbs, *ins_sweep, *del_sweeps;
+	    *ins_nb, *del_build, *del_nbs, *ins_sweep, *find_sweep, *del_sweep;
 };
 
 /*

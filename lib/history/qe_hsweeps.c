@@ -1,7 +1,8 @@
 /*
  * qe-history sweeps (qe_hquery.h): the scaling curves stored from
  * qe-sweep's records (the sweeps table, qe_hstore.h), one history-sweep row
- * per stored curve: the sweep record as stored and the build it came with.
+ * per stored curve: the build its report's provenance names, then the
+ * sweep record as stored. Every series: a sweep is asked for, not a trend.
  *
  * Rows are ordered by document, cell (the lecture's total first), parameter,
  * machine fingerprint, then build order. A curve is one machine's runs: two
@@ -22,11 +23,11 @@
 #include "qe_hquery.h"
 
 static const char sweeps_sql[] =
-    "SELECT s.record, b.build, b.series, b.commit_sha, b.started_at FROM sweeps s"
-    " JOIN builds b ON b.id = s.build JOIN docs d ON d.id = s.doc"
+    "SELECT s.record, s.build, s.series, s.commit_sha, s.started_at FROM sweeps s"
+    " JOIN docs d ON d.id = s.doc"
     " WHERE (?1 IS NULL OR d.name = ?1) AND (?2 IS NULL OR s.cell = ?2)"
     " ORDER BY d.name, s.cell IS NOT NULL, s.cell, s.parameter, s.fingerprint,"
-    " b.started_at, b.run_number, s.rowid";
+    " s.started_at, s.run_number, s.id";
 
 /* The history-sweep record of one row: the build, then the stored record's members. */
 static cJSON *
