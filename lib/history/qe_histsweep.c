@@ -125,8 +125,7 @@ axes(struct qe_buf *b, const struct lframe *f)
 			qe_buf_addf(b, "<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' stroke='#eaeef2'/>"
 			    "<text x='%d' y='%.1f' font-size='11' text-anchor='end'>", SML, y, SW - SMR, y,
 			    SML - 5, y + 4);
-			add_secs(b, v);
-			qe_buf_adds(b, "</text>");
+			qe_buf_addf(b, "%g s</text>", v);
 		}
 	for (double k = ceil(f->x0); k <= f->x1; k++) {
 		double x = lx(f, pow(10, k));
@@ -211,6 +210,17 @@ marks(struct qe_buf *b, const struct lframe *f, const cJSON *r)
 		mark(b, f, lv, LECT_C, SH - SMB - 6, "lecture n = ");
 }
 
+/* "n^0.50" (the parameter's name cut), "?" without a fit */
+static void
+exponent(struct qe_buf *b, const cJSON *r, double e)
+{
+	qe_html_text(b, qe_json_str(r, "parameter"), 8);
+	if (isfinite(e))
+		qe_buf_addf(b, "^%.2f", e);
+	else
+		qe_buf_adds(b, "^?");
+}
+
 static void
 title(struct qe_buf *b, const cJSON *r)
 {
@@ -234,11 +244,12 @@ title(struct qe_buf *b, const cJSON *r)
 	    SW - 8);
 	qe_html_text(b, qe_json_str(m, "runner_class") ? qe_json_str(m, "runner_class") :
 	    qe_json_str(m, "fingerprint"), 24);
-	qe_buf_addf(b, "</text><text x='8' y='34' font-size='11'><tspan style='fill:%s'>\u25cf base n^%.2f"
-	    "</tspan>  <tspan style='fill:%s'>\u25cf head n^%.2f</tspan>  <tspan>x: ", BASE_C,
-	    num(obj(fit, "base"), "exponent"), HEAD_C, num(obj(fit, "head"), "exponent"));
-	qe_html_text(b, qe_json_str(r, "parameter"), 12);
-	qe_buf_adds(b, ", y: median s (bar: fastest\u2013slowest run)</tspan></text>");
+	qe_buf_addf(b, "</text><text x='8' y='34' font-size='11'><tspan style='fill:%s'>\u25cf base: time \u221d ",
+	    BASE_C);
+	exponent(b, r, num(obj(fit, "base"), "exponent"));
+	qe_buf_addf(b, "</tspan>   <tspan style='fill:%s'>\u25cf head: time \u221d ", HEAD_C);
+	exponent(b, r, num(obj(fit, "head"), "exponent"));
+	qe_buf_adds(b, "</tspan></text>");
 }
 
 static void
@@ -348,7 +359,8 @@ qe_histsweep_section(struct qe_buf *b, const cJSON *sweeps)
 		    "negligible (no run reached qe-sweep's --min-seconds)." : "No scaling sweep stored.");
 		return;
 	}
-	qe_buf_adds(b, "<p class='note legend'><span>log-log, each chart one machine's newest sweep</span>"
+	qe_buf_adds(b, "<p class='note legend'><span>log-log: median seconds against the size swept, each chart one machine's newest "
+	    "sweep; a bar: the fastest to the slowest run</span>"
 	    "<span style='color:#cf222e'>\u2506 crossover: the head's speedup is 1 (shaded: between the "
 	    "sizes where every run was on one side)</span><span style='color:#1a7f37'>\u2502 the lecture's own "
 	    "size</span></p>\n");
