@@ -44,18 +44,20 @@ static const char usage[] =
     "       qe-history fences [-d db] [-k builds] [-o file] [--format ndjson|md]\n"
     "       qe-history compare [-d db] [--by package|fingerprint|env-file] [--all] [--format ndjson|md]\n"
     "       qe-history cost [-d db] [--prices file] [--format ndjson|md]\n"
+    "       qe-history sweeps [-d db] [--format ndjson|md] [document [cell]]\n"
     "       qe-history report [-d db] [--prices file] -o dir\n"
     "       qe-history report [-d db] --format md [--diff file]\n"
     "       qe-history -h | --help | --version\n";
 
 /* Options, and which subcommands take them (bits of the table below). */
-enum { S_ADD, S_SLOWEST, S_SERIES, S_CHANGES, S_FENCES, S_COMPARE, S_COST, S_REPORT, S_N };
+enum { S_ADD, S_SLOWEST, S_SERIES, S_CHANGES, S_FENCES, S_COMPARE, S_COST, S_REPORT, S_SWEEPS, S_N };
 static const char *const subs[S_N] = {
-	"add", "slowest", "series", "changes", "fences", "compare", "cost", "report"
+	"add", "slowest", "series", "changes", "fences", "compare", "cost", "report", "sweeps"
 };
 #define ALL ((1u << S_N) - 1)
 #define B(s) (1u << (s))
-#define QUERIES (B(S_SLOWEST) | B(S_SERIES) | B(S_CHANGES) | B(S_FENCES) | B(S_COMPARE) | B(S_COST))
+#define QUERIES (B(S_SLOWEST) | B(S_SERIES) | B(S_CHANGES) | B(S_FENCES) | B(S_COMPARE) | B(S_COST) | \
+    B(S_SWEEPS))
 
 static const struct {
 	int ch;
@@ -151,12 +153,13 @@ add(struct cli *c, int argc, char **argv)
 /* Operands a query takes: [min, max]. */
 static const int operands[S_N][2] = {
 	[S_SLOWEST] = { 0, 0 }, [S_SERIES] = { 1, 2 }, [S_CHANGES] = { 0, 0 },
-	[S_FENCES] = { 0, 0 }, [S_COMPARE] = { 0, 0 }, [S_COST] = { 0, 0 },
+	[S_FENCES] = { 0, 0 }, [S_COMPARE] = { 0, 0 }, [S_COST] = { 0, 0 }, [S_SWEEPS] = { 0, 2 },
 };
 
 static int (*const queries[S_N])(const struct qe_hq *) = {
 	[S_SLOWEST] = qe_hq_slowest, [S_SERIES] = qe_hq_series, [S_CHANGES] = qe_hq_changes,
 	[S_FENCES] = qe_hq_fences, [S_COMPARE] = qe_hq_compare, [S_COST] = qe_hq_cost,
+	[S_SWEEPS] = qe_hq_sweeps,
 };
 
 /*

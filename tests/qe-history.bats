@@ -127,7 +127,7 @@ added QuantEcon/lecture-demo/14000006000/1"
 added commit:$c@2026-01-05T06:00:00.000000Z"
 }
 
-@test "a version 1 database is migrated when add opens it: builds without build_id renamed as now, kernel_env kept from then on; the queries read it" {
+@test "a version 1 database is migrated when add opens it (1 -> 2 -> 3, step by step): builds without build_id renamed as now, kernel_env kept from then on; the queries read it" {
 	rm -f "$T/v1.db"
 	# a version 1 store, made by the schema of version 1, with a build stored as version 1 named it
 	zcat "$H/reports/main-07.ndjson.gz" | jq -c 'del(.provenance.run.build_id)' > "$T/old-07.ndjson"
@@ -149,9 +149,11 @@ PY
 	run -2 --separate-stderr qe-history slowest -d "$T/v1.db"
 	assert_equal "$stderr" "qe-history: $T/v1.db: an older qe-history database (schema version 1): run qe-history add to create or migrate it"
 	run -0 qe-history add -d "$T/v1.db" "$H/reports/main-08.ndjson.gz"
-	assert_equal "$(sqlite3 "$T/v1.db" 'pragma user_version; select build from builds where id = 1' | cut -d'#' -f1)" "2
+	assert_equal "$(sqlite3 "$T/v1.db" 'pragma user_version; select build from builds where id = 1' | cut -d'#' -f1)" "3
 QuantEcon/lecture-demo/14000007000/1"
 	run -0 sqlite3 "$T/v1.db" 'select count(*) from pragma_table_info("notebooks") where name = "kernel_env"'
+	assert_output 1
+	run -0 sqlite3 "$T/v1.db" 'select count(*) from sqlite_master where name = "sweeps"'
 	assert_output 1
 	run -0 qe-history slowest -d "$T/v1.db"
 }
@@ -228,7 +230,7 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 @test "a database of a newer schema version is refused; a file that is not one is not read as one" {
 	/usr/bin/python3 -c 'import sqlite3,sys; c = sqlite3.connect(sys.argv[1]); c.execute("PRAGMA user_version = 7"); c.commit()' "$T/new.db"
 	run -2 --separate-stderr qe-history add -d "$T/new.db" "$H/reports/main-01.ndjson.gz"
-	assert_equal "$stderr" "qe-history: $T/new.db: database schema version 7 is newer than this qe-history's (2)"
+	assert_equal "$stderr" "qe-history: $T/new.db: database schema version 7 is newer than this qe-history's (3)"
 	/usr/bin/python3 -c 'import sqlite3,sys; c = sqlite3.connect(sys.argv[1]); c.execute("create table t(x)"); c.commit()' "$T/other.db"
 	run -2 --separate-stderr qe-history slowest -d "$T/other.db"
 	assert_equal "$stderr" "qe-history: $T/other.db: not a qe-history database (schema version 0): run qe-history add to create or migrate it"

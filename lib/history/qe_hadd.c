@@ -42,6 +42,12 @@ struct pend {
 	int timed;
 };
 
+/* A sweep record of the report, parsed, without its provenance. */
+struct psweep {
+	cJSON *rec;
+	long line;
+};
+
 /* The state of one report's ingest. */
 struct add {
 	struct qe_hstore *s;
@@ -64,6 +70,10 @@ struct add {
 	size_t npend, cap;
 	size_t last;		/* the pend of the last record */
 	long nbs, cells;
+	int build_started;	/* a notebook or cell record came: the build's row is written or found */
+	struct psweep *sw;	/* the report's sweep records, written at its end */
+	size_t nsw, swcap;
+	long sw_added, sw_replaced;	/* sweeps inserted, and of them replacing a stored one */
 	struct qe_recscan scan;	/* the pull reader of lines, its last provenance */
 };
 
@@ -153,14 +163,11 @@ unstore(struct add *a)
 	return 0;
 }
 
-/* The first record: name the build, find it or open its transaction. */
+/* The first record: name the build from its provenance. */
 static int
 start(struct add *a, const cJSON *prov, long line)
 {
 	const char *why;
-	char *text;
-	sqlite3_stmt *st = a->s->ins_build;
-	int rc;
 
 	a->started = 1;
 	if (qe_hbuild_from(&a->b, prov, a->main_ref, &why) < 0)
@@ -168,6 +175,18 @@ start(struct add *a, const cJSON *prov, long line)
 	if ((why = qe_json_str(cJSON_GetObjectItemCaseSensitive(prov, "run"), "build_id")) != NULL)
 		a->first_id = qe_xstrdup(why);
 	a->prov_text = qe_json_print(prov);
+	return 0;
+}
+
+/* The first notebook or cell record: find the build's row or open its transaction and write it. */
+static int
+start_build(struct add *a, long line)
+{
+	char *text;
+	sqlite3_stmt *st = a->s->ins_build;
+	int rc;
+
+	a->build_started = 1;
 	if ((rc = find_build(a)) < 0)
 		return sqlfail(a, line);
 	if (rc > 0 && !a->replace) {
@@ -307,22 +326,171 @@ add_cell(struct add *a, const struct hrec *r, struct pend *p, long line)
 	return 0;
 }
 
+/* A sweep record (qe-sweep's curve), raw[0..n) its line: checked and kept for finish(). */
+static int
+queue_sweep(struct add *a, const char *raw, size_t n, long line)
+{
+	cJSON *r = cJSON_ParseWithLength(raw, n);
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(r, "cell");
+
+	if (qe_json_str(r, "document") == NULL || qe_json_str(r, "parameter") == NULL ||
+	    qe_json_str(cJSON_GetObjectItemCaseSensitive(r, "machine"), "fingerprint") == NULL ||
+	    !(c == NULL || cJSON_IsNull(c) || cJSON_IsString(c)) ||
+	    !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(r, "points"))) {
+		cJSON_Delete(r);
+		return fail(a, line, "a sweep record without document, parameter, machine.fingerprint or points");
+	}
+	cJSON_DeleteItemFromObjectCaseSensitive(r, "provenance");
+	a->sw = qe_mem_grow(a->sw, a->nsw, &a->swcap, sizeof *a->sw, 16);
+	a->sw[a->nsw++] = (struct psweep){ r, line };
+	return 0;
+}
+
+/*
+ * The stored row of sweep p's curve in this build: its id (-1: none) and
+ * whether its record is p's; -2 on a database error.
+ */
+static sqlite3_int64
+find_sweep(struct add *a, const struct psweep *p, sqlite3_int64 doc, const char *text, int *same,
+    char **file)
+{
+	sqlite3_stmt *st = a->s->find_sweep;
+	sqlite3_int64 id = -1;
+	int rc;
+
+	bind_text(st, 1, a->b.build);
+	sqlite3_bind_int64(st, 2, doc);
+	bind_text(st, 3, qe_json_str(p->rec, "cell"));
+	bind_text(st, 4, qe_json_str(p->rec, "parameter"));
+	bind_text(st, 5, qe_json_str(cJSON_GetObjectItemCaseSensitive(p->rec, "machine"), "fingerprint"));
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		id = sqlite3_column_int64(st, 0);
+		*same = strcmp((const char *)sqlite3_column_text(st, 1), text) == 0;
+		*file = qe_xstrdup((const char *)sqlite3_column_text(st, 2));
+	}
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? id : -2;
+}
+
+static int
+insert_sweep(struct add *a, const struct psweep *p, sqlite3_int64 doc, const char *text)
+{
+	sqlite3_stmt *st = a->s->ins_sweep;
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(p->rec, "machine");
+
+	bind_text(st, 1, a->b.build);
+	bind_text(st, 2, qe_vocab_name(&qe_vocab_series_words, a->b.series));
+	bind_text(st, 3, a->b.commit);
+	bind_text(st, 4, a->b.started_at);
+	sqlite3_bind_int64(st, 5, a->b.run_number);
+	sqlite3_bind_int64(st, 6, doc);
+	bind_text(st, 7, qe_json_str(p->rec, "cell"));
+	bind_text(st, 8, qe_json_str(p->rec, "parameter"));
+	bind_text(st, 9, qe_json_str(m, "fingerprint"));
+	bind_text(st, 10, qe_json_str(m, "runner_class"));
+	bind_text(st, 11, a->file);
+	bind_text(st, 12, text);
+	return step_done(st);
+}
+
+/* A stored curve of this build with another record: which, from where, how to resolve it. */
+static void
+sweep_conflict(struct add *a, const struct psweep *p, const char *file)
+{
+	struct qe_buf m = { 0 };
+	const char *cell = qe_json_str(p->rec, "cell");
+
+	qe_buf_addf(&m, "the sweep of %s, %s%s over %s on machine %s of build %s is already stored from %s"
+	    " with another record: not replaced (qe-history add --replace stores this report's instead)",
+	    qe_json_str(p->rec, "document"), cell ? "cell " : "the lecture", cell ? cell : "",
+	    qe_json_str(p->rec, "parameter"),
+	    qe_json_str(cJSON_GetObjectItemCaseSensitive(p->rec, "machine"), "fingerprint"), a->b.build, file);
+	fail(a, p->line, m.data);
+	qe_buf_free(&m);
+}
+
+/*
+ * One sweep: stored the same already (present), else inserted; a stored
+ * curve with another record is a conflict unless --replace. floor: the
+ * largest row id before this report (a row above it is this report's own).
+ */
+static int
+write_sweep(struct add *a, const struct psweep *p, sqlite3_int64 floor)
+{
+	sqlite3_int64 doc = doc_id(a, qe_json_str(p->rec, "document")), id;
+	char *text = qe_json_print(p->rec), *file = NULL;
+	int same = 0, rc = 0;
+
+	if (doc < 0 || (id = find_sweep(a, p, doc, text, &same, &file)) == -2)
+		rc = sqlfail(a, p->line), a->failed = 1;
+	else if (id > floor)
+		fail(a, p->line, "a sweep curve (document, cell, parameter, machine) appears twice in one report");
+	else if (id >= 0 && !same && !a->replace)
+		sweep_conflict(a, p, file);
+	else if (id < 0 || !same) {
+		if (id >= 0) {
+			sqlite3_bind_int64(a->s->del_sweep, 1, id);
+			if (step_done(a->s->del_sweep) < 0)
+				rc = -1;
+			a->sw_replaced++;
+		}
+		if (rc < 0 || insert_sweep(a, p, doc, text) < 0)
+			sqlfail(a, p->line);
+		a->sw_added++;
+	}
+	free(text);
+	free(file);
+	return a->failed ? -1 : 0;
+}
+
+/* Every sweep of the report, inside the report's transaction (opened here when it has none). */
+static int
+flush_sweeps(struct add *a)
+{
+	sqlite3_stmt *st;
+	sqlite3_int64 floor = 0;
+
+	if (a->nsw == 0)
+		return 0;
+	if (!a->in_tx) {
+		if (sqlite3_exec(a->s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+			return sqlfail(a, 0), -1;
+		a->in_tx = 1;
+	}
+	if (sqlite3_prepare_v2(a->s->db, "SELECT ifnull(max(id), 0) FROM sweeps", -1, &st, NULL) != SQLITE_OK)
+		return sqlfail(a, 0), -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		floor = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	for (size_t i = 0; i < a->nsw; i++)
+		if (write_sweep(a, &a->sw[i], floor) < 0)
+			return -1;
+	return 0;
+}
+
 /* One record of the report, raw[0..n) its line as read; 0. */
 static int
 take(struct add *a, const struct hrec *r, const char *raw, size_t n, long line)
 {
 	int nb = r->kind && strcmp(r->kind, "notebook") == 0, cell = r->kind && strcmp(r->kind, "cell") == 0;
+	int sw = r->kind && strcmp(r->kind, "sweep") == 0;
 	struct pend *p;
 
 	qe_sha256_add(&a->sha, raw, n);
 	qe_sha256_add(&a->sha, "\n", 1);
-	if (a->failed || !(nb || cell))
+	if (a->failed || !(nb || cell || sw))
 		return 0;
 	if (!a->started) {
 		if (start(a, r->prov, line), a->failed)
 			return 0;
 	} else if (!same_build(a, r->prov))
-		return fail(a, line, "records of more than one qe-stamp run in one report: add each build's report on its own");
+		return fail(a, line, r->prov ? "records of more than one qe-stamp run in one report: add each build's report on its own" :
+		    "a record without provenance among stamped ones (pass the whole report through qe-stamp)");
+	if (sw)
+		return queue_sweep(a, raw, n, line);
+	if (!a->build_started && (start_build(a, line), a->failed))
+		return 0;
 	if (not_ours(r))
 		return 0;
 	if (r->doc == NULL)
@@ -374,9 +542,12 @@ emit_add(const struct add *a, const char *digest)
 	cJSON *r = qe_json_record_new("history-add");
 
 	cJSON_AddStringToObject(r, "file", a->file);
-	cJSON_AddStringToObject(r, "result", qe_vocab_name(&qe_vocab_add_results,
-	    a->present || (a->replaced && strcmp(a->stored_sha, digest) == 0) ? QE_ADD_PRESENT :
-	    a->replaced ? QE_ADD_REPLACED : QE_ADD_ADDED));
+	int res = a->present || (a->replaced && strcmp(a->stored_sha, digest) == 0) ? QE_ADD_PRESENT :
+	    a->replaced ? QE_ADD_REPLACED : QE_ADD_ADDED;
+
+	if (!a->build_started)	/* sweeps only: what became of them */
+		res = a->sw_replaced ? QE_ADD_REPLACED : a->sw_added ? QE_ADD_ADDED : QE_ADD_PRESENT;
+	cJSON_AddStringToObject(r, "result", qe_vocab_name(&qe_vocab_add_results, res));
 	cJSON_AddStringToObject(r, "build", a->b.build);
 	cJSON_AddStringToObject(r, "series", qe_vocab_name(&qe_vocab_series_words, a->b.series));
 	qe_json_add_str_or_null(r, "commit", a->b.commit);
@@ -384,6 +555,8 @@ emit_add(const struct add *a, const char *digest)
 	cJSON_AddStringToObject(r, "content_sha256", digest);
 	cJSON_AddNumberToObject(r, "notebooks", (double)a->nbs);
 	cJSON_AddNumberToObject(r, "cells", (double)a->cells);
+	if (a->nsw > 0)
+		cJSON_AddNumberToObject(r, "sweeps", (double)a->nsw);
 	qe_json_check(r);
 	qe_json_emit(r);
 	cJSON_Delete(r);
@@ -506,19 +679,25 @@ finish(struct add *a, const char *digest)
 	sqlite3_stmt *st = a->s->fin_build;
 
 	if (!a->started)
-		return fail(a, 0, "no notebook or cell records: nothing to add");
-	if (a->present) {
+		return fail(a, 0, "no notebook, cell or sweep records: nothing to add");
+	if (a->present) {	/* its sweeps were stored with it */
 		if (strcmp(a->stored_sha, digest) != 0)
 			return conflict(a, digest);
 		return 0;
 	}
-	if (flush(a) < 0)
+	if (a->build_started) {
+		if (flush(a) < 0)
+			return -1;
+		bind_text(st, 1, digest);
+		sqlite3_bind_int64(st, 2, a->nbs);
+		sqlite3_bind_int64(st, 3, a->cells);
+		sqlite3_bind_int64(st, 4, a->id);
+		if (step_done(st) < 0)
+			return sqlfail(a, 0);
+	}
+	if (flush_sweeps(a) < 0)
 		return -1;
-	bind_text(st, 1, digest);
-	sqlite3_bind_int64(st, 2, a->nbs);
-	sqlite3_bind_int64(st, 3, a->cells);
-	sqlite3_bind_int64(st, 4, a->id);
-	if (step_done(st) < 0 || sqlite3_exec(a->s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+	if (a->in_tx && sqlite3_exec(a->s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
 		return sqlfail(a, 0);
 	a->in_tx = 0;
 	return 0;
@@ -550,6 +729,9 @@ qe_hadd(struct qe_hstore *s, const char *file, const char *main_ref, int replace
 	free(a.prov_text);
 	free(a.first_id);
 	pend_free(&a);
+	for (size_t i = 0; i < a.nsw; i++)
+		cJSON_Delete(a.sw[i].rec);
+	free(a.sw);
 	qe_recscan_free(&a.scan);
 	return a.failed ? QE_EXIT_TROUBLE : QE_EXIT_OK;
 }

@@ -22,6 +22,11 @@
  *    ignored; notebooks and cells that are not current or were inherited
  *    from a baseline cache (origin "inherited") are not this build's and
  *    are left out.
+ *  - sweep records (qe-sweep's curves) are stored in the sweeps table under
+ *    the build their provenance names, never as a row of builds: a report
+ *    of sweeps only adds no build. A curve (document, cell, parameter,
+ *    machine of that build) stored with the same record is present, with
+ *    another a conflict unless `replace`; twice in one report, refused.
  */
 #ifndef QE_HADD_H
 #define QE_HADD_H

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "qe_histhtml.h"
+#include "qe_histsweep.h"
 #include "qe_html.h"
 #include "qe_json.h"
 #include "qe_mem.h"
@@ -38,6 +39,7 @@ qe_histhtml_init(struct qe_histhtml *h)
 	h->changes = qe_json_check(cJSON_CreateArray());
 	h->compare = qe_json_check(cJSON_CreateArray());
 	h->cost = qe_json_check(cJSON_CreateArray());
+	h->sweeps = qe_json_check(cJSON_CreateArray());
 }
 
 int
@@ -58,6 +60,8 @@ qe_histhtml_add(struct qe_histhtml *h, cJSON *rec)
 		to = h->compare;
 	else if (strcmp(k, "history-cost") == 0)
 		to = h->cost;
+	else if (strcmp(k, "history-sweep") == 0)
+		to = h->sweeps;
 	if (to == NULL) {
 		cJSON_Delete(rec);
 		return -1;
@@ -74,6 +78,7 @@ qe_histhtml_free(struct qe_histhtml *h)
 	cJSON_Delete(h->changes);
 	cJSON_Delete(h->compare);
 	cJSON_Delete(h->cost);
+	cJSON_Delete(h->sweeps);
 	memset(h, 0, sizeof *h);
 }
 
@@ -1049,7 +1054,8 @@ section_head(struct qe_buf *b, const struct qe_histhtml *h)
 	}
 	qe_buf_addf(b, "%d step change%s, %d one-build outlier%s.</p>\n<p class='note'><a href='#trends'>Trends</a> \u00b7 "
 	    "<a href='#slowest'>Slowest</a> \u00b7 <a href='#changes'>Step changes</a> \u00b7 "
-	    "<a href='#compare'>Environment changes</a> \u00b7 <a href='#cost'>Cost</a></p>\n",
+	    "<a href='#compare'>Environment changes</a> \u00b7 <a href='#scaling'>Scaling</a> \u00b7 "
+	    "<a href='#cost'>Cost</a></p>\n",
 	    nsteps, nsteps == 1 ? "" : "s", nspikes, nspikes == 1 ? "" : "s");
 }
 
@@ -1061,6 +1067,7 @@ qe_histhtml_write(const struct qe_histhtml *h, struct qe_buf *out)
 	section_slowest(out, h);
 	section_changes(out, h);
 	section_compare(out, h);
+	qe_histsweep_section(out, h->sweeps);
 	section_cost(out, h);
 	qe_buf_adds(out, "</body></html>\n");
 }

@@ -13,8 +13,9 @@
  * the environment changes (history-compare without --by): per change every
  * package that changed and the lectures and cells that moved, each a ratio
  * with its 95% interval on a log scale, a machine change said as one; the
- * cost table (history-cost, every stored build: main's, pull requests' and
- * other branches').  A section without records says so.
+ * scaling curves (history-sweep, qe_histsweep.h); the cost table
+ * (history-cost, every stored build: main's, pull requests' and other
+ * branches').  A section without records says so.
  *
  * Invariants:
  *  - every string from the records is untrusted and reaches the page only
@@ -38,6 +39,7 @@ struct qe_histhtml {
 	cJSON *changes;		/* history-change */
 	cJSON *compare;		/* history-compare */
 	cJSON *cost;		/* history-cost */
+	cJSON *sweeps;		/* history-sweep, in the query's order */
 	int max_charts;		/* trend charts at most (0: 24) */
 };
 

@@ -1,11 +1,13 @@
 /*
  * qe_hquery.h - qe-history's queries over main's builds (qe-history(1)):
  * slowest and series (qe_hseries.c), changes (qe_hchanges.c), fences
- * (qe_hfences.c), compare (qe_hcompare.c) and cost (qe_hcost.c).
+ * (qe_hfences.c), compare (qe_hcompare.c), cost (qe_hcost.c) and sweeps
+ * (qe_hsweeps.c).
  *
  * Invariants:
  *  - every query reads the database through qe_hload (main's builds, one
- *    document at a time) except cost, which sums every series by SQL.
+ *    document at a time) except cost, which sums every series by SQL, and
+ *    sweeps, which lists the stored scaling curves of every build.
  *  - rows go out through qe_hout as they are decided, to standard output
  *    or to q->sink when it is set; the records are the history-* kinds of
  *    schema/history.json.
@@ -51,7 +53,7 @@ struct qe_hq {
 	const char *path;	/* the database, for messages */
 	int md;			/* --format md */
 	long top;		/* slowest -n */
-	const char *doc, *cell;	/* series */
+	const char *doc, *cell;	/* series, sweeps */
 	long minseg;		/* changes -m */
 	double penalty;		/* changes --penalty */
 	long k;			/* fences -k */
@@ -89,5 +91,6 @@ int qe_hq_changes(const struct qe_hq *q);
 int qe_hq_fences(const struct qe_hq *q);
 int qe_hq_compare(const struct qe_hq *q);
 int qe_hq_cost(const struct qe_hq *q);
+int qe_hq_sweeps(const struct qe_hq *q);
 
 #endif /* QE_HQUERY_H */

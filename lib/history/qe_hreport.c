@@ -182,6 +182,9 @@ qe_hreport_html(const struct qe_hq *q, const char *dir)
 	c.prices = q->prices;
 	if (capture(&c, qe_hq_cost, &h) != QE_EXIT_OK)
 		status = QE_EXIT_TROUBLE;
+	c.doc = c.cell = NULL;
+	if (capture(&c, qe_hq_sweeps, &h) != QE_EXIT_OK)
+		status = QE_EXIT_TROUBLE;
 	if (write_page(&h, dir) != QE_EXIT_OK)
 		status = QE_EXIT_TROUBLE;
 	qe_histhtml_free(&h);

@@ -39,6 +39,19 @@ static const char *const migrations[] = {
 	" COALESCE('#' || fingerprint, '')"
 	" WHERE json_type(provenance, '$.run.build_id') IS NOT 'text';"
 	"ALTER TABLE notebooks ADD COLUMN kernel_env TEXT;",
+	/*
+	 * 2 -> 3: qe-sweep's curves (kind "sweep"), one row per curve, named
+	 * by the build its report's provenance names but apart from builds:
+	 * a sweep's run is no lecture build, so the queries over builds never
+	 * see it.
+	 */
+	"CREATE TABLE sweeps(id INTEGER PRIMARY KEY, build TEXT NOT NULL, series TEXT NOT NULL,"
+	" commit_sha TEXT, started_at TEXT NOT NULL, run_number INTEGER NOT NULL,"
+	" doc INTEGER NOT NULL, cell TEXT, parameter TEXT NOT NULL, fingerprint TEXT NOT NULL,"
+	" runner_class TEXT, file TEXT NOT NULL, record TEXT NOT NULL);"
+	"CREATE UNIQUE INDEX sweeps_key ON sweeps(build, doc, ifnull(cell, char(0)), parameter,"
+	" fingerprint);"
+	"CREATE INDEX sweeps_doc ON sweeps(doc, cell);",
 };
 
 int
@@ -108,6 +121,12 @@ static const struct {
 	    " cells_s, code_cells, ncells, cells, kernel_env) VALUES (?,?,?,?,?,?,?,?,?)" },
 	{ offsetof(struct qe_hstore, del_build), "DELETE FROM builds WHERE id = ?" },
 	{ offsetof(struct qe_hstore, del_nbs), "DELETE FROM notebooks WHERE build = ?" },
+	{ offsetof(struct qe_hstore, ins_sweep), "INSERT INTO sweeps(build, series, commit_sha,"
+	    " started_at, run_number, doc, cell, parameter, fingerprint, runner_class, file, record)"
+	    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)" },
+	{ offsetof(struct qe_hstore, find_sweep), "SELECT id, record, file FROM sweeps WHERE build = ?"
+	    " AND doc = ? AND cell IS ? AND parameter = ? AND fingerprint = ?" },
+	{ offsetof(struct qe_hstore, del_sweep), "DELETE FROM sweeps WHERE id = ?" },
 };
 
 static int
@@ -231,7 +250,7 @@ void
 qe_hstore_close(struct qe_hstore *s)
 {
 	sqlite3_stmt *all[] = { s->ins_build, s->find_build, s->fin_build, s->ins_doc,
-	    s->find_doc, s->ins_nb, s->del_build, s->del_nbs };
+	    s->find_doc, s->ins_nb, s->del_build, s->del_nbs, s->ins_sweep, s->find_sweep, s->del_sweep };
 
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
 		sqlite3_finalize(all[i]);

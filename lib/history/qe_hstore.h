@@ -9,7 +9,7 @@
  *  - the journal is WAL; a report is added in ONE transaction (qe_hadd.h).
  *  - struct qe_hstore owns the connection and its prepared statements.
  *
- * Tables (version 2; version 1 had no notebooks.kernel_env, named a
+ * Tables (version 3; version 2 had no sweeps; version 1 had no notebooks.kernel_env, named a
  * build without run.build_id "commit:SHA[#FP]" and packed no cell's
  * display name: a version-1 qe-history refuses a version-2 store, so it
  * never misreads a name's blob flag, qe_hcells.h):
@@ -23,20 +23,30 @@
  *             cells: the document's code cells in this build, packed in
  *             index order (qe_hcells.h); kernel_env: the notebook
              record's kernel_env (JSON text), else NULL
+ *   sweeps(id, build, series, commit_sha, started_at, run_number, doc,
+ *          cell, parameter, fingerprint, runner_class, file, record)
+ *             one qe-sweep curve (kind "sweep"): build, series, commit,
+ *             start and run number as its report's provenance names them
+ *             (qe_hbuild.h) but no row of builds (a sweep is no lecture
+ *             build; the queries over builds never see it); cell NULL for
+ *             the lecture's total; fingerprint and runner_class the
+ *             curve's machine's (machine.*); file: the report it came
+ *             from; record: the sweep record without its provenance (JSON
+ *             text); UNIQUE (build, doc, cell, parameter, fingerprint)
  */
 #ifndef QE_HSTORE_H
 #define QE_HSTORE_H
 
 #include <sqlite3.h>
 
-#define QE_HSTORE_VERSION 2
+#define QE_HSTORE_VERSION 3
 #define QE_HSTORE_DEFAULT "qe-history.db"
 
 struct qe_hstore {
 	sqlite3 *db;
 	const char *path;
 	sqlite3_stmt *ins_build, *find_build, *fin_build, *ins_doc, *find_doc,
-	    *ins_nb, *del_build, *del_nbs;
+	    *ins_nb, *del_build, *del_nbs, *ins_sweep, *find_sweep, *del_sweep;
 };
 
 /*

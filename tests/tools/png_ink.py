@@ -1,11 +1,13 @@
 #!/usr/bin/python3
-"""png_ink.py FILE.png [--runs RRGGBB]: the screenshot's size and how much is
+"""png_ink.py FILE.png [--runs RRGGBB | --pixels RRGGBB]: the screenshot's size and how much is
 drawn on it, decoded with the standard library (zlib): prints 'WIDTHxHEIGHT
 ink=F colors=N', F the fraction of pixels that are not the page's white
 background (each channel below 245), N the distinct colours; with --runs,
 also ' runs=R': the horizontal runs of 30 pixels or more of that colour
 (each channel within 24 of it: a solid line drawn across a chart, not text
-or a dashed rule, and not a faint, half-transparent one).  8-bit RGB or
+or a dashed rule, and not a faint, half-transparent one); with --pixels,
+' pixels=P': the pixels of that colour (each channel within 24: a line
+in any direction, a point, coloured text).  8-bit RGB or
 RGBA, non-interlaced (what Chromium writes); anything else exits 2."""
 import struct
 import sys
@@ -51,8 +53,9 @@ def main():
         print(f"png_ink: unsupported PNG (depth {depth}, colour type {ctype})", file=sys.stderr)
         sys.exit(2)
     bpp = 3 if ctype == 2 else 4
-    want = bytes.fromhex(sys.argv[3]) if len(sys.argv) > 3 and sys.argv[2] == "--runs" else None
-    ink, colors, runs = 0, set(), 0
+    mode = sys.argv[2] if len(sys.argv) > 3 and sys.argv[2] in ("--runs", "--pixels") else None
+    want = bytes.fromhex(sys.argv[3]) if mode else None
+    ink, colors, runs, pixels = 0, set(), 0, 0
     for line in rows(zlib.decompress(idat), w, h, bpp):
         run = 0
         for x in range(0, w * bpp, bpp):
@@ -60,9 +63,12 @@ def main():
             colors.add(px)
             ink += min(px) < 245
             if want is not None:
-                run = run + 1 if all(abs(px[i] - want[i]) <= 24 for i in range(3)) else 0
+                near = all(abs(px[i] - want[i]) <= 24 for i in range(3))
+                run = run + 1 if near else 0
                 runs += run == 30
-    print(f"{w}x{h} ink={ink / (w * h):.3f} colors={len(colors)}" + (f" runs={runs}" if want else ""))
+                pixels += near
+    print(f"{w}x{h} ink={ink / (w * h):.3f} colors={len(colors)}" +
+          (f" runs={runs}" if mode == "--runs" else f" pixels={pixels}" if mode else ""))
 
 
 if __name__ == "__main__":
