@@ -77,6 +77,12 @@ qe_xstrndup(const char *s, size_t n)
 	return p;
 }
 
+int
+qe_mem_streq(const char *a, const char *b)
+{
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
 void
 qe_buf_grow(struct qe_buf *b, size_t extra)
 {

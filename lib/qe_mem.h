@@ -20,6 +20,9 @@ void *qe_xrealloc(void *p, size_t n);
 char *qe_xstrdup(const char *s);
 char *qe_xstrndup(const char *s, size_t n);
 
+/* 1 when a and b are equal strings or both NULL: optional record fields compared. */
+int qe_mem_streq(const char *a, const char *b);
+
 /*
  * Room for one more element of `size` bytes in arr, of which n are used and
  * *cap allocated: arr itself or its reallocation, *cap doubled (`first` at

@@ -79,12 +79,6 @@ struct compare {
 	double *w;		/* one document's scratch */
 };
 
-static int
-same(const char *x, const char *y)
-{
-	return (x == NULL && y == NULL) || (x && y && strcmp(x, y) == 0);
-}
-
 /*
  * Does build i differ from i-1 in what compare follows? Sets *machine,
  * and *env when more than the machine changed (a fingerprint's change at
@@ -97,14 +91,14 @@ differs(const struct compare *c, int i, int *machine, int *env_out, char **bv, c
 	cJSON *pc, *e;
 	int env = 0;
 
-	*machine = !same(c->bs->b[i - 1].runner_class, c->bs->b[i].runner_class);
+	*machine = !qe_mem_streq(c->bs->b[i - 1].runner_class, c->bs->b[i].runner_class);
 	*bv = *av = NULL;
 	if (c->q->by >= 0) {
 		const char *x = p ? qe_hprov_value(p, c->q->by, c->q->package) : NULL;
 		const char *y = q ? qe_hprov_value(q, c->q->by, c->q->package) : NULL;
 
 		*env_out = !(*machine && c->q->by == QE_BY_FINGERPRINT);
-		if (same(x, y))	/* a machine change alone is the fingerprint's, not a package's */
+		if (qe_mem_streq(x, y))	/* a machine change alone is the fingerprint's, not a package's */
 			return *machine && c->q->by == QE_BY_FINGERPRINT;
 		*bv = x ? qe_xstrdup(x) : NULL;
 		*av = y ? qe_xstrdup(y) : NULL;
@@ -116,7 +110,7 @@ differs(const struct compare *c, int i, int *machine, int *env_out, char **bv, c
 	pc = qe_json_check(cJSON_CreateArray());
 	qe_hprov_diff(p, q, pc);
 	cJSON_ArrayForEach(e, pc)
-		env |= !same(qe_json_str(e, "what"), "runner-class");
+		env |= !qe_mem_streq(qe_json_str(e, "what"), "runner-class");
 	cJSON_Delete(pc);
 	*env_out = env;
 	return env || *machine;
@@ -318,7 +312,7 @@ log_sigma(const double *v, int n, double *w)
 static int
 kenv_differs(const struct qe_hdocb *x, const struct qe_hdocb *y)
 {
-	return !same(x->kenv, y->kenv);
+	return !qe_mem_streq(x->kenv, y->kenv);
 }
 
 /*

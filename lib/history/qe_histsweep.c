@@ -267,22 +267,16 @@ chart(struct qe_buf *b, const cJSON *r)
 	qe_buf_adds(b, "</svg>\n");
 }
 
-static int
-same_str(const char *a, const char *b)
-{
-	return a == b || (a && b && strcmp(a, b) == 0);
-}
-
 /* Is r followed by a newer curve of the same document, cell, parameter and machine? */
 static int
 superseded(const cJSON *r)
 {
 	const cJSON *n = r->next;
 
-	return n && same_str(qe_json_str(n, "document"), qe_json_str(r, "document")) &&
-	    same_str(qe_json_str(n, "cell"), qe_json_str(r, "cell")) &&
-	    same_str(qe_json_str(n, "parameter"), qe_json_str(r, "parameter")) &&
-	    same_str(qe_json_str(obj(n, "machine"), "fingerprint"), qe_json_str(obj(r, "machine"), "fingerprint"));
+	return n && qe_mem_streq(qe_json_str(n, "document"), qe_json_str(r, "document")) &&
+	    qe_mem_streq(qe_json_str(n, "cell"), qe_json_str(r, "cell")) &&
+	    qe_mem_streq(qe_json_str(n, "parameter"), qe_json_str(r, "parameter")) &&
+	    qe_mem_streq(qe_json_str(obj(n, "machine"), "fingerprint"), qe_json_str(obj(r, "machine"), "fingerprint"));
 }
 
 static void
@@ -334,7 +328,7 @@ count(const cJSON *sweeps, const cJSON **draw, int *nneg, int *nfp)
 		int seen = 0;
 
 		for (int i = 0; i < *nfp; i++)
-			seen |= same_str(fps[i], fp);
+			seen |= qe_mem_streq(fps[i], fp);
 		if (!seen && *nfp < 64)
 			fps[(*nfp)++] = fp;
 		if (superseded(r))

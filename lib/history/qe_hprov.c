@@ -2,14 +2,9 @@
 #include <string.h>
 
 #include "qe_json.h"
+#include "qe_mem.h"
 #include "qe_vocab.h"
 #include "qe_hprov.h"
-
-static int
-same_str(const char *a, const char *b)
-{
-	return (a == NULL && b == NULL) || (a && b && strcmp(a, b) == 0);
-}
 
 static void
 add(cJSON *out, int what, const char *name, const char *b, const char *a)
@@ -54,7 +49,7 @@ packages(const cJSON *pb, const cJSON *pa, cJSON *out)
 		if (kb == NULL && ka == NULL)
 			return;
 		k = kb == NULL ? ka : ka == NULL ? kb : strcmp(kb, ka) < 0 ? kb : ka;
-		if (!same_str(qe_json_str(pb, k), qe_json_str(pa, k)))
+		if (!qe_mem_streq(qe_json_str(pb, k), qe_json_str(pa, k)))
 			add(out, QE_PW_PACKAGE, k, qe_json_str(pb, k), qe_json_str(pa, k));
 	}
 }
@@ -66,7 +61,7 @@ file_sha(const cJSON *files, const char *path)
 	const cJSON *f;
 
 	cJSON_ArrayForEach(f, files)
-		if (same_str(qe_json_str(f, "path"), path))
+		if (qe_mem_streq(qe_json_str(f, "path"), path))
 			return qe_json_str(f, "sha256");
 	return NULL;
 }
@@ -80,13 +75,13 @@ env_files(const cJSON *before, const cJSON *after, cJSON *out)
 	cJSON_ArrayForEach(f, fb) {
 		const char *p = qe_json_str(f, "path");
 
-		if (!same_str(qe_json_str(f, "sha256"), file_sha(fa, p)))
+		if (!qe_mem_streq(qe_json_str(f, "sha256"), file_sha(fa, p)))
 			add(out, QE_PW_ENVFILE, p, qe_json_str(f, "sha256"), file_sha(fa, p));
 	}
 	cJSON_ArrayForEach(f, fa)
 		if (file_sha(fb, qe_json_str(f, "path")) == NULL)
 			add(out, QE_PW_ENVFILE, qe_json_str(f, "path"), NULL, qe_json_str(f, "sha256"));
-	if (cJSON_GetArraySize(out) == n && !same_str(qe_hprov_value(before, QE_BY_ENVFILE, NULL),
+	if (cJSON_GetArraySize(out) == n && !qe_mem_streq(qe_hprov_value(before, QE_BY_ENVFILE, NULL),
 	    qe_hprov_value(after, QE_BY_ENVFILE, NULL)))
 		add(out, QE_PW_ENVFILE, NULL, qe_hprov_value(before, QE_BY_ENVFILE, NULL),
 		    qe_hprov_value(after, QE_BY_ENVFILE, NULL));
@@ -100,10 +95,10 @@ qe_hprov_diff(const cJSON *before, const cJSON *after, cJSON *out)
 	int n = cJSON_GetArraySize(out);
 
 	packages(env(before, "packages"), env(after, "packages"), out);
-	if (!same_str(rb, ra))
+	if (!qe_mem_streq(rb, ra))
 		add(out, QE_PW_RUNNER, NULL, rb, ra);
 	env_files(before, after, out);
-	if (cJSON_GetArraySize(out) == n && !same_str(qe_json_str(before, "fingerprint"),
+	if (cJSON_GetArraySize(out) == n && !qe_mem_streq(qe_json_str(before, "fingerprint"),
 	    qe_json_str(after, "fingerprint")))
 		add(out, QE_PW_FINGERPRINT, NULL, qe_json_str(before, "fingerprint"),
 		    qe_json_str(after, "fingerprint"));

@@ -53,12 +53,6 @@ machine_of(struct qe_sweep *sw, const cJSON *rec)
 	return fp;
 }
 
-static int
-same(const char *a, const char *b)
-{
-	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
-}
-
 /* The index of the curve (machine, document, cell, axis), made when new. */
 static size_t
 curve_of(struct qe_sweep *sw, const char *machine, const char *doc, const char *cell, const char *axis)
@@ -68,8 +62,8 @@ curve_of(struct qe_sweep *sw, const char *machine, const char *doc, const char *
 
 	for (i = 0; i < sw->ncurves; i++) {
 		c = &sw->curves[i];
-		if (same(c->machine, machine) && same(c->document, doc) && same(c->cell, cell) &&
-		    same(c->axis, axis))
+		if (qe_mem_streq(c->machine, machine) && qe_mem_streq(c->document, doc) && qe_mem_streq(c->cell, cell) &&
+		    qe_mem_streq(c->axis, axis))
 			return i;
 	}
 	sw->curves = qe_mem_grow(sw->curves, sw->ncurves, &sw->capcurves, sizeof *sw->curves, 16);
@@ -89,7 +83,7 @@ take_timed(struct qe_sweep *sw, const cJSON *rec, const char *doc, const char *v
 	double s = qe_json_num(rec, "duration_s"), index = qe_json_num(rec, "index");
 	cJSON *a;
 
-	if (!isfinite(s) || !isfinite(index) || !same(qe_json_str(rec, "status"), "ok"))
+	if (!isfinite(s) || !isfinite(index) || !qe_mem_streq(qe_json_str(rec, "status"), "ok"))
 		return;
 	snprintf(key, sizeof key, "%s %s %.0f", doc, version, index);
 	if ((a = cJSON_GetObjectItemCaseSensitive(sw->timed, key)) == NULL)
@@ -134,7 +128,7 @@ take_run(struct qe_sweep *sw, const cJSON *rec, const char *doc, int head, const
 	const cJSON *sweep = cJSON_GetObjectItemCaseSensitive(rec, "sweep");
 	const cJSON *axis = sweep != NULL ? sweep->child : NULL;
 	const char *machine = machine_of(sw, rec), *cell = NULL;
-	int lecture = same(qe_json_str(rec, "kind"), "notebook");
+	int lecture = qe_mem_streq(qe_json_str(rec, "kind"), "notebook");
 	struct qe_sweep_run *r;
 
 	if (axis == NULL || !cJSON_IsNumber(axis) || !(axis->valuedouble > 0) || isinf(axis->valuedouble)) {
@@ -148,7 +142,7 @@ take_run(struct qe_sweep *sw, const cJSON *rec, const char *doc, int head, const
 		return 0;
 	else if ((cell = qe_json_str(rec, "name")) == NULL && (cell = qe_json_str(rec, "first_line")) == NULL)
 		cell = "(blank cell)";
-	if (!same(qe_json_str(rec, "status"), "ok") ||
+	if (!qe_mem_streq(qe_json_str(rec, "status"), "ok") ||
 	    !isfinite(qe_json_num(rec, lecture ? "cells_seconds" : "duration_s")))
 		return 0;  /* a failed run is no timing */
 	sw->runs = qe_mem_grow(sw->runs, sw->nruns, &sw->capruns, sizeof *sw->runs, 64);
@@ -168,7 +162,7 @@ qe_sweep_take(cJSON *rec, const char *file, long line, void *ctx)
 	const char *kind = qe_json_str(rec, "kind"), *doc = qe_json_str(rec, "document");
 	const char *version = qe_json_str(rec, "version");
 
-	if (same(kind, "profile")) {
+	if (qe_mem_streq(kind, "profile")) {
 		if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(rec, "functions")) ||
 		    !(qe_json_num(rec, "profile_s") > 0) || doc == NULL) {
 			warnx("%s:%ld: profile record without a document, functions or a positive profile_s", file, line);
@@ -177,19 +171,19 @@ qe_sweep_take(cJSON *rec, const char *file, long line, void *ctx)
 		cJSON_AddItemToArray(sw->profiles, qe_json_check(cJSON_Duplicate(rec, 1)));
 		return 0;
 	}
-	if (!same(kind, "cell") && !same(kind, "notebook"))
+	if (!qe_mem_streq(kind, "cell") && !qe_mem_streq(kind, "notebook"))
 		return 0;  /* provenance and other records: not ours */
-	if (doc == NULL || (!same(version, "base") && !same(version, "head"))) {
+	if (doc == NULL || (!qe_mem_streq(version, "base") && !qe_mem_streq(version, "head"))) {
 		warnx("%s:%ld: %s record without a document and a version (base or head): not qe-replicate's",
 		    file, line, kind);
 		return -1;
 	}
 	if (cJSON_GetObjectItemCaseSensitive(rec, "sweep") == NULL) {
-		if (same(kind, "cell"))
+		if (qe_mem_streq(kind, "cell"))
 			take_timed(sw, rec, doc, version);
 		return 0;
 	}
-	return take_run(sw, rec, doc, same(version, "head"), file, line);
+	return take_run(sw, rec, doc, qe_mem_streq(version, "head"), file, line);
 }
 
 /* One version's runs at one size of a curve. */
