@@ -1,6 +1,7 @@
 /* Alignment by levels of equality (qe_align.h). */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "qe_mem.h"
 #include "qe_align.h"
@@ -125,4 +126,137 @@ qe_align(int nb, int nh, int nlevels, qe_same_fn same, void *arg, int *np)
 	align_level(&a, 0, 0, nb, 0, nh);
 	*np = a.n;
 	return a.out;
+}
+
+/* A folder pair proposed by one base path and one head path. */
+struct proposal {
+	const char *b, *h;	/* the paths; the folders are their first bl, hl bytes */
+	size_t bl, hl;
+};
+
+static int
+prefix_cmp(const char *a, size_t al, const char *b, size_t bl)
+{
+	int c = memcmp(a, b, al < bl ? al : bl);
+
+	return c ? c : (al > bl) - (al < bl);
+}
+
+static int
+proposal_cmp(const void *x, const void *y)
+{
+	const struct proposal *p = x, *q = y;
+	int c = prefix_cmp(p->b, p->bl, q->b, q->bl);
+
+	return c ? c : prefix_cmp(p->h, p->hl, q->h, q->hl);
+}
+
+/*
+ * The folders left when the longest run of trailing components b and h
+ * share is taken off (lengths into each, the '/' after them excluded); 0
+ * when their last components differ.
+ */
+static int
+propose(const char *b, const char *h, struct proposal *p)
+{
+	size_t nb = strlen(b), nh = strlen(h), k = 0, l = 0;
+
+	while (k < nb && k < nh && b[nb - 1 - k] == h[nh - 1 - k])
+		k++;
+	/* the last '/' inside the run that matched: both paths have it */
+	for (size_t i = 1; i < k; i++)
+		if (b[nb - 1 - i] == '/')
+			l = i;
+	if (l == 0)
+		return 0;
+	*p = (struct proposal){ b, h, nb - 1 - l, nh - 1 - l };
+	return 1;
+}
+
+/* Length of path's folder part (up to its last '/'), 0 if none. */
+static size_t
+dir_len(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? (size_t)(s - path) : 0;
+}
+
+/* Deepen the winning folders run[0..n) by the folders all their relative names share. */
+static void
+deepen(const struct proposal *run, size_t n, struct qe_align_dirs *dirs)
+{
+	const char *r0 = run[0].b + run[0].bl + 1;
+	size_t c = dir_len(r0);
+
+	for (size_t i = 1; i < n && c > 0; i++) {
+		const char *r = run[i].b + run[i].bl + 1;
+		size_t j = 0, last = 0;
+
+		while (j < c && r[j] == r0[j]) {
+			if (r[j] == '/')
+				last = j;
+			j++;
+		}
+		if (!(j == c && r[j] == '/'))
+			c = last;
+	}
+	dirs->base = qe_xstrndup(run[0].b, run[0].bl + (c ? c + 1 : 0));
+	dirs->head = qe_xstrndup(run[0].h, run[0].hl + (c ? c + 1 : 0));
+	dirs->matched = (long)n;
+}
+
+int
+qe_align_folders(const char *const *b, size_t nb, const char *const *h, size_t nh,
+    struct qe_align_dirs *dirs)
+{
+	struct proposal *p;
+	size_t n = 0, best = 0, bestn = 0, second = 0, secondn = 0;
+
+	memset(dirs, 0, sizeof *dirs);
+	if (nb > 0 && nh > QE_ALIGN_MAX_PAIRS / nb)
+		return -2;
+	p = qe_xcalloc(nb * nh + 1, sizeof *p);
+	for (size_t i = 0; i < nb; i++)
+		for (size_t j = 0; j < nh; j++)
+			n += (size_t)propose(b[i], h[j], &p[n]);
+	qsort(p, n, sizeof *p, proposal_cmp);
+	for (size_t i = 0, e; i < n; i = e) {
+		for (e = i + 1; e < n && proposal_cmp(&p[i], &p[e]) == 0; e++)
+			;
+		if (e - i > bestn)
+			second = best, secondn = bestn, best = i, bestn = e - i;
+		else if (e - i > secondn)
+			second = i, secondn = e - i;
+	}
+	if (bestn == 0) {
+		free(p);
+		return 0;
+	}
+	deepen(&p[best], bestn, dirs);
+	if (secondn == bestn) {
+		struct qe_align_dirs alt;
+
+		deepen(&p[second], secondn, &alt);
+		dirs->base2 = alt.base, dirs->head2 = alt.head;
+		free(p);
+		return -1;
+	}
+	free(p);
+	return 1;
+}
+
+const char *
+qe_align_below(const char *path, const char *dir)
+{
+	size_t l = strlen(dir);
+
+	return strncmp(path, dir, l) == 0 && path[l] == '/' ? path + l + 1 : NULL;
+}
+
+void
+qe_align_dirs_free(struct qe_align_dirs *dirs)
+{
+	free(dirs->base), free(dirs->head), free(dirs->base2), free(dirs->head2);
+	memset(dirs, 0, sizeof *dirs);
 }

@@ -15,9 +15,16 @@
  *    or new.
  *  - every item appears in exactly one pair; pairs come in sequence order.
  *  - the pair array is the caller's to free(); memory exhaustion exits.
+ *
+ * And aligning two sides' documents named by absolute path in different
+ * folders (two builds at two workspaces) by their relative layout
+ * (qe_align_folders): one folder per side, never guessed when two pairings
+ * fit equally well.
  */
 #ifndef QE_ALIGN_H
 #define QE_ALIGN_H
+
+#include <stddef.h>
 
 struct qe_pair {
 	int b, h;	/* positions; -1 when the item has no partner */
@@ -28,5 +35,38 @@ typedef int (*qe_same_fn)(void *arg, int level, int b, int h);
 
 /* The alignment of nb base and nh head items; *np pairs (<= nb + nh). */
 struct qe_pair *qe_align(int nb, int nh, int nlevels, qe_same_fn same, void *arg, int *np);
+
+/*
+ * The folders two sets of absolute paths (documents by absolute path read
+ * on one side only) were built in, found by their relative layout: every
+ * base path and head path that end in the same trailing components (at
+ * least the last) propose the folder pair left when the longest such run
+ * is taken off both; the pair proposed by the most paths wins, and its
+ * folders are then made deeper by the folders every matched relative name
+ * shares (so /w/R/R/lectures/intro and /tmp/x/lectures/intro are
+ * "intro" in /w/R/R/lectures and /tmp/x/lectures). A path below a folder
+ * is named by the rest after its '/'. Each pair of folders matches a path
+ * at most once a side, so a pairing is one to one.
+ */
+struct qe_align_dirs {
+	char *base, *head;	/* the folders ("" for /), or NULL */
+	char *base2, *head2;	/* when ambiguous: a second pair as good */
+	long matched;		/* paths matched in pairs */
+};
+
+/*
+ * 1 with dirs->base and ->head set, 0 when no two paths share a last
+ * component, -1 when two folder pairs match as many paths (ambiguous:
+ * dirs->base2, ->head2 hold the second), -2 when nb * nh is over
+ * QE_ALIGN_MAX_PAIRS (not tried). Free with qe_align_dirs_free().
+ */
+#define QE_ALIGN_MAX_PAIRS (1u << 20)
+int qe_align_folders(const char *const *b, size_t nb, const char *const *h, size_t nh,
+    struct qe_align_dirs *dirs);
+
+/* The path relative to dir (a pointer into path), or NULL when not below it. */
+const char *qe_align_below(const char *path, const char *dir);
+
+void qe_align_dirs_free(struct qe_align_dirs *dirs);
 
 #endif /* QE_ALIGN_H */

@@ -855,6 +855,56 @@ long() {
 	assert_output '["regression",["source-changed","output-changed"]]'
 }
 
+# build_book_at DIR: the action's book copied to DIR/lectures, built by a real
+# kernel into DIR/_build (tests/action/build.py), its cache extracted with a
+# root it is not below (so named by absolute path) into DIR.ndjson
+build_book_at() {
+	mkdir -p "$1"
+	cp -R "$(fixture action/book)/lectures" "$1/"
+	[ -z "${2:-}" ] || { mkdir -p "$1/lectures/$2"; mv "$1/lectures/dynamics/markov.ipynb" "$1/lectures/$2/"; }
+	/usr/bin/python3 "$BATS_TEST_DIRNAME/action/build.py" "$1/lectures" "$1/_build" 2> /dev/null
+	qe-cache-extract -s 2020-01-01T00:00:00Z -r "$T/checkout/book" "$1/_build/.jupyter_cache" > "$1.ndjson"
+}
+
+@test "Two builds in two absolute folders (real caches): matched by their relative layout, one folder a side, warned once, named relatively; an ambiguous layout is said and not matched" {
+	local a="$T/A/home/runner/work/lectures/lectures" b="$T/B/tmp/x" c="$T/C/tmp/y"
+	build_book_at "$a"
+	build_book_at "$b"
+	run -0 jq -r 'select(.kind == "notebook") | .document' "$a.ndjson" "$b.ndjson"
+	assert_output - <<-EOF
+	$a/lectures/dynamics/markov
+	$a/lectures/intro
+	$b/lectures/dynamics/markov
+	$b/lectures/intro
+	EOF
+	run -0 --separate-stderr qe-cell-diff "$a.ndjson" "$b.ndjson"
+	assert_equal "$stderr" "qe-cell-diff: base and head were built in different folders: 2 documents matched by their relative layout, base's $a/lectures/ with head's $b/lectures/"
+	printf '%s\n' "$output" > "$T/diff"
+	run -0 sel "$T/diff" 'select(.kind == "notebook-diff") | [.document, .verdict]'
+	assert_output - <<-'EOF'
+	["dynamics/markov","unchanged"]
+	["intro","unchanged"]
+	EOF
+	run -0 sel "$T/diff" 'select(.kind == "diff-summary") | [.notebooks.removed, .notebooks.new, .cells.removed, .cells.new]'
+	assert_output '[0,0,0,0]'
+	validate "$T/diff"
+	# the comment names them relatively
+	run -0 --separate-stderr qe-comment "$T/diff"
+	assert_line --regexp '^\| dynamics/markov \| unchanged \| .* \(whole notebook\) \|'
+	assert_line --regexp '^\| intro \| unchanged \| .* \(whole notebook\) \|'
+	refute_output --partial "$T"
+	refute_output --partial "removed"
+
+	# markov in another folder of the head's book: two pairings fit as well
+	build_book_at "$c" other
+	run -0 --separate-stderr qe-cell-diff "$a.ndjson" "$c.ndjson"
+	assert_equal "${stderr_lines[0]}" "qe-cell-diff: documents named by absolute path on both sides (built in two folders?) match by their relative layout in more than one way (base's $a/lectures/ with head's $c/lectures/, or base's $a/lectures/dynamics/ with head's $c/lectures/other/): not matched"
+	assert_equal "${stderr_lines[1]}" "qe-cell-diff: base: 2 documents named by absolute path match none of head's"
+	assert_equal "${stderr_lines[2]}" "qe-cell-diff: head: 2 documents named by absolute path match none of base's"
+	run -0 sel <(printf '%s\n' "$output") 'select(.kind == "diff-summary") | [.notebooks.removed, .notebooks.new]'
+	assert_output '[2,2]'
+}
+
 @test "A build in a folder of another name: documents named by absolute path are warned of and joined by their relative layout, never removed; a failing lecture listed once" {
 	jq -c 'if .origin == "inherited" or .document == "broken" then .document = "/home/me/rebuild/lectures/" + .document else . end' \
 		stock-head-incremental.ndjson > "$T/abs"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "qe.h"
+#include "qe_align.h"
 #include "qe_json.h"
 #include "qe_ndjson.h"
 #include "qe_sha.h"
@@ -904,39 +905,115 @@ relayout_warn(int w, long moved, long twice, long alone, const char *example)
 		    alone == 1 ? "" : "s", alone == 1 ? "es" : "", other);
 }
 
+/* Move side w of a to the document `name`, or drop it when that has one (listed once). */
+static void
+side_move(struct qe_reader *r, struct qe_doc *a, int w, const char *name)
+{
+	struct qe_doc *d = doc_get(r, name);
+
+	if (d->s[w].present)
+		side_free(&a->s[w]);
+	else
+		d->s[w] = a->s[w];
+	side_clear(&a->s[w]);
+}
+
+/*
+ * Step 1: the documents named by absolute path read on side w only, joined
+ * to those named relatively; what matched none is left in lone[w].
+ */
+static void
+relayout_relative(struct qe_reader *r, struct qe_doc **docs, size_t n, int w, long *moved,
+    long *twice, const char **example, struct qe_doc **lone, size_t *nlone)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct qe_doc *a = docs[i], *d;
+
+		if (a->name[0] != '/' || !a->s[w].present || a->s[!w].present)
+			continue;
+		if ((d = relative_match(docs, n, a, w)) == NULL) {
+			lone[(*nlone)++] = a;
+			continue;
+		}
+		if (*example == NULL)
+			*example = a->name;
+		if (d->s[w].present)
+			(*twice)++;
+		else
+			(*moved)++;
+		side_move(r, a, w, d->name);
+	}
+}
+
+/*
+ * Step 2: both sides' lone documents named by absolute path, in two
+ * folders (qe_align_folders): renamed below their folder, so pairs join
+ * by name; warned once. Returns how many pairs were matched; the lone
+ * counts drop by the documents renamed.
+ */
+static long
+relayout_folders(struct qe_reader *r, struct qe_doc **lone[2], size_t nlone[2], long alone[2])
+{
+	const char **names[2];
+	struct qe_align_dirs dirs;
+	long dirs_matched;
+	int rc;
+
+	if (nlone[QE_BASE] == 0 || nlone[QE_HEAD] == 0)
+		return 0;
+	for (int w = 0; w < 2; w++) {
+		names[w] = qe_xcalloc(nlone[w], sizeof *names[w]);
+		for (size_t i = 0; i < nlone[w]; i++)
+			names[w][i] = lone[w][i]->name;
+	}
+	rc = qe_align_folders(names[QE_BASE], nlone[QE_BASE], names[QE_HEAD], nlone[QE_HEAD], &dirs);
+	free(names[QE_BASE]), free(names[QE_HEAD]);
+	if (rc == -1)
+		warnx("documents named by absolute path on both sides (built in two folders?) match by "
+		    "their relative layout in more than one way (base's %s/ with head's %s/, or base's %s/ "
+		    "with head's %s/): not matched", dirs.base, dirs.head, dirs.base2, dirs.head2);
+	else if (rc == -2)
+		warnx("documents named by absolute path on both sides: too many to match by their relative "
+		    "layout (%zu by %zu): not matched", nlone[QE_BASE], nlone[QE_HEAD]);
+	if (rc != 1) {
+		qe_align_dirs_free(&dirs);
+		return 0;
+	}
+	dirs_matched = dirs.matched;
+	warnx("base and head were built in different folders: %ld document%s matched by their relative "
+	    "layout, base's %s/ with head's %s/", dirs.matched, dirs.matched == 1 ? "" : "s", dirs.base,
+	    dirs.head);
+	for (int w = 0; w < 2; w++)
+		for (size_t i = 0; i < nlone[w]; i++) {
+			const char *rel = qe_align_below(lone[w][i]->name, w == QE_BASE ? dirs.base : dirs.head);
+
+			if (rel != NULL) {
+				side_move(r, lone[w][i], w, rel);
+				alone[w]--;
+			}
+		}
+	qe_align_dirs_free(&dirs);
+	return dirs_matched;
+}
+
 long
 qe_reader_relayout(struct qe_reader *r)
 {
-	size_t n;
-	struct qe_doc **docs = qe_reader_docs(r, &n);
-	long total = 0;
+	size_t n, nlone[2] = { 0, 0 };
+	struct qe_doc **docs = qe_reader_docs(r, &n), **lone[2];
+	long total = 0, moved[2] = { 0, 0 }, twice[2] = { 0, 0 }, alone[2];
+	const char *example[2] = { NULL, NULL };
 
 	for (int w = 0; w < 2; w++) {
-		long moved = 0, twice = 0, alone = 0;
-		const char *example = NULL;
-
-		for (size_t i = 0; i < n; i++) {
-			struct qe_doc *a = docs[i], *d;
-
-			if (a->name[0] != '/' || !a->s[w].present || a->s[!w].present)
-				continue;
-			if ((d = relative_match(docs, n, a, w)) == NULL) {
-				alone++;
-				continue;
-			}
-			if (example == NULL)
-				example = a->name;
-			if (d->s[w].present) {	/* read by name as well: one listing */
-				side_free(&a->s[w]);
-				twice++;
-			} else {
-				d->s[w] = a->s[w];
-				moved++;
-			}
-			side_clear(&a->s[w]);
-		}
-		relayout_warn(w, moved, twice, alone, example);
-		total += moved + twice;
+		lone[w] = qe_xcalloc(n + 1, sizeof *lone[w]);
+		relayout_relative(r, docs, n, w, &moved[w], &twice[w], &example[w], lone[w], &nlone[w]);
+		alone[w] = (long)nlone[w];
+	}
+	total += relayout_folders(r, lone, nlone, alone);
+	for (int w = 0; w < 2; w++) {
+		relayout_warn(w, moved[w], twice[w], alone[w], example[w]);
+		total += moved[w] + twice[w];
+		free(lone[w]);
 	}
 	free(docs);
 	return total;

@@ -164,8 +164,12 @@ int qe_reader_line(const char *s, size_t n, const char *file, long line, void *c
  * named relatively that it ends in (qe_prscope_match's rule, the longest
  * such name) whose other side was read; when that document has the side
  * already, the absolute one is dropped, so a lecture is listed once.
- * Warns (prog: side: ...) what it joined and what matched nothing.
- * Returns how many were joined.
+ * Then, when both sides keep documents named by absolute path (two builds
+ * in two folders), they are matched by their relative layout, one folder a
+ * side (qe_align_folders: never when two pairings fit as well), and every
+ * document below its side's folder is renamed relative to it.
+ * Warns (prog: side: ...) what it joined, the two folders, an ambiguous
+ * layout and what matched nothing. Returns how many were joined.
  */
 long qe_reader_relayout(struct qe_reader *r);
 

@@ -3,6 +3,9 @@
  * each item "key" or "key/label" (an empty key: none): level 0 compares
  * keys, level 1 labels, then position. The output lists the pairs as
  * "b:h" ("-" for no partner).
+ * A "folders" case is "base paths | head paths" (space-separated): the
+ * output is "BASEDIR HEADDIR N" (qe_align_folders), "none", "too many" or
+ * "ambiguous: B H / B2 H2".
  */
 #include <stdlib.h>
 #include <string.h>
@@ -75,8 +78,52 @@ align(const char *in, size_t n, struct qe_buf *out)
 	free(s);
 }
 
+static int
+split(char *s, const char **v)
+{
+	char *save = NULL, *tok;
+	int n = 0;
+
+	for (tok = strtok_r(s, " ", &save); tok && n < 64; tok = strtok_r(NULL, " ", &save))
+		v[n++] = tok;
+	return n;
+}
+
+static void
+folders(const char *in, size_t n, struct qe_buf *out)
+{
+	char *s = qe_xstrndup(in, n), *bar = strchr(s, '|');
+	const char *b[64], *h[64];
+	struct qe_align_dirs d;
+	int nb, nh, rc;
+
+	if (bar == NULL) {
+		qe_buf_adds(out, "bad case");
+		free(s);
+		return;
+	}
+	*bar = '\0';
+	nb = split(s, b);
+	nh = split(bar + 1, h);
+	rc = qe_align_folders(b, (size_t)nb, h, (size_t)nh, &d);
+	if (rc == 1)
+		qe_buf_addf(out, "'%s' '%s' %ld", d.base, d.head, d.matched);
+	else if (rc == -1)
+		qe_buf_addf(out, "ambiguous: '%s' '%s' / '%s' '%s'", d.base, d.head, d.base2, d.head2);
+	else
+		qe_buf_adds(out, rc == 0 ? "none" : "too many");
+	for (int i = 0; rc == 1 && i < nb; i++) {
+		const char *r = qe_align_below(b[i], d.base);
+
+		qe_buf_addf(out, " %s", r ? r : "-");
+	}
+	qe_align_dirs_free(&d);
+	free(s);
+}
+
 static const struct unit_fn fns[] = {
 	{ "align", align },
+	{ "folders", folders },
 	{ NULL, NULL }
 };
 
