@@ -19,7 +19,7 @@
 enum {
 	OPT_NB_RATIO = QE_OPT_FIRST, OPT_NB_ABS, OPT_EXEC_ABS, OPT_ALPHA, OPT_CHANGED, OPT_IGNORE_FILE,
 	OPT_FENCES, OPT_REP_RATIO, OPT_REP_ABS, OPT_MEM_ABS, OPT_MEM_RATIO, OPT_TIME_ABS, OPT_CELL_TIMEOUT,
-	OPT_IMPORT_ABS, OPT_NO_ADJUST, OPT_ARMS, OPT_RTOL, OPT_ATOL
+	OPT_IMPORT_ABS, OPT_NO_ADJUST, OPT_ARMS, OPT_RTOL, OPT_ATOL, OPT_MEM_SHARE
 };
 
 static const struct option longopts[] = {
@@ -42,6 +42,7 @@ static const struct option longopts[] = {
 	{ "key",           required_argument, NULL, 'k' },
 	{ "mem-abs",       required_argument, NULL, OPT_MEM_ABS },
 	{ "mem-ratio",     required_argument, NULL, OPT_MEM_RATIO },
+	{ "mem-share",     required_argument, NULL, OPT_MEM_SHARE },
 	{ "nb-abs",        required_argument, NULL, OPT_NB_ABS },
 	{ "nb-ratio",      required_argument, NULL, OPT_NB_RATIO },
 	{ "no-adjust",     no_argument,       NULL, OPT_NO_ADJUST },
@@ -61,7 +62,7 @@ static const char usage[] =
     "                    [--ignore-file file] [--import-abs seconds] [--nb-abs seconds]\n"
     "                    [--nb-ratio ratio] [--mem-abs bytes] [--mem-ratio ratio] [--no-adjust]\n"
     "                    [--rep-abs seconds] [--rep-ratio ratio] [--time-abs seconds]\n"
-    "                    [--arms base,head] [--rtol r] [--atol a]\n"
+    "                    [--arms base,head] [--rtol r] [--atol a] [--mem-share percent]\n"
     "                    [--max-line bytes] base head\n";
 
 /* The user's jq expressions, by option letter. */
@@ -131,6 +132,7 @@ option(int ch, const char *arg, void *ctx)
 	case OPT_FENCES: c->fences = arg; return 0;
 	case OPT_MEM_ABS: return qe_opt_number("--mem-abs", arg, 0, 0, INFINITY, &o->mem_abs);
 	case OPT_MEM_RATIO: return qe_opt_number("--mem-ratio", arg, 1, 0, INFINITY, &o->mem_ratio);
+	case OPT_MEM_SHARE: return qe_opt_number("--mem-share", arg, 0, 0, 100, &o->mem_share);
 	case OPT_REP_ABS:	/* the replicate rule is one, for cells and lectures */
 		if (qe_opt_number("--rep-abs", arg, 0, 0, INFINITY, &o->cell.rep_abs) < 0)
 			return -1;
@@ -233,6 +235,7 @@ main(int argc, char **argv)
 	if (c.fences && qe_fences_load(&fs, c.fences) != QE_EXIT_OK)
 		status = QE_EXIT_TROUBLE;
 	c.opts.fences = c.fences ? &fs : NULL;
+	c.opts.runner_mem = qe_diff_runner_mem(&rd);
 	regressions = qe_diffrec_write(&c.opts, &rd, display(argv[0]), display(argv[1]));
 	qe_fences_free(&fs);
 	exprs_free(&c.x);

@@ -319,11 +319,11 @@ qe_gfm_delta(struct qe_buf *b, double d)
 	qe_gfm_dur(b, fabs(d));
 }
 
-void
-qe_gfm_bytes_delta(struct qe_buf *b, double d)
+/* d in decimal units with sign in front. */
+static void
+bytes_signed(struct qe_buf *b, double d, const char *sign)
 {
 	double a = fabs(d);
-	const char *sign = d > 500 ? "+" : d < -500 ? "-" : "";
 
 	if (isnan(d))
 		qe_buf_adds(b, QE_GFM_NONE);
@@ -335,6 +335,18 @@ qe_gfm_bytes_delta(struct qe_buf *b, double d)
 		qe_gfm_addf(b, "%s%.0f\xc2\xa0MB", sign, a / 1e6);
 	else
 		qe_gfm_addf(b, "%s%.1f\xc2\xa0GB", sign, a / 1e9);
+}
+
+void
+qe_gfm_bytes_delta(struct qe_buf *b, double d)
+{
+	bytes_signed(b, d, d > 500 ? "+" : d < -500 ? "-" : "");
+}
+
+void
+qe_gfm_bytes(struct qe_buf *b, double n)
+{
+	bytes_signed(b, n, n < -500 ? "-" : "");
 }
 
 void

@@ -101,6 +101,9 @@ void qe_gfm_delta(struct qe_buf *b, double d);
  * range". */
 void qe_gfm_bytes_delta(struct qe_buf *b, double d);
 
+/* An amount of memory in the same units, unsigned: "7.0 GB", "512 MB". */
+void qe_gfm_bytes(struct qe_buf *b, double n);
+
 /* A ratio: "×1.25", "×120", "×<0.01"; NaN: em dash; negative or beyond
  * QE_GFM_MAX_RATIO: "out of range". */
 void qe_gfm_ratio(struct qe_buf *b, double r);

@@ -439,6 +439,51 @@ diff_of() {
 	assert_line --regexp "Needs more memory means a peak growth \+134${nbsp}MB and ×1\.50 above base's, or a resident set grown \+134${nbsp}MB more"
 }
 
+@test "memory relative to the runner: a peak growth of --mem-share percent of the provenance's memory is memory-growth whatever the ratio, stated; without provenance the rule is off, said once" {
+	# the real records stamped: this machine's MemTotal in the provenance
+	qe-stamp "$BATS_FILE_TMPDIR/M.ndjson" > "$BATS_TEST_TMPDIR/s.ndjson"
+	local mem nbsp=$'\xc2\xa0'
+	mem=$(jq -s 'map(select(.kind == "cell"))[0].provenance.hardware.memory_bytes' "$BATS_TEST_TMPDIR/s.ndjson")
+	[ "$mem" -gt 1000000000 ]
+	# --mem-abs above the +300 MiB: only the share rule can flag it; the
+	# share set to 200 MB of this machine's memory, then to 500 MB
+	local at200 at500
+	at200=$(jq -n --argjson m "$mem" '100 * 200e6 / $m') at500=$(jq -n --argjson m "$mem" '100 * 500e6 / $m')
+	qe-cell-diff --mem-abs 400e6 --mem-share "$at200" "$BATS_TEST_TMPDIR/s.ndjson" "$BATS_TEST_TMPDIR/s.ndjson" > "$BATS_TEST_TMPDIR/d.ndjson"
+	validate "$BATS_TEST_TMPDIR/d.ndjson"
+	run -0 jq -c 'select(.kind == "cell-diff" and .label == "alloc") | .flags' "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_output '["source-changed","memory-growth"]'
+	run -0 jq -c --argjson m "$mem" 'select(.kind == "diff-summary") | .thresholds | [.memory_share_pct > 0, .runner_memory_bytes == $m]' "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_output '[true,true]'
+	run -0 jq -c 'select(.kind == "cell-diff" and .label == "alloc") | .flags' <(qe-cell-diff --mem-abs 400e6 --mem-share "$at500" "$BATS_TEST_TMPDIR/s.ndjson" "$BATS_TEST_TMPDIR/s.ndjson")
+	assert_output '["source-changed"]'
+	# the row says what share of the runner it needs, the footer the rule
+	local gb pct
+	gb=$(jq -rn --argjson m "$mem" '$m / 1e9 * 10 | round / 10 | tostring | if test("\\.") then . else . + ".0" end')
+	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/d.ndjson"
+	assert_output --regexp "needs \+(2[89][0-9]|3[0-4][0-9])${nbsp}MB more \(peak\), (<1|[0-9]+)% of the runner's ${gb}${nbsp}GB, resident"
+	assert_output --partial "or a peak growth of "
+	assert_output --regexp "or a peak growth of [0-9.]+% of the runner's ${gb}${nbsp}GB \(\+200${nbsp}MB\) whatever the ratio\. "
+	# the default, 10%: stated with the runner's memory
+	run -0 --separate-stderr qe-comment <(qe-cell-diff "$BATS_TEST_TMPDIR/s.ndjson" "$BATS_TEST_TMPDIR/s.ndjson")
+	assert_output --regexp "or a peak growth of 10% of the runner's ${gb}${nbsp}GB \(\+[0-9.]+${nbsp}(MB|GB)\) whatever the ratio\. "
+	# records without provenance: the rule is off, flags as before, said once in the footer
+	run -0 jq -c 'select(.kind == "cell-diff" and .label == "alloc") | .flags' <(qe-cell-diff --mem-abs 400e6 --mem-share "$at200" "$BATS_FILE_TMPDIR/M.ndjson" "$BATS_FILE_TMPDIR/M.ndjson")
+	assert_output '["source-changed"]'
+	qe-cell-diff --mem-share 0.5 "$BATS_FILE_TMPDIR/M.ndjson" "$BATS_FILE_TMPDIR/M.ndjson" > "$BATS_TEST_TMPDIR/n.ndjson"
+	validate "$BATS_TEST_TMPDIR/n.ndjson"
+	run -0 jq -c 'select(.kind == "diff-summary") | .thresholds | [.memory_share_pct, .runner_memory_bytes]' "$BATS_TEST_TMPDIR/n.ndjson"
+	assert_output '[0.5,null]'
+	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/n.ndjson"
+	assert_equal "$(grep -c "the runner's memory is not in the provenance: the rule of 0.5% of it is off" <<< "$output")" 1
+	refute_output --partial "of the runner's"
+	# --mem-share 0: no share rule, nothing said of it
+	run -0 --separate-stderr qe-comment <(qe-cell-diff --mem-share 0 "$BATS_FILE_TMPDIR/M.ndjson" "$BATS_FILE_TMPDIR/M.ndjson")
+	refute_output --partial "runner's memory"
+	run -2 --separate-stderr qe-cell-diff --mem-share 101 "$BATS_FILE_TMPDIR/M.ndjson" "$BATS_FILE_TMPDIR/M.ndjson"
+	assert_equal "${stderr_lines[0]}" "qe-cell-diff: --mem-share: invalid value '101'"
+}
+
 @test "QE_PYTHON: qe-replicate runs itself with the Python the lectures build with; one that is not there is trouble" {
 	printf '#!/bin/sh\necho "ran by the lectures Python: $*"\n' > "$BATS_TEST_TMPDIR/lecpy"
 	chmod +x "$BATS_TEST_TMPDIR/lecpy"

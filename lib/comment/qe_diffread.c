@@ -132,6 +132,7 @@ add_cell(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
 	c->rss_b = qe_json_num(rec, "rss_base_bytes");
 	c->rss_h = qe_json_num(rec, "rss_head_bytes");
 	c->rss_step = qe_json_num(rec, "rss_growth_delta_bytes");
+	c->runner_mem = qe_diffsum_threshold(d, "runner_memory_bytes");
 	c->jit_b = object_of(rec, "jit_base");
 	c->jit_h = object_of(rec, "jit_head");
 	c->seq = d->seq++;
@@ -187,6 +188,9 @@ qe_diffread_record(cJSON *rec, const char *file, long line, void *set)
 	if (strcmp(kind, "diff-summary") == 0) {
 		cJSON_Delete(d->summary);
 		d->summary = qe_json_check(cJSON_Duplicate(rec, 1));
+		/* it comes last: the cells read before it learn the runner's memory */
+		for (size_t i = 0; i < d->ncells; i++)
+			d->cells[i].runner_mem = qe_diffsum_threshold(d, "runner_memory_bytes");
 		return 0;
 	}
 	if (strcmp(kind, "cell-diff") != 0 && strcmp(kind, "notebook-diff") != 0)

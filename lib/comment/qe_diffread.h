@@ -63,6 +63,7 @@ struct qe_dcell {
 	double lo, hi;		/* the test's spread, NAN when none */
 	struct qe_dwarm warm;
 	double rss_b, rss_h, rss_step;	/* rss_{base,head}_bytes, rss_growth_delta_bytes, or NAN */
+	double runner_mem;	/* the summary's thresholds.runner_memory_bytes (whenever it is read), or NAN */
 	cJSON *jit_b, *jit_h;	/* "jit_base", "jit_head" when objects (owned), or NULL */
 	long seq;		/* order of reading, among cells and notebooks */
 };

@@ -715,6 +715,30 @@ qe_mdprose_cached(struct qe_buf *b, const struct qe_review *r, long max)
 	qe_buf_adds(b, ".\n");
 }
 
+/*
+ * The share rule, where the summary states it: ", or a peak growth of 10%
+ * of the runner's 7.0 GB (+700 MB) whatever the ratio", or that the
+ * runner's memory is not known and the rule is off.
+ */
+static void
+memory_share(struct qe_buf *b, const struct qe_diffset *d)
+{
+	double sh = qe_diffsum_threshold(d, "memory_share_pct"), rm = qe_diffsum_threshold(d, "runner_memory_bytes");
+
+	if (isnan(sh) || sh <= 0)
+		return;
+	if (rm > 0) {
+		qe_gfm_addf(b, ", or a peak growth of %g%%", sh);
+		qe_buf_adds(b, " of the runner's ");
+		qe_gfm_bytes(b, rm);
+		qe_buf_adds(b, " (");
+		qe_gfm_bytes_delta(b, rm * sh / 100);
+		qe_buf_adds(b, ") whatever the ratio");
+	} else {
+		qe_gfm_addf(b, " (the runner's memory is not in the provenance: the rule of %g%% of it is off)", sh);
+	}
+}
+
 /* "Memory: more means +128 MB and ×1.50 peak growth, or +128 MB resident. " when it was judged. */
 static void
 memory_thresholds(struct qe_buf *b, const struct qe_diffset *d)
@@ -729,7 +753,9 @@ memory_thresholds(struct qe_buf *b, const struct qe_diffset *d)
 	qe_gfm_ratio(b, mr);
 	qe_buf_adds(b, " above base's, or a resident set grown ");
 	qe_gfm_bytes_delta(b, ma);
-	qe_buf_adds(b, " more than base's across the cell. ");
+	qe_buf_adds(b, " more than base's across the cell");
+	memory_share(b, d);
+	qe_buf_adds(b, ". ");
 }
 
 /* 1 when a cell or lecture was judged by a replicate test. */

@@ -154,14 +154,23 @@ qe_mdtable_replicate(struct qe_buf *b, int verdict, double base_s, double head_s
 	}
 }
 
-/* "needs +2.1 GB more (peak), resident +1.9 GB" */
+/*
+ * "needs +2.1 GB more (peak), 30% of the runner's 7.0 GB, resident +1.9 GB"
+ * (the share when the runner's memory is known).
+ */
 static void
-memory_words(struct qe_buf *b, double peak, double resident)
+memory_words(struct qe_buf *b, double peak, double resident, double runner)
 {
 	if (!isnan(peak) && peak > 0) {
 		qe_buf_adds(b, "needs ");
 		qe_gfm_bytes_delta(b, peak);
 		qe_buf_adds(b, " more (peak)");
+		if (runner > 0) {
+			qe_buf_adds(b, ", ");
+			qe_gfm_pct(b, peak / runner);
+			qe_buf_adds(b, " of the runner's ");
+			qe_gfm_bytes(b, runner);
+		}
 	}
 	if (!isnan(resident) && resident > 0) {
 		qe_buf_adds(b, !isnan(peak) && peak > 0 ? ", resident " : "resident ");
@@ -203,7 +212,7 @@ add_notes(struct qe_buf *b, const struct qe_dcell *c, const struct qe_dnb *n, in
 	}
 	if (c && (fl & QE_FLAG(QE_F_MEMORY))) {
 		qe_buf_adds(b, sep);
-		memory_words(b, c->mem_h - c->mem_b, c->rss_step);
+		memory_words(b, c->mem_h - c->mem_b, c->rss_step, c->runner_mem);
 		sep = ", ";
 	}
 	if (fl & QE_FLAG(QE_F_SOURCE))

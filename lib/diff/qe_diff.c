@@ -191,8 +191,10 @@ samples_median(const struct qe_samples *s)
 /*
  * Memory: flagged memory-growth when head's median peak growth (the hook's
  * peak_growth_bytes) is at least mem_abs bytes and mem_ratio times above
- * base's, or when head's resident set (rss_bytes) grew at least mem_abs
- * bytes more than base's across the cell. *rss_diff: head - base resident
+ * base's, or at least mem_share percent of the runner's memory above it
+ * whatever the ratio (when the runner's memory is known), or when head's
+ * resident set (rss_bytes) grew at least mem_abs bytes more than base's
+ * across the cell. *rss_diff: head - base resident
  * after the last cell both measured, carried from cell to cell.
  */
 static void
@@ -207,7 +209,8 @@ judge_memory(const struct qe_diff_opts *o, const struct cellpair *p, struct qe_c
 	c->has_rss = !isnan(c->rss_b) || !isnan(c->rss_h);
 	c->rss_step = NAN;
 	if (p->b && p->h && !isnan(c->mem_b) && !isnan(c->mem_h) &&
-	    c->mem_h - c->mem_b >= o->mem_abs && c->mem_h >= c->mem_b * o->mem_ratio)
+	    ((c->mem_h - c->mem_b >= o->mem_abs && c->mem_h >= c->mem_b * o->mem_ratio) ||
+	    (o->runner_mem > 0 && o->mem_share > 0 && c->mem_h - c->mem_b >= o->runner_mem * o->mem_share / 100)))
 		c->flags |= QE_FLAG(QE_F_MEMORY);
 	if (isnan(c->rss_b) || isnan(c->rss_h))
 		return;
@@ -675,4 +678,10 @@ qe_diff_totals_free(struct qe_diff_totals *t)
 	free(t->seen[QE_HEAD].v);
 	qe_fp_factdiffs_free(&t->facts);
 	memset(t, 0, sizeof *t);
+}
+
+double
+qe_diff_runner_mem(const struct qe_reader *r)
+{
+	return r->runner_mem[QE_HEAD] > 0 ? r->runner_mem[QE_HEAD] : r->runner_mem[QE_BASE];
 }

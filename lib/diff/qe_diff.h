@@ -44,11 +44,26 @@ struct qe_diff_opts {
 	double import_abs;	/* --import-abs: the floor of an unchanged import cell */
 	double cell_timeout;	/* --cell-timeout: the per-cell limit in seconds, 0 unknown */
 	double rtol, atol;	/* --rtol, --atol: numerical fidelity's tolerance (qe_fidelity.h) */
+	double mem_share;	/* --mem-share percent of the runner's memory: memory-growth whatever
+				 * the ratio; 0 for none */
+	double runner_mem;	/* the runner's memory in bytes (head's provenance, else base's;
+				 * qe_diff_runner_mem), 0 unknown: the share rule is off */
 };
 
 /* The defaults: see qe-cell-diff(1), THRESHOLDS, for the evidence. */
 #define QE_DIFF_OPTS_DEFAULT { { 1.5, 0.5, 0.05, 1.2, 0.05, QE_DIFF_TIME_ABS }, { 1.5, 1.0, 0.05, 1.2, 0.05, 0 }, \
-	3.5, 0.05, 3, 0, 134217728, 1.5, NULL, NULL, 2.0, 0, 1e-5, 1e-8 }
+	3.5, 0.05, 3, 0, 134217728, 1.5, NULL, NULL, 2.0, 0, 1e-5, 1e-8, QE_DIFF_MEM_SHARE, 0 }
+
+/*
+ * The memory share rule's default: a peak growth of 10% of the runner's
+ * memory (0.7 GB of a 7 GB GitHub runner) is memory-growth whatever its
+ * ratio; a lecture that needs that much more is a tenth closer to the
+ * kernel killed by the out-of-memory killer.
+ */
+#define QE_DIFF_MEM_SHARE 10.0
+
+/* The runner's memory the share rule uses: head's provenance, else base's; 0 when neither says. */
+double qe_diff_runner_mem(const struct qe_reader *r);
 
 /* The long-cell bound: 60 s, 1/40 of the 2,400 s per-cell limit QuantEcon's books set. */
 #define QE_DIFF_TIME_ABS 60.0

@@ -375,6 +375,11 @@ add_thresholds(cJSON *o, const struct qe_diff_opts *opt, const struct writer *w)
 	if (w->mem) {
 		add_number(t, "memory_abs_bytes", opt->mem_abs);
 		add_number(t, "memory_ratio", opt->mem_ratio);
+		add_number(t, "memory_share_pct", opt->mem_share);
+		if (opt->runner_mem > 0)
+			add_number(t, "runner_memory_bytes", opt->runner_mem);
+		else
+			qe_json_check(cJSON_AddNullToObject(t, "runner_memory_bytes"));
 	}
 	add_number(t, "cell_ratio", opt->cell.ratio);
 	add_number(t, "cell_abs_s", opt->cell.abs);

@@ -208,6 +208,12 @@ side_common(struct qe_reader *r, struct qe_side *sd, const struct rec *rec)
 	/* the side's first fingerprint only (looked up once a side, not once a record) */
 	if (sd->fp == NULL && (f = qe_json_str(prov, "fingerprint")) != NULL)
 		sd->fp = qe_fp_intern(&r->fps, f, cJSON_GetObjectItemCaseSensitive(prov, "fingerprint_facts"));
+	if (r->runner_mem[r->side] <= 0) {
+		double m = qe_json_num(cJSON_GetObjectItemCaseSensitive(prov, "hardware"), "memory_bytes");
+
+		if (m > 0)	/* NAN is not */
+			r->runner_mem[r->side] = m;
+	}
 	if (r->packages[r->side] == NULL) {
 		const cJSON *pk = cJSON_GetObjectItemCaseSensitive(
 		    cJSON_GetObjectItemCaseSensitive(prov, "environment"), "packages");

@@ -132,6 +132,7 @@ struct qe_reader {
 	struct qe_buf text;	/* labels and first lines; offset 0 is none */
 	struct qe_fingerprints fps;
 	cJSON *packages[2];	/* per side, the first provenance.environment.packages seen */
+	double runner_mem[2];	/* per side, the first provenance.hardware.memory_bytes seen; 0 none */
 	int side;		/* the side being read */
 	struct qe_recscan scan;	/* the pull reader of lines, its last provenance */
 };
