@@ -55,3 +55,19 @@ make_big_cache() {
 		echo "COMMIT;"
 	} | sqlite3 "$dir/global.db"
 }
+
+# build_book_at DIR ROOT [FOLDER]: the action's book copied to DIR/lectures
+# (its dynamics/markov moved to FOLDER/markov when given), built by a real
+# kernel into DIR/_build (tests/action/build.py), its cache extracted with
+# -r ROOT into DIR.ndjson (named by absolute path when ROOT is elsewhere)
+build_book_at() {
+	mkdir -p "$1"
+	cp -R "$(fixture action/book)/lectures" "$1/"
+	chmod -R u+w "$1/lectures"
+	if [ -n "${3:-}" ]; then
+		mkdir -p "$1/lectures/$3"
+		mv "$1/lectures/dynamics/markov.ipynb" "$1/lectures/$3/"
+	fi
+	/usr/bin/python3 "$TESTS_DIR/action/build.py" "$1/lectures" "$1/_build" 2> /dev/null
+	qe-cache-extract -s 2020-01-01T00:00:00Z -r "$2" "$1/_build/.jupyter_cache" > "$1.ndjson"
+}

@@ -855,21 +855,10 @@ long() {
 	assert_output '["regression",["source-changed","output-changed"]]'
 }
 
-# build_book_at DIR: the action's book copied to DIR/lectures, built by a real
-# kernel into DIR/_build (tests/action/build.py), its cache extracted with a
-# root it is not below (so named by absolute path) into DIR.ndjson
-build_book_at() {
-	mkdir -p "$1"
-	cp -R "$(fixture action/book)/lectures" "$1/"
-	[ -z "${2:-}" ] || { mkdir -p "$1/lectures/$2"; mv "$1/lectures/dynamics/markov.ipynb" "$1/lectures/$2/"; }
-	/usr/bin/python3 "$BATS_TEST_DIRNAME/action/build.py" "$1/lectures" "$1/_build" 2> /dev/null
-	qe-cache-extract -s 2020-01-01T00:00:00Z -r "$T/checkout/book" "$1/_build/.jupyter_cache" > "$1.ndjson"
-}
-
 @test "Two builds in two absolute folders (real caches): matched by their relative layout, one folder a side, warned once, named relatively; an ambiguous layout is said and not matched" {
 	local a="$T/A/home/runner/work/lectures/lectures" b="$T/B/tmp/x" c="$T/C/tmp/y"
-	build_book_at "$a"
-	build_book_at "$b"
+	build_book_at "$a" "$T/checkout/book"
+	build_book_at "$b" "$T/checkout/book"
 	run -0 jq -r 'select(.kind == "notebook") | .document' "$a.ndjson" "$b.ndjson"
 	assert_output - <<-EOF
 	$a/lectures/dynamics/markov
@@ -896,7 +885,7 @@ build_book_at() {
 	refute_output --partial "removed"
 
 	# markov in another folder of the head's book: two pairings fit as well
-	build_book_at "$c" other
+	build_book_at "$c" "$T/checkout/book" other
 	run -0 --separate-stderr qe-cell-diff "$a.ndjson" "$c.ndjson"
 	assert_equal "${stderr_lines[0]}" "qe-cell-diff: documents named by absolute path on both sides (built in two folders?) match by their relative layout in more than one way (base's $a/lectures/ with head's $c/lectures/, or base's $a/lectures/dynamics/ with head's $c/lectures/other/): not matched"
 	assert_equal "${stderr_lines[1]}" "qe-cell-diff: base: 2 documents named by absolute path match none of head's"

@@ -562,3 +562,51 @@ stale_timing unknown'
 	qe-history series -d "$T/n.db" ar1_processes "solution ar1p_ex1" > "$T/s.ndjson"
 	validate "$T/s.ndjson"
 }
+
+# stamp_as RUN FILE: FILE stamped as main's build RUN (run id 16000000RUN)
+stamp_as() {
+	GITHUB_REPOSITORY=QuantEcon/lecture-demo GITHUB_RUN_ID="16000000$1" GITHUB_RUN_ATTEMPT=1 \
+		GITHUB_SHA="$(printf '%040d' "$1")" GITHUB_REF=refs/heads/main GITHUB_EVENT_NAME=push \
+		qe-stamp -r ci/build -t "2026-12-0$1T06:00:00Z" "$2"
+}
+
+@test "a build in another folder (real caches): documents named by absolute path go on the history's series by their relative layout, one folder each; an ambiguous layout is said and not matched" {
+	local a="$T/A/home/runner/work/lectures/lectures" b="$T/B/tmp/x" c="$T/C/tmp/y"
+	build_book_at "$a" "$a/lectures"
+	stamp_as 1 "$a.ndjson" > "$T/1.ndjson"
+	build_book_at "$b" "$T/checkout/book"
+	stamp_as 2 "$b.ndjson" > "$T/2.ndjson"
+	run -0 jq -r 'select(.kind == "notebook") | .document' "$T/1.ndjson" "$T/2.ndjson"
+	assert_output - <<-EOF
+	dynamics/markov
+	intro
+	$b/lectures/dynamics/markov
+	$b/lectures/intro
+	EOF
+	# named relatively in the history (CI), by absolute path in the new build
+	qe-history add -d "$T/h.db" "$T/1.ndjson" > /dev/null
+	run -0 --separate-stderr qe-history add -d "$T/h.db" "$T/2.ndjson"
+	assert_equal "$stderr" "qe-history: $T/2.ndjson: 2 documents named by absolute path (built in another folder?), matched to the history's by their relative layout: e.g. dynamics/markov"
+	run -0 --separate-stderr qe-history series -d "$T/h.db" --format ndjson intro
+	assert_equal "$(jq -s 'map(select(.document == "intro")) | length' <<< "$output")" 2
+	run -0 --separate-stderr qe-history slowest -d "$T/h.db" --format ndjson
+	refute_output --partial "$T"
+
+	# both by absolute path, in two folders: the history's names kept
+	build_book_at "$a" "$T/checkout/book"
+	stamp_as 1 "$a.ndjson" > "$T/1a.ndjson"
+	qe-history add -d "$T/h2.db" "$T/1a.ndjson" > /dev/null
+	run -0 --separate-stderr qe-history add -d "$T/h2.db" "$T/2.ndjson"
+	assert_equal "$stderr" "qe-history: $T/2.ndjson: built in another folder than the history's documents: 2 documents matched by their relative layout, the history's $a/lectures/ with this report's $b/lectures/"
+	run -0 --separate-stderr qe-history series -d "$T/h2.db" --format ndjson "$a/lectures/dynamics/markov"
+	assert_equal "$(jq -s 'length' <<< "$output")" 2
+
+	# markov in another folder of the new build's book: two pairings fit as well
+	build_book_at "$c" "$T/checkout/book" other
+	stamp_as 3 "$c.ndjson" > "$T/3.ndjson"
+	run -0 --separate-stderr qe-history add -d "$T/h2.db" "$T/3.ndjson"
+	assert_equal "${stderr_lines[0]}" "qe-history: $T/3.ndjson: documents named by absolute path match the history's by their relative layout in more than one way (the history's $a/lectures/ with this report's $c/lectures/, or $a/lectures/dynamics/ with $c/lectures/other/): not matched"
+	assert_equal "${stderr_lines[1]}" "qe-history: $T/3.ndjson: 2 documents named by absolute path match none of the history's"
+	run -0 --separate-stderr qe-history series -d "$T/h2.db" --format ndjson "$c/lectures/intro"
+	assert_equal "$(jq -s 'length' <<< "$output")" 1
+}

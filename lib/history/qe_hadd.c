@@ -13,6 +13,7 @@
 #include "qe_hadd.h"
 #include "qe_hbuild.h"
 #include "qe_hcells.h"
+#include "qe_hrelayout.h"
 #include "qe_recscan.h"
 
 /*
@@ -562,11 +563,32 @@ emit_add(const struct add *a, const char *digest)
 	cJSON_Delete(r);
 }
 
+/* The pending documents named by absolute path, named as the history has them (qe_hrelayout). */
+static int
+relayout(struct add *a)
+{
+	char **names = qe_xcalloc(a->npend + 1, sizeof *names);
+	int rc;
+
+	for (size_t i = 0; i < a->npend; i++)
+		names[i] = a->pend[i].doc;
+	rc = qe_hrelayout(a->s->db, a->file, names, a->npend);
+	for (size_t i = 0; i < a->npend; i++)
+		a->pend[i].doc = names[i];
+	free(names);
+	return rc;
+}
+
 /* Write every pending document: one notebooks row each. */
 static int
 flush(struct add *a)
 {
 	sqlite3_stmt *st = a->s->ins_nb;
+
+	if (relayout(a) < 0) {
+		sqlfail(a, 0);
+		return -1;
+	}
 
 	for (size_t i = 0; i < a->npend; i++) {
 		struct pend *p = &a->pend[i];
