@@ -125,10 +125,15 @@ int
 qe_hrelayout(sqlite3 *db, const char *file, char **names, size_t n)
 {
 	struct names s = { 0 };
-	const char **lone = qe_xcalloc(n + 1, sizeof *lone), *example = NULL;
-	size_t nlone = 0;
+	const char **lone, *example = NULL;
+	size_t nlone = 0, nabs = 0;
 	long moved = 0, left = 0;
 
+	for (size_t i = 0; i < n; i++)
+		nabs += names[i][0] == '/';
+	if (nabs == 0)	/* the usual report: no query */
+		return 0;
+	lone = qe_xcalloc(n + 1, sizeof *lone);
 	if (stored(db, &s) < 0) {
 		names_free(&s), free(lone);
 		return -1;

@@ -107,6 +107,13 @@ bytes_delta(const char *in, size_t n, struct qe_buf *out)
 }
 
 static void
+bytes(const char *in, size_t n, struct qe_buf *out)
+{
+	(void)n;
+	each(in, out, qe_gfm_bytes);
+}
+
+static void
 ratio(const char *in, size_t n, struct qe_buf *out)
 {
 	(void)n;
@@ -180,6 +187,7 @@ static const struct unit_fn fns[] = {
 	{ "dur", dur },
 	{ "delta", delta },
 	{ "bytes-delta", bytes_delta },
+	{ "bytes", bytes },
 	{ "ratio", ratio },
 	{ "pct", pct },
 	{ "secs", secs },
