@@ -5,7 +5,7 @@
 # cell ran (IPython's own result of it: the cell is not run again), named
 # by the cell's display name, compared by qe-cell-diff's fidelity rule as
 # --compare's variables are. The notebooks are tests/replicate/labelled.py's;
-# the kernel runs happen once, in setup_file (6 kernel starts):
+# the kernel runs happen once, in setup_file (6 kernel starts, about 15 s):
 #   L  lab-base, lab-near, lab-f32 as three arms, K=2, --compare y --compare-labelled
 load helper
 
@@ -51,15 +51,16 @@ pair() {
 	run -0 jq -r 'select(.kind == "cell" and .arm == "base" and .replicate == 1) | [.index, .label // "-", .name] | @tsv' "$BATS_FILE_TMPDIR/L.ndjson"
 	assert_line --index 1 $'1\tgrid\tgrid'
 	assert_line --index 3 $'3\t-\tx[:3] * 3'
-	# the captures leave no hook line and no name behind: nine cell records a run, as many cells
-	assert_equal "$(jq -c 'select(.kind == "cell" and .arm == "near" and .replicate == 2)' "$BATS_FILE_TMPDIR/L.ndjson" | wc -l)" 9
+	# the captures leave no hook line and no name behind: ten cell records a run, as many cells
+	assert_equal "$(jq -c 'select(.kind == "cell" and .arm == "near" and .replicate == 2)' "$BATS_FILE_TMPDIR/L.ndjson" | wc -l)" 10
 }
 
-@test "--compare-labelled: a labelled cell with nothing to capture is said once (not per run, not per arm); a definition not at all" {
+@test "--compare-labelled: a labelled cell with nothing to capture (an assignment, a taken name, None) is said once, not per run nor per arm; a definition not at all" {
 	run -0 cat "$BATS_FILE_TMPDIR/L.err"
-	assert_equal "${#lines[@]}" 2
+	assert_equal "${#lines[@]}" 3
 	assert_line --index 0 "qe-replicate: lab: cell 'assign' (base): its last statement is an assignment, not an expression (name the variable with --compare): nothing captured"
-	assert_line --index 1 "qe-replicate: lab: cell 'report' (base): its last expression's value is None: nothing captured"
+	assert_line --index 1 "qe-replicate: lab: cell 'y' (base): its name is taken (by --compare or an earlier labelled cell): nothing captured"
+	assert_line --index 2 "qe-replicate: lab: cell 'report' (base): its last expression's value is None: nothing captured"
 }
 
 @test "--compare-labelled: a relative 1e-12 in a cell's value is the same within the tolerance; the unlabelled cell's other printout decides nothing" {

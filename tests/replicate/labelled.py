@@ -18,6 +18,7 @@ and in each, after it:
             the repr, is quick): capturing it costs 0.5 s, which no cell's
             timing may hold
   after     a 0.05 s cell after it, its last expression len(y)
+  y         y.sum(): a label --compare y names too, captured once (the variable)
 Cells carry metadata.name labels (imports too: a definition, said nothing)."""
 import sys
 
@@ -35,7 +36,8 @@ SLOW = ("class Slow:\n    def __array__(self, dtype=None):\n        time.sleep(0
 def cells(stem):
     return [("imports", "import time\nimport numpy as np"), ("grid", GRID[stem]), ("total", "x.sum()"),
             (None, "x[:3] * %d" % (4 if stem == "lab-near" else 3)), ("assign", "y = x * 2"), (None, "x[:] = 0"),
-            ("report", "print('done')"), ("slow", SLOW), ("after", "time.sleep(0.05)\nlen(y)")]
+            ("report", "print('done')"), ("slow", SLOW), ("after", "time.sleep(0.05)\nlen(y)"),
+            ("y", "y.sum()")]
 
 
 def main(out):
