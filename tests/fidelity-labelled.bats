@@ -37,7 +37,8 @@ pair() {
 	assert_equal "$(cat "$BATS_FILE_TMPDIR/L.status")" 0
 	validate "$BATS_FILE_TMPDIR/L.ndjson"
 	# --compare's variable first, then the cells in order, each with its code-cell ordinal;
-	# not the unlabelled x[:3] * K (its last line an expression too), nor assign, report, imports
+	# not the unlabelled x[:3] * K nor the solution block's x.max() (their last lines expressions
+	# too), nor assign, report, imports
 	run -0 jq -c 'select(.kind == "notebook") | .values | map([.name, .cell, .kind, .dtype, .shape])' "$BATS_FILE_TMPDIR/L.ndjson"
 	assert_equal "${#lines[@]}" 6
 	assert_equal "$(printf '%s\n' "${lines[@]}" | sed 's/float32/float64/g' | sort -u)" \
@@ -51,8 +52,11 @@ pair() {
 	run -0 jq -r 'select(.kind == "cell" and .arm == "base" and .replicate == 1) | [.index, .label // "-", .name] | @tsv' "$BATS_FILE_TMPDIR/L.ndjson"
 	assert_line --index 1 $'1\tgrid\tgrid'
 	assert_line --index 3 $'3\t-\tx[:3] * 3'
-	# the captures leave no hook line and no name behind: ten cell records a run, as many cells
-	assert_equal "$(jq -c 'select(.kind == "cell" and .arm == "near" and .replicate == 2)' "$BATS_FILE_TMPDIR/L.ndjson" | wc -l)" 10
+	# total's label is its figure's name; the cell in the solution block is named by its block, not labelled
+	assert_line --index 2 $'2\ttotal\ttotal'
+	assert_line --index 10 $'10\t-\tsolution ex1: x.max()'
+	# the captures leave no hook line and no name behind: eleven cell records a run, as many cells
+	assert_equal "$(jq -c 'select(.kind == "cell" and .arm == "near" and .replicate == 2)' "$BATS_FILE_TMPDIR/L.ndjson" | wc -l)" 11
 }
 
 @test "--compare-labelled: a labelled cell with nothing to capture (an assignment, a taken name, None) is said once, not per run nor per arm; a definition not at all" {

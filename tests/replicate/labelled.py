@@ -19,7 +19,10 @@ and in each, after it:
             timing may hold
   after     a 0.05 s cell after it, its last expression len(y)
   y         y.sum(): a label --compare y names too, captured once (the variable)
-Cells carry metadata.name labels (imports too: a definition, said nothing)."""
+  (block)   x.max() in a {solution-start} block: named "solution ex1: x.max()",
+            not labelled, not captured
+Cells carry metadata.name labels (imports too: a definition, said nothing),
+but total a figure's name (metadata.mystnb.figure.name)."""
 import sys
 
 import nbformat
@@ -40,12 +43,19 @@ def cells(stem):
             ("y", "y.sum()")]
 
 
+def label_of(label):
+    if label == "total":
+        return {"mystnb": {"figure": {"name": label}}}
+    return {"name": label} if label else {}
+
+
 def main(out):
     for stem in GRID:
         nb = nbformat.v4.new_notebook()
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-        nb.cells = [nbformat.v4.new_code_cell(src, metadata={"name": label} if label else {})
-                    for label, src in cells(stem)]
+        nb.cells = [nbformat.v4.new_code_cell(src, metadata=label_of(label)) for label, src in cells(stem)]
+        nb.cells += [nbformat.v4.new_markdown_cell("```{solution-start} ex1\n```"), nbformat.v4.new_code_cell("x.max()"),
+                     nbformat.v4.new_markdown_cell("```{solution-end}\n```")]
         nbformat.write(nb, f"{out}/{stem}.ipynb")
 
 
