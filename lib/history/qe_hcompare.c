@@ -56,12 +56,15 @@ struct chg {
 	char *before, *after;	/* --by: the values; else NULL */
 	double sum_b, sum_a;	/* of lecture medians, lectures on both sides */
 	int nlec, ncell;	/* lectures and cells that moved */
+	int ntested;		/* lectures and cells with a verdict: the family of the change */
 };
 
 /* A row kept until every document is read, with its sort key. */
 struct crow {
 	int chg, level;
 	double effect;
+	double p;		/* a move's two-sided p (its standard errors); 1 else */
+	int mv;			/* its verdict (enum qe_moved) */
 	cJSON *rec;
 };
 
@@ -181,7 +184,7 @@ widen(struct compare *c)
 		cJSON_Delete(c->r[i].rec);
 	c->nr = 0;
 	for (int k = 0; k < c->nc; k++)
-		c->c[k].sum_b = c->c[k].sum_a = 0, c->c[k].nlec = c->c[k].ncell = 0;
+		c->c[k].sum_b = c->c[k].sum_a = 0, c->c[k].nlec = c->c[k].ncell = c->c[k].ntested = 0;
 	windows(c);
 	return 1;
 }
@@ -193,11 +196,16 @@ widen(struct compare *c)
  * apart by its step floor.
  */
 static int
-moved(int nb, int na, double r, double lo, double hi, double d, double floor, double sigma_log)
+moved(int nb, int na, double r, double lo, double hi, double d, double floor, double sigma_log, double *p)
 {
+	double z;
+
+	*p = 1;
 	if (nb < QE_HQ_COMPARE_MIN || na < QE_HQ_COMPARE_MIN || isnan(r) || isnan(lo))
 		return QE_MV_UNKNOWN;
-	if (fabs(log(r)) < QE_HQ_COMPARE_SE * 1.2533 * sigma_log * sqrt(1.0 / nb + 1.0 / na))
+	z = fabs(log(r)) / (1.2533 * sigma_log * sqrt(1.0 / nb + 1.0 / na));
+	*p = isnan(z) ? 1 : erfc(z / sqrt(2.0));
+	if (!(z >= QE_HQ_COMPARE_SE))
 		return QE_MV_SAME;
 	if (r >= QE_HQ_MIN_RATIO && lo > 1 && d >= floor)
 		return QE_MV_SLOWER;
@@ -229,7 +237,7 @@ row_new(const struct compare *c, const struct chg *g, int level)
 	return o;
 }
 
-static void
+static struct crow *
 keep(struct compare *c, int chg, int level, double effect, cJSON *rec)
 {
 	struct crow *r;
@@ -239,7 +247,10 @@ keep(struct compare *c, int chg, int level, double effect, cJSON *rec)
 	r->chg = chg;
 	r->level = level;
 	r->effect = effect;
+	r->p = 1;
+	r->mv = QE_MV_SAME;
 	r->rec = rec;
+	return r;
 }
 
 /*
@@ -255,15 +266,15 @@ compare_row(struct compare *c, int k, const char *doc, const struct qe_hcell *ce
 	double lo, hi, r = qe_robust_hl_ratio(c->b, (size_t)nb, c->a, (size_t)na, &lo, &hi);
 	double u = 1 / c->rn.scale[g->at];	/* seconds in the class of the change's build */
 	double mb = u * qe_robust_median(c->b, (size_t)nb), ma = u * qe_robust_median(c->a, (size_t)na);
-	double floor = cell ? u * qe_hq_step_need(sigma, QE_HQ_CELL_LEAST, nb, na) : 0;
-	int mv = moved(nb, na, r, lo, hi, ma - mb, floor, sigma_log);
+	double floor = cell ? u * qe_hq_step_need(sigma, QE_HQ_CELL_LEAST, nb, na) : 0, p;
+	int mv = moved(nb, na, r, lo, hi, ma - mb, floor, sigma_log, &p);
+	struct crow *kept;
 	cJSON *o;
 
 	if (!cell && nb > 0 && na > 0)
 		g->sum_b += mb, g->sum_a += ma;
-	if (mv == QE_MV_SLOWER || mv == QE_MV_FASTER)
-		*(cell ? &g->ncell : &g->nlec) += 1;
-	else if (!c->q->all)
+	g->ntested += mv != QE_MV_UNKNOWN;
+	if (mv != QE_MV_SLOWER && mv != QE_MV_FASTER && !c->q->all)
 		return;
 	o = row_new(c, g, cell ? QE_LV_CELL : QE_LV_LECTURE);
 	cJSON_AddStringToObject(o, "document", doc);
@@ -277,7 +288,71 @@ compare_row(struct compare *c, int k, const char *doc, const struct qe_hcell *ce
 	qe_json_add_num_or_null(o, "ci_low", !isnan(lo), lo);
 	qe_json_add_num_or_null(o, "ci_high", !isnan(hi), hi);
 	cJSON_AddStringToObject(o, "moved", qe_vocab_name(&qe_vocab_moves, mv));
-	keep(c, k, cell ? QE_LV_CELL : QE_LV_LECTURE, isnan(r) ? 0 : fabs(log(r)), o);
+	kept = keep(c, k, cell ? QE_LV_CELL : QE_LV_LECTURE, isnan(r) ? 0 : fabs(log(r)), o);
+	kept->p = p;
+	kept->mv = mv;
+}
+
+static int
+cmp_p(const void *x, const void *y)
+{
+	const struct crow *a = *(const struct crow *const *)x, *b = *(const struct crow *const *)y;
+
+	return (a->p > b->p) - (a->p < b->p);
+}
+
+/*
+ * One change's moves as a family (Benjamini-Hochberg at QE_HQ_COMPARE_FDR
+ * over its g->ntested lectures and cells): the moves by p, the i-th of
+ * them stays when some j >= i has p_j <= FDR x j / ntested; the others
+ * are "same". A change where nothing moved then needs a move some 4
+ * standard errors out among the ~1,000 series of a repository (each of
+ * them is a chance for noise), an upgrade with many moves keeps the rule's
+ * own QE_HQ_COMPARE_SE.
+ */
+static void
+family(struct compare *c, int k, struct crow **m)
+{
+	struct chg *g = &c->c[k];
+	int n = 0, pass = 0;
+
+	for (size_t i = 0; i < c->nr; i++)
+		if (c->r[i].chg == k && (c->r[i].mv == QE_MV_SLOWER || c->r[i].mv == QE_MV_FASTER))
+			m[n++] = &c->r[i];
+	if (n > 1)
+		qsort(m, (size_t)n, sizeof *m, cmp_p);
+	for (int j = n; j > 0 && pass == 0; j--)
+		if (m[j - 1]->p <= QE_HQ_COMPARE_FDR * j / g->ntested)
+			pass = j;
+	for (int j = 0; j < n; j++) {
+		if (j < pass) {
+			*(m[j]->level == QE_LV_CELL ? &g->ncell : &g->nlec) += 1;
+			continue;
+		}
+		m[j]->mv = QE_MV_SAME;
+		cJSON_ReplaceItemInObject(m[j]->rec, "moved",
+		    qe_json_check(cJSON_CreateString(qe_vocab_name(&qe_vocab_moves, QE_MV_SAME))));
+	}
+}
+
+/* Every change's family; then only the rows that moved unless q->all. */
+static void
+families(struct compare *c)
+{
+	struct crow **m = qe_xcalloc(c->nr + 1, sizeof *m);
+	size_t n = 0;
+
+	for (int k = 0; k < c->nc; k++)
+		family(c, k, m);
+	free(m);
+	for (size_t i = 0; i < c->nr; i++) {
+		if (!c->q->all && c->r[i].mv != QE_MV_SLOWER && c->r[i].mv != QE_MV_FASTER) {
+			cJSON_Delete(c->r[i].rec);
+			continue;
+		}
+		c->r[n++] = c->r[i];
+	}
+	c->nr = n;
 }
 
 /*
@@ -483,8 +558,11 @@ qe_hq_compare(const struct qe_hq *q)
 	c.a = qe_xcalloc(QE_HQ_WINDOW_AFTER + 1, sizeof *c.a);
 	if (c.nc > 0) {
 		rc = qe_hdocs_each(q->db, q->path, &bs, NULL, compare_doc, &c);
-		if (rc == 0 && widen(&c))
+		families(&c);
+		if (rc == 0 && widen(&c)) {
 			rc = qe_hdocs_each(q->db, q->path, &bs, NULL, compare_doc, &c);
+			families(&c);
+		}
 	} else
 		say_none(q, bs.n);
 	build_rows(&c);
