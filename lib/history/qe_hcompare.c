@@ -80,6 +80,7 @@ struct compare {
 	size_t nr, cap;
 	double *b, *a;
 	double *w;		/* one document's scratch */
+	int *ed;		/* one series' edits: the positions where its source or kernel_env changed */
 };
 
 /*
@@ -391,25 +392,43 @@ kenv_differs(const struct qe_hdocb *x, const struct qe_hdocb *y)
 }
 
 /*
+ * The positions a side may take around change g, [*from, *until): from
+ * the series' newest edit before the change (ed[0..ne), ascending) to its
+ * first edit after it.
+ */
+static void
+side_span(const struct compare *c, const struct chg *g, const int *ed, int ne, int *from, int *until)
+{
+	*from = 0;
+	*until = c->bs->n;
+	for (int i = 0; i < ne; i++)
+		if (ed[i] < g->at)
+			*from = ed[i];
+		else if (ed[i] > g->at) {
+			*until = ed[i];
+			break;
+		}
+}
+
+/*
  * A lecture's rows: its sides stop at an edit (a build whose cells
  * changed) or a kernel change (kernel_env) either side of the change.
  */
 static void
 lecture_rows(struct compare *c, const struct qe_hdoc *d, double sigma_log)
 {
+	int ne = 0;
+
+	for (int i = 1; i < d->n; i++)	/* the edits, once for every change */
+		if (qe_hdocb_cells_differ(&d->in[i - 1], &d->in[i]) || kenv_differs(&d->in[i - 1], &d->in[i]))
+			c->ed[ne++] = d->in[i].pos;
 	for (int j = 0; j < c->nc; j++) {
 		const struct chg *g = &c->c[j];
-		int nb = 0, na = 0, from = 0, until = c->bs->n;
+		int nb = 0, na = 0, from, until;
 
 		if (g->machine)
 			continue;
-		for (int i = 1; i < d->n; i++)
-			if (qe_hdocb_cells_differ(&d->in[i - 1], &d->in[i]) || kenv_differs(&d->in[i - 1], &d->in[i])) {
-				if (d->in[i].pos < g->at)
-					from = d->in[i].pos;
-				else if (d->in[i].pos > g->at && d->in[i].pos < until)
-					until = d->in[i].pos;
-			}
+		side_span(c, g, c->ed, ne, &from, &until);
 		for (int i = 0; i < d->n; i++)
 			if (d->in[i].ok)
 				side(c, g, from, until, d->in[i].pos, d->in[i].lecture_s * c->rn.scale[d->in[i].pos],
@@ -424,7 +443,7 @@ static void
 cell_rows(struct compare *c, const struct qe_hdoc *d, const struct qe_hkeyed *k, double *v)
 {
 	double sigma_log, sigma;
-	int m = 0;
+	int m = 0, ne = 0;
 
 	for (int i = 0; i < k->n; i++)
 		if (!isnan(v[i] = k->cell[i]->dur * c->rn.scale[d->in[k->in[i]].pos]))
@@ -433,23 +452,17 @@ cell_rows(struct compare *c, const struct qe_hdoc *d, const struct qe_hkeyed *k,
 	sigma_log = log_sigma(v, k->n, c->w);
 	for (int i = 0; i < k->n; i++)
 		v[i] = isnan(v[i]) ? NAN : fmax(v[i], QE_ROBUST_FLOOR_S);
+	for (int i = 1; i < k->n; i++)	/* the edits, once for every change */
+		if (strcmp(k->cell[i - 1]->sha, k->cell[i]->sha) != 0 ||
+		    kenv_differs(&d->in[k->in[i - 1]], &d->in[k->in[i]]))
+			c->ed[ne++] = d->in[k->in[i]].pos;
 	for (int j = 0; j < c->nc; j++) {
 		const struct chg *g = &c->c[j];
-		int nb = 0, na = 0, from = 0, until = c->bs->n;
+		int nb = 0, na = 0, from, until;
 
 		if (g->machine)
 			continue;
-		for (int i = 1; i < k->n; i++) {
-			int p = d->in[k->in[i]].pos;
-
-			if (strcmp(k->cell[i - 1]->sha, k->cell[i]->sha) == 0 &&
-			    !kenv_differs(&d->in[k->in[i - 1]], &d->in[k->in[i]]))
-				continue;
-			if (p < g->at)
-				from = p;
-			else if (p > g->at && p < until)
-				until = p;
-		}
+		side_span(c, g, c->ed, ne, &from, &until);
 		for (int i = 0; i < k->n; i++)
 			side(c, g, from, until, d->in[k->in[i]].pos, v[i], &nb, &na);
 		if (nb > 0 && na > 0)
@@ -466,12 +479,14 @@ compare_doc(const struct qe_hdoc *d, void *ctx)
 	double *v = qe_xcalloc((size_t)d->n + 1, sizeof *v);
 
 	c->w = qe_xcalloc((size_t)d->n + 1, sizeof *c->w);
+	c->ed = qe_xcalloc((size_t)d->n + 1, sizeof *c->ed);
 	for (int i = 0; i < d->n; i++)
 		v[i] = d->in[i].ok ? d->in[i].lecture_s * c->rn.scale[d->in[i].pos] : NAN;
 	lecture_rows(c, d, log_sigma(v, d->n, c->w));
 	for (int e = 0; e < nk; e++)
 		cell_rows(c, d, &k[e], v);
 	free(c->w);
+	free(c->ed);
 	free(v);
 	qe_hkeyed_free(k, nk);
 	return 0;
