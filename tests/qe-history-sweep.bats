@@ -203,6 +203,22 @@ PY
 	run -0 grep -c "<p class='note'>No scaling sweep stored.</p>" "$T/site/index.html"
 }
 
+@test "report on a store of sweeps only: the page with its Scaling charts and no main build said, status 0, nothing on stderr; --format md prints nothing, status 0" {
+	# before, slowest's "no main builds" made both exit 2
+	qe-history add -d "$T/db" "$H/stamped.ndjson" > /dev/null
+	run -0 --separate-stderr qe-history report -d "$T/db" -o "$T/site"
+	assert_equal "$stderr" ""
+	local page="$T/site/index.html"
+	grep -q "No main build is stored yet: only qe-sweep's scaling curves (below)." "$page"
+	grep -q "<p class='note'>No main build in the history yet.</p>" "$page"
+	sed -n "/<h2 id='scaling'>/,/<h2 id='cost'>/p" "$page" > "$T/scaling.html"
+	run -0 grep -o "<svg class='chart'" "$T/scaling.html"
+	assert_equal "${#lines[@]}" 2
+	run -0 --separate-stderr qe-history report -d "$T/db" --format md
+	assert_equal "$stderr" ""
+	assert_output ""
+}
+
 @test "Chromium at 1280 px: the Scaling charts draw both versions' lines and the marks; no console message" {
 	local browser b
 	for b in chromium chromium-browser google-chrome; do

@@ -1,4 +1,5 @@
 /* PELT change points and the spike clipping (qe_changept.h). */
+#include <math.h>
 #include <stdlib.h>
 
 #include "qe_mem.h"
@@ -13,10 +14,32 @@ cost(const double *S, const double *Q, int s, int t)
 	return Q[t] - Q[s] - sum * sum / len;
 }
 
-/* PELT's work arrays. */
+/* A piece of the envelope: over [lo, hi] candidate `own` may be the least. */
+struct piece {
+	double lo, hi;
+	int own;
+};
+
+/*
+ * PELT's work arrays. The envelope (functional pruning, as FPOP, Maidstone
+ * et al. 2017): a candidate s's cost at t as a function of the last
+ * segment's mean mu is F[s] + pen + sum of (y[i] - mu)^2 over [s, t), and
+ * every candidate adds the same terms from then on, so which one is least
+ * at a mu never changes once both are in: g_s(mu) = F[s] - Q[s] + 2 S[s]
+ * mu - s mu^2 decides it (the common terms left out). The pieces cover
+ * [ymin, ymax], where every segment's mean lies; a candidate that owns no
+ * piece is never again the least (as inequality pruning's, whose losers
+ * are never optimal either, so they may still own pieces). On a series
+ * without changes the inequality keeps every candidate (quadratic); the
+ * envelope keeps a few.
+ */
 struct pelt {
 	double *S, *Q, *F;
 	int *last, *cand;
+	struct piece *pc, *tmp;	/* the envelope, by lo; the scratch for its next */
+	int npc, cap;
+	int *owns;		/* owns[s]: pieces candidate s owns */
+	double ymin, ymax;
 };
 
 static void
@@ -27,10 +50,20 @@ pelt_init(struct pelt *p, const double *y, int n)
 	p->F = qe_xcalloc((size_t)n + 1, sizeof *p->F);
 	p->last = qe_xcalloc((size_t)n + 1, sizeof *p->last);
 	p->cand = qe_xcalloc((size_t)n + 1, sizeof *p->cand);
+	p->owns = qe_xcalloc((size_t)n + 1, sizeof *p->owns);
+	p->cap = 16;
+	p->pc = qe_xcalloc((size_t)p->cap, sizeof *p->pc);
+	p->tmp = qe_xcalloc((size_t)p->cap, sizeof *p->tmp);
+	p->ymin = p->ymax = n > 0 ? y[0] : 0;
 	for (int i = 0; i < n; i++) {
 		p->S[i + 1] = p->S[i] + y[i];
 		p->Q[i + 1] = p->Q[i] + y[i] * y[i];
+		p->ymin = fmin(p->ymin, y[i]);
+		p->ymax = fmax(p->ymax, y[i]);
 	}
+	p->pc[0] = (struct piece){ p->ymin, p->ymax, 0 };	/* candidate 0 alone */
+	p->npc = 1;
+	p->owns[0] = 1;
 }
 
 static void
@@ -41,6 +74,74 @@ pelt_free(struct pelt *p)
 	free(p->F);
 	free(p->last);
 	free(p->cand);
+	free(p->owns);
+	free(p->pc);
+	free(p->tmp);
+}
+
+/* Append piece [lo, hi] of owner `own` to the scratch list, merged with the one before if the same. */
+static void
+put(struct pelt *p, int *m, double lo, double hi, int own)
+{
+	if (*m > 0 && p->tmp[*m - 1].own == own) {
+		p->tmp[*m - 1].hi = hi;
+		return;
+	}
+	p->tmp[(*m)++] = (struct piece){ lo, hi, own };
+}
+
+/*
+ * Candidate c enters the envelope: on each piece it takes where it is
+ * clearly less than the owner (by a margin, so near-ties stay with the
+ * earlier candidate, as the minimisation's own ties do). Updates owns[].
+ */
+static void
+envelope_add(struct pelt *p, int c)
+{
+	int m = 0;
+
+	if (p->cap < 3 * p->npc + 1) {
+		p->cap = 3 * p->npc + 1;
+		p->tmp = qe_xrealloc(p->tmp, (size_t)p->cap * sizeof *p->tmp);
+		p->pc = qe_xrealloc(p->pc, (size_t)p->cap * sizeof *p->pc);
+	}
+	for (int i = 0; i < p->npc; i++) {
+		const struct piece *e = &p->pc[i];
+		int j = e->own;
+		/* g_c - g_j = A + B mu - C mu^2; c clearly less where C mu^2 - B mu - (A + eps) > 0 */
+		double A = (p->F[c] - p->Q[c]) - (p->F[j] - p->Q[j]), B = 2 * (p->S[c] - p->S[j]);
+		double C = c - j, eps = 1e-9 * (1 + fabs(p->F[c]) + p->Q[c] + fabs(p->F[j]) + p->Q[j]);
+		double disc = B * B + 4 * C * (A + eps), r, a, b;
+
+		if (disc <= 0) {
+			put(p, &m, e->lo, e->hi, c);
+			continue;
+		}
+		r = sqrt(disc);
+		a = fmax(e->lo, (B - r) / (2 * C));
+		b = fmin(e->hi, (B + r) / (2 * C));
+		if (a > b) {
+			put(p, &m, e->lo, e->hi, c);
+			continue;
+		}
+		if (e->lo < a)
+			put(p, &m, e->lo, a, c);
+		put(p, &m, a, b, j);
+		if (b < e->hi)
+			put(p, &m, b, e->hi, c);
+	}
+	for (int i = 0; i < p->npc; i++)
+		p->owns[p->pc[i].own] = 0;
+	p->owns[c] = 0;
+	for (int i = 0; i < m; i++)
+		p->owns[p->tmp[i].own]++;
+	{
+		struct piece *t = p->pc;
+
+		p->pc = p->tmp;
+		p->tmp = t;
+	}
+	p->npc = m;
 }
 
 /* PELT's minimisation: p->F and p->last for every t up to n. */
@@ -55,8 +156,15 @@ pelt_run(struct pelt *p, int n, int minseg, double pen)
 		double best = 0;
 		int arg = -1;
 
-		if (t - minseg >= minseg)	/* s = t - minseg can now end a segment */
+		if (t - minseg >= minseg) {	/* s = t - minseg can now end a segment */
 			p->cand[nc++] = t - minseg;
+			envelope_add(p, t - minseg);
+			keep = 0;
+			for (int i = 0; i < nc; i++)	/* functional pruning: never the least again */
+				if (p->owns[p->cand[i]] > 0)
+					p->cand[keep++] = p->cand[i];
+			nc = keep;
+		}
 		for (int i = 0; i < nc; i++) {
 			int s = p->cand[i];
 			double f = p->F[s] + cost(p->S, p->Q, s, t) + pen;

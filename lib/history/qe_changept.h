@@ -9,6 +9,10 @@
  *    segment costs + pen per segment, every segment at least minseg long;
  *    ties go to the earliest change.
  *  - pure: inputs are not modified; the caller owns every array.
+ *  - near-linear in n on series with few changes too: candidates are
+ *    pruned by PELT's inequality and by the envelope of their costs as
+ *    functions of the last mean (functional pruning, FPOP), which gives
+ *    up only candidates clearly beaten (the same segmentation).
  */
 #ifndef QE_CHANGEPT_H
 #define QE_CHANGEPT_H

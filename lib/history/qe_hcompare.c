@@ -56,12 +56,15 @@ struct chg {
 	char *before, *after;	/* --by: the values; else NULL */
 	double sum_b, sum_a;	/* of lecture medians, lectures on both sides */
 	int nlec, ncell;	/* lectures and cells that moved */
+	int ntested;		/* lectures and cells with a verdict: the family of the change */
 };
 
 /* A row kept until every document is read, with its sort key. */
 struct crow {
 	int chg, level;
 	double effect;
+	double p;		/* a move's two-sided p (its standard errors); 1 else */
+	int mv;			/* its verdict (enum qe_moved) */
 	cJSON *rec;
 };
 
@@ -77,6 +80,7 @@ struct compare {
 	size_t nr, cap;
 	double *b, *a;
 	double *w;		/* one document's scratch */
+	int *ed;		/* one series' edits: the positions where its source or kernel_env changed */
 };
 
 /*
@@ -181,7 +185,7 @@ widen(struct compare *c)
 		cJSON_Delete(c->r[i].rec);
 	c->nr = 0;
 	for (int k = 0; k < c->nc; k++)
-		c->c[k].sum_b = c->c[k].sum_a = 0, c->c[k].nlec = c->c[k].ncell = 0;
+		c->c[k].sum_b = c->c[k].sum_a = 0, c->c[k].nlec = c->c[k].ncell = c->c[k].ntested = 0;
 	windows(c);
 	return 1;
 }
@@ -193,11 +197,16 @@ widen(struct compare *c)
  * apart by its step floor.
  */
 static int
-moved(int nb, int na, double r, double lo, double hi, double d, double floor, double sigma_log)
+moved(int nb, int na, double r, double lo, double hi, double d, double floor, double sigma_log, double *p)
 {
+	double z;
+
+	*p = 1;
 	if (nb < QE_HQ_COMPARE_MIN || na < QE_HQ_COMPARE_MIN || isnan(r) || isnan(lo))
 		return QE_MV_UNKNOWN;
-	if (fabs(log(r)) < QE_HQ_COMPARE_SE * 1.2533 * sigma_log * sqrt(1.0 / nb + 1.0 / na))
+	z = fabs(log(r)) / (1.2533 * sigma_log * sqrt(1.0 / nb + 1.0 / na));
+	*p = isnan(z) ? 1 : erfc(z / sqrt(2.0));
+	if (!(z >= QE_HQ_COMPARE_SE))
 		return QE_MV_SAME;
 	if (r >= QE_HQ_MIN_RATIO && lo > 1 && d >= floor)
 		return QE_MV_SLOWER;
@@ -229,7 +238,7 @@ row_new(const struct compare *c, const struct chg *g, int level)
 	return o;
 }
 
-static void
+static struct crow *
 keep(struct compare *c, int chg, int level, double effect, cJSON *rec)
 {
 	struct crow *r;
@@ -239,7 +248,10 @@ keep(struct compare *c, int chg, int level, double effect, cJSON *rec)
 	r->chg = chg;
 	r->level = level;
 	r->effect = effect;
+	r->p = 1;
+	r->mv = QE_MV_SAME;
 	r->rec = rec;
+	return r;
 }
 
 /*
@@ -255,15 +267,15 @@ compare_row(struct compare *c, int k, const char *doc, const struct qe_hcell *ce
 	double lo, hi, r = qe_robust_hl_ratio(c->b, (size_t)nb, c->a, (size_t)na, &lo, &hi);
 	double u = 1 / c->rn.scale[g->at];	/* seconds in the class of the change's build */
 	double mb = u * qe_robust_median(c->b, (size_t)nb), ma = u * qe_robust_median(c->a, (size_t)na);
-	double floor = cell ? u * qe_hq_step_need(sigma, QE_HQ_CELL_LEAST, nb, na) : 0;
-	int mv = moved(nb, na, r, lo, hi, ma - mb, floor, sigma_log);
+	double floor = cell ? u * qe_hq_step_need(sigma, QE_HQ_CELL_LEAST, nb, na) : 0, p;
+	int mv = moved(nb, na, r, lo, hi, ma - mb, floor, sigma_log, &p);
+	struct crow *kept;
 	cJSON *o;
 
 	if (!cell && nb > 0 && na > 0)
 		g->sum_b += mb, g->sum_a += ma;
-	if (mv == QE_MV_SLOWER || mv == QE_MV_FASTER)
-		*(cell ? &g->ncell : &g->nlec) += 1;
-	else if (!c->q->all)
+	g->ntested += mv != QE_MV_UNKNOWN;
+	if (mv != QE_MV_SLOWER && mv != QE_MV_FASTER && !c->q->all)
 		return;
 	o = row_new(c, g, cell ? QE_LV_CELL : QE_LV_LECTURE);
 	cJSON_AddStringToObject(o, "document", doc);
@@ -277,7 +289,71 @@ compare_row(struct compare *c, int k, const char *doc, const struct qe_hcell *ce
 	qe_json_add_num_or_null(o, "ci_low", !isnan(lo), lo);
 	qe_json_add_num_or_null(o, "ci_high", !isnan(hi), hi);
 	cJSON_AddStringToObject(o, "moved", qe_vocab_name(&qe_vocab_moves, mv));
-	keep(c, k, cell ? QE_LV_CELL : QE_LV_LECTURE, isnan(r) ? 0 : fabs(log(r)), o);
+	kept = keep(c, k, cell ? QE_LV_CELL : QE_LV_LECTURE, isnan(r) ? 0 : fabs(log(r)), o);
+	kept->p = p;
+	kept->mv = mv;
+}
+
+static int
+cmp_p(const void *x, const void *y)
+{
+	const struct crow *a = *(const struct crow *const *)x, *b = *(const struct crow *const *)y;
+
+	return (a->p > b->p) - (a->p < b->p);
+}
+
+/*
+ * One change's moves as a family (Benjamini-Hochberg at QE_HQ_COMPARE_FDR
+ * over its g->ntested lectures and cells): the moves by p, the i-th of
+ * them stays when some j >= i has p_j <= FDR x j / ntested; the others
+ * are "same". A change where nothing moved then needs a move some 4
+ * standard errors out among the ~1,000 series of a repository (each of
+ * them is a chance for noise), an upgrade with many moves keeps the rule's
+ * own QE_HQ_COMPARE_SE.
+ */
+static void
+family(struct compare *c, int k, struct crow **m)
+{
+	struct chg *g = &c->c[k];
+	int n = 0, pass = 0;
+
+	for (size_t i = 0; i < c->nr; i++)
+		if (c->r[i].chg == k && (c->r[i].mv == QE_MV_SLOWER || c->r[i].mv == QE_MV_FASTER))
+			m[n++] = &c->r[i];
+	if (n > 1)
+		qsort(m, (size_t)n, sizeof *m, cmp_p);
+	for (int j = n; j > 0 && pass == 0; j--)
+		if (m[j - 1]->p <= QE_HQ_COMPARE_FDR * j / g->ntested)
+			pass = j;
+	for (int j = 0; j < n; j++) {
+		if (j < pass) {
+			*(m[j]->level == QE_LV_CELL ? &g->ncell : &g->nlec) += 1;
+			continue;
+		}
+		m[j]->mv = QE_MV_SAME;
+		cJSON_ReplaceItemInObject(m[j]->rec, "moved",
+		    qe_json_check(cJSON_CreateString(qe_vocab_name(&qe_vocab_moves, QE_MV_SAME))));
+	}
+}
+
+/* Every change's family; then only the rows that moved unless q->all. */
+static void
+families(struct compare *c)
+{
+	struct crow **m = qe_xcalloc(c->nr + 1, sizeof *m);
+	size_t n = 0;
+
+	for (int k = 0; k < c->nc; k++)
+		family(c, k, m);
+	free(m);
+	for (size_t i = 0; i < c->nr; i++) {
+		if (!c->q->all && c->r[i].mv != QE_MV_SLOWER && c->r[i].mv != QE_MV_FASTER) {
+			cJSON_Delete(c->r[i].rec);
+			continue;
+		}
+		c->r[n++] = c->r[i];
+	}
+	c->nr = n;
 }
 
 /*
@@ -316,25 +392,43 @@ kenv_differs(const struct qe_hdocb *x, const struct qe_hdocb *y)
 }
 
 /*
+ * The positions a side may take around change g, [*from, *until): from
+ * the series' newest edit before the change (ed[0..ne), ascending) to its
+ * first edit after it.
+ */
+static void
+side_span(const struct compare *c, const struct chg *g, const int *ed, int ne, int *from, int *until)
+{
+	*from = 0;
+	*until = c->bs->n;
+	for (int i = 0; i < ne; i++)
+		if (ed[i] < g->at)
+			*from = ed[i];
+		else if (ed[i] > g->at) {
+			*until = ed[i];
+			break;
+		}
+}
+
+/*
  * A lecture's rows: its sides stop at an edit (a build whose cells
  * changed) or a kernel change (kernel_env) either side of the change.
  */
 static void
 lecture_rows(struct compare *c, const struct qe_hdoc *d, double sigma_log)
 {
+	int ne = 0;
+
+	for (int i = 1; i < d->n; i++)	/* the edits, once for every change */
+		if (qe_hdocb_cells_differ(&d->in[i - 1], &d->in[i]) || kenv_differs(&d->in[i - 1], &d->in[i]))
+			c->ed[ne++] = d->in[i].pos;
 	for (int j = 0; j < c->nc; j++) {
 		const struct chg *g = &c->c[j];
-		int nb = 0, na = 0, from = 0, until = c->bs->n;
+		int nb = 0, na = 0, from, until;
 
 		if (g->machine)
 			continue;
-		for (int i = 1; i < d->n; i++)
-			if (qe_hdocb_cells_differ(&d->in[i - 1], &d->in[i]) || kenv_differs(&d->in[i - 1], &d->in[i])) {
-				if (d->in[i].pos < g->at)
-					from = d->in[i].pos;
-				else if (d->in[i].pos > g->at && d->in[i].pos < until)
-					until = d->in[i].pos;
-			}
+		side_span(c, g, c->ed, ne, &from, &until);
 		for (int i = 0; i < d->n; i++)
 			if (d->in[i].ok)
 				side(c, g, from, until, d->in[i].pos, d->in[i].lecture_s * c->rn.scale[d->in[i].pos],
@@ -349,7 +443,7 @@ static void
 cell_rows(struct compare *c, const struct qe_hdoc *d, const struct qe_hkeyed *k, double *v)
 {
 	double sigma_log, sigma;
-	int m = 0;
+	int m = 0, ne = 0;
 
 	for (int i = 0; i < k->n; i++)
 		if (!isnan(v[i] = k->cell[i]->dur * c->rn.scale[d->in[k->in[i]].pos]))
@@ -358,23 +452,17 @@ cell_rows(struct compare *c, const struct qe_hdoc *d, const struct qe_hkeyed *k,
 	sigma_log = log_sigma(v, k->n, c->w);
 	for (int i = 0; i < k->n; i++)
 		v[i] = isnan(v[i]) ? NAN : fmax(v[i], QE_ROBUST_FLOOR_S);
+	for (int i = 1; i < k->n; i++)	/* the edits, once for every change */
+		if (strcmp(k->cell[i - 1]->sha, k->cell[i]->sha) != 0 ||
+		    kenv_differs(&d->in[k->in[i - 1]], &d->in[k->in[i]]))
+			c->ed[ne++] = d->in[k->in[i]].pos;
 	for (int j = 0; j < c->nc; j++) {
 		const struct chg *g = &c->c[j];
-		int nb = 0, na = 0, from = 0, until = c->bs->n;
+		int nb = 0, na = 0, from, until;
 
 		if (g->machine)
 			continue;
-		for (int i = 1; i < k->n; i++) {
-			int p = d->in[k->in[i]].pos;
-
-			if (strcmp(k->cell[i - 1]->sha, k->cell[i]->sha) == 0 &&
-			    !kenv_differs(&d->in[k->in[i - 1]], &d->in[k->in[i]]))
-				continue;
-			if (p < g->at)
-				from = p;
-			else if (p > g->at && p < until)
-				until = p;
-		}
+		side_span(c, g, c->ed, ne, &from, &until);
 		for (int i = 0; i < k->n; i++)
 			side(c, g, from, until, d->in[k->in[i]].pos, v[i], &nb, &na);
 		if (nb > 0 && na > 0)
@@ -391,12 +479,14 @@ compare_doc(const struct qe_hdoc *d, void *ctx)
 	double *v = qe_xcalloc((size_t)d->n + 1, sizeof *v);
 
 	c->w = qe_xcalloc((size_t)d->n + 1, sizeof *c->w);
+	c->ed = qe_xcalloc((size_t)d->n + 1, sizeof *c->ed);
 	for (int i = 0; i < d->n; i++)
 		v[i] = d->in[i].ok ? d->in[i].lecture_s * c->rn.scale[d->in[i].pos] : NAN;
 	lecture_rows(c, d, log_sigma(v, d->n, c->w));
 	for (int e = 0; e < nk; e++)
 		cell_rows(c, d, &k[e], v);
 	free(c->w);
+	free(c->ed);
 	free(v);
 	qe_hkeyed_free(k, nk);
 	return 0;
@@ -483,8 +573,11 @@ qe_hq_compare(const struct qe_hq *q)
 	c.a = qe_xcalloc(QE_HQ_WINDOW_AFTER + 1, sizeof *c.a);
 	if (c.nc > 0) {
 		rc = qe_hdocs_each(q->db, q->path, &bs, NULL, compare_doc, &c);
-		if (rc == 0 && widen(&c))
+		families(&c);
+		if (rc == 0 && widen(&c)) {
 			rc = qe_hdocs_each(q->db, q->path, &bs, NULL, compare_doc, &c);
+			families(&c);
+		}
 	} else
 		say_none(q, bs.n);
 	build_rows(&c);

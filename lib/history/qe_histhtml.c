@@ -1051,7 +1051,9 @@ section_head(struct qe_buf *b, const struct qe_histhtml *h)
 		qe_buf_adds(b, "</code>, ");
 		add_date(b, when(r, "started_at"));
 		qe_buf_adds(b, ". ");
-	}
+	} else
+		qe_buf_adds(b, cJSON_GetArraySize(h->sweeps) > 0 ? "No main build is stored yet: "
+		    "only qe-sweep's scaling curves (below). " : "No main build is stored yet. ");
 	qe_buf_addf(b, "%d step change%s, %d one-build outlier%s.</p>\n<p class='note'><a href='#trends'>Trends</a> \u00b7 "
 	    "<a href='#slowest'>Slowest</a> \u00b7 <a href='#changes'>Step changes</a> \u00b7 "
 	    "<a href='#compare'>Environment changes</a> \u00b7 <a href='#scaling'>Scaling</a> \u00b7 "

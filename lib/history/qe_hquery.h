@@ -45,6 +45,7 @@
 #define QE_HQ_WINDOW_AFTER 20	/* compare: builds from a change at most */
 #define QE_HQ_COMPARE_MIN 5	/* compare: builds on each side for a verdict */
 #define QE_HQ_COMPARE_SE 3.0	/* compare: a move is this many standard errors of the noise */
+#define QE_HQ_COMPARE_FDR 0.05	/* compare: false discovery rate over one change's series */
 
 struct qe_hsink;
 

@@ -13,6 +13,7 @@
 #include "qe_vocab.h"
 #include "qe_histhtml.h"
 #include "qe_histmd.h"
+#include "qe_hload.h"
 #include "qe_hout.h"
 #include "qe_hquery.h"
 #include "qe_hreport.h"
@@ -96,15 +97,35 @@ trim_slowest(struct qe_histhtml *h, long top)
 	}
 }
 
-/* slowest (every lecture), changes, then each lecture's series (all: any it may show) */
+/* How many main builds the store holds, or -1 after saying why. */
+static int
+main_builds(const struct qe_hq *q)
+{
+	struct qe_hbuilds bs;
+	int n;
+
+	if (qe_hbuilds_load(q->db, q->path, &bs) < 0)
+		return -1;
+	n = bs.n;
+	qe_hbuilds_free(&bs);
+	return n;
+}
+
+/*
+ * slowest (every lecture), changes, then each lecture's series (all: any
+ * it may show); none without a main build (a store of sweeps only is no
+ * trouble: the page says so and shows the curves).
+ */
 static int
 gather_trends(const struct qe_hq *q0, struct qe_histhtml *h, int all)
 {
 	struct qe_hq q = *q0;
 	cJSON *docs;
 	const cJSON *d;
-	int status = QE_EXIT_OK;
+	int status = QE_EXIT_OK, n = main_builds(q0);
 
+	if (n <= 0)
+		return n < 0 ? QE_EXIT_TROUBLE : QE_EXIT_OK;
 	q.md = 0;
 	q.top = all ? 100000 : (q0->top > 0 ? q0->top : QE_HQ_TOP);	/* the page ranks only its first rows */
 	if (capture(&q, qe_hq_slowest, h) != QE_EXIT_OK)
@@ -136,7 +157,10 @@ static int
 gather_compare(const struct qe_hq *q0, struct qe_histhtml *h)
 {
 	struct qe_hq q = *q0;
+	int n = main_builds(q0);
 
+	if (n <= 0)	/* nothing to compare; no message for a store of sweeps only */
+		return n < 0 ? QE_EXIT_TROUBLE : QE_EXIT_OK;
 	q.md = 0;
 	q.by = -1;
 	q.package = NULL;
