@@ -71,3 +71,24 @@ build_book_at() {
 	/usr/bin/python3 "$TESTS_DIR/action/build.py" "$1/lectures" "$1/_build" 2> /dev/null
 	qe-cache-extract -s 2020-01-01T00:00:00Z -r "$2" "$1/_build/.jupyter_cache" > "$1.ndjson"
 }
+
+# browser_or_skip: set BROWSER to a headless-capable Chromium, else skip
+# the test (tools/deps ci installs chromium).
+browser_or_skip() {
+	local b
+	BROWSER=
+	for b in chromium chromium-browser google-chrome; do
+		BROWSER=$(command -v "$b") && break
+	done
+	[ -n "$BROWSER" ] || skip "no chromium, chromium-browser or google-chrome (tools/deps ci installs chromium)"
+}
+
+# screenshot PAGE PNG WIDTHxHEIGHT [LOG]: PAGE drawn by $BROWSER into PNG at
+# that size; with LOG its console (":CONSOLE" lines) kept there. The profile
+# lives in the test's own folder so parallel tests never share one.
+screenshot() {
+	local log=${4:-/dev/null}
+	timeout 120 "$BROWSER" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
+		--user-data-dir="$BATS_TEST_TMPDIR/chromium-profile" --enable-logging=stderr --v=0 \
+		--window-size="${3/x/,}" --screenshot="$2" "file://$1" 2> "$log" > /dev/null
+}

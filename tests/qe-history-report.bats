@@ -111,17 +111,8 @@ numba_demo · cell njit-first-call"
 }
 
 @test "Chromium renders the page at 1280 px: not blank, charts and tables drawn, no console message; a page with an error is caught" {
-	local browser b
-	for b in chromium chromium-browser google-chrome; do
-		browser=$(command -v "$b") && break
-	done
-	[ -n "$browser" ] || skip "no chromium, chromium-browser or google-chrome (tools/deps ci installs chromium)"
-	shot() {
-		timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
-			--user-data-dir="$T/profile" --enable-logging=stderr --v=0 --window-size=1280,2000 \
-			--screenshot="$2" "file://$1" 2> "$T/console.log" > /dev/null
-	}
-	shot "$PAGE" "$T/page.png"
+	browser_or_skip
+	screenshot "$PAGE" "$T/page.png" 1280x2000 "$T/console.log"
 	run -0 grep -c ':CONSOLE' "$T/console.log" || true
 	run -1 grep ':CONSOLE' "$T/console.log"
 	run -0 /usr/bin/python3 "$TESTS_DIR/tools/png_ink.py" "$T/page.png"
@@ -133,22 +124,17 @@ numba_demo · cell njit-first-call"
 	# the detectors are not blind: an empty page is blank, a script's
 	# console.error is seen
 	printf '<!DOCTYPE html><html><body></body></html>' > "$T/blank.html"
-	shot "$T/blank.html" "$T/blank.png"
+	screenshot "$T/blank.html" "$T/blank.png" 1280x2000 "$T/console.log"
 	run -0 /usr/bin/python3 "$TESTS_DIR/tools/png_ink.py" "$T/blank.png"
 	assert_output "1280x2000 ink=0.000 colors=1"
 	printf '<!DOCTYPE html><script>console.error("boom")</script>' > "$T/err.html"
-	shot "$T/err.html" "$T/err.png"
+	screenshot "$T/err.html" "$T/err.png" 1280x2000 "$T/console.log"
 	run -0 grep -c ':CONSOLE.*"boom"' "$T/console.log"
 }
 
 @test "Chromium at 1280 px: the step charts show the medians as solid red lines across their segments (not faint)" {
-	local browser b
-	for b in chromium chromium-browser google-chrome; do
-		browser=$(command -v "$b") && break
-	done
-	[ -n "$browser" ] || skip "no chromium, chromium-browser or google-chrome (tools/deps ci installs chromium)"
-	timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
-		--user-data-dir="$T/profile" --window-size=1280,1000 --screenshot="$T/top.png" "file://$PAGE" 2> /dev/null > /dev/null
+	browser_or_skip
+	screenshot "$PAGE" "$T/top.png" 1280x1000
 	# the first 1000 px hold the seven step charts; each step draws two medians of 30 px or more
 	# in the step red (#cf222e): a faint (half-transparent) line or a dashed rule is no run
 	run -0 /usr/bin/python3 "$TESTS_DIR/tools/png_ink.py" "$T/top.png" --runs cf222e
@@ -156,8 +142,7 @@ numba_demo · cell njit-first-call"
 	[ "${BASH_REMATCH[1]}" -ge 14 ]
 	# the detector is not blind to faintness: the same page with the medians half transparent has none
 	sed "s/stroke='#cf222e' stroke-width='2.5'/stroke='#cf222e' stroke-opacity='.5' stroke-width='2.5'/g" "$PAGE" > "$T/faint.html"
-	timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
-		--user-data-dir="$T/profile" --window-size=1280,1000 --screenshot="$T/faint.png" "file://$T/faint.html" 2> /dev/null > /dev/null
+	screenshot "$T/faint.html" "$T/faint.png" 1280x1000
 	run -0 /usr/bin/python3 "$TESTS_DIR/tools/png_ink.py" "$T/faint.png" --runs cf222e
 	[[ $output =~ runs=0$ ]]
 }

@@ -220,19 +220,10 @@ PY
 }
 
 @test "Chromium at 1280 px: the Scaling charts draw both versions' lines and the marks; no console message" {
-	local browser b
-	for b in chromium chromium-browser google-chrome; do
-		browser=$(command -v "$b") && break
-	done
-	[ -n "$browser" ] || skip "no chromium, chromium-browser or google-chrome (tools/deps ci installs chromium)"
+	browser_or_skip
 	qe-history add -d "$T/db" "$H/build.ndjson" "$H/stamped-two.ndjson" > /dev/null
 	qe-history report -d "$T/db" -o "$T/site"
-	shot() {
-		timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
-			--user-data-dir="$T/profile" --enable-logging=stderr --v=0 --window-size=1280,2000 \
-			--screenshot="$2" "file://$1" 2> "$T/console.log" > /dev/null
-	}
-	shot "$T/site/index.html" "$T/page.png"
+	screenshot "$T/site/index.html" "$T/page.png" 1280x2000 "$T/console.log"
 	run -1 grep ':CONSOLE' "$T/console.log"
 	# four charts: each draws its base (blue) and head (orange) line, points and run bars,
 	# the crossover (red, dashed, and its label) and the lecture's size (green: a thin rule
@@ -245,7 +236,7 @@ PY
 	done
 	# the detector is not blind: without the head's lines and points the orange is nearly gone
 	sed "s/stroke='#bc4c00'/stroke='none'/g; s/fill='#bc4c00'/fill='none'/g" "$T/site/index.html" > "$T/nohead.html"
-	shot "$T/nohead.html" "$T/nohead.png"
+	screenshot "$T/nohead.html" "$T/nohead.png" 1280x2000 "$T/console.log"
 	run -0 /usr/bin/python3 "$TESTS_DIR/tools/png_ink.py" "$T/nohead.png" --pixels bc4c00
 	[[ $output =~ pixels=([0-9]+)$ ]]
 	[ "${BASH_REMATCH[1]}" -lt 300 ]
