@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # qe-cell-diff on qe-cache-extract outputs of the shared fixture caches, on two
 # real nbclient runs of the same notebooks (A/A), and on synthetic replicates.
-# Inputs: tests/fixtures/qe-cell-diff/ (see make-aa.sh, make-aa-load.sh, make-replicates.py).
+# Inputs: tests/fixtures/qe-cell-diff/ (see make-aa.sh [--load], make-replicates.py).
 
 load helper
 
