@@ -9,12 +9,7 @@
 #   L  lab-base, lab-near, lab-f32 as three arms, K=2, --compare y --compare-labelled
 load helper
 
-PY=/usr/bin/python3
-command -v qe-replicate >/dev/null 2>&1 || PATH="$TESTS_DIR/../hook:$PATH"
-
-rep() {
-	"$PY" "$(command -v qe-replicate)" "$@"
-}
+load replicate
 
 setup_file() {
 	local w="$BATS_FILE_TMPDIR"
@@ -22,9 +17,9 @@ setup_file() {
 	"$PY" "$TESTS_DIR/replicate/labelled.py" "$w/lec"
 	export IPYTHONDIR="$w/ipython"
 	(
-		cd "$w/lec" &&
-		rep -k 2 -n lab --compare y --compare-labelled --arm base=lab-base.ipynb --arm near=lab-near.ipynb \
-			--arm f32=lab-f32.ipynb > "$w/L.ndjson" 2> "$w/L.err"; echo $? > "$w/L.status"
+		cd "$w/lec" || exit
+		replicate_into "$w" L -k 2 -n lab --compare y --compare-labelled --arm base=lab-base.ipynb --arm near=lab-near.ipynb \
+			--arm f32=lab-f32.ipynb
 	)
 }
 

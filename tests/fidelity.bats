@@ -13,13 +13,8 @@
 #      setting), K=1, --compare y,z
 load helper
 
-PY=/usr/bin/python3
-command -v qe-replicate >/dev/null 2>&1 || PATH="$TESTS_DIR/../hook:$PATH"
+load replicate
 NBSP=$'\xc2\xa0'
-
-rep() {
-	"$PY" "$(command -v qe-replicate)" "$@"
-}
 
 setup_file() {
 	local w="$BATS_FILE_TMPDIR"
@@ -27,11 +22,10 @@ setup_file() {
 	"$PY" "$TESTS_DIR/replicate/fidelity.py" "$w/lec"
 	export IPYTHONDIR="$w/ipython"
 	(
-		cd "$w/lec" &&
-		rep -k 2 -n fid --compare x,s --arm base=fid-base.ipynb --arm near=fid-near.ipynb \
-			--arm f32=fid-f32.ipynb --arm bug=fid-bug.ipynb > "$w/F.ndjson" 2> "$w/F.err"; echo $? > "$w/F.status"
-		rep -k 2 -n jit --compare wall,sigs jit-once.ipynb jit-again.ipynb > "$w/R.ndjson" 2> "$w/R.err"
-		echo $? > "$w/R.status"
+		cd "$w/lec" || exit
+		replicate_into "$w" F -k 2 -n fid --compare x,s --arm base=fid-base.ipynb --arm near=fid-near.ipynb \
+			--arm f32=fid-f32.ipynb --arm bug=fid-bug.ipynb
+		replicate_into "$w" R -k 2 -n jit --compare wall,sigs jit-once.ipynb jit-again.ipynb
 		env -u JAX_ENABLE_X64 PYTHONPATH="$TESTS_DIR/fixtures/jaxstub" "$PY" "$(command -v qe-replicate)" -k 1 -n jaxfid \
 			--compare y,z --arm x64=jaxfid.ipynb,env:JAX_ENABLE_X64=1 --arm x32=jaxfid.ipynb,env:JAX_ENABLE_X64=0 \
 			--arm plain=jaxfid.ipynb > "$w/X.ndjson" 2> "$w/X.err"; echo $? > "$w/X.status"

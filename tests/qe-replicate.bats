@@ -22,8 +22,7 @@
 #   V  volatile vs volatile, K=2: addresses, %time, %timeit, a progress bar, ANSI
 load helper
 
-PY=/usr/bin/python3
-command -v qe-replicate >/dev/null 2>&1 || PATH="$TESTS_DIR/../hook:$PATH"
+load replicate
 
 # In the comment a duration's unit and an arrow's first space are no-break
 # spaces: D matches a duration, TO the arrow between two.
@@ -32,10 +31,6 @@ TO="${NBSP}→ "
 D="[0-9.<]+${NBSP}(ms|s)"
 
 # rep ARGS...: qe-replicate run by the Python that has nbclient
-rep() {
-	"$PY" "$(command -v qe-replicate)" "$@"
-}
-
 setup_file() {
 	local w="$BATS_FILE_TMPDIR"
 	mkdir -p "$w/lec/dynamics"
@@ -44,23 +39,21 @@ setup_file() {
 	chmod -R u+w "$w/base" "$w/head"
 	export IPYTHONDIR="$w/ipython"
 	(
-		cd "$w/lec" &&
-		rep -k 4 --warm -n lecture plain.ipynb jit.ipynb > "$w/J.ndjson" 2> "$w/J.err"; echo $? > "$w/J.status"
-		rep -k 5 -n lecture plain.ipynb slow.ipynb > "$w/S.ndjson" 2> "$w/S.err"; echo $? > "$w/S.status"
-		rep -k 5 plain.ipynb plain.ipynb > "$w/AA.ndjson" 2> "$w/AA.err"; echo $? > "$w/AA.status"
-		rep -k 5 -n lecture fast.ipynb fast-slow.ipynb > "$w/SF.ndjson" 2> "$w/SF.err"; echo $? > "$w/SF.status"
-		rep -k 5 -n lecture slowmachine.ipynb slowmachine-slow.ipynb > "$w/SS.ndjson" 2> "$w/SS.err"
-		echo $? > "$w/SS.status"
-		rep -k 2 -n var var.ipynb var-bug.ipynb > "$w/B.ndjson" 2> "$w/B.err"; echo $? > "$w/B.status"
-		rep -k 4 --warm -n loops loops.ipynb loops-numba.ipynb > "$w/N.ndjson" 2> "$w/N.err"; echo $? > "$w/N.status"
-		rep -k 2 --warm -n redefine redefine.ipynb redefine.ipynb > "$w/R.ndjson" 2> "$w/R.err"; echo $? > "$w/R.status"
-		rep -k 1 -n lecture plain.ipynb fail.ipynb > "$w/F1.ndjson" 2> "$w/F1.err"; echo $? > "$w/F1.status"
-		rep -k 1 -t 15 -n lecture plain.ipynb hang.ipynb > "$w/F2.ndjson" 2> "$w/F2.err"; echo $? > "$w/F2.status"
-		rep -k 1 -n lecture mem0.ipynb mem.ipynb > "$w/M.ndjson" 2> "$w/M.err"; echo $? > "$w/M.status"
-		rep -k 1 jaxlec/base/lecture.ipynb jaxlec/head/lecture.ipynb > "$w/P.ndjson" 2> "$w/P.err"; echo $? > "$w/P.status"
-		rep -k 2 -n vol volatile.ipynb volatile.ipynb > "$w/V.ndjson" 2> "$w/V.err"; echo $? > "$w/V.status"
-		rep -k 1 -d dynamics/markov -C "$w/lec/dynamics" "$w/base" "$w/head" > "$w/C.ndjson" 2> "$w/C.err"
-		echo $? > "$w/C.status"
+		cd "$w/lec" || exit
+		replicate_into "$w" J -k 4 --warm -n lecture plain.ipynb jit.ipynb
+		replicate_into "$w" S -k 5 -n lecture plain.ipynb slow.ipynb
+		replicate_into "$w" AA -k 5 plain.ipynb plain.ipynb
+		replicate_into "$w" SF -k 5 -n lecture fast.ipynb fast-slow.ipynb
+		replicate_into "$w" SS -k 5 -n lecture slowmachine.ipynb slowmachine-slow.ipynb
+		replicate_into "$w" B -k 2 -n var var.ipynb var-bug.ipynb
+		replicate_into "$w" N -k 4 --warm -n loops loops.ipynb loops-numba.ipynb
+		replicate_into "$w" R -k 2 --warm -n redefine redefine.ipynb redefine.ipynb
+		replicate_into "$w" F1 -k 1 -n lecture plain.ipynb fail.ipynb
+		replicate_into "$w" F2 -k 1 -t 15 -n lecture plain.ipynb hang.ipynb
+		replicate_into "$w" M -k 1 -n lecture mem0.ipynb mem.ipynb
+		replicate_into "$w" P -k 1 jaxlec/base/lecture.ipynb jaxlec/head/lecture.ipynb
+		replicate_into "$w" V -k 2 -n vol volatile.ipynb volatile.ipynb
+		replicate_into "$w" C -k 1 -d dynamics/markov -C "$w/lec/dynamics" "$w/base" "$w/head"
 	)
 }
 

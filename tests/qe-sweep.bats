@@ -16,12 +16,7 @@
 #      flagged cell (work, 55 ms -> 155 ms) is the one profiled
 load helper
 
-PY=/usr/bin/python3
-command -v qe-replicate >/dev/null 2>&1 || PATH="$TESTS_DIR/../hook:$PATH"
-
-rep() {
-	"$PY" "$(command -v qe-replicate)" "$@"
-}
+load replicate
 
 setup_file() {
 	local w="$BATS_FILE_TMPDIR"
@@ -29,13 +24,11 @@ setup_file() {
 	"$PY" "$TESTS_DIR/replicate/sweep.py" "$w/lec"
 	export IPYTHONDIR="$w/ipython"
 	(
-		cd "$w/lec" &&
-		rep -k 2 --sweep n=1e3,1e4,1e5,1e6 -n scale scale.ipynb scale-jit.ipynb > "$w/S.ndjson" 2> "$w/S.err"
-		echo $? > "$w/S.status"
-		rep -k 2 --sweep T=1e4,1e5,1e6,1e7 -n ar1 ar1.ipynb ar1-numba.ipynb > "$w/A.ndjson" 2> "$w/A.err"
-		echo $? > "$w/A.status"
-		rep -k 1 --profile-cell work prof.ipynb prof.ipynb > "$w/P.ndjson" 2> "$w/P.err"; echo $? > "$w/P.status"
-		rep -k 4 --profile -n scale scale.ipynb scale-jit.ipynb > "$w/F.ndjson" 2> "$w/F.err"; echo $? > "$w/F.status"
+		cd "$w/lec" || exit
+		replicate_into "$w" S -k 2 --sweep n=1e3,1e4,1e5,1e6 -n scale scale.ipynb scale-jit.ipynb
+		replicate_into "$w" A -k 2 --sweep T=1e4,1e5,1e6,1e7 -n ar1 ar1.ipynb ar1-numba.ipynb
+		replicate_into "$w" P -k 1 --profile-cell work prof.ipynb prof.ipynb
+		replicate_into "$w" F -k 4 --profile -n scale scale.ipynb scale-jit.ipynb
 	)
 	for r in S A P F; do
 		qe-sweep "$w/$r.ndjson" > "$w/$r.sweep" 2> "$w/$r.sweep.err"
