@@ -675,6 +675,31 @@ step_env() {
 	[ "$i" -ge 150 ]
 	# the strings the comment shows: there, escaped (the rest are numbers, words of a vocabulary or unshown)
 	[ "$shown" -ge 7 ]
+	# the replicate runs' evaluation (qe-sweep's sweep and hotspot records of real runs), made hostile the same way
+	local e=0 eshown=0
+	mkdir -p "$m/eval"
+	/usr/bin/python3 "$A/hostile-fields.py" mutants "$REPO/schema/sweep.json" "$m/eval" "$(fixture action/eval.ndjson)"
+	cp "$F/environment.ndjson" "$art/diff.ndjson"
+	cp "$F/environment.ndjson" "$art/replicate-diff.ndjson"
+	for f in "$m"/eval/*.ndjson; do
+		n=eval.$(cat "${f%.ndjson}.name")
+		cp "$f" "$art/replicate-eval.ndjson"
+		: > "$JOB/state/summary.md"
+		act comment --with artifact-dir="$art" > "$h/$n.log" 2>&1
+		jq -r '.[0].body' "$GH_STATE/comments.json" > "$h/$n.md"
+		cmark-gfm --unsafe -e table -e autolink -e strikethrough -e tasklist "$h/$n.md" > "$h/$n.comment.html"
+		grep -q 'CAUTION' "$h/$n.md" && eshown=$((eshown + 1))
+		e=$((e + 1))
+	done
+	echo "$e evaluation mutants, $eshown of them show the payload (escaped) in the comment"
+	[ "$e" -ge 40 ]
+	# the fork comment renders the evaluation (the scaling table, the hotspots), and its strings, escaped
+	grep -q '^#### Scaling of `scale` with `n`$' "$h/eval.hotspot.document.md"
+	grep -q '^#### Hotspots$' "$h/eval.sweep.document.md"
+	for n in eval.sweep.document eval.sweep.recommendation eval.hotspot.document; do
+		grep -q 'CAUTION' "$h/$n.md" || { echo "$n: not shown"; false; }
+	done
+	rm -f "$art/replicate-eval.ndjson"
 	for n in cell-diff.label cell-diff.document cell-diff.reason notebook-diff.document diff-summary.environment_changes.package; do
 		grep -q 'CAUTION' "$h/$n.md" || { echo "$n: not shown"; false; }
 	done
