@@ -1846,6 +1846,25 @@ eval_pr() {
 	assert_output success
 }
 
+@test "replicates, replicate-sweep on a lecture without a cell tagged parameters: not swept, a warning and a note; its replicate runs reported, the job green" {
+	# the book's own intro has no parameters cell: qe-replicate refuses the sweep (exit 2)
+	pr_job repnp 48 34 QuantEcon/lecture-demo 0.6
+	run -0 --separate-stderr act after --with replicates=1 --with replicate-profile=false --with replicate-sweep="SLEEP=0.1,0.2"
+	assert_output --partial "::warning::qe-telemetry: replicates: qe-replicate stopped with status 2 for a lecture's sweep (see its messages above: both versions need a cell tagged parameters); its sweep is left out"
+	assert_output --partial "::notice::qe-telemetry: replicates: 1 of 1 flagged lectures replicated (1 run of each version), 0 swept at 2 sizes"
+	# qe-replicate's own message, for the base version (the first it reads)
+	[[ $stderr =~ ^qe-replicate:\ .*/replicate-base/executed/[0-9a-f]+/base\.ipynb:\ no\ cell\ tagged\ \'parameters\'\ \(papermill\'s\ convention\)\ to\ set\ SLEEP\ in$ ]] || fail "stderr: $stderr"
+	run -0 jq -r '.[0].body' "$GH_STATE/comments.json"
+	assert_line '- `intro`: not swept, qe-replicate stopped with status 2 (see the job log)'
+	assert_line "### Replicate runs: 1 fresh run of each version on this runner, as used and warm"
+	run -0 jq -r 'select(.kind == "notebook") | "\(.document) \(.version) \(.status)"' "$JOB/state/artifacts/qe-telemetry-report/replicate.ndjson"
+	assert_output "$(printf 'intro base ok\nintro head ok')"
+	[ -s "$JOB/state/artifacts/qe-telemetry-report/replicate-diff.ndjson" ]
+	[ ! -e "$JOB/state/artifacts/qe-telemetry-report/replicate-sweep.ndjson" ]
+	run -0 conclusion
+	assert_output success
+}
+
 @test "summary: a pull request's step summary with 11,000 compared cells and trend lines stays within GitHub's 1 MiB" {
 	local H="$BATS_TEST_TMPDIR/h" st
 	mkdir -p "$H"
