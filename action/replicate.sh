@@ -6,13 +6,20 @@
 # notebook jupyter-cache keeps) and its head version (this build's record),
 # K fresh kernels each, interleaved, cold and warm (qe-replicate --warm),
 # then once more each under cProfile for the cells the runs flag
-# (--profile, never a timed run).
+# (--profile, never a timed run; replicate-profile: false turns it off).
+# The evaluation inputs ask for more: replicate-compare names variables
+# captured in each kernel after its run (--compare), compared by
+# qe-cell-diff within replicate-rtol and replicate-atol (numerical fidelity,
+# precision loss); replicate-sweep runs both versions of each replicated
+# lecture K times more at each size of a parameter (--sweep), after every
+# flagged lecture's replicate runs, with what the budget has left.
 # qe-cell-diff judges the stream in its replicate mode (three states, the
-# test's p), qe-sweep turns the profiles into hotspots, and qe-comment
-# renders both, which are added to the job summary and to the comment the
-# summary step wrote.  Within the time
-# budget (replicate-budget): a lecture whose estimate does not fit is
-# skipped with a note, and qe-replicate is stopped when the budget runs out.
+# test's p), qe-sweep turns the profiles into hotspots and the sweep into
+# curves and crossovers, and qe-comment renders both as the evaluation
+# report, which is added to the job summary and to the comment the summary
+# step wrote.  Within the time budget (replicate-budget): a lecture, or a
+# lecture's sweep, whose estimate does not fit is skipped with a note, and
+# qe-replicate is stopped when the budget runs out.
 # qe-replicate runs with the Python the lectures build with (QE_PYTHON, the
 # action's input python: its nbclient, ipykernel and the lectures' packages).
 # A warm pass that raises is a note of qe-replicate's records, never a failed
@@ -26,8 +33,63 @@ diff=$QE_ARTIFACT/diff.ndjson
 stream=$QE_ARTIFACT/replicate.ndjson
 repdiff=$QE_ARTIFACT/replicate-diff.ndjson
 repeval=$QE_ARTIFACT/replicate-eval.ndjson
+sweepstream=$QE_ARTIFACT/replicate-sweep.ndjson
 notes=$QE_STATE/replicate-notes.md
-rm -f "$stream" "$repdiff" "$repeval" "$notes" "$QE_STATE/replicate.md"
+rm -f "$stream" "$repdiff" "$repeval" "$sweepstream" "$notes" "$QE_STATE/replicate.md"
+
+# compare_inputs: replicate-compare's names (commas, blanks or newlines
+# between them) as qe-replicate's --compare; a name that is not one is left out
+compare_inputs() {
+	local words=() w names=
+	IFS=$' \t\r\n,' read -r -d '' -a words <<< "${QE_REPLICATE_COMPARE:-}" || true
+	for w in ${words[@]+"${words[@]}"}; do
+		if [[ $w =~ ^[A-Za-z_][A-Za-z0-9_]{0,79}$ ]]; then
+			names="${names:+$names,}$w"
+		else
+			warn "input replicate-compare: '$w' is not a variable name (letters, digits and _, not first a digit); left out"
+		fi
+	done
+	[ -z "$names" ] || repargs+=("--compare=$names")
+}
+# tolerance OPTION VALUE INPUT: a number (1e-6, 0.001) as qe-cell-diff's OPTION
+tolerance() {
+	[ -n "$2" ] || return 0
+	if [[ $2 =~ ^([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]{1,2})?$ ]]; then
+		diffargs+=("$1=$2")
+	else
+		warn "input $3: not a number: '$2'; qe-cell-diff's default is used"
+	fi
+}
+# sweep_inputs: replicate-sweep's lines, NAME=V1,V2,... each (the first the
+# size axis, the others moving with it), as qe-replicate's --sweep options;
+# points: how many sizes.  Any line that is not one turns the sweep off.
+sweep_inputs() {
+	local raw line v n lines=() lit="[A-Za-z0-9_.+'\"-]+"
+	while IFS= read -r raw || [ -n "$raw" ]; do
+		line=${raw//[[:space:]]/}
+		case $line in '' | '#'*) continue ;; esac
+		if ! [[ $line =~ ^[A-Za-z_][A-Za-z0-9_]{0,79}=$lit(,$lit)*$ ]]; then
+			warn "input replicate-sweep: expected one parameter a line, NAME=V1,V2,... (numbers or Python literals without commas or blanks), got '$raw': no sweep"
+			return 0
+		fi
+		v=${line#*=}
+		v=${v//[^,]/}
+		n=$((${#v} + 1))
+		if [ "${#lines[@]}" -gt 0 ] && [ "$n" != "$points" ]; then
+			warn "input replicate-sweep: parameters swept together need as many values each ($points, then $n): no sweep"
+			return 0
+		fi
+		points=$n
+		lines+=("--sweep=$line")
+	done <<< "${QE_REPLICATE_SWEEP:-}"
+	if [ "$points" -gt 50 ]; then
+		warn "input replicate-sweep: $points sizes, at most 50: no sweep"
+		points=0
+		return 0
+	fi
+	sweepargs=(${lines[@]+"${lines[@]}"})
+	[ "${#lines[@]}" -gt 0 ] || points=0
+}
 
 k=${QE_REPLICATES:-0}
 if ! [[ $k =~ ^[0-9]+$ ]] || [ "$k" -gt 100 ]; then
@@ -46,6 +108,15 @@ else
 	warn "input replicate-budget: expected seconds, or minutes or hours (90s, 20m, 1h), got '$budget_in': no replicate runs"
 	exit 0
 fi
+# the evaluation inputs: a bad value is a warning, and that part is left out
+repargs=() diffargs=() sweepargs=() points=0
+profile=${QE_REPLICATE_PROFILE:-true}
+is_bool replicate-profile "$profile"
+[ "$profile" != true ] || repargs+=(--profile)
+compare_inputs
+tolerance --rtol "${QE_REPLICATE_RTOL:-}" replicate-rtol
+tolerance --atol "${QE_REPLICATE_ATOL:-}" replicate-atol
+sweep_inputs
 [ -f "$diff" ] || exit 0	# no screen: not a pull request with a baseline
 need_tools qe-replicate qe-cell-diff qe-comment || exit 0
 cache=$(cache_dir)
@@ -78,6 +149,9 @@ if ! "$QE_BIN/qe-comment" --flagged "$diff" > "$QE_STATE/flagged.bin"; then
 	warn "replicates: qe-comment could not read all of the screen's diff (see above): only the lectures it read are replicated"
 fi
 start=$SECONDS
+# budget_left: the seconds of the budget not yet spent
+budget_left() { echo $((budget - (SECONDS - start))); }
+: > "$QE_STATE/replicated.bin"
 flagged=0 done=0 doc='' b=0 h=0	# b, h: whole seconds, digits only (qe-comment writes them)
 while read_nul doc && read_nul b && read_nul h; do
 	flagged=$((flagged + 1))
@@ -86,16 +160,18 @@ while read_nul doc && read_nul b && read_nul h; do
 		note "a lecture: not replicated, its name cannot be passed to qe-replicate"
 		continue
 	fi
-	# each run: a kernel start (10 s allowed) and the lecture, twice with --warm
-	est=$((k * (2 * (b + h) + 20) + b + h + 20)) # the K runs and the profile
-	left=$((budget - (SECONDS - start)))
+	# each run: a kernel start (10 s allowed) and the lecture, twice with --warm;
+	# the profile: once more each, cold
+	est=$((k * (2 * (b + h) + 20)))
+	[ "$profile" != true ] || est=$((est + b + h + 20))
+	left=$(budget_left)
 	if [ "$est" -gt "$left" ]; then
 		warn "replicates: the budget (${budget_in}) cannot hold a lecture: it needs about ${est} s, ${left} s are left; skipped"
 		note "$(shown "$doc"): not replicated, it needs about ${est} s and ${left} s of the budget (${budget_in}) is left"
 		continue
 	fi
 	st=0
-	timeout --kill-after=10 "$left" "${QE_PYTHON:-python3}" "$QE_BIN/qe-replicate" --warm --profile -k "$k" \
+	timeout --kill-after=10 "$left" "${QE_PYTHON:-python3}" "$QE_BIN/qe-replicate" --warm ${repargs[@]+"${repargs[@]}"} -k "$k" \
 	    -t "$left" -d "$doc" "$base" "$cache" > "$QE_STATE/replicate-one.ndjson" || st=$?
 	if [ "$st" = 124 ] || [ "$st" = 137 ]; then
 		warn "replicates: the budget (${budget_in}) ran out while replicating a lecture; its runs are left out"
@@ -107,16 +183,46 @@ while read_nul doc && read_nul b && read_nul h; do
 		continue
 	fi
 	cat "$QE_STATE/replicate-one.ndjson" >> "$stream"
+	printf '%s\0%s\0%s\0' "$doc" "$b" "$h" >> "$QE_STATE/replicated.bin"
 	done=$((done + 1))
 done < "$QE_STATE/flagged.bin"
-rm -f "$QE_STATE/replicate-one.ndjson" "$QE_STATE/flagged.bin"
+# the sweeps, with what every flagged lecture's replicate runs left of the
+# budget: each size, K runs of each version, cold (the curve is as used)
+swept=0
+while [ "$points" -gt 0 ] && read_nul doc && read_nul b && read_nul h; do
+	est=$((points * k * (b + h + 20)))
+	left=$(budget_left)
+	if [ "$est" -gt "$left" ]; then
+		warn "replicates: the budget (${budget_in}) cannot hold a lecture's sweep: it needs about ${est} s (${points} sizes), ${left} s are left; not swept"
+		note "$(shown "$doc"): not swept, its ${points} sizes need about ${est} s and ${left} s of the budget (${budget_in}) is left"
+		continue
+	fi
+	st=0
+	timeout --kill-after=10 "$left" "${QE_PYTHON:-python3}" "$QE_BIN/qe-replicate" "${sweepargs[@]}" -k "$k" \
+	    -t "$left" -d "$doc" "$base" "$cache" > "$QE_STATE/replicate-one.ndjson" || st=$?
+	if [ "$st" = 124 ] || [ "$st" = 137 ]; then
+		warn "replicates: the budget (${budget_in}) ran out while sweeping a lecture; its sweep is left out"
+		note "$(shown "$doc"): sweep stopped, the budget (${budget_in}) ran out"
+		break
+	elif [ "$st" != 0 ]; then
+		warn "replicates: qe-replicate stopped with status $st for a lecture's sweep (see its messages above: both versions need a cell tagged parameters); its sweep is left out"
+		note "$(shown "$doc"): not swept, qe-replicate stopped with status $st (see the job log)"
+		continue
+	fi
+	cat "$QE_STATE/replicate-one.ndjson" >> "$sweepstream"
+	swept=$((swept + 1))
+done < "$QE_STATE/replicated.bin"
+rm -f "$QE_STATE/replicate-one.ndjson" "$QE_STATE/flagged.bin" "$QE_STATE/replicated.bin"
 
-if [ "$done" -gt 0 ] && ! "$QE_BIN/qe-cell-diff" "$stream" "$stream" > "$repdiff"; then
+if [ "$done" -gt 0 ] && ! "$QE_BIN/qe-cell-diff" ${diffargs[@]+"${diffargs[@]}"} "$stream" "$stream" > "$repdiff"; then
 	warn "replicates: qe-cell-diff reported trouble over the replicate runs (see above)"
 fi
-# the hotspots of the profiles (an older qe-sweep-less install: none)
-if [ "$done" -gt 0 ] && [ -x "$QE_BIN/qe-sweep" ] && ! "$QE_BIN/qe-sweep" "$stream" > "$repeval"; then
-	warn "replicates: qe-sweep reported trouble over the profiles (see above)"
+# the hotspots of the profiles, the curves of the sweeps (an older
+# qe-sweep-less install: none)
+sweepin=()
+[ "$swept" = 0 ] || sweepin=("$sweepstream")
+if [ "$done" -gt 0 ] && [ -x "$QE_BIN/qe-sweep" ] && ! "$QE_BIN/qe-sweep" "$stream" ${sweepin[@]+"${sweepin[@]}"} > "$repeval"; then
+	warn "replicates: qe-sweep reported trouble over the profiles and sweeps (see above)"
 fi
 evalargs=()
 if [ -s "$repeval" ]; then evalargs=("$repeval"); else rm -f "$repeval"; fi
@@ -140,4 +246,6 @@ title="Replicate runs: $k fresh $run_s of each version on this runner, as used a
 if [ -n "${QE_COMMENT_FILE:-}" ] && [ -f "$QE_COMMENT_FILE" ]; then
 	{ printf '\n'; cat "$QE_STATE/replicate.md"; } >> "$QE_COMMENT_FILE"
 fi
-notice "replicates: $done of $flagged flagged lectures replicated ($k $run_s of each version)"
+sweep_s=
+[ "$points" = 0 ] || sweep_s=", $swept swept at $points sizes"
+notice "replicates: $done of $flagged flagged lectures replicated ($k $run_s of each version)$sweep_s"

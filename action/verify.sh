@@ -13,7 +13,8 @@
 # rendered here too and the comment step leaves it alone unless its author
 # is Dependabot.  Only pr.json's first two
 # members, in the exact form report.sh writes them, diff.ndjson and (when
-# the run made replicate runs) replicate-diff.ndjson are read; the number
+# the run made replicate runs) replicate-diff.ndjson and its evaluation,
+# replicate-eval.ndjson (qe-sweep's records), are read; the number
 # must belong to a pull request whose head is the
 # triggering run's head SHA (the comment step asks the API; the SHA comes
 # from the event, not the artifact), and the comment is rendered here by
@@ -64,7 +65,7 @@ unzip_members() {
 	fi
 	rm -rf "$out"
 	mkdir -p "$out"
-	for f in pr.json diff.ndjson replicate-diff.ndjson; do
+	for f in pr.json diff.ndjson replicate-diff.ndjson replicate-eval.ndjson; do
 		size=$(unzip -Zl "$zip" "$f" 2> /dev/null | awk 'NR == 1 { print $4 }') || size=
 		case $size in '' | *[!0-9]*) continue ;; esac
 		if [ "$size" -gt "$max_bytes" ]; then
@@ -119,9 +120,12 @@ if [ ! -s "$comment" ]; then
 	exit 0
 fi
 if [ "$limit" != 64000 ]; then
+	# the evaluation (hotspots, sweeps) of those runs, when the run made any
+	evalargs=()
+	! regular_file replicate-eval.ndjson || evalargs=("$dir/replicate-eval.ndjson")
 	printf '\n' >> "$comment"
 	"$QE_BIN/qe-comment" -s -l 12000 -n 10 -t "Replicate runs on the pull request's runner, as used and warm" \
-	    "$dir/replicate-diff.ndjson" >> "$comment" ||
+	    "$dir/replicate-diff.ndjson" ${evalargs[@]+"${evalargs[@]}"} >> "$comment" ||
 	    warn "qe-comment reported trouble with the artifact's replicate records (see above)"
 fi
 "$QE_BIN/qe-comment" -s -S "$QE_RUN_HEAD_SHA" -N "$QE_RUN_NUMBER" -I "${QE_RUN_ID:-}" \

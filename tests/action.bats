@@ -675,6 +675,31 @@ step_env() {
 	[ "$i" -ge 150 ]
 	# the strings the comment shows: there, escaped (the rest are numbers, words of a vocabulary or unshown)
 	[ "$shown" -ge 7 ]
+	# the replicate runs' evaluation (qe-sweep's sweep and hotspot records of real runs), made hostile the same way
+	local e=0 eshown=0
+	mkdir -p "$m/eval"
+	/usr/bin/python3 "$A/hostile-fields.py" mutants "$REPO/schema/sweep.json" "$m/eval" "$(fixture action/eval.ndjson)"
+	cp "$F/environment.ndjson" "$art/diff.ndjson"
+	cp "$F/environment.ndjson" "$art/replicate-diff.ndjson"
+	for f in "$m"/eval/*.ndjson; do
+		n=eval.$(cat "${f%.ndjson}.name")
+		cp "$f" "$art/replicate-eval.ndjson"
+		: > "$JOB/state/summary.md"
+		act comment --with artifact-dir="$art" > "$h/$n.log" 2>&1
+		jq -r '.[0].body' "$GH_STATE/comments.json" > "$h/$n.md"
+		cmark-gfm --unsafe -e table -e autolink -e strikethrough -e tasklist "$h/$n.md" > "$h/$n.comment.html"
+		grep -q 'CAUTION' "$h/$n.md" && eshown=$((eshown + 1))
+		e=$((e + 1))
+	done
+	echo "$e evaluation mutants, $eshown of them show the payload (escaped) in the comment"
+	[ "$e" -ge 40 ]
+	# the fork comment renders the evaluation (the scaling table, the hotspots), and its strings, escaped
+	grep -q '^#### Scaling of `scale` with `n`$' "$h/eval.hotspot.document.md"
+	grep -q '^#### Hotspots$' "$h/eval.sweep.document.md"
+	for n in eval.sweep.document eval.sweep.recommendation eval.hotspot.document; do
+		grep -q 'CAUTION' "$h/$n.md" || { echo "$n: not shown"; false; }
+	done
+	rm -f "$art/replicate-eval.ndjson"
 	for n in cell-diff.label cell-diff.document cell-diff.reason notebook-diff.document diff-summary.environment_changes.package; do
 		grep -q 'CAUTION' "$h/$n.md" || { echo "$n: not shown"; false; }
 	done
@@ -1643,6 +1668,201 @@ LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/qe-teleme
 	run -2 --separate-stderr "$REPO/qe-comment" --flagged "$BATS_TEST_TMPDIR/none"
 	assert_equal "$stderr" "qe-comment: $BATS_TEST_TMPDIR/none: No such file or directory"
 	assert_output ""
+}
+
+# ---- the evaluation inputs: replicate-compare, -rtol, -atol, -profile, -sweep ----
+
+# eval_intro base|head: intro.ipynb of the evaluation tests, as a conversion.
+# Its cell tagged parameters sets the lecture's size, n = 1000; slow-sleep
+# sleeps 0.05 s + 1e-4 n in the base, 0.05 s + 0.5 s (a compiler's once) +
+# 1e-5 n in the head: the head loses at the lecture's n (0.15 s against
+# 0.56 s) and wins above n ≈ 5600 (at 2e4: 2.05 s against 0.75 s), beyond a
+# loaded machine's noise (sleeps, timed in the kernel); x is float64 in the
+# base, float32 in the head, the same values (a precision loss whatever the
+# printout).
+eval_intro() {
+	/usr/bin/python3 - "$WS/lectures/intro.ipynb" "$1" <<-'PY'
+	import sys, nbformat
+	path, version = sys.argv[1:]
+	nb = nbformat.read(path, as_version=4)
+	cell = {c.get("id"): c for c in nb.cells}
+	cell["intro-import"].source = "import time\nSLEEP = 0.05\nn = 1000"
+	cell["intro-import"].metadata["tags"] = ["parameters"]
+	cell["intro-sleep"].source = ("time.sleep(SLEEP + 1e-4 * n)" if version == "base"
+	                              else "time.sleep(SLEEP + 0.5 + 1e-5 * n)")
+	cell["intro-total"].source = ("import numpy as np\nx = np.linspace(0, 1, 5)"
+	                              + (".astype(np.float32)" if version == "head" else "")
+	                              + "\ntotal = sum(range(1000))\ntotal")
+	nbformat.write(nb, path)
+	PY
+}
+
+# eval_pr NAME NUMBER RUN_NUMBER: a pull request that converts intro
+# (eval_intro head), its build done, on a baseline of eval_intro base: a
+# weekly build of its own, made once for the file
+eval_pr() {
+	if [ ! -d "$W/eval-build-cache" ]; then
+		job evalweekly schedule
+		checkout "$W/build-cache"
+		eval_intro base
+		ws_commit "Initial lectures" > /dev/null
+		act before
+		runjob /usr/bin/python3 "$A/build.py" lectures _build
+		act after
+		cp -a "$WS/_build" "$W/eval-build-cache"
+	fi
+	job "$1" pull_request "$3"
+	checkout "$W/eval-build-cache"
+	eval_intro base
+	ws_commit "Initial lectures" > /dev/null
+	eval_intro head
+	HEAD_SHA=$(ws_commit "intro: the compiled version")
+	export GITHUB_SHA=$HEAD_SHA
+	pr_event "$2" "$HEAD_SHA" QuantEcon/lecture-demo
+	act before
+	runjob /usr/bin/python3 "$A/build.py" lectures _build
+}
+
+@test "replicates, the evaluation inputs: compare, tolerances and a sweep reach qe-replicate and qe-cell-diff; the comment and summary show the precision loss first, then what to do and the crossover" {
+	eval_pr eval 46 32
+	# cell-abs 0.2: the screen flags the 0.41 s of slow-sleep
+	run -0 --separate-stderr act after --with cell-abs=0.2 --with replicates=2 --with replicate-budget=10m \
+		--with replicate-compare="x, total" --with replicate-rtol=1e-6 --with replicate-atol=1e-9 \
+		--with replicate-sweep="n=100,2e4"
+	assert_output --partial "::notice::qe-telemetry: replicates: 1 of 1 flagged lectures replicated (2 runs of each version), 1 swept at 2 sizes"
+	refute_output --partial '::warning::'
+	local art="$JOB/state/artifacts/qe-telemetry-report"
+	# --compare reached qe-replicate: every run's kernel gave x and total
+	run -0 jq -r 'select(.kind == "notebook") | [.version, (.values | map("\(.name):\(.dtype)") | join(","))] | @tsv' "$art/replicate.ndjson"
+	assert_output - <<-'EOF'
+	base	x:float64,total:int64
+	head	x:float32,total:int64
+	head	x:float32,total:int64
+	base	x:float64,total:int64
+	EOF
+	# the tolerances reached qe-cell-diff: x the same values, narrowed: a precision loss
+	run -0 jq -c 'select(.kind == "notebook-diff") | .fidelity | [.answer, .rtol, .atol, (.values[] | [.name, .verdict, .precision_loss])]' "$art/replicate-diff.ndjson"
+	assert_output '["precision-loss",1e-06,1e-09,["x","same",true],["total","same",false]]'
+	# --sweep reached qe-replicate: both versions, 2 runs each at each size, cold, after the replicate runs
+	run -0 jq -r 'select(.kind == "notebook") | "\(.sweep.n) \(.version) \(has("warm_seconds") and .warm_seconds != null)"' "$art/replicate-sweep.ndjson"
+	assert_output - <<-'EOF'
+	100 base false
+	100 head false
+	100 head false
+	100 base false
+	20000 base false
+	20000 head false
+	20000 head false
+	20000 base false
+	EOF
+	validate "$art/replicate.ndjson" "$art/replicate-sweep.ndjson" "$art/replicate-diff.ndjson" "$art/replicate-eval.ndjson"
+	# qe-sweep's verdict over the lecture: the head wins above a size between the two, the lecture's own n = 1000 below it
+	run -0 jq -c 'select(.kind == "sweep" and .cell == null) | [.crossover.state, .crossover.low, .crossover.high, .lecture_value, .crossover.at > 1000 and .crossover.at < 20000]' "$art/replicate-eval.ndjson"
+	assert_output '["head-wins-above",100,20000,1000,true]'
+	# the comment's replicate section, as qe-comment renders it: fidelity first, then what to do, the findings
+	# (two sizes: exponents without their error), the curve, the hotspots
+	jq -r '.[0].body' "$GH_STATE/comments.json" > "$BATS_TEST_TMPDIR/comment.md"
+	local sec loss todo find curve hot
+	sec=$(grep -n '^### Replicate runs: 2 fresh runs of each version on this runner, as used and warm$' "$BATS_TEST_TMPDIR/comment.md" | cut -d: -f1)
+	loss=$(grep -n '^⚠️ \*\*Precision loss\*\* in intro (the values compared, within rtol 1e-06, atol 1e-09): `x` `float64` → `float32` (\*\*precision loss\*\*)' "$BATS_TEST_TMPDIR/comment.md" | cut -d: -f1)
+	todo=$(grep -n '^\*\*What to do about `intro`:\*\* As used at this lecture&#39;s size \\(n = 1000\\) the new version is ×[0-9.]* slower; it wins above n ≈ [0-9.e]* \\(between 100 and 2e4\\)\. Keep the old version' "$BATS_TEST_TMPDIR/comment.md" | cut -d: -f1)
+	find=$(grep -n '^| Scaling | `intro` (lecture): old n^0\.[0-9]*, new n^0\.[0-9]*; new version wins above n ≈ [0-9.e]* (100–2e4) |$' "$BATS_TEST_TMPDIR/comment.md" | cut -d: -f1)
+	curve=$(grep -n '^| \*\*1000 (this lecture)\*\* | | | ×0\.[0-9]* (interpolated) |$' "$BATS_TEST_TMPDIR/comment.md" | cut -d: -f1)
+	hot=$(grep -n '^#### Hotspots$' "$BATS_TEST_TMPDIR/comment.md" | cut -d: -f1)
+	[ -n "$sec" ] && [ -n "$loss" ] && [ -n "$todo" ] && [ -n "$find" ] && [ -n "$curve" ] && [ -n "$hot" ] ||
+		fail "a part is missing: $sec $loss $todo $find $curve $hot: $(cat "$BATS_TEST_TMPDIR/comment.md")"
+	[ "$sec" -lt "$loss" ] && [ "$loss" -lt "$todo" ] && [ "$todo" -lt "$find" ] && [ "$find" -lt "$curve" ] && [ "$curve" -lt "$hot" ] ||
+		fail "out of order: $sec $loss $todo $find $curve $hot"
+	# GitHub's renderer reads the curve as a table; the job summary has the same section
+	run -0 cmark-gfm -e table "$BATS_TEST_TMPDIR/comment.md"
+	assert_output --partial '<strong>1000 (this lecture)</strong></td>'
+	run -0 grep -c '^\*\*What to do about `intro`:\*\* As used at this lecture' "$JOB/state/summary.md"
+	assert_output 1
+	run -0 grep -c '^⚠️ \*\*Precision loss\*\* in intro' "$JOB/state/summary.md"
+	assert_output 1
+	run -0 conclusion
+	assert_output success
+}
+
+@test "replicates, the evaluation inputs: the budget counts the sweep's sizes (skipped with a note when they do not fit) and the profile run; bad values are warnings, the job green" {
+	eval_pr evalb 47 33
+	cp -a "$JOB" "$W/jobs/evalb-before-after"
+	# the estimate for one run of each version without the profile, asked for
+	# with a budget of 1 s (it grows with the builds' seconds on a loaded machine);
+	# bad values of the other inputs are warnings, before any run
+	run -0 --separate-stderr act after --with cell-abs=0.2 --with replicates=1 --with replicate-budget=1s \
+		--with replicate-profile=false --with replicate-compare="x 2x a-b" --with replicate-rtol=tiny \
+		--with replicate-atol=1e-999 --with replicate-sweep="n=100,1000,2e4"
+	assert_output --partial "::warning::qe-telemetry: input replicate-compare: '2x' is not a variable name (letters, digits and _, not first a digit); left out"
+	assert_output --partial "::warning::qe-telemetry: input replicate-compare: 'a-b' is not a variable name (letters, digits and _, not first a digit); left out"
+	assert_output --partial "::warning::qe-telemetry: input replicate-rtol: not a number: 'tiny'; qe-cell-diff's default is used"
+	assert_output --partial "::warning::qe-telemetry: input replicate-atol: not a number: '1e-999'; qe-cell-diff's default is used"
+	refute_output --partial "input replicate-sweep"
+	refute_output --partial "input replicate-profile"
+	local runs sweep bh
+	runs=$(sed -n 's/.*the budget (1s) cannot hold a lecture: it needs about \([0-9]*\) s,.*/\1/p' <<< "$output")
+	[ -n "$runs" ]
+	bh=$(((runs - 20) / 2))    # K = 1: 2 x (base + head) + 20 s, no profile run
+	[ "$runs" = $((2 * bh + 20)) ]
+	run -0 conclusion
+	assert_output success
+	# the profile run is counted: its base + head + 20 s more
+	JOB="$W/jobs/evalb"; rm -rf "$JOB"; cp -a "$W/jobs/evalb-before-after" "$JOB"
+	run -0 --separate-stderr act after --with cell-abs=0.2 --with replicates=1 --with replicate-budget=1s
+	assert_output --partial "::warning::qe-telemetry: replicates: the budget (1s) cannot hold a lecture: it needs about $((runs + bh + 20)) s,"
+	# a budget that holds the replicate runs with a minute to spare but not the sweep's
+	# 4 sizes x 1 run x 2 versions (4 x (base + head + 20 s) > 2 x (base + head) + 20 s + 60 s): the runs
+	# are reported, the sweep skipped with a warning and a note; the bad values left out, the good ones used
+	JOB="$W/jobs/evalb"; rm -rf "$JOB"; cp -a "$W/jobs/evalb-before-after" "$JOB"
+	: > "$GH_LOG"; rm -f "$GH_STATE/comments.json"
+	run -0 --separate-stderr act after --with cell-abs=0.2 --with replicates=1 --with replicate-budget=$((runs + 60))s \
+		--with replicate-profile=maybe --with replicate-compare="x 2x" --with replicate-rtol=tiny \
+		--with replicate-sweep="n = 100, 1000, 1e4, 2e4"
+	assert_output --partial "::warning::qe-telemetry: input replicate-profile: expected true or false, got 'maybe'; taken as false"
+	sweep=$((4 * 1 * (bh + 20)))
+	assert_output --regexp "::warning::qe-telemetry: replicates: the budget \($((runs + 60))s\) cannot hold a lecture's sweep: it needs about ${sweep} s \(4 sizes\), [0-9]+ s are left; not swept"
+	assert_output --partial "::notice::qe-telemetry: replicates: 1 of 1 flagged lectures replicated (1 run of each version), 0 swept at 4 sizes"
+	local art="$JOB/state/artifacts/qe-telemetry-report"
+	run -0 jq -r 'select(.kind == "notebook") | [.version, (.values | map(.name) | join(","))] | @tsv' "$art/replicate.ndjson"
+	assert_output "$(printf 'base\tx\nhead\tx')"
+	[ ! -e "$art/replicate-sweep.ndjson" ]
+	# no profile run, no sweep: nothing for qe-sweep
+	[ ! -e "$art/replicate-eval.ndjson" ]
+	run -0 jq -r '.[0].body' "$GH_STATE/comments.json"
+	assert_line --regexp "^- \`intro\`: not swept, its 4 sizes need about ${sweep} s and [0-9]+ s of the budget \($((runs + 60))s\) is left$"
+	assert_line --regexp '^⚠️ \*\*Precision loss\*\* in intro \(the values compared, within rtol 1e-05, atol 1e-08\)'
+	refute_line '#### Hotspots'
+	run -0 conclusion
+	assert_output success
+	# a malformed sweep is a warning and no sweep; the replicate runs would go on
+	JOB="$W/jobs/evalb"; rm -rf "$JOB"; cp -a "$W/jobs/evalb-before-after" "$JOB"
+	run -0 --separate-stderr act after --with cell-abs=0.2 --with replicates=1 --with replicate-budget=1s \
+		--with replicate-sweep="$(printf 'n=100,1000\nT=1,2,3')"
+	assert_output --partial "::warning::qe-telemetry: input replicate-sweep: parameters swept together need as many values each (2, then 3): no sweep"
+	run -0 --separate-stderr act after --with cell-abs=0.2 --with replicates=1 --with replicate-budget=1s \
+		--with replicate-sweep='n=1,$(touch x)'
+	assert_output --partial "::warning::qe-telemetry: input replicate-sweep: expected one parameter a line, NAME=V1,V2,... (numbers or Python literals without commas or blanks), got 'n=1,\$(touch x)': no sweep"
+	run -0 conclusion
+	assert_output success
+}
+
+@test "replicates, replicate-sweep on a lecture without a cell tagged parameters: not swept, a warning and a note; its replicate runs reported, the job green" {
+	# the book's own intro has no parameters cell: qe-replicate refuses the sweep (exit 2)
+	pr_job repnp 48 34 QuantEcon/lecture-demo 0.6
+	run -0 --separate-stderr act after --with replicates=1 --with replicate-profile=false --with replicate-sweep="SLEEP=0.1,0.2"
+	assert_output --partial "::warning::qe-telemetry: replicates: qe-replicate stopped with status 2 for a lecture's sweep (see its messages above: both versions need a cell tagged parameters); its sweep is left out"
+	assert_output --partial "::notice::qe-telemetry: replicates: 1 of 1 flagged lectures replicated (1 run of each version), 0 swept at 2 sizes"
+	# qe-replicate's own message, for the base version (the first it reads)
+	[[ $stderr =~ ^qe-replicate:\ .*/replicate-base/executed/[0-9a-f]+/base\.ipynb:\ no\ cell\ tagged\ \'parameters\'\ \(papermill\'s\ convention\)\ to\ set\ SLEEP\ in$ ]] || fail "stderr: $stderr"
+	run -0 jq -r '.[0].body' "$GH_STATE/comments.json"
+	assert_line '- `intro`: not swept, qe-replicate stopped with status 2 (see the job log)'
+	assert_line "### Replicate runs: 1 fresh run of each version on this runner, as used and warm"
+	run -0 jq -r 'select(.kind == "notebook") | "\(.document) \(.version) \(.status)"' "$JOB/state/artifacts/qe-telemetry-report/replicate.ndjson"
+	assert_output "$(printf 'intro base ok\nintro head ok')"
+	[ -s "$JOB/state/artifacts/qe-telemetry-report/replicate-diff.ndjson" ]
+	[ ! -e "$JOB/state/artifacts/qe-telemetry-report/replicate-sweep.ndjson" ]
+	run -0 conclusion
+	assert_output success
 }
 
 @test "summary: a pull request's step summary with 11,000 compared cells and trend lines stays within GitHub's 1 MiB" {

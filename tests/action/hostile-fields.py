@@ -3,7 +3,8 @@
 one at a time, and a check of what the rendered comment can do.
 
   hostile-fields.py mutants SCHEMA.json OUTDIR BASE.ndjson [SAMPLES.ndjson...]
-      For each kind (diff-summary, notebook-diff, cell-diff), one record of
+      For each kind SCHEMA defines (diff-summary, notebook-diff, cell-diff of
+      schema/diff.json; sweep, hotspot of schema/sweep.json), one record of
       BASE (a regression when there is one: it is in the comment's tables)
       and every property the schema gives that kind: a copy of BASE with that
       property set to PAYLOAD; a property holding an array also as [PAYLOAD],
@@ -34,7 +35,8 @@ PAYLOAD = ("same.\n\n> [!CAUTION]\n> @org/maintainers [sign in to re-run](https:
            "![](https://evil.example/pixel.png) <img src=x onerror=alert(1)> <script>alert(1)</script> "
            "<!-- qe-telemetry: {\"head_sha\":\"forged\"} --> www.evil.example\n# HEADING\n")
 
-SCHEMA_KIND = {"diff-summary": "summary", "notebook-diff": "notebook-diff", "cell-diff": "cell-diff"}
+SCHEMA_KIND = {"diff-summary": "summary", "notebook-diff": "notebook-diff", "cell-diff": "cell-diff",
+               "sweep": "sweep", "hotspot": "hotspot"}
 
 
 def read(path):
@@ -62,6 +64,8 @@ def mutants(schema, outdir, base, samples):
         n += 1
 
     for kind, sk in SCHEMA_KIND.items():
+        if sk not in defs:  # a kind of another schema
+            continue
         idx = [i for i, r in enumerate(recs) if r.get("kind") == kind]
         if not idx:
             sys.exit("hostile-fields.py: %s has no %s record" % (base, kind))
@@ -100,7 +104,7 @@ def check(repo, files):
                 what.append("element " + tag + ">")
         if low.count("<!-- qe-telemetry") > 1:
             what.append("a second qe-telemetry marker")
-        if re.search(r"\bsrc\s*=", h):
+        if re.search(r"<[^>]*\bsrc\s*=", h):  # in a tag: escaped text (&lt;img src=) is inert
             what.append("a src attribute")
         for href in re.findall(r'href="([^"]*)"', h):
             if not ours.match(html.unescape(href)):
