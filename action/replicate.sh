@@ -118,7 +118,7 @@ tolerance --rtol "${QE_REPLICATE_RTOL:-}" replicate-rtol
 tolerance --atol "${QE_REPLICATE_ATOL:-}" replicate-atol
 sweep_inputs
 [ -f "$diff" ] || exit 0	# no screen: not a pull request with a baseline
-need_tools qe-replicate qe-cell-diff qe-comment || exit 0
+need_tools qe-replicate qe-stamp qe-cell-diff qe-comment || exit 0
 cache=$(cache_dir)
 if [ ! -f "$QE_STATE/baseline-cache/global.db" ] || [ ! -d "$cache/executed" ]; then
 	warn "replicates: no baseline cache from the before step, or no cache from the build: no replicate runs"
@@ -213,6 +213,20 @@ while [ "$points" -gt 0 ] && read_nul doc && read_nul b && read_nul h; do
 	swept=$((swept + 1))
 done < "$QE_STATE/replicated.bin"
 rm -f "$QE_STATE/replicate-one.ndjson" "$QE_STATE/flagged.bin" "$QE_STATE/replicated.bin"
+
+# stamp_runs FILE: this runner's provenance on the runs of FILE (qe-stamp),
+# so the sweep's curves name their machine and the memory rule knows the
+# runner's memory; trouble keeps the runs unstamped, with a warning
+stamp_runs() {
+	if "$QE_BIN/qe-stamp" -w "${GITHUB_WORKSPACE:-$PWD}" "$1" > "$1.stamped"; then
+		mv "$1.stamped" "$1"
+	else
+		rm -f "$1.stamped"
+		warn "replicates: qe-stamp reported trouble over the replicate runs (see above); they stay unstamped"
+	fi
+}
+[ "$done" = 0 ] || stamp_runs "$stream"
+[ "$swept" = 0 ] || stamp_runs "$sweepstream"
 
 if [ "$done" -gt 0 ] && ! "$QE_BIN/qe-cell-diff" ${diffargs[@]+"${diffargs[@]}"} "$stream" "$stream" > "$repdiff"; then
 	warn "replicates: qe-cell-diff reported trouble over the replicate runs (see above)"

@@ -1759,6 +1759,14 @@ eval_pr() {
 	# qe-sweep's verdict over the lecture: the head wins above a size between the two, the lecture's own n = 1000 below it
 	run -0 jq -c 'select(.kind == "sweep" and .cell == null) | [.crossover.state, .crossover.low, .crossover.high, .lecture_value, .crossover.at > 1000 and .crossover.at < 20000]' "$art/replicate-eval.ndjson"
 	assert_output '["head-wins-above",100,20000,1000,true]'
+	# the runs are stamped with this runner's provenance: the curve names its machine, the
+	# memory rule knows the runner's memory
+	run -0 jq -r 'select(.kind == "notebook") | .provenance.runner.class' "$art/replicate-sweep.ndjson"
+	[ "${#lines[@]}" = 8 ] && [ "$(printf '%s\n' "${lines[@]}" | sort -u)" != null ] || fail "unstamped sweep runs: $output"
+	run -0 jq -r 'select(.kind == "sweep" and .cell == null) | .machine.runner_class' "$art/replicate-eval.ndjson"
+	assert_output "${lines[0]}"
+	run -0 jq -r 'select(.kind == "diff-summary") | .thresholds.runner_memory_bytes' "$art/replicate-diff.ndjson"
+	[[ $output =~ ^[1-9][0-9]{8,}$ ]] || fail "no runner memory: $output"
 	# the comment's replicate section, as qe-comment renders it: fidelity first, then what to do, the findings
 	# (two sizes: exponents without their error), the curve, the hotspots
 	jq -r '.[0].body' "$GH_STATE/comments.json" > "$BATS_TEST_TMPDIR/comment.md"
@@ -1773,6 +1781,7 @@ eval_pr() {
 		fail "a part is missing: $sec $loss $todo $find $curve $hot: $(cat "$BATS_TEST_TMPDIR/comment.md")"
 	[ "$sec" -lt "$loss" ] && [ "$loss" -lt "$todo" ] && [ "$todo" -lt "$find" ] && [ "$find" -lt "$curve" ] && [ "$curve" -lt "$hot" ] ||
 		fail "out of order: $sec $loss $todo $find $curve $hot"
+	run -1 grep 'an unstamped machine' "$BATS_TEST_TMPDIR/comment.md"
 	# GitHub's renderer reads the curve as a table; the job summary has the same section
 	run -0 cmark-gfm -e table "$BATS_TEST_TMPDIR/comment.md"
 	assert_output --partial '<strong>1000 (this lecture)</strong></td>'
