@@ -143,6 +143,45 @@ shown() {
 	if [[ $1 =~ ^[A-Za-z0-9_./-]{1,80}$ ]]; then printf '\140%s\140' "$1"; else printf 'a lecture'; fi
 }
 
+# replicate_one EST runs|sweep ARGS...: qe-replicate ARGS for the lecture
+# $doc ($base against $cache) into replicate-one.ndjson, within what is left
+# of the budget, when its estimate EST (s) fits; 0 when it ran, 1 when it was
+# skipped or refused (the next lecture may fit), 2 when the budget ran out
+# (a warning and a note each time)
+replicate_one() {
+	local est=$1 kind=$2 left st=0 cannot skipped ranout stopped failed refused
+	shift 2
+	left=$(budget_left)
+	if [ "$kind" = runs ]; then
+		cannot="a lecture: it needs about ${est} s, ${left} s are left; skipped"
+		skipped="not replicated, it needs about ${est} s and ${left} s of the budget (${budget_in}) is left"
+		ranout="replicating a lecture; its runs are left out" stopped="stopped"
+		failed="a lecture (see its messages above); its runs are left out" refused="not replicated"
+	else
+		cannot="a lecture's sweep: it needs about ${est} s (${points} sizes), ${left} s are left; not swept"
+		skipped="not swept, its ${points} sizes need about ${est} s and ${left} s of the budget (${budget_in}) is left"
+		ranout="sweeping a lecture; its sweep is left out" stopped="sweep stopped"
+		failed="a lecture's sweep (see its messages above: both versions need a cell tagged parameters); its sweep is left out"
+		refused="not swept"
+	fi
+	if [ "$est" -gt "$left" ]; then
+		warn "replicates: the budget (${budget_in}) cannot hold $cannot"
+		note "$(shown "$doc"): $skipped"
+		return 1
+	fi
+	timeout --kill-after=10 "$left" "${QE_PYTHON:-python3}" "$QE_BIN/qe-replicate" "$@" -k "$k" \
+	    -t "$left" -d "$doc" "$base" "$cache" > "$QE_STATE/replicate-one.ndjson" || st=$?
+	if [ "$st" = 124 ] || [ "$st" = 137 ]; then
+		warn "replicates: the budget (${budget_in}) ran out while $ranout"
+		note "$(shown "$doc"): $stopped, the budget (${budget_in}) ran out"
+		return 2
+	elif [ "$st" != 0 ]; then
+		warn "replicates: qe-replicate stopped with status $st for $failed"
+		note "$(shown "$doc"): $refused, qe-replicate stopped with status $st (see the job log)"
+		return 1
+	fi
+}
+
 # the flagged lectures, as qe-comment --flagged names them: any document
 # name, as its bytes, and its whole seconds
 if ! "$QE_BIN/qe-comment" --flagged "$diff" > "$QE_STATE/flagged.bin"; then
@@ -164,24 +203,10 @@ while read_nul doc && read_nul b && read_nul h; do
 	# the profile: once more each, cold
 	est=$((k * (2 * (b + h) + 20)))
 	[ "$profile" != true ] || est=$((est + b + h + 20))
-	left=$(budget_left)
-	if [ "$est" -gt "$left" ]; then
-		warn "replicates: the budget (${budget_in}) cannot hold a lecture: it needs about ${est} s, ${left} s are left; skipped"
-		note "$(shown "$doc"): not replicated, it needs about ${est} s and ${left} s of the budget (${budget_in}) is left"
-		continue
-	fi
 	st=0
-	timeout --kill-after=10 "$left" "${QE_PYTHON:-python3}" "$QE_BIN/qe-replicate" --warm ${repargs[@]+"${repargs[@]}"} -k "$k" \
-	    -t "$left" -d "$doc" "$base" "$cache" > "$QE_STATE/replicate-one.ndjson" || st=$?
-	if [ "$st" = 124 ] || [ "$st" = 137 ]; then
-		warn "replicates: the budget (${budget_in}) ran out while replicating a lecture; its runs are left out"
-		note "$(shown "$doc"): stopped, the budget (${budget_in}) ran out"
-		break
-	elif [ "$st" != 0 ]; then
-		warn "replicates: qe-replicate stopped with status $st for a lecture (see its messages above); its runs are left out"
-		note "$(shown "$doc"): not replicated, qe-replicate stopped with status $st (see the job log)"
-		continue
-	fi
+	replicate_one "$est" runs --warm ${repargs[@]+"${repargs[@]}"} || st=$?
+	[ "$st" != 2 ] || break
+	[ "$st" = 0 ] || continue
 	cat "$QE_STATE/replicate-one.ndjson" >> "$stream"
 	printf '%s\0%s\0%s\0' "$doc" "$b" "$h" >> "$QE_STATE/replicated.bin"
 	done=$((done + 1))
@@ -191,24 +216,10 @@ done < "$QE_STATE/flagged.bin"
 swept=0
 while [ "$points" -gt 0 ] && read_nul doc && read_nul b && read_nul h; do
 	est=$((points * k * (b + h + 20)))
-	left=$(budget_left)
-	if [ "$est" -gt "$left" ]; then
-		warn "replicates: the budget (${budget_in}) cannot hold a lecture's sweep: it needs about ${est} s (${points} sizes), ${left} s are left; not swept"
-		note "$(shown "$doc"): not swept, its ${points} sizes need about ${est} s and ${left} s of the budget (${budget_in}) is left"
-		continue
-	fi
 	st=0
-	timeout --kill-after=10 "$left" "${QE_PYTHON:-python3}" "$QE_BIN/qe-replicate" "${sweepargs[@]}" -k "$k" \
-	    -t "$left" -d "$doc" "$base" "$cache" > "$QE_STATE/replicate-one.ndjson" || st=$?
-	if [ "$st" = 124 ] || [ "$st" = 137 ]; then
-		warn "replicates: the budget (${budget_in}) ran out while sweeping a lecture; its sweep is left out"
-		note "$(shown "$doc"): sweep stopped, the budget (${budget_in}) ran out"
-		break
-	elif [ "$st" != 0 ]; then
-		warn "replicates: qe-replicate stopped with status $st for a lecture's sweep (see its messages above: both versions need a cell tagged parameters); its sweep is left out"
-		note "$(shown "$doc"): not swept, qe-replicate stopped with status $st (see the job log)"
-		continue
-	fi
+	replicate_one "$est" sweep "${sweepargs[@]}" || st=$?
+	[ "$st" != 2 ] || break
+	[ "$st" = 0 ] || continue
 	cat "$QE_STATE/replicate-one.ndjson" >> "$sweepstream"
 	swept=$((swept + 1))
 done < "$QE_STATE/replicated.bin"
