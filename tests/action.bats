@@ -658,16 +658,21 @@ step_env() {
 	F=$(fixture qe-comment)
 	/usr/bin/python3 "$A/hostile-fields.py" mutants "$REPO/schema/diff.json" "$m" "$F/environment.ndjson" \
 		"$F/replicates.ndjson" "$F/machines.ndjson" "$F/runner.ndjson" "$F/timed.ndjson" "$F/verdicts-pr.ndjson"
+	# render_mutant NAME: the comment posted from the artifact as it is, and the job summary,
+	# kept as $h/NAME.md and rendered by cmark-gfm into $h/NAME.comment.html and NAME.summary.html
+	render_mutant() {
+		: > "$JOB/state/summary.md"
+		act comment --with artifact-dir="$art" > "$h/$1.log" 2>&1
+		jq -r '.[0].body' "$GH_STATE/comments.json" > "$h/$1.md"
+		cmark-gfm --unsafe -e table -e autolink -e strikethrough -e tasklist "$h/$1.md" > "$h/$1.comment.html"
+		cmark-gfm --unsafe -e table -e autolink -e strikethrough -e tasklist "$JOB/state/summary.md" > "$h/$1.summary.html"
+	}
 	for f in "$m"/*.ndjson; do
 		n=$(cat "${f%.ndjson}.name")
 		# the screen's records, and the same as the replicate verdicts the comment appends
 		cp "$f" "$art/diff.ndjson"
 		cp "$f" "$art/replicate-diff.ndjson"
-		: > "$JOB/state/summary.md"
-		act comment --with artifact-dir="$art" > "$h/$n.log" 2>&1
-		jq -r '.[0].body' "$GH_STATE/comments.json" > "$h/$n.md"
-		cmark-gfm --unsafe -e table -e autolink -e strikethrough -e tasklist "$h/$n.md" > "$h/$n.comment.html"
-		cmark-gfm --unsafe -e table -e autolink -e strikethrough -e tasklist "$JOB/state/summary.md" > "$h/$n.summary.html"
+		render_mutant "$n"
 		grep -q 'CAUTION' "$h/$n.md" && shown=$((shown + 1))
 		i=$((i + 1))
 	done
@@ -684,10 +689,7 @@ step_env() {
 	for f in "$m"/eval/*.ndjson; do
 		n=eval.$(cat "${f%.ndjson}.name")
 		cp "$f" "$art/replicate-eval.ndjson"
-		: > "$JOB/state/summary.md"
-		act comment --with artifact-dir="$art" > "$h/$n.log" 2>&1
-		jq -r '.[0].body' "$GH_STATE/comments.json" > "$h/$n.md"
-		cmark-gfm --unsafe -e table -e autolink -e strikethrough -e tasklist "$h/$n.md" > "$h/$n.comment.html"
+		render_mutant "$n"
 		grep -q 'CAUTION' "$h/$n.md" && eshown=$((eshown + 1))
 		e=$((e + 1))
 	done
