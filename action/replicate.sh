@@ -8,7 +8,9 @@
 # then once more each under cProfile for the cells the runs flag
 # (--profile, never a timed run; replicate-profile: false turns it off).
 # The evaluation inputs ask for more: replicate-compare names variables
-# captured in each kernel after its run (--compare), compared by
+# captured in each kernel after its run (--compare), and
+# replicate-compare-labelled adds the last expression of each labelled cell
+# (--compare-labelled), compared by
 # qe-cell-diff within replicate-rtol and replicate-atol (numerical fidelity,
 # precision loss); replicate-sweep runs both versions of each replicated
 # lecture K times more at each size of a parameter (--sweep), after every
@@ -110,6 +112,9 @@ else
 fi
 # the evaluation inputs: a bad value is a warning, and that part is left out
 repargs=() diffargs=() sweepargs=() points=0
+labelled=${QE_REPLICATE_COMPARE_LABELLED:-false}
+is_bool replicate-compare-labelled "$labelled"
+[ "$labelled" != true ] || repargs+=(--compare-labelled)
 profile=${QE_REPLICATE_PROFILE:-true}
 is_bool replicate-profile "$profile"
 [ "$profile" != true ] || repargs+=(--profile)

@@ -1692,6 +1692,7 @@ eval_intro() {
 	cell["intro-import"].metadata["tags"] = ["parameters"]
 	cell["intro-sleep"].source = ("time.sleep(SLEEP + 1e-4 * n)" if version == "base"
 	                              else "time.sleep(SLEEP + 0.5 + 1e-5 * n)")
+	cell["intro-total"].metadata["name"] = "sum-total"  # a labelled cell whose last expression is its result
 	cell["intro-total"].source = ("import numpy as np\nx = np.linspace(0, 1, 5)"
 	                              + (".astype(np.float32)" if version == "head" else "")
 	                              + "\ntotal = sum(range(1000))\ntotal")
@@ -1729,22 +1730,23 @@ eval_pr() {
 	eval_pr eval 46 32
 	# cell-abs 0.2: the screen flags the 0.41 s of slow-sleep
 	run -0 --separate-stderr act after --with cell-abs=0.2 --with replicates=2 --with replicate-budget=10m \
-		--with replicate-compare="x, total" --with replicate-rtol=1e-6 --with replicate-atol=1e-9 \
-		--with replicate-sweep="n=100,2e4"
+		--with replicate-compare="x, total" --with replicate-compare-labelled=true --with replicate-rtol=1e-6 \
+		--with replicate-atol=1e-9 --with replicate-sweep="n=100,2e4"
 	assert_output --partial "::notice::qe-telemetry: replicates: 1 of 1 flagged lectures replicated (2 runs of each version), 1 swept at 2 sizes"
 	refute_output --partial '::warning::'
 	local art="$JOB/state/artifacts/qe-telemetry-report"
-	# --compare reached qe-replicate: every run's kernel gave x and total
-	run -0 jq -r 'select(.kind == "notebook") | [.version, (.values | map("\(.name):\(.dtype)") | join(","))] | @tsv' "$art/replicate.ndjson"
+	# --compare reached qe-replicate: every run's kernel gave x and total; --compare-labelled
+	# the last expression of the labelled cell (code cell 3), by its name
+	run -0 jq -r 'select(.kind == "notebook") | [.version, (.values | map("\(.name)\(.cell // ""):\(.dtype)") | join(","))] | @tsv' "$art/replicate.ndjson"
 	assert_output - <<-'EOF'
-	base	x:float64,total:int64
-	head	x:float32,total:int64
-	head	x:float32,total:int64
-	base	x:float64,total:int64
+	base	x:float64,total:int64,sum-total2:int64
+	head	x:float32,total:int64,sum-total2:int64
+	head	x:float32,total:int64,sum-total2:int64
+	base	x:float64,total:int64,sum-total2:int64
 	EOF
 	# the tolerances reached qe-cell-diff: x the same values, narrowed: a precision loss
 	run -0 jq -c 'select(.kind == "notebook-diff") | .fidelity | [.answer, .rtol, .atol, (.values[] | [.name, .verdict, .precision_loss])]' "$art/replicate-diff.ndjson"
-	assert_output '["precision-loss",1e-06,1e-09,["x","same",true],["total","same",false]]'
+	assert_output '["precision-loss",1e-06,1e-09,["x","same",true],["total","same",false],["sum-total","same",false]]'
 	# --sweep reached qe-replicate: both versions, 2 runs each at each size, cold, after the replicate runs
 	run -0 jq -r 'select(.kind == "notebook") | "\(.sweep.n) \(.version) \(has("warm_seconds") and .warm_seconds != null)"' "$art/replicate-sweep.ndjson"
 	assert_output - <<-'EOF'
@@ -1828,8 +1830,9 @@ eval_pr() {
 	: > "$GH_LOG"; rm -f "$GH_STATE/comments.json"
 	run -0 --separate-stderr act after --with cell-abs=0.2 --with replicates=1 --with replicate-budget=$((runs + 60))s \
 		--with replicate-profile=maybe --with replicate-compare="x 2x" --with replicate-rtol=tiny \
-		--with replicate-sweep="n = 100, 1000, 1e4, 2e4"
+		--with replicate-compare-labelled=yes --with replicate-sweep="n = 100, 1000, 1e4, 2e4"
 	assert_output --partial "::warning::qe-telemetry: input replicate-profile: expected true or false, got 'maybe'; taken as false"
+	assert_output --partial "::warning::qe-telemetry: input replicate-compare-labelled: expected true or false, got 'yes'; taken as false"
 	sweep=$((4 * 1 * (bh + 20)))
 	assert_output --regexp "::warning::qe-telemetry: replicates: the budget \($((runs + 60))s\) cannot hold a lecture's sweep: it needs about ${sweep} s \(4 sizes\), [0-9]+ s are left; not swept"
 	assert_output --partial "::notice::qe-telemetry: replicates: 1 of 1 flagged lectures replicated (1 run of each version), 0 swept at 4 sizes"
