@@ -16,7 +16,7 @@
 #include "notebook/notebook.h"
 
 enum { OPT_STALE_MARGIN = QE_OPT_FIRST, OPT_MAX_NOTEBOOK, OPT_MAX_ARCHIVE_ENTRIES,
-	OPT_MAX_ARCHIVE_BYTES, OPT_STORED, OPT_FAILED, OPT_EXECUTION_SECONDS, OPT_JUPYTER_EXECUTE };
+	OPT_MAX_ARCHIVE_BYTES, OPT_STORED, OPT_FAILED, OPT_EXECUTION_SECONDS, OPT_JUPYTER_EXECUTE, OPT_RUNS, OPT_LABELS };
 
 static const struct option longopts[] = {
 	{ "all",          no_argument,       NULL, 'a' },
@@ -26,11 +26,13 @@ static const struct option longopts[] = {
 	{ "help",         no_argument,       NULL, 'h' },
 	{ "jobs",         required_argument, NULL, 'j' },
 	{ "jupyter-execute", required_argument, NULL, OPT_JUPYTER_EXECUTE },
+	{ "labels",       no_argument,       NULL, OPT_LABELS },
 	{ "max-notebook", required_argument, NULL, OPT_MAX_NOTEBOOK },
 	{ "max-archive-entries", required_argument, NULL, OPT_MAX_ARCHIVE_ENTRIES },
 	{ "max-archive-bytes", required_argument, NULL, OPT_MAX_ARCHIVE_BYTES },
 	{ "max-line",     required_argument, NULL, QE_OPT_MAX_LINE },
 	{ "root",         required_argument, NULL, 'r' },
+	{ "runs",         required_argument, NULL, OPT_RUNS },
 	{ "since",        required_argument, NULL, 's' },
 	{ "stale-margin", required_argument, NULL, OPT_STALE_MARGIN },
 	{ "stored",       required_argument, NULL, OPT_STORED },
@@ -45,13 +47,17 @@ static const char usage[] =
     "                        [--max-archive-entries n] [--max-archive-bytes bytes]\n"
     "                        [--max-line bytes] [--execution-seconds seconds]\n"
     "                        [--failed reason] [--jupyter-execute dir] [path ...]\n"
-    "       qe-cache-extract [-r root] --stored document cache\n";
+    "       qe-cache-extract [-r root] --stored document cache\n"
+    "       qe-cache-extract --runs dir\n"
+    "       qe-cache-extract --labels notebook.ipynb\n";
 
 /* What main() needs beside the extraction's own settings. */
 struct cli {
 	struct qe_extract *x;
 	const char *baseline, *timings;
 	const char *stored;		/* --stored: the document */
+	const char *runs;		/* --runs: qe-replicate's run folders */
+	int labels;			/* --labels */
 };
 
 /* One notebook's records to stdout; a write error ends the program. */
@@ -124,6 +130,8 @@ option(int ch, const char *arg, void *ctx)
 		return number_arg("--max-archive-bytes", arg, &x->lim.total_bytes);
 	case OPT_STORED: c->stored = arg; return 0;
 	case OPT_FAILED: x->failed = arg; return 0;
+	case OPT_RUNS: c->runs = arg; return 0;
+	case OPT_LABELS: c->labels = 1; return 0;
 	case OPT_JUPYTER_EXECUTE: x->build_dir = arg; return 0;
 	case OPT_EXECUTION_SECONDS:
 		return number_arg("--execution-seconds", arg, &x->execution_seconds);
@@ -151,12 +159,29 @@ stored(struct qe_extract *x, const char *document, int argc, char **argv)
 	return qe_json_finish(status);
 }
 
+/* --labels: the labelled cells of one notebook file; the exit status. */
+static int
+labels(struct qe_extract *x, int argc, char **argv)
+{
+	struct qe_buf out = { 0 };
+	int status = QE_EXIT_TROUBLE;
+
+	if (argc != 1)
+		warnx("--labels reads one notebook file, not %d operands", argc);
+	else if (qe_runs_labels(x, argv[0], &out) == 0)
+		status = QE_EXIT_OK;
+	qe_json_emit_bytes(out.data, out.len);
+	qe_buf_free(&out);
+	qe_extract_free(x);
+	return qe_json_finish(status);
+}
+
 int
 main(int argc, char *argv[])
 {
 	struct qe_extract x;
 	struct qe_paths ops = { 0 };
-	struct cli c = { &x, NULL, NULL, NULL };
+	struct cli c = { &x, NULL, NULL, NULL, NULL, 0 };
 	const struct qe_cli cli = { "ab:hj:r:s:t:", longopts, usage, option, &c };
 	int status;
 
@@ -174,6 +199,14 @@ main(int argc, char *argv[])
 	}
 	if (c.stored != NULL)
 		return stored(&x, c.stored, argc, argv);
+	if (c.labels)
+		return labels(&x, argc, argv);
+	if (c.runs != NULL) {	/* a run folder holds its own hook log */
+		qe_runs_extract(&x, c.runs);
+		status = x.problems > 0 ? QE_EXIT_TROUBLE : QE_EXIT_OK;
+		qe_extract_free(&x);
+		return qe_json_finish(status);
+	}
 	if (c.timings != NULL && qe_hooklog_load(&x.hooks, c.timings) != QE_EXIT_OK)
 		x.problems++;	/* bad lines were reported; the good ones still join */
 	if (c.timings != NULL && x.have_since)	/* a log kept across builds: only this build's kernels */

@@ -20,11 +20,12 @@
 #include "qe_opt.h"
 #include "comment/comment.h"
 
-enum { OPT_FACTS = QE_OPT_FIRST, OPT_FLAGGED };
+enum { OPT_FACTS = QE_OPT_FIRST, OPT_FLAGGED, OPT_FLAGGED_CELLS };
 
 static const struct option longopts[] = {
 	{ "facts",      no_argument,       NULL, OPT_FACTS },
 	{ "flagged",    no_argument,       NULL, OPT_FLAGGED },
+	{ "flagged-cells", no_argument,    NULL, OPT_FLAGGED_CELLS },
 	{ "head-sha",   required_argument, NULL, 'S' },
 	{ "help",       no_argument,       NULL, 'h' },
 	{ "limit",      required_argument, NULL, 'l' },
@@ -43,7 +44,7 @@ static const char usage[] =
     "usage: qe-comment [-hrs] [--version] [-I run-id] [-l bytes] [-N run-number]\n"
     "                  [-n rows] [-S sha] [-t title] [-u url] [--max-line bytes]\n"
     "                  [file ...]\n"
-    "       qe-comment --facts | --flagged [--max-line bytes] [file ...]\n";
+    "       qe-comment --facts | --flagged | --flagged-cells [--max-line bytes] [file ...]\n";
 
 /* What the options set. */
 struct cli {
@@ -101,7 +102,7 @@ option(int ch, const char *arg, void *ctx)
 	case 's': o->summary = 1; return 0;
 	case 't': o->title = arg; return 0;
 	case 'u': set(c, &o->run.repo_url, qe_ghrun_url(arg, "--repo-url")); return 0;
-	case OPT_FACTS: case OPT_FLAGGED: c->answer = ch; return 0;
+	case OPT_FACTS: case OPT_FLAGGED: case OPT_FLAGGED_CELLS: c->answer = ch; return 0;
 	default:
 		return -1;
 	}
@@ -189,8 +190,10 @@ answer(int argc, char **argv, int which)
 	}
 	if (which == OPT_FACTS)
 		qe_comment_facts(&out, &d);
-	else
+	else if (which == OPT_FLAGGED)
 		qe_comment_flagged(&out, &d);
+	else
+		qe_comment_flagged_cells(&out, &d);
 	put(&out);
 	qe_diffset_free(&d);
 	return status;

@@ -370,3 +370,15 @@ qe_comment_flagged(struct qe_buf *out, const struct qe_diffset *d)
 		qe_buf_addc(out, '\0');
 	}
 }
+
+void
+qe_comment_flagged_cells(struct qe_buf *out, const struct qe_diffset *d)
+{
+	for (size_t i = 0; i < d->ncells; i++) {
+		const struct qe_dcell *c = &d->cells[i];
+
+		if (c->hidx >= 0 && (c->verdict == QE_V_REGRESSION ||
+		    c->verdict == QE_V_IMPROVEMENT || c->verdict == QE_V_INCONCLUSIVE))
+			qe_buf_addf(out, "%ld\n", c->hidx);
+	}
+}

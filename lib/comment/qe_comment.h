@@ -62,4 +62,12 @@ void qe_comment_facts(struct qe_buf *out, const struct qe_diffset *d);
  */
 void qe_comment_flagged(struct qe_buf *out, const struct qe_diffset *d);
 
+/*
+ * --flagged-cells: the cells qe-replicate --profile profiles (cell-diff
+ * verdict regression, improvement or inconclusive: any not decided
+ * unchanged), their head index (code-cell ordinal) in the diff's order, one
+ * a line. A cell with no head index (removed) is not one.
+ */
+void qe_comment_flagged_cells(struct qe_buf *out, const struct qe_diffset *d);
+
 #endif /* QE_COMMENT_H */

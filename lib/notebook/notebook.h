@@ -17,5 +17,6 @@
 #define QE_NOTEBOOK_NOTEBOOK_H
 
 #include "qe_extract.h"
+#include "qe_runs.h"
 
 #endif /* QE_NOTEBOOK_NOTEBOOK_H */

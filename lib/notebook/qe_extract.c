@@ -13,6 +13,7 @@
 #include "qe_vocab.h"
 #include "qe_docname.h"
 #include "qe_extract.h"
+#include "qe_runs.h"
 #include "qe_nbrecord.h"
 
 void
@@ -852,6 +853,10 @@ operand(struct qe_extract *x, const char *op, struct qe_paths *files, struct qe_
 {
 	struct qe_paths tree = { 0 };
 
+	if (qe_runs_is_run(op)) {	/* qe-replicate's run folder */
+		qe_runs_extract_run(x, op);
+		return;
+	}
 	switch (qe_operand_classify(op, dir, db)) {
 	case QE_OPERAND_NONE:
 		x->problems++;

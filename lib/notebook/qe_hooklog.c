@@ -107,6 +107,12 @@ hook_line(cJSON *rec, const char *file, long line, void *ctx)
 	struct qe_hook_cell *c;
 	int isend;
 
+	if (log->marked)
+		return 0;	/* past the mark: the warm pass, not asked for */
+	if (ev != NULL && strcmp(ev, "mark") == 0 && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(rec, "qe_hook"))) {
+		log->marked = log->until_mark;
+		return 0;
+	}
 	if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(rec, "qe_hook")) || ev == NULL ||
 	    (strcmp(ev, "start") != 0 && strcmp(ev, "end") != 0 && strcmp(ev, "env") != 0)) {
 		warnx("%s:%ld: not a qe hook record", file, line);

@@ -54,10 +54,14 @@ struct qe_hooklog {
 	const char *path;		/* the log, for messages (borrowed) */
 	struct qe_hook_run *runs;
 	size_t n;
+	int until_mark;			/* set before loading: stop at the first "mark" line */
+	int marked;			/* out: a mark was read (the lines after it were not) */
 };
 
 /*
- * Read the log at `path` (NDJSON, maybe gzip'd) into `log`. Returns
+ * Read the log at `path` (NDJSON, maybe gzip'd) into `log`. A "mark" line
+ * (qe-replicate's, where a warm pass starts) is no cell's: with
+ * log->until_mark the lines after it are left out, else it is skipped. Returns
  * QE_EXIT_OK, or QE_EXIT_TROUBLE when lines were rejected (reported).
  */
 int qe_hooklog_load(struct qe_hooklog *log, const char *path);
