@@ -144,7 +144,8 @@ install: all
 	install -m 644 man/*.7 $(DESTDIR)$(MANDIR)/man7
 	install -m 644 schema/*.json $(DESTDIR)$(DATADIR)/schema
 	install -m 755 hook/qe-hook hook/qe-replicate $(DESTDIR)$(BINDIR)
-	install -m 644 hook/qe_telemetry_startup.py $(DESTDIR)$(DATADIR)
+	install -m 644 hook/qe_telemetry_startup.py hook/qe_replicate_values.py hook/qe_replicate_profile.py \
+	    $(DESTDIR)$(DATADIR)
 	mkdir -p $(DESTDIR)$(PYTHONDIR)/qe_telemetry
 	install -m 644 python/qe_telemetry/*.py $(DESTDIR)$(PYTHONDIR)/qe_telemetry
 

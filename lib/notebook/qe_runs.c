@@ -47,7 +47,7 @@ struct run {
 static void
 ords_add(struct ords *o, long v)
 {
-	o->v = qe_mem_grow(o->v, o->n + 1, &o->cap, sizeof *o->v, 16);
+	o->v = qe_mem_grow(o->v, o->n, &o->cap, sizeof *o->v, 16);
 	o->v[o->n++] = v;
 }
 
@@ -276,11 +276,11 @@ notebook_records(struct qe_extract *x, const struct run *r, const char *nbfile, 
 	size_t len;
 	cJSON *recs;
 
-	if (asprintf(&log, "%s/hook.log", r->dir) < 0)
+	if (asprintf(&log, "%s/hook.log", r->dir ? r->dir : ".") < 0)
 		qe_mem_oom();
 	if (failed)
 		qe_nbrecord_failed(&nb, r->error, &out);
-	else if (qe_hooklog_load(&hooks, log) != QE_EXIT_OK)
+	else if (r->dir != NULL && qe_hooklog_load(&hooks, log) != QE_EXIT_OK)
 		x->problems++;
 	if (!failed && (bytes = qe_file_slurp(nbfile, x->lim.member_bytes, &len)) == NULL) {
 		qe_file_warn(nbfile);
@@ -543,7 +543,7 @@ prow_read(const char *path, struct prow **rows, char **text)
 			free(*rows);
 			return -1;
 		}
-		*rows = qe_mem_grow(*rows, n + 1, &cap, sizeof **rows, 64);
+		*rows = qe_mem_grow(*rows, n, &cap, sizeof **rows, 64);
 		(*rows)[n++] = (struct prow){ f[0], f[2], strtol(f[1], NULL, 10), strtol(f[3], NULL, 10),
 		    strtod(f[4], NULL), strtod(f[5], NULL) };
 	}
@@ -719,7 +719,7 @@ qe_runs_extract(struct qe_extract *x, const char *dir)
 int
 qe_runs_labels(struct qe_extract *x, const char *nbfile, struct qe_buf *out)
 {
-	struct run r = { .dir = ".", .document = (char *)"", .source = (char *)nbfile };
+	struct run r = { .dir = NULL, .document = (char *)"", .source = (char *)nbfile };
 	cJSON *recs = notebook_records(x, &r, nbfile, 0, 0), *c;
 	int problems = x->problems;
 
