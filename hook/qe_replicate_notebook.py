@@ -7,6 +7,10 @@ side: nothing here reads or writes a record. qe-replicate(1).
 import ast
 import copy
 import io
+import json
+import os
+import shutil
+import sys
 import tokenize
 
 
@@ -194,3 +198,31 @@ def profiled(nbfile, d, out):
             cell.source = f"%%prun -q -D {pairs[-1][0]}\n{cell.source}"
     nbformat.write(nb, str(out))
     return pairs
+
+
+def error_line(e):
+    """The exception line of a cell that raised (nbclient's message ends with it)."""
+    lines = [ln for ln in str(e).splitlines() if ln.strip()]
+    return lines[-1] if lines else type(e).__name__
+
+
+def python_of_choice(argv, program):
+    """QE_PYTHON names the Python the lectures build with: run this program by it."""
+    want = os.environ.get("QE_PYTHON")
+    if not want or os.environ.get("QE_REPLICATE_PYTHON_SET") == want:
+        return
+    path = shutil.which(want)
+    if path is None:
+        raise Trouble(f"QE_PYTHON: '{want}' is not a program here")
+    if os.path.realpath(path) != os.path.realpath(sys.executable):
+        os.environ["QE_REPLICATE_PYTHON_SET"] = want
+        try:
+            os.execv(path, [path, os.path.realpath(program), *argv])
+        except OSError as e:
+            raise Trouble(f"QE_PYTHON: cannot run '{want}': {e.strerror}")
+
+
+def named_values(key, values):
+    """Run line fields "key<TAB>name<TAB>value" of {name: value} (a sweep
+    point, the lecture's own values), each Python literal as JSON text."""
+    return [(key, f"{k}\t{json.dumps(v)}") for k, v in (values or {}).items()]

@@ -72,6 +72,7 @@ glibc_own() {
 
 	$B/share/qe-telemetry:
 	python
+	qe_replicate_notebook.py
 	qe_replicate_profile.py
 	qe_replicate_values.py
 	qe_telemetry_startup.py
