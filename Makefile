@@ -145,8 +145,7 @@ install: all
 	install -m 644 schema/*.json $(DESTDIR)$(DATADIR)/schema
 	install -m 755 hook/qe-hook hook/qe-replicate $(DESTDIR)$(BINDIR)
 	install -m 644 hook/qe_telemetry_startup.py hook/qe_replicate_values.py hook/qe_replicate_profile.py \
-	    hook/qe_replicate_notebook.py
-	    $(DESTDIR)$(DATADIR)
+	    hook/qe_replicate_notebook.py $(DESTDIR)$(DATADIR)
 	mkdir -p $(DESTDIR)$(PYTHONDIR)/qe_telemetry
 	install -m 644 python/qe_telemetry/*.py $(DESTDIR)$(PYTHONDIR)/qe_telemetry
 
