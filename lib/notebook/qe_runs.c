@@ -669,8 +669,10 @@ qe_runs_extract_run(struct qe_extract *x, const char *dir)
 		run_free(&r);
 		return;
 	}
-	if (r.profiled)
+	if (r.profiled && r.error == NULL)
 		profile_records(x, &r, &out);
+	else if (r.profiled)
+		;	/* a failed profile run profiled nothing (the runner said so) */
 	else {
 		recs = timed_records(x, &r);
 		cJSON_ArrayForEach(rec, recs)
