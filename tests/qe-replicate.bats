@@ -7,7 +7,7 @@
 # minutes on a loaded 2-core machine), on the notebooks of tests/replicate/make.py;
 # the tests read the records. Every designed effect is at least 3x, far
 # beyond the 2x a loaded machine adds:
-#   J  plain vs jit, K=4, --warm: as used 0.2 s vs 1.02 s; warm 0.2 vs 0.02 s
+#   J  plain vs jit, K=4, --warm: as used 0.2 s vs 1.02 s; warm 0.2 vs 0.02 s (run folders kept)
 #   S  plain vs slow, K=5: "calls" 0.2 -> 0.6 s; "result" prints 4 vs 5
 #   AA plain vs plain, K=5
 #   SF, SS plain vs slow on a 2.5x faster and a 2x slower machine (every
@@ -40,7 +40,7 @@ setup_file() {
 	export IPYTHONDIR="$w/ipython"
 	(
 		cd "$w/lec" || exit
-		replicate_into "$w" J -k 4 --warm -n lecture plain.ipynb jit.ipynb
+		replicate_into "$w" J -k 4 --warm -n lecture --keep-runs "$w/J.runs" plain.ipynb jit.ipynb
 		replicate_into "$w" S -k 5 -n lecture plain.ipynb slow.ipynb
 		replicate_into "$w" AA -k 5 plain.ipynb plain.ipynb
 		replicate_into "$w" SF -k 5 -n lecture fast.ipynb fast-slow.ipynb
@@ -487,4 +487,38 @@ diff_of() {
 	assert_equal "$stderr" "qe-replicate: a.ipynb: not a notebook file"
 	run -2 --separate-stderr env QE_PYTHON=no-such-python "$PY" "$(command -v qe-replicate)" -k 1 a.ipynb b.ipynb
 	assert_equal "$stderr" "qe-replicate: QE_PYTHON: 'no-such-python' is not a program here"
+}
+
+@test "qe-replicate: run folders, from which qe-cache-extract makes every record; the stream validates, numbers in the one form" {
+	local w="$BATS_FILE_TMPDIR" r
+	# one folder a run, in run order; the run line, the notebook, the hook log with the warm mark
+	run -0 ls "$w/J.runs"
+	assert_output "$(printf '%s\n' 0001-base-1 0002-head-1 0003-head-2 0004-base-2 0005-head-3 0006-base-3 0007-base-4 0008-head-4)"
+	run -0 cat "$w/J.runs/0002-head-1/run"
+	assert_line --index 0 $'document\tlecture'
+	assert_line $'version\thead'
+	assert_line $'replicate\t1'
+	assert_line $'order\t2'
+	assert_line $'pass\twarm'
+	assert_line --regexp $'^wall\t[0-9]+\\.[0-9]{6}$'
+	assert_equal "$(grep -c '^{"qe_hook":1,"event":"mark","mark":"warm"}$' "$w/J.runs/0002-head-1/hook.log")" 1
+	test -s "$w/J.runs/0002-head-1/notebook.ipynb"
+	test -s "$w/J.runs/0002-head-1/warm.ipynb"
+	# the folders alone make the stream qe-replicate wrote, byte for byte
+	qe-cache-extract --runs "$w/J.runs" > "$BATS_TEST_TMPDIR/again.ndjson"
+	cmp "$BATS_TEST_TMPDIR/again.ndjson" "$w/J.ndjson"
+	qe-cache-extract "$w/J.runs/0002-head-1" > "$BATS_TEST_TMPDIR/one.ndjson"
+	assert_equal "$(jq -r 'select(.kind == "notebook") | "\(.version) \(.run_order)"' "$BATS_TEST_TMPDIR/one.ndjson")" "head 2"
+	# every stream validates against schema/ (jsonschema), and its numbers are the C
+	# writer's: a whole number is written 1, never 1.0 (Python's form)
+	for r in J S F1 R N B; do
+		validate "$w/$r.ndjson"
+		/usr/bin/python3 -c '
+import json, re, sys
+bad = []
+for line in open(sys.argv[1], encoding="utf-8"):
+    json.loads(line, parse_float=lambda t: bad.append(t) if re.fullmatch(r"-?[0-9]+\.0+", t) else float(t))
+sys.exit("Python number form: %s" % bad[:3] if bad else 0)' "$w/$r.ndjson"
+	done
+	assert_equal "$(jq -c 'select(.kind == "notebook" and .replicate == 1 and .version == "base") | [.execution_seconds > 0, (.warm_seconds | type)]' "$w/J.ndjson")" '[true,"number"]'
 }
