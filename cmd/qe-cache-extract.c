@@ -164,11 +164,12 @@ static int
 labels(struct qe_extract *x, int argc, char **argv)
 {
 	struct qe_buf out = { 0 };
+	struct qe_runs rs = QE_RUNS_OF(x);
 	int status = QE_EXIT_TROUBLE;
 
 	if (argc != 1)
 		warnx("--labels reads one notebook file, not %d operands", argc);
-	else if (qe_runs_labels(x, argv[0], &out) == 0)
+	else if (qe_runs_labels(&rs, argv[0], &out) == 0)
 		status = QE_EXIT_OK;
 	qe_json_emit_bytes(out.data, out.len);
 	qe_buf_free(&out);
@@ -202,8 +203,10 @@ main(int argc, char *argv[])
 	if (c.labels)
 		return labels(&x, argc, argv);
 	if (c.runs != NULL) {	/* a run folder holds its own hook log */
-		qe_runs_extract(&x, c.runs);
-		status = x.problems > 0 ? QE_EXIT_TROUBLE : QE_EXIT_OK;
+		struct qe_runs rs = QE_RUNS_OF(&x);
+
+		qe_runs_extract(&rs, c.runs);
+		status = rs.problems > 0 ? QE_EXIT_TROUBLE : QE_EXIT_OK;
 		qe_extract_free(&x);
 		return qe_json_finish(status);
 	}

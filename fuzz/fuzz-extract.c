@@ -7,6 +7,9 @@
  *   GLOBALDB  global.db bytes, opened from memory as from an archive
  *   ARCHIVE   an archive's bytes (libarchive, then the cache inside)
  *   HOOKLOG   a capture-hook log, joined against a fixed notebook
+ *   RUNS      a qe-replicate run folder (qe_runs.c): the bytes up to the
+ *             first NUL are its run line, the rest a cell's profile rows,
+ *             beside a fixed notebook with an empty hook log
  */
 #include <math.h>
 #include <stdint.h>
@@ -21,10 +24,44 @@
 #include "notebook/qe_jcache.h"
 #include "qe_jscan.h"
 #include "notebook/qe_nbrecord.h"
+#include "notebook/qe_runs.h"
 
 #include "fuzz-common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#ifdef TARGET_RUNS
+#include <sys/stat.h>
+
+static struct qe_buf *fz_kept;
+
+/* The records of a run folder, kept for the check. */
+static void
+fz_keep(struct qe_buf *records)
+{
+	qe_buf_add(fz_kept, records->data, records->len);
+	qe_buf_reset(records);
+}
+
+/* dir/name: n bytes of p written, or a folder when p is NULL; -1 on failure. */
+static int
+fz_put(const char *dir, const char *name, const void *p, size_t n)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if (p == NULL)
+		return mkdir(path, 0700) == 0 ? 0 : -1;
+	if ((f = fopen(path, "w")) == NULL)
+		return -1;
+	if (n && fwrite(p, 1, n, f) != n) {
+		fclose(f);
+		return -1;
+	}
+	return fclose(f) == 0 ? 0 : -1;
+}
+#endif
 
 /* A notebook file's context, as the tool makes it. */
 static void
@@ -143,6 +180,31 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	qe_nbrecord_notebook(&nb, qe_xstrdup(nbtext), sizeof nbtext - 1, free, &out);
 	qe_hooklog_free(&log);
 	close(fd);
+#elif defined(TARGET_RUNS)
+	static const char nbtext[] = "{\"nbformat\": 4, \"nbformat_minor\": 5, \"metadata\": {},"
+	    " \"cells\": [{\"cell_type\": \"code\", \"metadata\": {}, \"outputs\": [],"
+	    " \"execution_count\": 1, \"source\": \"x = 1\"}]}";
+	static char dir[] = "/tmp/fuzz-runs.XXXXXX";
+	static int made;
+	const uint8_t *z = memchr(data, '\0', size);
+	size_t n1 = z ? (size_t)(z - data) : size;
+	struct qe_extract x;
+
+	if (!made && (mkdtemp(dir) == NULL || fz_put(dir, "notebook.ipynb", nbtext, sizeof nbtext - 1) < 0 ||
+	    fz_put(dir, "hook.log", "", 0) < 0 || fz_put(dir, "profile", NULL, 0) < 0))
+		abort();
+	made = 1;
+	if (fz_put(dir, "run", data, n1) < 0 ||
+	    fz_put(dir, "profile/0.tsv", z ? z + 1 : data, z ? size - n1 - 1 : 0) < 0)
+		abort();
+	qe_extract_init(&x, fz_keep);
+	fz_kept = &out;
+	{
+		struct qe_runs rs = QE_RUNS_OF(&x);
+
+		qe_runs_extract(&rs, dir);
+	}
+	qe_extract_free(&x);
 #else
 #error "define one TARGET_*"
 #endif

@@ -854,7 +854,10 @@ operand(struct qe_extract *x, const char *op, struct qe_paths *files, struct qe_
 	struct qe_paths tree = { 0 };
 
 	if (qe_runs_is_run(op)) {	/* qe-replicate's run folder */
-		qe_runs_extract_run(x, op);
+		struct qe_runs rs = QE_RUNS_OF(x);
+
+		qe_runs_extract_run(&rs, op);
+		x->problems += rs.problems;
 		return;
 	}
 	switch (qe_operand_classify(op, dir, db)) {

@@ -17,7 +17,6 @@
 #include "qe_json.h"
 #include "qe_jw.h"
 #include "qe_mem.h"
-#include "qe_extract.h"
 #include "qe_hooklog.h"
 #include "qe_nbrecord.h"
 #include "qe_runs.h"
@@ -263,7 +262,7 @@ copy_or_null(const cJSON *rec, const char *key)
 
 /* The records of a notebook file of the run: nbfile's with the hook log. */
 static cJSON *
-notebook_records(struct qe_extract *x, const struct run *r, const char *nbfile, int until_mark,
+notebook_records(struct qe_runs *x, const struct run *r, const char *nbfile, int until_mark,
     int failed)
 {
 	struct qe_hooklog hooks = { .until_mark = until_mark };
@@ -282,7 +281,7 @@ notebook_records(struct qe_extract *x, const struct run *r, const char *nbfile, 
 		qe_nbrecord_failed(&nb, r->error, &out);
 	else if (r->dir != NULL && qe_hooklog_load(&hooks, log) != QE_EXIT_OK)
 		x->problems++;
-	if (!failed && (bytes = qe_file_slurp(nbfile, x->lim.member_bytes, &len)) == NULL) {
+	if (!failed && (bytes = qe_file_slurp(nbfile, x->max_notebook, &len)) == NULL) {
 		qe_file_warn(nbfile);
 		x->problems++;
 	} else if (!failed && qe_nbrecord_notebook(&nb, bytes, len, free, &out) < 0)
@@ -338,7 +337,7 @@ warm_cell(const struct run *r, cJSON *c, const cJSON *warm)
 
 /* The warm pass's fields: each cell's, and the notebook's warm_seconds. */
 static void
-warm_fields(struct qe_extract *x, const struct run *r, cJSON *recs, cJSON *nbrec)
+warm_fields(struct qe_runs *x, const struct run *r, cJSON *recs, cJSON *nbrec)
 {
 	char *wfile;
 	cJSON *again, *c, *copy;
@@ -434,7 +433,7 @@ run_tag(const struct run *r, cJSON *rec, int notebook)
 
 /* A timed run's records: the notebook's, tagged; the warm pass's fields. */
 static cJSON *
-timed_records(struct qe_extract *x, const struct run *r)
+timed_records(struct qe_runs *x, const struct run *r)
 {
 	char *nbfile;
 	cJSON *recs, *rec, *nbrec = NULL;
@@ -552,7 +551,7 @@ prow_read(const char *path, struct prow **rows, char **text)
 
 /* The profile record of cell record c: its top functions by cumulative time. */
 static void
-profile_record(struct qe_extract *x, const struct run *r, const cJSON *c, const char *name,
+profile_record(struct qe_runs *x, const struct run *r, const cJSON *c, const char *name,
     struct qe_buf *out)
 {
 	long index = (long)qe_json_num(c, "index"), n;
@@ -619,7 +618,7 @@ wanted(const struct run *r, const cJSON *c, const char *name)
  * the lecture's own notebook names it (the run's cells carry %%prun).
  */
 static void
-profile_records(struct qe_extract *x, const struct run *r, struct qe_buf *out)
+profile_records(struct qe_runs *x, const struct run *r, struct qe_buf *out)
 {
 	char *nbfile;
 	cJSON *recs, *own, *c;
@@ -658,7 +657,7 @@ qe_runs_is_run(const char *dir)
 }
 
 void
-qe_runs_extract_run(struct qe_extract *x, const char *dir)
+qe_runs_extract_run(struct qe_runs *x, const char *dir)
 {
 	struct run r;
 	struct qe_buf out = { 0 };
@@ -691,7 +690,7 @@ dir_only(const struct dirent *e)
 }
 
 void
-qe_runs_extract(struct qe_extract *x, const char *dir)
+qe_runs_extract(struct qe_runs *x, const char *dir)
 {
 	struct dirent **e;
 	int n;
@@ -719,7 +718,7 @@ qe_runs_extract(struct qe_extract *x, const char *dir)
 }
 
 int
-qe_runs_labels(struct qe_extract *x, const char *nbfile, struct qe_buf *out)
+qe_runs_labels(struct qe_runs *x, const char *nbfile, struct qe_buf *out)
 {
 	struct run r = { .dir = NULL, .document = (char *)"", .source = (char *)nbfile };
 	cJSON *recs = notebook_records(x, &r, nbfile, 0, 0), *c;

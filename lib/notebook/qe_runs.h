@@ -27,17 +27,30 @@
 #ifndef QE_RUNS_H
 #define QE_RUNS_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 struct qe_buf;
-struct qe_extract;
+
+/* What the reading of run folders is given, and what it counts. */
+struct qe_runs {
+	int64_t stale_margin_us;	/* qe-cache-extract --stale-margin */
+	size_t max_notebook;		/* --max-notebook */
+	void (*emit)(struct qe_buf *records);	/* a folder's records, all at once */
+	int problems;			/* out: things reported */
+};
+
+/* The settings of the extraction x (a struct qe_extract, qe_extract.h). */
+#define QE_RUNS_OF(x) { (x)->stale_margin_us, (x)->lim.member_bytes, (x)->emit, 0 }
 
 /* 1 when dir is a run folder (it holds a file named "run"). */
 int qe_runs_is_run(const char *dir);
 
 /* The records of the run folder `dir`, handed to x->emit. */
-void qe_runs_extract_run(struct qe_extract *x, const char *dir);
+void qe_runs_extract_run(struct qe_runs *x, const char *dir);
 
 /* --runs DIR: every run folder below DIR (or DIR itself), in name order. */
-void qe_runs_extract(struct qe_extract *x, const char *dir);
+void qe_runs_extract(struct qe_runs *x, const char *dir);
 
 /*
  * --labels: the code cells of notebook file nbfile that carry a label
@@ -45,6 +58,6 @@ void qe_runs_extract(struct qe_extract *x, const char *dir);
  * ordinal then its display name, each ended by a NUL byte, onto out.
  * Returns -1 after a message when nbfile is not a readable notebook.
  */
-int qe_runs_labels(struct qe_extract *x, const char *nbfile, struct qe_buf *out);
+int qe_runs_labels(struct qe_runs *x, const char *nbfile, struct qe_buf *out);
 
 #endif /* QE_RUNS_H */

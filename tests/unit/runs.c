@@ -56,6 +56,7 @@ folder(const char *in, size_t n, struct qe_buf *out)
 	char dir[] = "/tmp/qe-unit-runs.XXXXXX", cmd[4200];
 	const char *p = in, *end = in + n, *z;
 	struct qe_extract x;
+	struct qe_runs rs;
 
 	if (mkdtemp(dir) == NULL) {
 		qe_buf_adds(out, "bad case");
@@ -74,9 +75,10 @@ folder(const char *in, size_t n, struct qe_buf *out)
 	}
 	qe_extract_init(&x, keep);
 	got = out;
-	qe_runs_extract(&x, dir);
-	if (x.problems)
-		qe_buf_addf(out, "problems %d", x.problems);
+	rs = (struct qe_runs)QE_RUNS_OF(&x);
+	qe_runs_extract(&rs, dir);
+	if (rs.problems)
+		qe_buf_addf(out, "problems %d", rs.problems);
 	while (out->len > 0 && out->data[out->len - 1] == '\n')
 		out->data[--out->len] = '\0';
 	qe_extract_free(&x);
@@ -91,6 +93,7 @@ labels(const char *in, size_t n, struct qe_buf *out)
 {
 	char dir[] = "/tmp/qe-unit-labels.XXXXXX", path[4200];
 	struct qe_extract x;
+	struct qe_runs rs;
 
 	if (mkdtemp(dir) == NULL || put_file(dir, "nb.ipynb", in, n) < 0) {
 		qe_buf_adds(out, "bad case");
@@ -98,7 +101,8 @@ labels(const char *in, size_t n, struct qe_buf *out)
 	}
 	snprintf(path, sizeof path, "%s/nb.ipynb", dir);
 	qe_extract_init(&x, keep);
-	if (qe_runs_labels(&x, path, out) < 0)
+	rs = (struct qe_runs)QE_RUNS_OF(&x);
+	if (qe_runs_labels(&rs, path, out) < 0)
 		qe_buf_adds(out, "problems");
 	qe_extract_free(&x);
 	unlink(path);
