@@ -528,3 +528,18 @@ qe-comment: 1 line rejected"
 	refute_output --partial "Machines differ"
 	refute_output --partial "machines differ"
 }
+
+@test "--flagged-cells: the head index of each cell judged regression, improvement or inconclusive (what qe-replicate --profile profiles), one a line" {
+	local F
+	F=$(fixture qe-cell-diff)
+	# replicate runs of one lecture: two cells the test cannot decide, three unchanged
+	run -0 --separate-stderr bash -c 'qe-cell-diff "$1" "$1" | qe-comment --flagged-cells' _ "$F/replicate-warm.ndjson"
+	assert_output $'2\n3'
+	assert_equal "$(qe-cell-diff "$F/replicate-warm.ndjson" "$F/replicate-warm.ndjson" | jq -r 'select(.kind == "cell-diff") | .verdict' | sort | uniq -c | tr -s ' ' | tr '\n' ,)" " 2 inconclusive, 3 unchanged,"
+	# two builds: the one slower cell; a new cell, an unchanged one or one without timing is not flagged
+	run -0 --separate-stderr bash -c 'qe-cell-diff "$1" "$2" | qe-comment --flagged-cells' _ "$F/timed-base.ndjson" "$F/timed-head.ndjson"
+	assert_output "2"
+	# no diff records: nothing flagged, no trouble
+	run -0 --separate-stderr qe-comment --flagged-cells /dev/null
+	assert_output ""
+}
