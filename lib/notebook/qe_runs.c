@@ -223,7 +223,7 @@ static cJSON *
 records_of(const struct qe_buf *b)
 {
 	cJSON *arr = qe_json_check(cJSON_CreateArray()), *rec;
-	const char *p = b->data, *end = b->data + b->len, *nl;
+	const char *p = b->data, *end = p ? p + b->len : NULL, *nl;
 
 	while (p != NULL && p < end) {
 		nl = memchr(p, '\n', (size_t)(end - p));
@@ -294,6 +294,15 @@ notebook_records(struct qe_runs *x, const struct run *r, const char *nbfile, int
 	return recs;
 }
 
+/* A cell record's "index" (its code-cell ordinal), -1 when it has none. */
+static long
+ordinal_of(const cJSON *c)
+{
+	double v = qe_json_num(c, "index");
+
+	return v >= 0 && v < 1e9 ? (long)v : -1;
+}
+
 /* The n-th cell record of recs (0-based among cells), or NULL. */
 static cJSON *
 nth_cell(cJSON *recs, long n)
@@ -311,7 +320,7 @@ static void
 warm_cell(const struct run *r, cJSON *c, const cJSON *warm)
 {
 	const char *st = qe_json_str(c, "status");
-	long index = (long)qe_json_num(c, "index");
+	long index = ordinal_of(c);
 	double cold = qe_json_num(c, "duration_s"), w = warm ? qe_json_num(warm, "duration_s") : NAN;
 	const char *note = NULL;
 
@@ -350,7 +359,7 @@ warm_fields(struct qe_runs *x, const struct run *r, cJSON *recs, cJSON *nbrec)
 	cJSON_ArrayForEach(c, recs)
 		ncode += qe_mem_streq(qe_json_str(c, "kind"), "cell");
 	cJSON_ArrayForEach(c, recs) {
-		long index = (long)qe_json_num(c, "index");
+		long index = ordinal_of(c);
 		size_t k;
 
 		if (!qe_mem_streq(qe_json_str(c, "kind"), "cell"))
@@ -540,6 +549,7 @@ prow_read(const char *path, struct prow **rows, char **text)
 		if (f[5] == NULL) {
 			warnx("%s:%zu: not a profile row (6 tab-separated fields)", path, n + 1);
 			free(*rows);
+			free(*text);
 			return -1;
 		}
 		*rows = qe_mem_grow(*rows, n, &cap, sizeof **rows, 64);
@@ -554,7 +564,7 @@ static void
 profile_record(struct qe_runs *x, const struct run *r, const cJSON *c, const char *name,
     struct qe_buf *out)
 {
-	long index = (long)qe_json_num(c, "index"), n;
+	long index = ordinal_of(c), n;
 	char *path, *text;
 	struct prow *rows;
 	double total = 0;
@@ -600,7 +610,7 @@ profile_record(struct qe_runs *x, const struct run *r, const cJSON *c, const cha
 static int
 wanted(const struct run *r, const cJSON *c, const char *name)
 {
-	long index = (long)qe_json_num(c, "index");
+	long index = ordinal_of(c);
 	char number[32];
 
 	if (ords_has(&r->profile, index))
@@ -633,7 +643,7 @@ profile_records(struct qe_runs *x, const struct run *r, struct qe_buf *out)
 
 		if (!qe_mem_streq(qe_json_str(c, "kind"), "cell"))
 			continue;
-		o = nth_cell(own, (long)qe_json_num(c, "index"));
+		o = nth_cell(own, ordinal_of(c));
 		name = o ? qe_json_str(o, "name") : NULL;
 		if (wanted(r, c, name))
 			profile_record(x, r, c, name, out);
@@ -729,7 +739,7 @@ qe_runs_labels(struct qe_runs *x, const char *nbfile, struct qe_buf *out)
 
 		if (qe_mem_streq(qe_json_str(c, "kind"), "cell") && qe_json_str(c, "label") != NULL &&
 		    name != NULL) {
-			qe_buf_addf(out, "%ld", (long)qe_json_num(c, "index"));
+			qe_buf_addf(out, "%ld", ordinal_of(c));
 			qe_buf_add(out, "", 1);
 			qe_buf_add(out, name, strlen(name) + 1);
 		}
