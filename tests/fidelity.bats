@@ -55,8 +55,9 @@ pair() {
 	assert_equal "$stderr" "qe-replicate: option '--compare': 'x[0]' is not a variable name"
 	run -2 --separate-stderr rep --arm b=a.ipynb --arm h=b.ipynb extra.ipynb
 	assert_equal "${stderr_lines[0]}" "qe-replicate: usage: qe-replicate [-h] [--version] [-k runs] [-t seconds] [--warm] [-n name]"
-	# the order of four arms over four blocks: each block every arm once, rotated every two, every other mirrored
-	run -0 "$PY" -c 'import sys; from importlib.machinery import SourceFileLoader as L; r = L("r", sys.argv[1]).load_module(); print(" ".join(r.order_of_arms(list("ABCD"), 4))); print(r.order_of_arms(["base", "head"], 8) == r.order_of(8))' "$(command -v qe-replicate)"
+	# the order of four arms over four blocks: each block every arm once, rotated every two, every
+	# other mirrored; for two arms the same rule is ABBA BAAB (the one order, written once)
+	run -0 "$PY" -c 'import sys; from importlib.machinery import SourceFileLoader as L; r = L("r", sys.argv[1]).load_module(); print(" ".join(r.order_of(list("ABCD"), 4))); print(r.order_of(["base", "head"], 8) == "base head head base head base base head base head head base head base base head".split())' "$(command -v qe-replicate)"
 	assert_output $'A B C D D C B A B C D A A D C B\nTrue'
 	run -2 --separate-stderr qe-cell-diff --arms base "$BATS_FILE_TMPDIR/F.ndjson" "$BATS_FILE_TMPDIR/F.ndjson"
 	assert_equal "${stderr_lines[0]}" "qe-cell-diff: option '--arms': 'base' is not BASE,HEAD (two arm names)"
