@@ -41,7 +41,7 @@ setup_file() {
 	done
 	ln -s "$REPO/hook/qe-hook" "$W/seed/bin/qe-hook"
 	ln -s "$REPO/hook/qe-replicate" "$W/seed/bin/qe-replicate"
-	cp "$REPO/hook/qe_telemetry_startup.py" "$W/seed/share/qe-telemetry/"
+	cp "$REPO/hook/qe_telemetry_startup.py" "$REPO"/hook/qe_replicate_*.py "$W/seed/share/qe-telemetry/"
 
 	# the weekly build on main: a fresh checkout, a full build
 	job weekly schedule
