@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # Each default is stated once, in C, and the pages that repeat it are tested
-# against it: qe-cell-diff --defaults and qe-sweep --defaults print the
+# against it: qe-cell-diff, qe-sweep and qe-history --defaults print the
 # tools' own (checked here against what the tools do), and
 # tests/tools/defaults-check.py finds every restatement in README.md,
 # docs/, the man pages, action.yml, schema/diff.json and qe_diff.h's
@@ -15,6 +15,8 @@ setup() {
 	T="$BATS_TEST_TMPDIR"
 	qe-cell-diff --defaults > "$T/diff.json"
 	qe-sweep --defaults > "$T/sweep.json"
+	qe-history --defaults > "$T/history.json"
+	DEFAULTS=("$T/diff.json" "$T/sweep.json" "$T/history.json")
 }
 
 # scratch: a copy of the files the check reads, in $T/root
@@ -70,8 +72,34 @@ scratch() {
 	run -2 qe-sweep --defaults "$scale"
 }
 
+@test "qe-history --defaults: the options' defaults are what qe-history uses without them" {
+	run -0 jq -c 'keys | length' "$T/history.json"
+	assert_output 8
+	# a history of 30 main builds (real records, tests/tools/gen_history.py)
+	qe-cache-extract "$(shared jupyter-cache-timed/base)" > "$T/base.ndjson"
+	qe-cache-extract "$(shared jupyter-cache-timed/head)" > "$T/head.ndjson"
+	/usr/bin/python3 "$TESTS_DIR/tools/gen_history.py" --builds 30 "$T/base.ndjson" "$T/head.ndjson" "$T/reports" > /dev/null
+	qe-history add -d "$T/h.db" "$T"/reports/*.ndjson* > /dev/null
+	local sub opt key
+	for sub in "slowest -n slowest_rows" "changes -m changes_min_segment" "changes --penalty changes_penalty" "fences -k fence_builds"; do
+		read -r sub opt key <<< "$sub"
+		qe-history "$sub" -d "$T/h.db" > "$T/plain"
+		qe-history "$sub" -d "$T/h.db" "$opt" "$(jq ".$key" "$T/history.json")" > "$T/given"
+		[ -s "$T/plain" ] || fail "qe-history $sub: no records"
+		cmp "$T/plain" "$T/given" || fail "qe-history $sub $opt: not the default"
+	done
+	# the history is sensitive to them: fewer rows, a shorter fence window
+	qe-history slowest -d "$T/h.db" > "$T/plain"
+	qe-history slowest -d "$T/h.db" -n 3 > "$T/given"
+	run -1 cmp -s "$T/plain" "$T/given"
+	qe-history fences -d "$T/h.db" > "$T/plain"
+	qe-history fences -d "$T/h.db" -k 6 > "$T/given"
+	run -1 cmp -s "$T/plain" "$T/given"
+	run -2 qe-history --defaults slowest
+}
+
 @test "defaults: every default README.md, docs/, the man pages, action.yml, schema/diff.json and qe_diff.h state is the tool's own" {
-	run -0 /usr/bin/python3 "$CHECK" "$REPO" "$T/diff.json" "$T/sweep.json"
+	run -0 /usr/bin/python3 "$CHECK" "$REPO" "${DEFAULTS[@]}"
 	assert_output --regexp '^[0-9]+ statements of [0-9]+ defaults agree with the tools$'
 	# not blind: over a hundred statements of over twenty defaults
 	local n=${output%% *} k
@@ -92,6 +120,8 @@ scratch() {
 		'man/qe-sweep.1|s/(default 1.2, the replicate/(default 1.25, the replicate/|^man/qe-sweep.1:[0-9]+: sweep.ratio: stated 1.25, the tool.s default is 1.2$'
 		'man/qe-comment.1|s/outside 0.8 to 1.25/outside 0.75 to 1.25/|^man/qe-comment.1:[0-9]+: 1/runner_factor_clear: stated 0.75, the tool.s default is 0.8$'
 		'schema/diff.json|s/the factor is x1.25 or more/the factor is x1.3 or more/|^schema/diff.json:[0-9]+: runner_factor_clear: stated 1.3, the tool.s default is 1.25$'
+		'docs/history.md|s/learned from the last 20 main builds/learned from the last 30 main builds/|^docs/history.md:[0-9]+: history.fence_builds: stated 30, the tool.s default is 20$'
+		'man/qe-history.1|s/the penalty factor (default 1.5)/the penalty factor (default 2)/|^man/qe-history.1:[0-9]+: history.changes_penalty: stated 2, the tool.s default is 1.5$'
 		'lib/diff/qe_diff.h|s/The long-cell bound: 60 s/The long-cell bound: 90 s/|^lib/diff/qe_diff.h:[0-9]+: cell_time_abs_s: stated 90, the tool.s default is 60$'
 	)
 	local c f e want
@@ -101,7 +131,7 @@ scratch() {
 		sed -i "$e" "$T/root/$f"
 		run cmp -s "$T/orig" "$T/root/$f"
 		[ "$status" = 1 ] || fail "$f: $e changed nothing"
-		run -1 /usr/bin/python3 "$CHECK" "$T/root" "$T/diff.json" "$T/sweep.json"
+		run -1 /usr/bin/python3 "$CHECK" "$T/root" "${DEFAULTS[@]}"
 		assert_line --regexp "$want"
 		# only the place changed is named (a line may state a default twice)
 		local l
@@ -112,12 +142,12 @@ scratch() {
 	done
 	# a default restated in the README is checked too
 	printf '\nSet `--exec-abs` (default 3) to taste.\n' >> "$T/root/README.md"
-	run -1 /usr/bin/python3 "$CHECK" "$T/root" "$T/diff.json" "$T/sweep.json"
+	run -1 /usr/bin/python3 "$CHECK" "$T/root" "${DEFAULTS[@]}"
 	assert_output --regexp '^README.md:[0-9]+: execution_abs_s: stated 3, the tool.s default is 3.5$'
 	cp "$REPO/README.md" "$T/root/README.md"
 	# ... and a default changed in C alone fails in every place that states it
 	jq -c '.import_abs_s = 3' "$T/diff.json" > "$T/diff3.json"
-	run -1 /usr/bin/python3 "$CHECK" "$T/root" "$T/diff3.json" "$T/sweep.json"
+	run -1 /usr/bin/python3 "$CHECK" "$T/root" "$T/diff3.json" "$T/sweep.json" "$T/history.json"
 	assert_line --regexp '^man/qe-cell-diff.1:[0-9]+: import_abs_s: stated 2, the tool.s default is 3$'
 	assert_line --regexp '^docs/screening.md:[0-9]+: import_abs_s: stated 2, the tool.s default is 3$'
 }
@@ -125,7 +155,7 @@ scratch() {
 @test "defaults: a sentence reworded so that the check finds no default in it is an error, not a pass" {
 	scratch
 	sed -i 's/so its floor is 3.5 s\./so its floor is three and a half seconds./' "$T/root/man/qe-cell-diff.1"
-	run -2 /usr/bin/python3 "$CHECK" "$T/root" "$T/diff.json" "$T/sweep.json"
+	run -2 /usr/bin/python3 "$CHECK" "$T/root" "${DEFAULTS[@]}"
 	assert_output --partial 'man/qe-cell-diff.1: nothing matches'
 }
 

@@ -1,12 +1,13 @@
 #!/usr/bin/python3
-"""defaults-check.py ROOT DIFF.json SWEEP.json: every default the documentation
-states is the tool's own.
+"""defaults-check.py ROOT DIFF.json SWEEP.json HISTORY.json: every default the
+documentation states is the tool's own.
 
 A default lives in C once; the pages that repeat it (README.md, docs/*.md,
 man/*, action.yml, schema/diff.json and the comments of lib/diff/qe_diff.h)
 are checked here against what the tools print: DIFF.json is
-`qe-cell-diff --defaults`, SWEEP.json `qe-sweep --defaults` (tests/defaults.bats
-makes both, and checks --defaults against a real diff-summary's thresholds).
+`qe-cell-diff --defaults`, SWEEP.json `qe-sweep --defaults`, HISTORY.json
+`qe-history --defaults` (tests/defaults.bats makes them, and checks them
+against what the tools do).
 
 Two kinds of check:
   - OPTIONS lists: each `.It Fl OPTION` item of qe-cell-diff(1) and
@@ -26,7 +27,7 @@ import os
 import re
 import sys
 
-ROOT, D, S = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+ROOT, D, S, H = sys.argv[1], *(json.load(open(f)) for f in sys.argv[2:5])
 MIB = 1 << 20
 
 # qe-cell-diff's options and the --defaults key each sets
@@ -38,12 +39,15 @@ DIFF_OPT = {
     "--rep-ratio": "replicate_ratio", "--rep-abs": "replicate_abs_s", "--rtol": "rtol", "--atol": "atol",
 }
 SWEEP_OPT = {"-r": "ratio", "--ratio": "ratio", "-m": "min_seconds", "--min-seconds": "min_seconds"}
+HISTORY_OPT = {"-k": "fence_builds", "-m": "changes_min_segment", "-n": "slowest_rows", "--penalty": "changes_penalty"}
 
 
 def value(src, key):
-    """The tool's default for KEY: diff keys, sweep.KEY, or KEY/N forms."""
+    """The tool's default for KEY: qe-cell-diff's, sweep.KEY, history.KEY, 1/KEY."""
     if key.startswith("sweep."):
         return S[key[6:]]
+    if key.startswith("history."):
+        return H[key[8:]]
     if key == "1/runner_factor_clear":
         return 1 / D["runner_factor_clear"]
     return D[key]
@@ -96,6 +100,17 @@ PROSE = [
     ("man/qe-comment.1", r"within rtol (\S+), atol ([^)\s]+)\)", [("rtol", 1), ("atol", 1)]),
     ("man/qe-sweep.1", r"\(default (\S+), the replicate rule's seconds\)", [("replicate_abs_s", 1)]),
     ("man/qe-sweep.1", r"\(default (\S+), the replicate rule's ratio\)", [("replicate_ratio", 1)]),
+    ("docs/history.md", r"Mann-Whitney p below (\S+), a ratio of (\S+) and", [("history.changes_alpha", 1), ("history.min_ratio", 1)]),
+    ("docs/history.md", r"\(ratio at least (\S+), its 95% interval", [("history.min_ratio", 1)]),
+    ("docs/history.md", r"when it is plain \((\S+) times the floor\)", [("history.unexplained_floors", 1)]),
+    ("docs/history.md", r"learned from the last (\d+) main builds, once a cell has (\d+):", [("history.fence_builds", 1), ("history.fence_min_builds", 1)]),
+    ("man/qe-history.1", r"main builds \(default (\d+)\) of the newest runner class that timed it; at least (\d+) builds",
+     [("history.fence_builds", 1), ("history.fence_min_builds", 1)]),
+    ("man/qe-history.1", r"\.Fl \\-penalty\n\(default (\S+)\)", [("history.changes_penalty", 1)]),
+    ("man/qe-history.1", r"Mann-Whitney p below (\S+), by a ratio of medians of at least (\S+),", [("history.changes_alpha", 1), ("history.min_ratio", 1)]),
+    ("man/qe-history.1", r"a step nothing explains needs (\S+) times it", [("history.unexplained_floors", 1)]),
+    ("man/qe-history.1", r"\(at least (\S+); below 0\.05 s", [("history.min_ratio", 1)]),
+    ("man/qe-history.1", r"when the ratio is at least (\S+) \(at most 1/(\S+)\)", [("history.min_ratio", 1), ("history.min_ratio", 1)]),
     ("action.yml", r"the long-cell bound \(1/(\d+) of it\)", [("cell_time_share", 1)]),
     ("schema/diff.json", r'"--rtol \(default (\S+)\)"', [("rtol", 1)]),
     ("schema/diff.json", r'"--atol \(default (\S+)\)"', [("atol", 1)]),
@@ -219,6 +234,7 @@ for md in ["README.md"] + sorted(f"docs/{f}" for f in os.listdir(f"{ROOT}/docs")
     option_prose(md)
 options_items("man/qe-cell-diff.1", DIFF_OPT)
 options_items("man/qe-sweep.1", {k: "sweep." + v for k, v in SWEEP_OPT.items()})
+options_items("man/qe-history.1", {k: "history." + v for k, v in HISTORY_OPT.items()})
 action_yml()
 action_table()
 for path, pattern, keys in PROSE:
