@@ -4,7 +4,7 @@ BINDIR   = $(PREFIX)/bin
 MANDIR   = $(PREFIX)/share/man
 DATADIR  = $(PREFIX)/share/qe-telemetry
 # The Python package qe_telemetry (the Sphinx extension): put this folder on
-# the build's PYTHONPATH (README.md, "Measured times in the lecture text").
+# the build's PYTHONPATH (docs/exec-time.md).
 PYTHONDIR = $(DATADIR)/python
 PKG_CONFIG = pkg-config
 

@@ -19,7 +19,7 @@
 enum {
 	OPT_NB_RATIO = QE_OPT_FIRST, OPT_NB_ABS, OPT_EXEC_ABS, OPT_ALPHA, OPT_CHANGED, OPT_IGNORE_FILE,
 	OPT_FENCES, OPT_REP_RATIO, OPT_REP_ABS, OPT_MEM_ABS, OPT_MEM_RATIO, OPT_TIME_ABS, OPT_CELL_TIMEOUT,
-	OPT_IMPORT_ABS, OPT_NO_ADJUST, OPT_ARMS, OPT_RTOL, OPT_ATOL, OPT_MEM_SHARE
+	OPT_IMPORT_ABS, OPT_NO_ADJUST, OPT_ARMS, OPT_RTOL, OPT_ATOL, OPT_MEM_SHARE, OPT_DEFAULTS
 };
 
 static const struct option longopts[] = {
@@ -30,6 +30,7 @@ static const struct option longopts[] = {
 	{ "atol",          required_argument, NULL, OPT_ATOL },
 	{ "cell-timeout",  required_argument, NULL, OPT_CELL_TIMEOUT },
 	{ "changed",       required_argument, NULL, OPT_CHANGED },
+	{ "defaults",      no_argument,       NULL, OPT_DEFAULTS },
 	{ "document-key",  required_argument, NULL, 'd' },
 	{ "exit-code",     no_argument,       NULL, 'e' },
 	{ "exec-abs",      required_argument, NULL, OPT_EXEC_ABS },
@@ -63,7 +64,8 @@ static const char usage[] =
     "                    [--nb-ratio ratio] [--mem-abs bytes] [--mem-ratio ratio] [--no-adjust]\n"
     "                    [--rep-abs seconds] [--rep-ratio ratio] [--time-abs seconds]\n"
     "                    [--arms base,head] [--rtol r] [--atol a] [--mem-share percent]\n"
-    "                    [--max-line bytes] base head\n";
+    "                    [--max-line bytes] base head\n"
+    "       qe-cell-diff --defaults\n";
 
 /* The user's jq expressions, by option letter. */
 struct exprs {
@@ -77,6 +79,7 @@ struct cli {
 	struct qe_prscope scope;	/* --changed, -i, --ignore-file */
 	int eflag;
 	int time_abs_set;	/* --time-abs given: --cell-timeout leaves the bound */
+	int defaults;		/* --defaults: print them and stop */
 	const char *fences;	/* --fences FILE */
 	char *arms;		/* --arms BASE,HEAD, split in place */
 	const char *arm[2];
@@ -118,6 +121,7 @@ option(int ch, const char *arg, void *ctx)
 		return qe_opt_number("--cell-timeout", arg, 0, 1, INFINITY, &o->cell_timeout);
 	case OPT_IMPORT_ABS: return qe_opt_number("--import-abs", arg, 0, 0, INFINITY, &o->import_abs);
 	case 'e': c->eflag = 1; return 0;
+	case OPT_DEFAULTS: c->defaults = 1; return 0;
 	case 'd': x->doc.text = arg; return 0;
 	case 'f': x->filter.text = arg; return 0;
 	case 'k': x->key.text = arg; return 0;
@@ -194,7 +198,8 @@ display(const char *operand)
 int
 main(int argc, char **argv)
 {
-	struct cli c = { QE_DIFF_OPTS_DEFAULT, { { 0 }, { 0 }, { 0 } }, { 0 }, 0, 0, NULL, NULL, { NULL, NULL } };
+	struct cli c = { QE_DIFF_OPTS_DEFAULT, { { 0 }, { 0 }, { 0 } }, { 0 }, 0, 0, 0, NULL, NULL, { NULL, NULL } };
+	const struct qe_diff_opts defaults = QE_DIFF_OPTS_DEFAULT;
 	const struct qe_cli cli = { "Aa:d:ef:hi:k:r:", longopts, usage, option, &c };
 	struct qe_reader rd = { 0 };
 	struct qe_fences fs = { 0 };
@@ -205,6 +210,14 @@ main(int argc, char **argv)
 		qe_prscope_free(&c.scope);
 		free(c.arms);
 		return status;
+	}
+	if (c.defaults) {
+		qe_prscope_free(&c.scope);
+		free(c.arms);
+		if (argc != 0)
+			return qe_cli_usage_error(&cli);
+		qe_diffrec_defaults(&defaults);
+		return qe_json_finish(QE_EXIT_OK);
 	}
 	rd.arms[0] = c.arm[0], rd.arms[1] = c.arm[1];
 	c.opts.scope = &c.scope;

@@ -20,12 +20,13 @@
 #include "qe_vocab.h"
 #include "history/history.h"
 
-enum { O_FORMAT = QE_OPT_FIRST, O_PENALTY, O_BY, O_PRICES, O_MAIN_REF, O_DIFF, O_REPLACE, O_ALL };
+enum { O_FORMAT = QE_OPT_FIRST, O_PENALTY, O_BY, O_PRICES, O_MAIN_REF, O_DIFF, O_REPLACE, O_ALL, O_DEFAULTS };
 
 static const struct option longopts[] = {
 	{ "all",      no_argument,       NULL, O_ALL },
 	{ "by",       required_argument, NULL, O_BY },
 	{ "diff",     required_argument, NULL, O_DIFF },
+	{ "defaults", no_argument,       NULL, O_DEFAULTS },
 	{ "format",   required_argument, NULL, O_FORMAT },
 	{ "help",     no_argument,       NULL, 'h' },
 	{ "main-ref", required_argument, NULL, O_MAIN_REF },
@@ -47,7 +48,7 @@ static const char usage[] =
     "       qe-history sweeps [-d db] [--format ndjson|md] [document [cell]]\n"
     "       qe-history report [-d db] [--prices file] -o dir\n"
     "       qe-history report [-d db] --format md [--diff file]\n"
-    "       qe-history -h | --help | --version\n";
+    "       qe-history -h | --help | --version | --defaults\n";
 
 /* Options, and which subcommands take them (bits of the table below). */
 enum { S_ADD, S_SLOWEST, S_SERIES, S_CHANGES, S_FENCES, S_COMPARE, S_COST, S_REPORT, S_SWEEPS, S_N };
@@ -77,6 +78,7 @@ struct cli {
 	const char *db, *main_ref;
 	const char *diff;	/* report --diff */
 	int replace;		/* add --replace */
+	int defaults;		/* --defaults: print them and stop */
 	unsigned given;		/* bit i: takes[i] was given */
 };
 
@@ -100,6 +102,7 @@ option(int ch, const char *arg, void *ctx)
 	case O_DIFF: c->diff = arg; return 0;
 	case O_REPLACE: c->replace = 1; return 0;
 	case O_ALL: c->q.all = 1; return 0;
+	case O_DEFAULTS: c->defaults = 1; return 0;
 	case O_FORMAT:
 		if (strcmp(arg, "md") == 0 || strcmp(arg, "ndjson") == 0) {
 			c->q.md = strcmp(arg, "md") == 0;
@@ -258,6 +261,32 @@ run(struct cli *c, int s, int argc, char **argv)
 	return query(c, s, argc, argv);
 }
 
+/*
+ * --defaults: the defaults of the options and the rules the documentation
+ * states (qe_hquery.h), as one JSON object; tests/defaults.bats checks the
+ * pages that repeat them against it.
+ */
+static int
+print_defaults(void)
+{
+	static const struct {
+		const char *key;
+		double v;
+	} d[] = {
+		{ "slowest_rows", QE_HQ_TOP }, { "changes_min_segment", QE_HQ_MINSEG },
+		{ "changes_penalty", QE_HQ_PENALTY }, { "changes_alpha", QE_HQ_ALPHA },
+		{ "min_ratio", QE_HQ_MIN_RATIO }, { "unexplained_floors", QE_HQ_UNEXPLAINED },
+		{ "fence_builds", QE_HQ_FENCE_K }, { "fence_min_builds", QE_HQ_FENCE_MIN },
+	};
+	cJSON *o = qe_json_check(cJSON_CreateObject());
+
+	for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
+		qe_json_check(cJSON_AddNumberToObject(o, d[i].key, d[i].v));
+	qe_json_emit(o);
+	cJSON_Delete(o);
+	return qe_json_finish(QE_EXIT_OK);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -269,6 +298,8 @@ main(int argc, char **argv)
 
 	if ((status = qe_cli_parse(&cli, &argc, &argv)) != QE_CLI_GO)
 		return status;
+	if (c.defaults)
+		return argc == 0 ? print_defaults() : qe_cli_usage_error(&cli);
 	if (argc == 0) {
 		warnx("no subcommand");
 		return qe_cli_usage_error(&cli);

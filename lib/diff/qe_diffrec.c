@@ -392,6 +392,36 @@ add_thresholds(cJSON *o, const struct qe_diff_opts *opt, const struct writer *w)
 }
 
 /*
+ * qe-cell-diff --defaults: every default of the rules, from o (the options
+ * before any was given), as one JSON object (not a record): the summary's
+ * thresholds with the replicate and memory rules, the share of
+ * --cell-timeout that is the long-cell bound, the runner factor's bounds and
+ * the fidelity tolerances. The documentation that restates a default is
+ * tested against this (tests/defaults.bats), so each is stated once, here.
+ */
+void
+qe_diffrec_defaults(const struct qe_diff_opts *o)
+{
+	const struct writer w = { o, NULL, { 0 }, 1, 1, 1 };
+	cJSON *root = qe_json_check(cJSON_CreateObject());
+	cJSON *t;
+
+	add_thresholds(root, o, &w);
+	t = cJSON_DetachItemFromObject(root, "thresholds");
+	cJSON_Delete(root);
+	cJSON_DeleteItemFromObject(t, "runner_memory_bytes");
+	add_number(t, "cell_time_share", QE_DIFF_TIME_SHARE);
+	add_number(t, "runner_factor_clear", QE_DIFF_FACTOR_CLEAR);
+	add_number(t, "runner_factor_cells", QE_DIFF_FACTOR_CELLS);
+	add_number(t, "runner_factor_min_s", o->factor_min_s);
+	add_number(t, "runner_factor_min_cells", o->factor_min_cells);
+	add_number(t, "rtol", o->rtol);
+	add_number(t, "atol", o->atol);
+	qe_json_emit(t);
+	cJSON_Delete(t);
+}
+
+/*
  * "environment_changes": each package whose version differs between the
  * sides' provenance.environment.packages, with the re-executed lectures
  * (executed[0..n)) that import it. Package changes keep the verdicts.

@@ -28,4 +28,10 @@
 long qe_diffrec_write(const struct qe_diff_opts *o, const struct qe_reader *r, const char *basename,
     const char *headname);
 
+/*
+ * Write every default of o's rules, and of the constants beside them
+ * (qe_diff.h), as one JSON object on stdout: qe-cell-diff --defaults.
+ */
+void qe_diffrec_defaults(const struct qe_diff_opts *o);
+
 #endif /* QE_DIFFREC_H */

@@ -48,6 +48,14 @@ struct qe_sweep {
 	double min_s;     /* a curve under this at every size is negligible (0.05 s) */
 };
 
+/*
+ * The defaults of qe-sweep -r and -m (qe-sweep --defaults prints them): a
+ * change below x1.2 is no change, as in qe-cell-diff's replicate rule, and a
+ * curve under 50 ms at every size is noise.
+ */
+#define QE_SWEEP_RATIO 1.2
+#define QE_SWEEP_MIN_S 0.05
+
 /* An empty sweep with the recommendation's threshold `ratio` and the negligible time `min_s`. */
 void qe_sweep_init(struct qe_sweep *sw, double ratio, double min_s);
 

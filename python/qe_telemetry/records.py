@@ -9,7 +9,7 @@ Invariants:
   - Number and unit are joined by `sp` (default U+00A0, a no-break space:
     they never wrap apart), so are the parts of "2 min 10 s"; a share's `%`
     follows `pct` (the same by default; "" for English style, "54%").
-  - The printed forms round as documented in README.md ("The {exec-time}
+  - The printed forms round as documented in docs/exec-time.md ("The {exec-time}
     role"): human() is within 0.005 s below 10 s, 0.05 s below 60 s, 0.5 s
     below an hour, 30 s above; seconds() to its digits; rounded() within
     0.05 s below 1 s, 0.5 s below a minute, 30 s above.

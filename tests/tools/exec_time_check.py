@@ -7,7 +7,7 @@ Every list item of the test book reads `FORM TARGET: <abbr ...>TEXT</abbr>`.
 For each, in page order, prints `PAGE | FORM TARGET | TEXT | VERDICT`:
 VERDICT is `within` when TEXT is the value the records give for TARGET
 (a cell's duration_s, a document's execution_seconds, a share of the
-document's cells_seconds) within the rounding README.md documents for the
+document's cells_seconds) within the rounding docs/exec-time.md documents for the
 form (half a unit of the last printed digit; '< 0.01 s' means below
 0.005 s), `placeholder` for the placeholder, else `OFF by ...`.  TEXT
 prints a no-break space as `~` (number and unit must be joined by one).  Exit 1 when
