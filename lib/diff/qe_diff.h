@@ -192,6 +192,29 @@ void qe_diff_tally(struct qe_diff_totals *t, const struct qe_reader *r, const st
 void qe_diff_totals_free(struct qe_diff_totals *t);
 
 /*
+ * What a whole diff hands its results to (xdiff's shape: the diff takes the
+ * emitter, the emitter decides nothing): begin once with the runner factor,
+ * each document's cells (cell) then the document (notebook), in the
+ * reader's order, end once with the totals and the documents executed on a
+ * side.
+ */
+struct qe_diff_emit {
+	void *arg;
+	void (*begin)(void *arg, const struct qe_runner_factor *rf);
+	qe_cell_diff_fn cell;
+	void (*notebook)(void *arg, const struct qe_nb_diff *nb);
+	void (*end)(void *arg, const struct qe_runner_factor *rf, struct qe_diff_totals *t,
+	    struct qe_doc *const *executed, size_t nexecuted);
+};
+
+/*
+ * Judge every document of r (runner factor, each document, totals) and hand
+ * each result to e. Returns the number of regressions that gate -e (those
+ * not marked not-comparable).
+ */
+long qe_diff_all(const struct qe_diff_opts *o, const struct qe_reader *r, const struct qe_diff_emit *e);
+
+/*
  * 1 when a HEAD cell of d starts with "import PKG" or "from PKG" (a '-' of
  * the package name read as '_'): the lectures a package change may affect,
  * as far as the records tell (they hold a cell's first line only).
