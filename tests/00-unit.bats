@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # The table-driven unit tests of lib/ (tests/unit/MODULE.test, run by the
-# driver build/unit/MODULE that make builds from tests/unit/MODULE.c), and the vocabulary of lib/qe_vocab.c
+# driver build/unit/MODULE that make builds from tests/unit/MODULE.c), and the vocabulary of lib/qe_record.c
 # against the enums of schema/, the field table of lib/qe_record.c against its properties.
 
 load helper

@@ -10,7 +10,6 @@
 #include "qe_mem.h"
 #include "qe_record.h"
 #include "qe_evalmd.h"
-#include "qe_vocab.h"
 
 #define CAP_NAME 80
 

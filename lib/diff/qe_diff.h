@@ -13,7 +13,7 @@
  *    qe_cell_diff points into them and lives no longer than the reader.
  *  - a struct qe_diff_totals is zero-initialised by the caller and released
  *    with qe_diff_totals_free().
- *  - verdicts, flags and answers are the words of qe_vocab.h; no code
+ *  - verdicts, flags and answers are the words of qe_record.h (qe_vocab_*); no code
  *    depends on their order.
  */
 #ifndef QE_DIFF_H
@@ -28,7 +28,7 @@
 struct qe_fences;
 #include "qe_reader.h"
 #include "qe_verdict.h"
-#include "qe_vocab.h"
+#include "qe_record.h"
 
 struct qe_diff_opts {
 	struct qe_rule cell;	/* -r, -a, --alpha, --rep-ratio, --rep-abs */

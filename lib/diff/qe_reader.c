@@ -10,7 +10,6 @@
 #include "qe_json.h"
 #include "qe_ndjson.h"
 #include "qe_sha.h"
-#include "qe_vocab.h"
 #include "qe_prscope.h"
 #include "qe_reader.h"
 #include "qe_record.h"

@@ -5,7 +5,6 @@
 
 #include "qe_json.h"
 #include "qe_time.h"
-#include "qe_vocab.h"
 #include "qe_jw.h"
 #include "qe_record.h"
 #include "qe_status.h"

@@ -14,7 +14,6 @@
 #include "qe_stats.h"
 #include "qe_scalefit.h"
 #include "qe_sweep.h"
-#include "qe_vocab.h"
 
 void
 qe_sweep_init(struct qe_sweep *sw, double ratio, double min_s)
