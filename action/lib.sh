@@ -124,6 +124,20 @@ need_tools() {
 	return 1
 }
 
+# diff_option OPTION VALUE INPUT: 0 when VALUE is set and qe-cell-diff takes
+# OPTION=VALUE (its own rule decides what a number is: the tool reads its
+# options in order, so "OPTION=VALUE -h" is a usage error, status 2, exactly
+# when the value is refused, and help otherwise), else 1, after the input's
+# warning when it was set.  Without the tool the value is kept: the step
+# stops at need_tools.
+diff_option() {
+	[ -n "$2" ] || return 1
+	[ -n "${QE_BIN:-}" ] && [ -x "$QE_BIN/qe-cell-diff" ] || return 0
+	"$QE_BIN/qe-cell-diff" "$1=$2" -h > /dev/null 2>&1 && return 0
+	warn "input $3: not a number: '$2'; qe-cell-diff's default is used"
+	return 1
+}
+
 # json_str VALUE: VALUE as a JSON string (for values of known, plain forms:
 # quotes, backslashes and control characters are escaped or dropped)
 json_str() {

@@ -55,12 +55,7 @@ compare_inputs() {
 }
 # tolerance OPTION VALUE INPUT: a number (1e-6, 0.001) as qe-cell-diff's OPTION
 tolerance() {
-	[ -n "$2" ] || return 0
-	if [[ $2 =~ ^([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]{1,2})?$ ]]; then
-		diffargs+=("$1=$2")
-	else
-		warn "input $3: not a number: '$2'; qe-cell-diff's default is used"
-	fi
+	if diff_option "$1" "$2" "$3"; then diffargs+=("$1=$2"); fi
 }
 # sweep_inputs: replicate-sweep's lines, NAME=V1,V2,... each (the first the
 # size axis, the others moving with it), as qe-replicate's --sweep options;

@@ -57,12 +57,7 @@ fi
 # thresholds: the inputs that are set, as qe-cell-diff's options
 thresholds=()
 threshold() {
-	[ -n "$2" ] || return 0
-	if [[ $2 =~ ^[0-9]+(\.[0-9]+)?$ ]]; then
-		thresholds+=("$1=$2")
-	else
-		warn "input $3: not a number: '$2'; qe-cell-diff's default is used"
-	fi
+	if diff_option "$1" "$2" "$3"; then thresholds+=("$1=$2"); fi
 }
 threshold --ratio "${QE_CELL_RATIO:-}" cell-ratio
 threshold --abs "${QE_CELL_ABS:-}" cell-abs

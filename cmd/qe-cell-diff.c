@@ -205,6 +205,8 @@ main(int argc, char **argv)
 	struct qe_fences fs = { 0 };
 	int status, s;
 	long regressions;
+	struct qe_diffrec dw;
+	struct qe_diff_emit e;
 
 	if ((status = qe_cli_parse(&cli, &argc, &argv)) != QE_CLI_GO) {
 		qe_prscope_free(&c.scope);
@@ -249,7 +251,9 @@ main(int argc, char **argv)
 		status = QE_EXIT_TROUBLE;
 	c.opts.fences = c.fences ? &fs : NULL;
 	c.opts.runner_mem = qe_diff_runner_mem(&rd);
-	regressions = qe_diffrec_write(&c.opts, &rd, display(argv[0]), display(argv[1]));
+	e = qe_diffrec_emitter(&dw, &c.opts, &rd, display(argv[0]), display(argv[1]));
+	regressions = qe_diff_all(&c.opts, &rd, &e);
+	qe_diffrec_free(&dw);
 	qe_fences_free(&fs);
 	exprs_free(&c.x);
 	qe_prscope_free(&c.scope);

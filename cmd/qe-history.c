@@ -17,7 +17,7 @@
 #include "qe_mem.h"
 #include "qe_json.h"
 #include "qe_opt.h"
-#include "qe_vocab.h"
+#include "qe_record.h"
 #include "history/history.h"
 
 enum { O_FORMAT = QE_OPT_FIRST, O_PENALTY, O_BY, O_PRICES, O_MAIN_REF, O_DIFF, O_REPLACE, O_ALL, O_DEFAULTS };

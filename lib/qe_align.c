@@ -260,3 +260,47 @@ qe_align_dirs_free(struct qe_align_dirs *dirs)
 	free(dirs->base), free(dirs->head), free(dirs->base2), free(dirs->head2);
 	memset(dirs, 0, sizeof *dirs);
 }
+
+/* The relative name rule (qe_align_relname). */
+static const char *const exts[] = { ".md", ".ipynb", ".py", ".myst", ".rst", ".Rmd", NULL };
+
+/* The length of s without "./" in front (*start) and a source extension. */
+static size_t
+stem(const char *s, const char **start)
+{
+	size_t n;
+	const char *slash, *dot;
+
+	while (s[0] == '.' && s[1] == '/')
+		s += 2;
+	*start = s;
+	n = strlen(s);
+	slash = strrchr(s, '/');
+	dot = strrchr(s, '.');
+	if (dot == NULL || (slash && dot < slash) || dot == s || dot[-1] == '/')
+		return n;
+	for (int i = 0; exts[i]; i++)
+		if (strcmp(dot, exts[i]) == 0)
+			return (size_t)(dot - s);
+	return n;
+}
+
+/* 1 when a[0..na) ends with "/" b[0..nb) or equals it. */
+static int
+ends_with(const char *a, size_t na, const char *b, size_t nb)
+{
+	if (nb == 0 || nb > na)
+		return 0;
+	if (memcmp(a + na - nb, b, nb) != 0)
+		return 0;
+	return na == nb || a[na - nb - 1] == '/';
+}
+
+int
+qe_align_relname(const char *path, const char *doc)
+{
+	const char *p, *d;
+	size_t np = stem(path, &p), nd = stem(doc, &d);
+
+	return ends_with(p, np, d, nd) || ends_with(d, nd, p, np);
+}

@@ -19,7 +19,8 @@
  * And aligning two sides' documents named by absolute path in different
  * folders (two builds at two workspaces) by their relative layout
  * (qe_align_folders): one folder per side, never guessed when two pairings
- * fit equally well.
+ * fit equally well; and the one rule a path names a document named
+ * relatively by (qe_align_relname).
  */
 #ifndef QE_ALIGN_H
 #define QE_ALIGN_H
@@ -68,5 +69,16 @@ int qe_align_folders(const char *const *b, size_t nb, const char *const *h, size
 const char *qe_align_below(const char *path, const char *dir);
 
 void qe_align_dirs_free(struct qe_align_dirs *dirs);
+
+/*
+ * 1 when a path and a document name name the same document, the one
+ * relative-name rule (qe-cell-diff --changed, a document named by absolute
+ * path against one named relatively, qe-history's relayout): both are taken
+ * without a leading "./" and without an extension a lecture source or
+ * notebook has (.md, .ipynb, .py, .myst, .rst, .Rmd); they match when equal
+ * or when one ends with "/" and the other. So "lectures/intro.md" matches
+ * "intro" and "lectures/intro", never "outro" or "nointro".
+ */
+int qe_align_relname(const char *path, const char *doc);
 
 #endif /* QE_ALIGN_H */

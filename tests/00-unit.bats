@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # The table-driven unit tests of lib/ (tests/unit/MODULE.test, run by the
-# driver build/unit/MODULE that make builds from tests/unit/MODULE.c), and the vocabulary of lib/qe_vocab.c
-# against the enums of schema/.
+# driver build/unit/MODULE that make builds from tests/unit/MODULE.c), and the vocabulary of lib/qe_record.c
+# against the enums of schema/, the field table of lib/qe_record.c against its properties.
 
 load helper
 
@@ -54,6 +54,21 @@ UNIT_DIR=$TESTS_DIR/../build/unit
 	assert_line "fidelity answer: $(words '."$defs"."notebook-diff".properties.fidelity.properties.answer.enum' "$S/diff.json")"
 	assert_line "crossover: $(words '."$defs".sweep.properties.crossover.properties.state.enum' "$S/sweep.json")"
 	assert_line "sweep clear: $(words '[."$defs".sweep.properties.points.items.properties.clear.enum[] | strings]' "$S/sweep.json")"
+}
+
+@test "the record model is the schema's: each field of lib/qe_record.c's table is a property of its kind's schema with a type the schema allows" {
+	run -0 "$UNIT_DIR/record" --dump
+	# the table is not empty and holds both kinds
+	assert_line "notebook execution_seconds number"
+	assert_line "cell label string"
+	"$UNIT_DIR/record" --dump > "$BATS_TEST_TMPDIR/fields"
+	run -0 "$TESTS_DIR/tools/record_fields_check.py" "$TESTS_DIR/../schema" < "$BATS_TEST_TMPDIR/fields"
+	assert_output ''
+	# and the check fails on a field the schema does not have or types otherwise
+	printf 'cell label number\nnotebook no_such_field string\n' > "$BATS_TEST_TMPDIR/bad"
+	run -1 "$TESTS_DIR/tools/record_fields_check.py" "$TESTS_DIR/../schema" < "$BATS_TEST_TMPDIR/bad"
+	assert_line "cell label: number in lib/qe_record.c, ['null', 'string'] in schema/cell.json"
+	assert_line "notebook no_such_field: no such property in schema/notebook.json"
 }
 
 @test "the code stays readable: no function of cmd/ or lib/ over 80 lines, no fuzz target includes a tool's main" {

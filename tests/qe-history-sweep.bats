@@ -127,7 +127,7 @@ for line in c.iterdump():
 	assert_line --index 0 "| document | cell | parameter | machine | built | sizes | base exponent | head exponent | crossover | lecture's size | speedup there |"
 	assert_line --index 2 --regexp '^\| `scale` \| work \| `n` \| owned/workstation `00ff00ff00ff00ff` \| 2026-11-09 \| 1000 … 1e6 \(4\) \| 0\.5 \| 0\.09 \| head-wins-above at 6288 \(clear at 1000 and 1e4\) \| 3000 \| ×0\.7[0-9] \|$'
 	assert_line --index 3 --regexp '^\| `scale` \| work \| `n` \| local/debian-12/2cpu `7446ae58b9ca0027` \| 2026-11-02 \| 1000 … 1e6 \(4\) \| 0\.5 \| 0\.09 \| head-wins-above at 2\.9e4 \(clear at 1e4 and 1e5\) \| 3000 \| ×0\.3[0-9] \|$'
-	assert_line --index 5 "These curves come from 2 different machines: owned/workstation \`00ff00ff00ff00ff\` (AMD EPYC); local/debian-12/2cpu \`7446ae58b9ca0027\` (Intel\\(R\\) Xeon\\(R\\) Processor). Each row is one machine's runs, never pooled with another's: compare the versions on each machine, and the machines only knowing they differ."
+	assert_line --index 5 "These curves come from 2 different machines: owned/workstation (AMD EPYC, 2 CPUs, 25 GB) \`00ff00ff00ff00ff\`; local/debian-12/2cpu (Intel\\(R\\) Xeon\\(R\\) Processor, 2 CPUs, 25 GB) \`7446ae58b9ca0027\`. Each row is one machine's runs, never pooled with another's: compare the versions on each machine, and the machines only knowing they differ."
 	# one machine: no such sentence; a negligible curve says so
 	qe-history add -d "$T/one.db" "$H/stamped.ndjson" > /dev/null
 	run -0 qe-history sweeps -d "$T/one.db" --format md

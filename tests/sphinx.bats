@@ -82,7 +82,7 @@ $L/intro.md:19: WARNING: qe-telemetry: exec-time: unknown label 'wrapped-unknown
 	run -0 --separate-stderr book html "${current[@]}" -D qe_exec_time_digits=6
 	run -0 grep -o '<li><p>seconds slow-sleep: <abbr class="qe-exec-time" title="[^"]*">[^<]*</abbr>' "$T/html/intro.html"
 	# 0.301888 s is the fixture's hook duration of slow-sleep (tests/fixtures/hook/README.md)
-	assert_output --regexp "^<li><p>seconds slow-sleep: <abbr class=\"qe-exec-time\" title=\"cell slow-sleep of intro: measured 2026-11-29 15:45 UTC on test-runner \([^\"]*[0-9]+ CPUs\), commit ${COMMIT:0:12}; source: this build, hook timing\">0.301888${NB}s</abbr>\$"
+	assert_output --regexp "^<li><p>seconds slow-sleep: <abbr class=\"qe-exec-time\" title=\"cell slow-sleep of intro: measured 2026-11-29 15:45 UTC on test-runner \([^\"]*[0-9]+ CPUs, [0-9]+ GB\), commit ${COMMIT:0:12}; source: this build, hook timing\">0.301888${NB}s</abbr>\$"
 	run -0 grep -o '<li><p>human intro: <abbr [^>]*>' "$T/html/intro.html"
 	assert_output --regexp "title=\"whole execution of intro \(kernel start-up included\): measured 2026-11-29 15:45 UTC on test-runner .*; source: this build\">\$"
 	run -0 grep -o '<li><p>share slow-sleep: <abbr [^>]*>' "$T/html/intro.html"

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "qe_record.h"
 #include "qe_mem.h"
 #include "qe_json.h"
 #include "qe_buildsum.h"
@@ -101,9 +102,6 @@ add_notebook(struct qe_buildsum *s, const cJSON *rec)
 static void
 add_cell(struct qe_buildsum *s, const cJSON *rec)
 {
-	/* the display name (qe-cache-extract's "name"); label, first line in older records */
-	const char *name = qe_json_str(rec, "name"), *label = qe_json_str(rec, "label"),
-	    *first = qe_json_str(rec, "first_line");
 	struct qe_buildsum_cell c = { .dur_s = qe_json_num(rec, "duration_s") };
 
 	s->ncells++;
@@ -112,7 +110,7 @@ add_cell(struct qe_buildsum *s, const cJSON *rec)
 	s->ntimed++;
 	s->timed_s += c.dur_s;
 	c.doc = qe_json_strdup(rec, "document");
-	c.name = qe_xstrdup(name ? name : label ? label : first ? first : "");
+	c.name = qe_xstrdup(qe_record_name_of(rec, ""));
 	c.index = qe_diffread_count(rec, "index");
 	keep_top(s->top_cells, &s->ntop_cells, sizeof c, &c, cell_key, cell_release);
 }

@@ -26,7 +26,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "qe_vocab.h"
+#include "qe_record.h"
 
 #define QE_DIFF_ST_NONE		(-1)	/* no status on that side */
 #define QE_DIFF_ST_OTHER	(-2)	/* a status word outside the vocabulary */

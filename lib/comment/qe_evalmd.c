@@ -8,8 +8,8 @@
 #include "qe_gfm.h"
 #include "qe_json.h"
 #include "qe_mem.h"
+#include "qe_record.h"
 #include "qe_evalmd.h"
-#include "qe_vocab.h"
 
 #define CAP_NAME 80
 
@@ -55,26 +55,20 @@ code(struct qe_buf *b, const char *s)
 		qe_gfm_code(b, s, CAP_NAME, 1);
 }
 
-/* A machine as a reader tells machines apart: runner class, CPU, CPUs, memory, GPU. */
+static void
+name_text(struct qe_buf *b, const char *s)
+{
+	qe_gfm_text(b, s, CAP_NAME);
+}
+
+/* A machine as a reader tells machines apart (qe_record_machine). */
 static void
 machine(struct qe_buf *b, const cJSON *m)
 {
-	double cpus = qe_json_num(m, "logical_cpus"), mem = qe_json_num(m, "memory_bytes");
+	const char *runner = qe_json_str(m, "runner_class");
 
-	qe_gfm_text(b, qe_json_str(m, "runner_class") ? qe_json_str(m, "runner_class") : "an unstamped machine", CAP_NAME);
-	if (qe_json_str(m, "cpu_model") != NULL) {
-		qe_buf_adds(b, " (");
-		qe_gfm_text(b, qe_json_str(m, "cpu_model"), CAP_NAME);
-		if (isfinite(cpus))
-			qe_gfm_addf(b, ", %.0f CPUs", cpus);
-		if (isfinite(mem))
-			qe_gfm_addf(b, ", %.0f GB", mem / 1e9);
-		if (qe_json_str(m, "gpu") != NULL) {
-			qe_buf_adds(b, ", GPU ");
-			qe_gfm_text(b, qe_json_str(m, "gpu"), CAP_NAME);
-		}
-		qe_buf_adds(b, ")");
-	}
+	qe_record_machine(b, runner != NULL ? runner : "an unstamped machine", qe_json_str(m, "cpu_model"),
+	    qe_json_num(m, "logical_cpus"), qe_json_num(m, "memory_bytes"), qe_json_str(m, "gpu"), name_text);
 }
 
 /* The fingerprint of a sweep record's machine ("" when none). */

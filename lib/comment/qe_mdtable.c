@@ -4,6 +4,7 @@
 
 #include "qe_mem.h"
 #include "qe_gfm.h"
+#include "qe_record.h"
 #include "qe_mdtable.h"
 
 /* Display caps, in code points, for strings from the build. */
@@ -47,10 +48,10 @@ void
 qe_mdtable_cell_name(struct qe_buf *b, const struct qe_dcell *c)
 {
 	long idx = c->hidx >= 0 ? c->hidx : c->bidx;
-	/* the display name qe-cache-extract decided; the first line in older records */
-	const char *name = c->name && *c->name ? c->name : c->first_line;
+	const char *name = qe_record_name(c->name, c->label, c->first_line, NULL);
 
-	if (c->label && *c->label && (c->name == NULL || strcmp(c->name, c->label) == 0)) {
+	/* a cell named by its label is shown as the label alone */
+	if (name != NULL && c->label != NULL && strcmp(name, c->label) == 0) {
 		struct qe_buf t = { 0 };
 
 		if (qe_gfm_text(&t, c->label, CAP_LABEL) > 0) {
@@ -60,6 +61,8 @@ qe_mdtable_cell_name(struct qe_buf *b, const struct qe_dcell *c)
 		}
 		qe_buf_free(&t);
 	}
+	if (name == c->label)	/* a label that is no text: its first line */
+		name = c->first_line;
 	qe_buf_adds(b, "code cell ");
 	if (idx >= 0)
 		qe_gfm_count(b, idx + 1);

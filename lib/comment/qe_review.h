@@ -22,7 +22,7 @@
 #include <stddef.h>
 
 #include "qe_diffread.h"
-#include "qe_vocab.h"
+#include "qe_record.h"
 
 /* A row of the top table: a cell (c) or a whole lecture (n), the other NULL. */
 struct qe_toprow {

@@ -685,3 +685,31 @@ qe_diff_runner_mem(const struct qe_reader *r)
 {
 	return r->runner_mem[QE_HEAD] > 0 ? r->runner_mem[QE_HEAD] : r->runner_mem[QE_BASE];
 }
+
+long
+qe_diff_all(const struct qe_diff_opts *o, const struct qe_reader *r, const struct qe_diff_emit *e)
+{
+	size_t n, nexecuted = 0;
+	struct qe_doc **docs = qe_reader_docs(r, &n);
+	struct qe_runner_factor rf = qe_diff_runner_factor(o, r, docs, n);
+	struct qe_diff_totals t = { 0 };
+	struct qe_nb_diff nb;
+	struct qe_doc **executed = qe_xmalloc(sizeof *executed * (n + 1));
+	long regressions;
+
+	e->begin(e->arg, &rf);
+	for (size_t i = 0; i < n; i++) {
+		qe_diff_doc(o, r, &rf, docs[i], &nb, e->cell, e->arg);
+		if (nb.executed)
+			executed[nexecuted++] = docs[i];
+		e->notebook(e->arg, &nb);
+		qe_diff_tally(&t, r, &nb);
+		qe_fidelity_free(&nb.fid);
+	}
+	e->end(e->arg, &rf, &t, executed, nexecuted);
+	free(executed);
+	regressions = t.regressions;
+	qe_diff_totals_free(&t);
+	free(docs);
+	return regressions;
+}

@@ -13,7 +13,7 @@
  *    qe_cell_diff points into them and lives no longer than the reader.
  *  - a struct qe_diff_totals is zero-initialised by the caller and released
  *    with qe_diff_totals_free().
- *  - verdicts, flags and answers are the words of qe_vocab.h; no code
+ *  - verdicts, flags and answers are the words of qe_record.h (qe_vocab_*); no code
  *    depends on their order.
  */
 #ifndef QE_DIFF_H
@@ -28,7 +28,7 @@
 struct qe_fences;
 #include "qe_reader.h"
 #include "qe_verdict.h"
-#include "qe_vocab.h"
+#include "qe_record.h"
 
 struct qe_diff_opts {
 	struct qe_rule cell;	/* -r, -a, --alpha, --rep-ratio, --rep-abs */
@@ -190,6 +190,29 @@ struct qe_diff_totals {
 void qe_diff_tally(struct qe_diff_totals *t, const struct qe_reader *r, const struct qe_nb_diff *nb);
 
 void qe_diff_totals_free(struct qe_diff_totals *t);
+
+/*
+ * What a whole diff hands its results to (xdiff's shape: the diff takes the
+ * emitter, the emitter decides nothing): begin once with the runner factor,
+ * each document's cells (cell) then the document (notebook), in the
+ * reader's order, end once with the totals and the documents executed on a
+ * side.
+ */
+struct qe_diff_emit {
+	void *arg;
+	void (*begin)(void *arg, const struct qe_runner_factor *rf);
+	qe_cell_diff_fn cell;
+	void (*notebook)(void *arg, const struct qe_nb_diff *nb);
+	void (*end)(void *arg, const struct qe_runner_factor *rf, struct qe_diff_totals *t,
+	    struct qe_doc *const *executed, size_t nexecuted);
+};
+
+/*
+ * Judge every document of r (runner factor, each document, totals) and hand
+ * each result to e. Returns the number of regressions that gate -e (those
+ * not marked not-comparable).
+ */
+long qe_diff_all(const struct qe_diff_opts *o, const struct qe_reader *r, const struct qe_diff_emit *e);
 
 /*
  * 1 when a HEAD cell of d starts with "import PKG" or "from PKG" (a '-' of

@@ -1,4 +1,4 @@
-/* Writing notebook-diff, cell-diff and diff-summary records (qe_diffrec.h). */
+/* Writing notebook-diff, cell-diff and diff-summary records: qe_diff_all()'s emitter (qe_diffrec.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,13 +10,6 @@
 #include "qe_kenv.h"
 #include "qe_jw.h"
 
-struct writer {
-	const struct qe_diff_opts *o;
-	const struct qe_reader *r;
-	struct qe_buf cells;	/* the cell-diff lines of the current document */
-	double scale;		/* what HEAD's durations are divided by (qe_diff_scale) */
-	int reps, mem;		/* a replicate test was written; memory fields were */
-};
 
 static double
 share(double v, double tot)
@@ -119,7 +112,7 @@ jw_jit(struct qe_buf *b, const struct qe_cell *bc, const struct qe_cell *hc, con
 static void
 write_cell(void *arg, const struct qe_nb_diff *nb, const struct qe_cell_diff *c)
 {
-	struct writer *w = arg;
+	struct qe_diffrec *w = arg;
 	struct qe_buf *b = &w->cells;
 	const struct qe_cell *bc = c->b, *hc = c->h, *any = hc ? hc : bc;
 	const struct qe_judgement *j = &c->j;
@@ -362,7 +355,7 @@ add_machines(cJSON *o, struct qe_diff_totals *t)
 
 /* The rules applied; the replicate rule's and memory's only where they applied. */
 static void
-add_thresholds(cJSON *o, const struct qe_diff_opts *opt, const struct writer *w)
+add_thresholds(cJSON *o, const struct qe_diff_opts *opt, const struct qe_diffrec *w)
 {
 	cJSON *t = qe_json_check(cJSON_AddObjectToObject(o, "thresholds"));
 
@@ -453,7 +446,7 @@ add_environment(cJSON *o, const struct qe_reader *r, struct qe_doc *const *execu
 static void
 write_summary(const struct qe_diff_opts *opt, const struct qe_reader *r, const struct qe_runner_factor *rf,
     struct qe_diff_totals *t, const char *basename, const char *headname, struct qe_doc *const *executed,
-    size_t nexecuted, const struct writer *w)
+    size_t nexecuted, const struct qe_diffrec *w)
 {
 	cJSON *o = qe_json_record_new("diff-summary");
 
@@ -480,40 +473,49 @@ write_summary(const struct qe_diff_opts *opt, const struct qe_reader *r, const s
 	cJSON_Delete(o);
 }
 
-long
-qe_diffrec_write(const struct qe_diff_opts *o, const struct qe_reader *r, const char *basename,
-    const char *headname)
+static void
+begin(void *arg, const struct qe_runner_factor *rf)
 {
-	size_t n;
-	struct qe_doc **docs = qe_reader_docs(r, &n);
-	struct qe_runner_factor rf = qe_diff_runner_factor(o, r, docs, n);
-	struct writer w = { o, r, { 0 }, qe_diff_scale(o, &rf), 0, 0 };
-	struct qe_buf line = { 0 };	/* the notebook-diff line, then its cell-diff lines */
-	struct qe_diff_totals t = { 0 };
-	struct qe_nb_diff nb;
-	struct qe_doc **executed = qe_xmalloc(sizeof *executed * (n + 1));
-	size_t nexecuted = 0;
-	long regressions;
+	struct qe_diffrec *w = arg;
 
-	for (size_t i = 0; i < n; i++) {
-		qe_buf_reset(&w.cells);
-		qe_diff_doc(o, r, &rf, docs[i], &nb, write_cell, &w);
-		if (nb.executed)
-			executed[nexecuted++] = docs[i];
-		qe_buf_reset(&line);
-		write_notebook(&line, &nb);
-		w.reps |= nb.j.answer >= 0;
-		qe_json_emit_bytes(line.data, line.len);
-		qe_json_emit_bytes(w.cells.data, w.cells.len);
-		qe_diff_tally(&t, r, &nb);
-		qe_fidelity_free(&nb.fid);
-	}
-	write_summary(o, r, &rf, &t, basename, headname, executed, nexecuted, &w);
-	free(executed);
-	regressions = t.regressions;
-	qe_diff_totals_free(&t);
-	qe_buf_free(&w.cells);
-	qe_buf_free(&line);
-	free(docs);
-	return regressions;
+	w->scale = qe_diff_scale(w->o, rf);
+}
+
+/* The notebook-diff line, then the cell-diff lines gathered before it. */
+static void
+notebook(void *arg, const struct qe_nb_diff *nb)
+{
+	struct qe_diffrec *w = arg;
+
+	qe_buf_reset(&w->line);
+	write_notebook(&w->line, nb);
+	w->reps |= nb->j.answer >= 0;
+	qe_json_emit_bytes(w->line.data, w->line.len);
+	qe_json_emit_bytes(w->cells.data, w->cells.len);
+	qe_buf_reset(&w->cells);
+}
+
+static void
+end(void *arg, const struct qe_runner_factor *rf, struct qe_diff_totals *t,
+    struct qe_doc *const *executed, size_t nexecuted)
+{
+	struct qe_diffrec *w = arg;
+
+	write_summary(w->o, w->r, rf, t, w->basename, w->headname, executed, nexecuted, w);
+}
+
+struct qe_diff_emit
+qe_diffrec_emitter(struct qe_diffrec *w, const struct qe_diff_opts *o, const struct qe_reader *r,
+    const char *basename, const char *headname)
+{
+	*w = (struct qe_diffrec){ .o = o, .r = r, .basename = basename, .headname = headname, .scale = 1 };
+	return (struct qe_diff_emit){ .arg = w, .begin = begin, .cell = write_cell, .notebook = notebook,
+		.end = end };
+}
+
+void
+qe_diffrec_free(struct qe_diffrec *w)
+{
+	qe_buf_free(&w->cells);
+	qe_buf_free(&w->line);
 }

@@ -16,17 +16,30 @@
 #ifndef QE_DIFFREC_H
 #define QE_DIFFREC_H
 
+#include "qe_mem.h"
 #include "qe_diff.h"
 #include "qe_reader.h"
 
+/* The writer of qe-cell-diff's records: the caller's, given to qe_diff_all() as its emitter. */
+struct qe_diffrec {
+	const struct qe_diff_opts *o;
+	const struct qe_reader *r;
+	const char *basename, *headname;	/* the inputs, as the summary names them */
+	struct qe_buf cells;	/* the cell-diff lines of the current document */
+	struct qe_buf line;	/* its notebook-diff line */
+	double scale;		/* what HEAD's durations are divided by (qe_diff_scale) */
+	int reps, mem;		/* a replicate test was written; memory fields were */
+};
+
 /*
- * Judge every document of r (qe_diff.h, in that order: runner factor, each
- * document, totals) and write its records, then the summary naming the
- * inputs basename and headname. Returns the number of regressions that
- * gate -e (those not marked not-comparable).
+ * The emitter that writes each document's notebook-diff record, then its
+ * cell-diff records, then the diff-summary naming basename and headname,
+ * into w (zeroed here); release it with qe_diffrec_free().
  */
-long qe_diffrec_write(const struct qe_diff_opts *o, const struct qe_reader *r, const char *basename,
-    const char *headname);
+struct qe_diff_emit qe_diffrec_emitter(struct qe_diffrec *w, const struct qe_diff_opts *o,
+    const struct qe_reader *r, const char *basename, const char *headname);
+
+void qe_diffrec_free(struct qe_diffrec *w);
 
 /*
  * Write every default of o's rules, and of the constants beside them

@@ -6,7 +6,7 @@
 #include "qe_fidelity.h"
 #include "qe_json.h"
 #include "qe_jw.h"
-#include "qe_vocab.h"
+#include "qe_record.h"
 
 /* A real number: a number or "nan", "inf", "-inf"; 0 when none. */
 static int

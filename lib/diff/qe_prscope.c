@@ -6,52 +6,10 @@
 
 #include "qe_mem.h"
 #include "qe_file.h"
+#include "qe_align.h"
 #include "qe_prscope.h"
 
 #define LIST_LIMIT ((size_t)64 << 20)
-
-static const char *const exts[] = { ".md", ".ipynb", ".py", ".myst", ".rst", ".Rmd", NULL };
-
-/* The length of s without "./" in front (*start) and a source extension. */
-static size_t
-stem(const char *s, const char **start)
-{
-	size_t n;
-	const char *slash, *dot;
-
-	while (s[0] == '.' && s[1] == '/')
-		s += 2;
-	*start = s;
-	n = strlen(s);
-	slash = strrchr(s, '/');
-	dot = strrchr(s, '.');
-	if (dot == NULL || (slash && dot < slash) || dot == s || dot[-1] == '/')
-		return n;
-	for (int i = 0; exts[i]; i++)
-		if (strcmp(dot, exts[i]) == 0)
-			return (size_t)(dot - s);
-	return n;
-}
-
-/* 1 when a[0..na) ends with "/" b[0..nb) or equals it. */
-static int
-ends_with(const char *a, size_t na, const char *b, size_t nb)
-{
-	if (nb == 0 || nb > na)
-		return 0;
-	if (memcmp(a + na - nb, b, nb) != 0)
-		return 0;
-	return na == nb || a[na - nb - 1] == '/';
-}
-
-int
-qe_prscope_match(const char *path, const char *doc)
-{
-	const char *p, *d;
-	size_t np = stem(path, &p), nd = stem(doc, &d);
-
-	return ends_with(p, np, d, nd) || ends_with(d, nd, p, np);
-}
 
 void
 qe_prscope_changed_add(struct qe_prscope *s, const char *path)
@@ -143,7 +101,7 @@ qe_prscope_touched(const struct qe_prscope *s, const char *doc)
 	if (!s->have_changed)
 		return -1;
 	for (size_t i = 0; i < s->nchanged; i++)
-		if (qe_prscope_match(s->changed[i], doc))
+		if (qe_align_relname(s->changed[i], doc))
 			return 1;
 	return 0;
 }
@@ -152,7 +110,7 @@ int
 qe_prscope_ignored_doc(const struct qe_prscope *s, const char *doc)
 {
 	for (size_t i = 0; i < s->nign; i++)
-		if (s->ign[i].label == NULL && qe_prscope_match(s->ign[i].doc, doc))
+		if (s->ign[i].label == NULL && qe_align_relname(s->ign[i].doc, doc))
 			return 1;
 	return 0;
 }
@@ -161,7 +119,7 @@ int
 qe_prscope_ignored_cell(const struct qe_prscope *s, const char *doc, const char *label)
 {
 	for (size_t i = 0; i < s->nign; i++)
-		if (qe_prscope_match(s->ign[i].doc, doc) &&
+		if (qe_align_relname(s->ign[i].doc, doc) &&
 		    (s->ign[i].label == NULL || (label && strcmp(s->ign[i].label, label) == 0)))
 			return 1;
 	return 0;

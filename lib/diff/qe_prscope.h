@@ -4,13 +4,9 @@
  * to document names, and the ignore list (qe-cell-diff -i / --ignore) of
  * documents and labelled cells.
  *
- * The matching rule (qe-cell-diff(1), PULL REQUESTS): a path and a document
- * name are compared without their extension when it is one a lecture source
- * or notebook has (.md, .ipynb, .py, .myst, .rst, .Rmd), and without a
- * leading "./"; they match when equal, or when one ends with "/" followed by
- * the other (document names are relative to the book's folder, git's paths
- * to the repository). So "lectures/intro.md" matches "intro" and
- * "lectures/intro", never "outro" or "nointro".
+ * A path and a document match by qe_align_relname()'s rule (qe_align.h;
+ * qe-cell-diff(1), PULL REQUESTS): git's paths are relative to the
+ * repository, document names to the book's folder.
  *
  * Invariants and ownership:
  *  - a struct qe_prscope is owned by the caller: zero-initialise it, fill
@@ -52,9 +48,6 @@ int qe_prscope_ignore(struct qe_prscope *s, const char *spec);
 
 /* Read ignore entries, one a line, from path. */
 int qe_prscope_ignore_file(struct qe_prscope *s, const char *path);
-
-/* 1 when the path and the document name match by the rule above. */
-int qe_prscope_match(const char *path, const char *doc);
 
 /* 1 when a changed path matches doc; -1 when no list was given. */
 int qe_prscope_touched(const struct qe_prscope *s, const char *doc);

@@ -10,9 +10,9 @@
 #include "qe_json.h"
 #include "qe_ndjson.h"
 #include "qe_sha.h"
-#include "qe_vocab.h"
 #include "qe_prscope.h"
 #include "qe_reader.h"
+#include "qe_record.h"
 #include "qe_recscan.h"
 #include "qe_stats.h"
 
@@ -268,71 +268,6 @@ side_cell(struct qe_side *sd, int i)
 	return c;
 }
 
-/*
- * The fields read beyond kind, document, index, source_sha256 and
- * duration_s (checked where they are read). Present with another type they
- * reject the record: read as null, "execution_seconds": "slow" was a silent
- * change. null is always accepted.
- */
-enum { T_STR, T_NUM, T_BOOL, T_OBJ, T_ARR };
-enum { K_NOTEBOOK = 1, K_CELL = 2 };
-static const struct field {
-	const char *key;
-	unsigned char type, kinds;
-	signed char id;		/* its QE_RK_* (qe_recscan.h) */
-} fields[] = {
-	/* a field read here: its QE_RK_* in qe_recscan.h and qe_recscan_key(), its member of struct rec in rec_of() */
-	{ "cache_key", T_STR, K_NOTEBOOK, QE_RK_CACHE_KEY },
-	{ "cells_seconds", T_NUM, K_NOTEBOOK, QE_RK_CELLS_S },
-	{ "current", T_BOOL, K_NOTEBOOK | K_CELL, QE_RK_CURRENT },
-	{ "error", T_STR, K_NOTEBOOK | K_CELL, QE_RK_ERROR },
-	{ "execution_seconds", T_NUM, K_NOTEBOOK, QE_RK_EXEC_S },
-	{ "first_line", T_STR, K_CELL, QE_RK_FIRST_LINE },
-	{ "name", T_STR, K_CELL, QE_RK_NAME },
-	{ "input", T_STR, K_NOTEBOOK, QE_RK_INPUT }, { "label", T_STR, K_CELL, QE_RK_LABEL },
-	{ "kernel_env", T_OBJ, K_NOTEBOOK, QE_RK_KENV },
-	{ "origin", T_STR, K_NOTEBOOK | K_CELL, QE_RK_ORIGIN },
-	{ "output_sha256", T_STR, K_CELL, QE_RK_OUTPUT },
-	{ "provenance", T_OBJ, K_NOTEBOOK | K_CELL, QE_RK_PROVENANCE },
-	{ "result_sha256", T_STR, K_CELL, QE_RK_RESULT },
-	{ "status", T_STR, K_NOTEBOOK | K_CELL, QE_RK_STATUS },
-	{ "timeout_cell", T_OBJ, K_NOTEBOOK, QE_RK_TIMEOUT },
-	{ "timing_note", T_STR, K_CELL, QE_RK_TNOTE },
-	{ "timing_source", T_STR, K_CELL, QE_RK_TSRC },
-	{ "warm_s", T_NUM, K_CELL, QE_RK_WARM_S },
-	{ "peak_growth_bytes", T_NUM, K_CELL, QE_RK_PEAK_GROWTH },
-	{ "rss_bytes", T_NUM, K_CELL, QE_RK_RSS },
-	{ "warm_note", T_STR, K_CELL, QE_RK_WARM_NOTE },
-	{ "warm_error", T_STR, K_NOTEBOOK | K_CELL, QE_RK_WARM_ERROR },
-	{ "warm_seconds", T_NUM, K_NOTEBOOK, QE_RK_WARM_NB },
-	{ "arm", T_STR, K_NOTEBOOK | K_CELL, QE_RK_ARM },
-	{ "values", T_ARR, K_NOTEBOOK, QE_RK_VALUES },
-	{ "jit_compiles", T_NUM, K_CELL, QE_RK_JIT_N },
-	{ "jit_compile_s", T_NUM, K_CELL, QE_RK_JIT_S },
-	{ "jit_functions", T_OBJ, K_CELL, QE_RK_JIT_FN },
-};
-static const char *const type_names[] = { "a string", "a number", "true or false", "an object", "an array" };
-
-/* The field of member id for a record of kind K_*, or NULL. */
-static const struct field *
-field_of(int id, int kind)
-{
-	for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
-		if (fields[i].id == id)
-			return fields[i].kinds & kind ? &fields[i] : NULL;
-	return NULL;
-}
-
-/* A member of type t (QE_JS_*) may be the field's (T_*): null always may. */
-static int
-type_ok(int t, int type)
-{
-	static const signed char js[] = { [T_STR] = QE_JS_STR, [T_NUM] = QE_JS_NUM,
-		[T_BOOL] = QE_JS_TRUE, [T_OBJ] = QE_JS_OBJ, [T_ARR] = QE_JS_ARR };
-
-	return t == QE_JS_NULL || (t == QE_JS_FALSE ? QE_JS_TRUE : t) == js[type];
-}
-
 /* "a, b, c or d": the words of a table, for a message. */
 static void
 words_of(struct qe_buf *b, const struct qe_vocab *v)
@@ -349,26 +284,10 @@ words_of(struct qe_buf *b, const struct qe_vocab *v)
 static int
 bad_field(const struct qe_recline *l, int iscell, const char *kind, const char *file, long line)
 {
-	int k = iscell ? K_CELL : K_NOTEBOOK;
-	const struct field *f, *bad = NULL;
-	unsigned at = UINT_MAX;
 	const char *st = l->str[QE_RK_STATUS];
 
-	for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
-		f = &fields[i];
-		if ((f->kinds & k) && l->type[f->id] != 0 && !type_ok(l->type[f->id], f->type) &&
-		    l->pos[f->id] < at)
-			bad = f, at = l->pos[f->id];
-	}
-	for (size_t i = 0; i < l->ndup; i++)
-		if ((f = field_of(l->dup[i].id, k)) != NULL && !type_ok(l->dup[i].type, f->type) &&
-		    l->dup[i].pos < at)
-			bad = f, at = l->dup[i].pos;
-	if (bad != NULL) {
-		warnx("%s:%ld: %s record with an invalid '%s' (not %s)", file, line, kind,
-		    bad->key, type_names[bad->type]);
+	if (qe_record_bad_line(l, iscell ? QE_RKIND_CELL : QE_RKIND_NOTEBOOK, QE_RREAD_DIFF, kind, file, line))
 		return 1;
-	}
 	if (iscell && st != NULL && qe_vocab_lookup(&qe_vocab_cell_statuses, st) < 0) {
 		struct qe_buf w = { 0 };
 
@@ -878,7 +797,7 @@ side_clear(struct qe_side *sd)
 
 /*
  * The document named relatively that a's side w belongs to: the longest
- * name a ends in by qe_prscope_match's rule whose other side was read (what
+ * name a ends in by qe_align_relname's rule whose other side was read (what
  * would otherwise be removed or new), or NULL.
  */
 static struct qe_doc *
@@ -889,7 +808,7 @@ relative_match(struct qe_doc *const *docs, size_t n, const struct qe_doc *a, int
 	for (size_t i = 0; i < n; i++) {
 		struct qe_doc *d = docs[i];
 
-		if (d->name[0] == '/' || !d->s[!w].present || !qe_prscope_match(a->name, d->name))
+		if (d->name[0] == '/' || !d->s[!w].present || !qe_align_relname(a->name, d->name))
 			continue;
 		if (best == NULL || strlen(d->name) > strlen(best->name))
 			best = d;

@@ -162,7 +162,7 @@ int qe_reader_line(const char *s, size_t n, const char *file, long line, void *c
  * A build in a folder of another name: a document named by absolute path
  * (its records' paths were outside the book's root, e.g. inherited from a
  * cache built elsewhere) read on one side only is joined to the document
- * named relatively that it ends in (qe_prscope_match's rule, the longest
+ * named relatively that it ends in (qe_align_relname's rule, the longest
  * such name) whose other side was read; when that document has the side
  * already, the absolute one is dropped, so a lecture is listed once.
  * Then, when both sides keep documents named by absolute path (two builds

@@ -1,7 +1,7 @@
 /* The verdict rules (qe_verdict.h). */
 #include <math.h>
 
-#include "qe_vocab.h"
+#include "qe_record.h"
 #include "qe_stats.h"
 #include "qe_verdict.h"
 

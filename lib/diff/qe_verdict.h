@@ -19,7 +19,7 @@
  *    with a test the spread (lo, hi) is over the pairs of replicate i.
  *  - the caller owns the sample arrays; qe_verdict_judge() sorts both and divides
  *    the head samples by `scale` (the runner factor, 1 for none).
- *  - verdicts and answers are the words of qe_vocab.h.
+ *  - verdicts and answers are the words of qe_record.h (qe_vocab_*).
  */
 #ifndef QE_VERDICT_H
 #define QE_VERDICT_H

@@ -9,7 +9,7 @@
 #include "qe_json.h"
 #include "qe_ndjson.h"
 #include "qe_sha.h"
-#include "qe_vocab.h"
+#include "qe_record.h"
 #include "qe_hadd.h"
 #include "qe_hbuild.h"
 #include "qe_hcells.h"

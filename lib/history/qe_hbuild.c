@@ -4,7 +4,7 @@
 
 #include "qe_mem.h"
 #include "qe_json.h"
-#include "qe_vocab.h"
+#include "qe_record.h"
 #include "qe_hbuild.h"
 
 int

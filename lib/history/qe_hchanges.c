@@ -39,7 +39,7 @@
 #include "qe.h"
 #include "qe_mem.h"
 #include "qe_json.h"
-#include "qe_vocab.h"
+#include "qe_record.h"
 #include "qe_changept.h"
 #include "qe_hload.h"
 #include "qe_hout.h"

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "qe_record.h"
 #include "qe_histhtml.h"
 #include "qe_histsweep.h"
 #include "qe_html.h"
@@ -713,7 +714,6 @@ static void
 slowest_rows(struct qe_buf *b, const struct qe_histhtml *h, const char *level)
 {
 	const cJSON *r;
-	const char *what;
 	double share;
 
 	cJSON_ArrayForEach(r, h->slowest) {
@@ -724,8 +724,7 @@ slowest_rows(struct qe_buf *b, const struct qe_histhtml *h, const char *level)
 		if (strcmp(level, "cell") == 0) {
 			/* code cells counted from 1; the display name, label or first line before names */
 			qe_buf_addf(b, "<td class=n>%.0f</td>", qe_json_num(r, "index") + 1);
-			what = qe_json_str(r, "name") ? qe_json_str(r, "name") : qe_json_str(r, "label");
-			td_text(b, what ? what : qe_json_str(r, "first_line"), 60, 1);
+			td_text(b, qe_record_name_of(r, NULL), 60, 1);
 		}
 		td_secs(b, qe_json_num(r, "seconds"));
 		if (strcmp(level, "cell") == 0)

@@ -11,7 +11,7 @@
 #include "qe_stats.h"
 #include "qe_time.h"
 #include "qe_utf8.h"
-#include "qe_vocab.h"
+#include "qe_record.h"
 
 void
 qe_histmd_spark(struct qe_buf *b, const double *v, size_t n)

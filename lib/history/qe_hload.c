@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "qe_record.h"
 #include "qe_sha.h"
 #include "qe_align.h"
 #include "qe_hcells.h"
@@ -127,8 +128,7 @@ unpack(sqlite3_stmt *st, struct qe_hdocb *in)
 		c->idx = (int)r.idx;
 		c->label = r.label;
 		c->first_line = r.first_line;
-		/* builds added before names: what their tables showed */
-		c->name = r.name ? r.name : r.label ? r.label : r.first_line;
+		c->name = qe_record_name(r.name, r.label, r.first_line, NULL);
 		c->key = NULL;
 		qe_sha_hex(r.sha, 32, c->sha);
 		c->status = r.status;

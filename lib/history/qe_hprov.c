@@ -3,7 +3,7 @@
 
 #include "qe_json.h"
 #include "qe_mem.h"
-#include "qe_vocab.h"
+#include "qe_record.h"
 #include "qe_hprov.h"
 
 static void

@@ -63,19 +63,16 @@ rename_to(char **names, size_t n, size_t i, const char *to)
 	return 1;
 }
 
-/* The longest stored name named relatively that path ends in after a '/', or NULL. */
+/* The longest stored name named relatively that path names (qe_align_relname), or NULL. */
 static const char *
 relative_match(const struct names *s, const char *path)
 {
 	const char *best = NULL;
-	size_t pl = strlen(path);
 
 	for (size_t i = 0; i < s->n; i++) {
-		size_t l = strlen(s->v[i]);
-
-		if (s->v[i][0] == '/' || l >= pl || path[pl - l - 1] != '/' || strcmp(path + pl - l, s->v[i]) != 0)
+		if (s->v[i][0] == '/' || !qe_align_relname(path, s->v[i]))
 			continue;
-		if (best == NULL || l > strlen(best))
+		if (best == NULL || strlen(s->v[i]) > strlen(best))
 			best = s->v[i];
 	}
 	return best;

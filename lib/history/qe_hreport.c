@@ -10,7 +10,7 @@
 #include "qe_mem.h"
 #include "qe_json.h"
 #include "qe_ndjson.h"
-#include "qe_vocab.h"
+#include "qe_record.h"
 #include "qe_histhtml.h"
 #include "qe_histmd.h"
 #include "qe_hload.h"

@@ -19,6 +19,7 @@
 #include "qe_mem.h"
 #include "qe_json.h"
 #include "qe_gfm.h"
+#include "qe_record.h"
 #include "qe_hout.h"
 #include "qe_hquery.h"
 
@@ -175,6 +176,12 @@ machines_of(const cJSON *rows)
 	return fps;
 }
 
+static void
+name_text(struct qe_buf *b, const char *s)
+{
+	qe_gfm_text(b, s, 60);
+}
+
 /* The table, then a note when the curves come from more than one machine. */
 static void
 md_write(const cJSON *rows)
@@ -197,15 +204,11 @@ md_write(const cJSON *rows)
 		qe_gfm_addf(&b, "\nThese curves come from %d different machines: ", n);
 		cJSON_ArrayForEach(m, fps) {
 			qe_buf_adds(&b, i++ ? "; " : "");
-			if (qe_gfm_text(&b, qe_json_str(m, "runner_class"), 40) == 0)
-				qe_buf_adds(&b, "no runner class");
+			qe_record_machine(&b, qe_json_str(m, "runner_class") ? qe_json_str(m, "runner_class") :
+			    "no runner class", qe_json_str(m, "cpu_model"), qe_json_num(m, "logical_cpus"),
+			    qe_json_num(m, "memory_bytes"), qe_json_str(m, "gpu"), name_text);
 			qe_buf_adds(&b, " ");
 			qe_gfm_code(&b, qe_json_str(m, "fingerprint"), 16, 0);
-			if (qe_json_str(m, "cpu_model")) {
-				qe_buf_adds(&b, " (");
-				qe_gfm_text(&b, qe_json_str(m, "cpu_model"), 60);
-				qe_buf_adds(&b, ")");
-			}
 		}
 		qe_buf_adds(&b, ". Each row is one machine's runs, never pooled with another's: compare the"
 		    " versions on each machine, and the machines only knowing they differ.\n");

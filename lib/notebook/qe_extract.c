@@ -10,7 +10,7 @@
 
 #include "qe_utf8.h"
 #include "qe_file.h"
-#include "qe_vocab.h"
+#include "qe_record.h"
 #include "qe_docname.h"
 #include "qe_extract.h"
 #include "qe_runs.h"

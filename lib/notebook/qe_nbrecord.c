@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "qe_json.h"
-#include "qe_vocab.h"
+#include "qe_record.h"
 #include "qe_jw.h"
 #include "qe_cellname.h"
 #include "qe_nbrecord.h"

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "qe_json.h"
-#include "qe_vocab.h"
+#include "qe_record.h"
 #include "qe_timing.h"
 
 /* b - a; when one stamp is naive and the other zoned, compare wall clocks. */

@@ -5,57 +5,15 @@
 
 #include "qe_json.h"
 #include "qe_time.h"
-#include "qe_vocab.h"
 #include "qe_jw.h"
+#include "qe_record.h"
 #include "qe_status.h"
 
-enum { T_STR, T_NUM, T_BOOL, T_OBJ };
-
-static const char *const type_names[] = { "a string", "a number", "true or false", "an object" };
-
-/* The fields read here and their types (null is always accepted). */
-static const struct field {
-	const char *key;
-	int type;
-	int cell;		/* 1: of a cell record, 0: of a notebook record */
-} fields[] = {
-	{ "current", T_BOOL, 0 }, { "status", T_STR, 0 }, { "error", T_STR, 0 },
-	{ "origin", T_STR, 0 }, { "execution_seconds", T_NUM, 0 }, { "code_cells", T_NUM, 0 },
-	{ "timed_cells", T_NUM, 0 }, { "cells_seconds", T_NUM, 0 }, { "created", T_STR, 0 },
-	{ "cache_key", T_STR, 0 }, { "provenance", T_OBJ, 0 },
-	{ "label", T_STR, 1 }, { "duration_s", T_NUM, 1 }, { "start", T_STR, 1 },
-	{ "timing_source", T_STR, 1 }, { "block_label", T_STR, 1 },
-};
-
-static int
-type_ok(const cJSON *v, int type)
-{
-	switch (type) {
-	case T_STR:
-		return cJSON_IsString(v);
-	case T_NUM:
-		return cJSON_IsNumber(v);
-	case T_BOOL:
-		return cJSON_IsBool(v);
-	default:
-		return cJSON_IsObject(v);
-	}
-}
-
-/* 1 (after the message) when a field read here has another type. */
+/* 1 (after the message) when a field read here has another type (qe_record.h). */
 static int
 bad_field(const cJSON *rec, int cell, const char *kind, const char *file, long line)
 {
-	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, fields[i].key);
-
-		if (fields[i].cell == cell && v != NULL && !cJSON_IsNull(v) && !type_ok(v, fields[i].type)) {
-			warnx("%s:%ld: %s record with an invalid '%s' (not %s)", file, line, kind,
-			    fields[i].key, type_names[fields[i].type]);
-			return 1;
-		}
-	}
-	return 0;
+	return qe_record_bad_tree(rec, cell ? QE_RKIND_CELL : QE_RKIND_NOTEBOOK, QE_RREAD_STATUS, kind, file, line);
 }
 
 /* The time of a stamped build (provenance.run.started_at, else stamped_at), or NULL. */
@@ -438,6 +396,19 @@ provenance_of(const cJSON *prov)
 	return p;
 }
 
+/* o's "machine": the description of the provenance o holds (qe_record_machine_of), or null. */
+static void
+add_machine(cJSON *o)
+{
+	const cJSON *prov = cJSON_GetObjectItemCaseSensitive(o, "provenance");
+	struct qe_buf m = { 0 };
+
+	if (cJSON_IsObject(prov))
+		qe_record_machine_of(&m, prov);
+	qe_json_add_str_or_null(o, "machine", m.len ? m.data : NULL);
+	qe_buf_free(&m);
+}
+
 /* Print o with a newline onto out, and free it. */
 static void
 put(struct qe_buf *out, cJSON *o)
@@ -489,6 +460,7 @@ times_entry(const struct qe_status_doc *d)
 		qe_json_check(cJSON_AddNullToObject(o, "provenance"));
 	else
 		copy(o, "provenance", d->nb, NULL);
+	add_machine(o);
 	cJSON_AddItemToObject(o, "cells", qe_json_check(d->cells ? cJSON_Duplicate(d->cells, 1) :
 	    cJSON_CreateObject()));
 	return o;
@@ -501,6 +473,7 @@ qe_status_times(struct qe_buf *out, struct qe_status *s, const cJSON *prov)
 
 	sort_docs(s);
 	cJSON_AddItemToObject(o, "provenance", provenance_of(prov ? prov : qe_status_provenance(s)));
+	add_machine(o);
 	docs = qe_json_check(cJSON_AddObjectToObject(o, "documents"));
 	for (size_t i = 0; i < s->ndocs; i++)
 		cJSON_AddItemToObject(docs, s->docs[i].name, times_entry(&s->docs[i]));

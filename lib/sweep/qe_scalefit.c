@@ -4,7 +4,7 @@
 #include <math.h>
 
 #include "qe_scalefit.h"
-#include "qe_vocab.h"
+#include "qe_record.h"
 
 void
 qe_scalefit_loglog(const double *x, const double *y, int n, struct qe_scalefit *f)

@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "qe_record.h"
 #include "qe_gfm.h"
 #include "qe_json.h"
 #include "qe_mem.h"
 #include "qe_stats.h"
 #include "qe_scalefit.h"
 #include "qe_sweep.h"
-#include "qe_vocab.h"
 
 void
 qe_sweep_init(struct qe_sweep *sw, double ratio, double min_s)
@@ -140,8 +140,8 @@ take_run(struct qe_sweep *sw, const cJSON *rec, const char *doc, int head, const
 		take_own(sw, rec, machine, doc, head);
 	else if (injected(rec))
 		return 0;
-	else if ((cell = qe_json_str(rec, "name")) == NULL && (cell = qe_json_str(rec, "first_line")) == NULL)
-		cell = "(blank cell)";
+	else
+		cell = qe_record_name_of(rec, "(blank cell)");
 	if (!qe_mem_streq(qe_json_str(rec, "status"), "ok") ||
 	    !isfinite(qe_json_num(rec, lecture ? "cells_seconds" : "duration_s")))
 		return 0;  /* a failed run is no timing */

@@ -124,19 +124,13 @@ def _now():
     return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def where(prov):
-    """'ubuntu-latest (AMD EPYC, 4 CPUs), commit 1a2b3c4d5e6f' from a
-    qe-stamp provenance object; '' without one."""
-    if not isinstance(prov, dict):
-        return ""
-    runner, hw, src = prov.get("runner") or {}, prov.get("hardware") or {}, prov.get("source") or {}
-    parts = [p for p in (hw.get("cpu_model"),
-                         f"{hw['logical_cpus']} CPUs" if hw.get("logical_cpus") else None) if p]
-    text = runner.get("class") or runner.get("distro") or ""
-    if parts:
-        text = f"{text} ({', '.join(parts)})" if text else ", ".join(parts)
-    text = f"on {text}" if text else ""
-    if src.get("commit"):
+def where(machine, prov):
+    """'on ubuntu-latest (AMD EPYC, 4 CPUs, 16 GB), commit 1a2b3c4d5e6f': the
+    machine as qe-exec-status described it, the commit of a qe-stamp
+    provenance object; '' without either."""
+    src = (prov.get("source") or {}) if isinstance(prov, dict) else {}
+    text = f"on {machine}" if isinstance(machine, str) and machine else ""
+    if isinstance(src.get("commit"), str) and src["commit"]:
         text += f"{', ' if text else ''}commit {src['commit'][:12]}"
     return text
 
@@ -149,6 +143,7 @@ class Times:
         doc = doc if isinstance(doc, dict) else {}
         self.documents = doc.get("documents") or {}
         self.provenance = doc.get("provenance")
+        self.machine = doc.get("machine")   # the provenance's machine, described in C
 
     def get(self, name):
         return self.documents.get(name)
@@ -376,6 +371,7 @@ class _State:
             cached = e.get("execution") == "cached"
             if name == "this build" and cached or name.startswith("cache") and not cached:
                 continue
+            machine = book.machine if prov is not None else e.get("machine")
             prov = prov if prov is not None else e.get("provenance")
             if name == "stored report":
                 name = f"stored report {os.path.basename(e.get('file') or '')}"
@@ -384,7 +380,7 @@ class _State:
                 if d is None or form == "share":
                     continue
                 what = f"whole execution of {doc} (kernel start-up included)"
-                return self._text(d, form, None), self._tip(what, e.get("created"), prov, name)
+                return self._text(d, form, None), self._tip(what, e.get("created"), (machine, prov), name)
             if cell is None:
                 continue
             d = cell.get("duration_s")
@@ -399,7 +395,7 @@ class _State:
                 what = f"{records.seconds(d, sp=' ')} of the {records.seconds(total, sp=' ')} of timed cells of {doc}, " \
                        f"{'the cells of ' if cell.get('block') else 'cell '}{label}"
             src = f"{name}, {cell.get('timing_source')} timing"
-            return self._text(d, form, total), self._tip(what, cell.get("start"), prov, src)
+            return self._text(d, form, total), self._tip(what, cell.get("start"), (machine, prov), src)
         return None, self._why(srcs, doc, label, known, failed, untimed)
 
     @staticmethod
@@ -431,9 +427,9 @@ class _State:
         return records.human(d, sp)
 
     @staticmethod
-    def _tip(what, when, prov, source):
+    def _tip(what, when, machine_prov, source):
         text = f"{what}: measured {_utc(when) or 'at an unknown time'}"
-        w = where(prov)
+        w = where(*machine_prov)
         return f"{text}{' ' + w if w else ''}; source: {source}"
 
     # -- events ----------------------------------------------------------

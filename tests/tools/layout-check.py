@@ -26,6 +26,7 @@ import sys
 PREFIXES = {
     "lib/qe_mem.c": ["qe_buf_", "qe_x"],
     "lib/qe_jscan.c": ["qe_js_"],
+    "lib/qe_record.c": ["qe_vocab"],
     "lib/qe_opt.c": ["qe_cli_"],
     "lib/notebook/qe_notebook.c": ["qe_nb_"],
     "lib/provenance/qe_facts.c": ["qe_fact_"],

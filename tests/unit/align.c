@@ -6,6 +6,7 @@
  * A "folders" case is "base paths | head paths" (space-separated): the
  * output is "BASEDIR HEADDIR N" (qe_align_folders), "none", "too many" or
  * "ambiguous: B H / B2 H2".
+ * A "relname" case is "PATH DOC": 1 when they match (qe_align_relname).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -121,7 +122,24 @@ folders(const char *in, size_t n, struct qe_buf *out)
 	free(s);
 }
 
+/* "PATH DOC": 1 when they match. */
+static void
+relname(const char *in, size_t n, struct qe_buf *out)
+{
+	char *s = qe_xstrndup(in, n), *sp = strchr(s, ' ');
+
+	if (sp == NULL) {
+		qe_buf_adds(out, "bad case");
+		free(s);
+		return;
+	}
+	*sp = '\0';
+	qe_buf_addf(out, "%d", qe_align_relname(s, sp + 1));
+	free(s);
+}
+
 static const struct unit_fn fns[] = {
+	{ "relname", relname },
 	{ "align", align },
 	{ "folders", folders },
 	{ NULL, NULL }

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "qe_vocab.h"
+#include "qe_record.h"
 #include "history/qe_hbuild.h"
 #include "history/qe_hprov.h"
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "qe_vocab.h"
+#include "qe_record.h"
 #include "history/qe_hcells.h"
 
 static int

@@ -5,22 +5,6 @@
 #include "harness.h"
 #include "diff/qe_prscope.h"
 
-/* "PATH DOC": 1 when they match. */
-static void
-match(const char *in, size_t n, struct qe_buf *out)
-{
-	char *s = qe_xstrndup(in, n), *sp = strchr(s, ' ');
-
-	if (sp == NULL) {
-		qe_buf_adds(out, "bad case");
-		free(s);
-		return;
-	}
-	*sp = '\0';
-	qe_buf_addf(out, "%d", qe_prscope_match(s, sp + 1));
-	free(s);
-}
-
 /* "SPEC SPEC ... | DOC LABEL": ignored_doc and ignored_cell ("-": no label). */
 static void
 ignored(const char *in, size_t n, struct qe_buf *out)
@@ -48,7 +32,6 @@ ignored(const char *in, size_t n, struct qe_buf *out)
 }
 
 static const struct unit_fn fns[] = {
-	{ "match", match },
 	{ "ignored", ignored },
 	{ NULL, NULL }
 };

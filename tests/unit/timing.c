@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "harness.h"
-#include "qe_vocab.h"
+#include "qe_record.h"
 #include "notebook/qe_timing.h"
 
 static void

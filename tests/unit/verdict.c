@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "qe_vocab.h"
+#include "qe_record.h"
 #include "diff/qe_verdict.h"
 
 /*
@@ -41,7 +41,7 @@ judge(const char *in, size_t n, struct qe_buf *out)
 	    j.answer < 0 ? "-" : qe_vocab_name(&qe_vocab_answers, j.answer), j.b, j.h, j.ratio, j.p);
 }
 
-/* Each verdict word: 1 if a cell can have it (qe_vocab_verdict_is_cell, lib/qe_vocab.c). */
+/* Each verdict word: 1 if a cell can have it (qe_vocab_verdict_is_cell, lib/qe_record.c). */
 static void
 cell_verdicts(const char *in, size_t n, struct qe_buf *out)
 {
@@ -50,7 +50,7 @@ cell_verdicts(const char *in, size_t n, struct qe_buf *out)
 		qe_buf_addf(out, "%s%s=%d", v ? " " : "", qe_vocab_verdicts.names[v], qe_vocab_verdict_is_cell(v));
 }
 
-/* "a b": can timing sources a and b ("-" none) be compared (lib/qe_vocab.c)? */
+/* "a b": can timing sources a and b ("-" none) be compared (lib/qe_record.c)? */
 static void
 comparable(const char *in, size_t n, struct qe_buf *out)
 {

@@ -1,5 +1,5 @@
 /*
- * Unit driver for lib/qe_vocab.c. `vocab --dump` prints every table as
+ * Unit driver for lib/qe_record.c. `vocab --dump` prints every table as
  * "what: word word ...", which tests/00-unit.bats compares with the enums
  * of schema/.
  */
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "qe_vocab.h"
+#include "qe_record.h"
 
 /* "TABLE:WORD": the word's number, or -1. */
 static void
