@@ -395,10 +395,13 @@ add_thresholds(cJSON *o, const struct qe_diff_opts *opt, const struct qe_diffrec
 void
 qe_diffrec_defaults(const struct qe_diff_opts *o)
 {
-	const struct writer w = { o, NULL, { 0 }, 1, 1, 1 };
+	struct qe_diffrec w = { 0 };
 	cJSON *root = qe_json_check(cJSON_CreateObject());
 	cJSON *t;
 
+	/* Every rule applied: the replicate and memory thresholds too. */
+	w.o = o;
+	w.reps = w.mem = 1;
 	add_thresholds(root, o, &w);
 	t = cJSON_DetachItemFromObject(root, "thresholds");
 	cJSON_Delete(root);
