@@ -55,6 +55,12 @@ qe_hq_step_need(double sigma, double least, int nb, int na)
 }
 
 double
+qe_hq_unexplained_need(double sigma_log, int nb, int na)
+{
+	return QE_HQ_UNEXPLAINED_Z * 1.2533 * sigma_log * sqrt(1.0 / nb + 1.0 / na);
+}
+
+double
 qe_hq_step_ratio(double m, double f)
 {
 	double r = fmax(QE_HQ_MIN_RATIO, 1 + f / m);
