@@ -10,11 +10,17 @@ store and its answers are checked against truth.json:
 
   stored      every report added (none refused)
   small       images' "text-table" (0.08 s, x1.5) found at its build
+  planted     the planted steps (truth.json "planted": a x2 step two builds
+              before python's bump, a x0.5 one build before nbclient's, a
+              x1.5 step on a 0.08 s cell of 10% noise) found at their own
+              builds, cause "unexplained", and no other step in their
+              lectures (never moved onto the bump, never blamed on it)
   edit        errors_allowed's "ea-after" step at the edit's build, cause
               "edit", explanation "cell edited in <commit>"
   kernel      the kernel_doc's lecture step with cause "kernel"
   compare     compare's lectures that moved at the upgrade are exactly
-              truth's upgrade_docs; no lecture moved at the drift builds
+              truth's upgrade_docs; no lecture or cell moved at the drift
+              builds nor at the bumps the planted steps sit before
   machine     the runner change: one build-level row "machine" in
               compare, one build row in changes, no lecture row
   spikes      steps at an injected spike (its document, its build or the
@@ -59,7 +65,20 @@ def allowed(t):
           ("errors_allowed", t["edit_build"]), (t["kernel_doc"], t["kernel_build"]),
           ("dynamics/markov", 25), (None, t["runner_build"])}
     ok |= {(d, t["upgrade_build"]) for d in t["upgrade_docs"]}
+    ok |= {(p["document"], p["build"]) for p in t.get("planted", [])}
     return ok
+
+
+def planted_ok(t, steps):
+    """Each planted step at its own build, unexplained, and nothing else in its lecture."""
+    for p in t.get("planted", []):
+        mine = [c for c in steps if c["document"] == p["document"]]
+        cell = [c for c in mine if c["level"] == "cell" and c["label"] == p["label"]]
+        if len(cell) != 1 or build_of(t, cell[0]["run_number"]) != p["build"]:
+            return False
+        if any(build_of(t, c["run_number"]) != p["build"] or c["cause"] != "unexplained" for c in mine):
+            return False
+    return True
 
 
 SPIKES = [("intro", 15), ("errors_allowed", 22), ("images", 9), (None, 47), ("dynamics/markov", 31)]
@@ -73,12 +92,14 @@ def check(t, changes, compare, nrep, added):
     r = {"stored": added == nrep}
     at = {(c["document"], c["level"], c["label"], build_of(t, c["run_number"])): c for c in steps}
     r["small"] = ("images", "cell", "text-table", t["small_step_build"]) in at
+    r["planted"] = planted_ok(t, steps)
     e = at.get(("errors_allowed", "cell", "ea-after", t["edit_build"]))
     r["edit"] = bool(e and e["cause"] == "edit" and e["explanation"].startswith("cell edited in "))
     k = at.get((t["kernel_doc"], "lecture", None, t["kernel_build"]))
     r["kernel"] = bool(k and k["cause"] == "kernel")
     up = {c["document"] for c in compare if c["level"] == "lecture" and build_of(t, c["run_number"]) == t["upgrade_build"]}
-    drift = [c for c in compare if c["level"] != "build" and build_of(t, c["run_number"]) in (12, 48)]
+    drift = [c for c in compare if c["level"] != "build" and build_of(t, c["run_number"]) in
+             (12, 48, t.get("nbclient_build"), t.get("python_build"))]
     r["compare"] = up == set(t["upgrade_docs"]) and not drift
     mach = [c for c in compare if c["moved"] == "machine"]
     brow = [c for c in steps if c["level"] == "build"]
@@ -132,7 +153,7 @@ def main():
     tot = {"seeds": 0, "missed": 0, "spikes": 0, "false": 0, "misplaced": 0, "outliers": 0}
     for seed in range(args.first, args.first + args.seeds):
         r = one(seed, args, work)
-        bad = [k for k in ("stored", "small", "edit", "kernel", "compare", "machine") if not r[k]]
+        bad = [k for k in ("stored", "small", "planted", "edit", "kernel", "compare", "machine") if not r[k]]
         tot["seeds"] += 1
         tot["missed"] += bool(bad)
         for k in ("spikes", "false", "misplaced", "outliers"):
