@@ -413,6 +413,33 @@ plain(const struct qe_hq_run *r, int k, int j)
 	return fabs(la - lb) >= qe_hq_unexplained_need(r->sigma_log, t - a, z - t);
 }
 
+/* The squared error of y[a..t) about its mean. */
+static double
+sse(const double *y, int a, int t)
+{
+	double s = 0, q = 0;
+
+	for (int i = a; i < t; i++)
+		s += y[i], q += y[i] * y[i];
+	return q - s * s / (t - a);
+}
+
+/* Where step j of k may be: r->lo[j], r->hi[j] (qe_hq_steps). */
+static void
+place(struct qe_hq_run *r, int k, int j)
+{
+	int a = j > 0 ? r->cps[j - 1] : 0, t = r->cps[j], z = j + 1 < k ? r->cps[j + 1] : r->n;
+	double best = sse(r->ys, a, t) + sse(r->ys, t, z), slack = QE_HQ_PLACE * r->sigma_log * r->sigma_log;
+	int u;
+
+	for (u = t; u - 1 > a && sse(r->ys, a, u - 1) + sse(r->ys, u - 1, z) <= best + slack; u--)
+		continue;
+	r->lo[j] = u;
+	for (u = t; u + 1 < z && sse(r->ys, a, u + 1) + sse(r->ys, u + 1, z) <= best + slack; u++)
+		continue;
+	r->hi[j] = u;
+}
+
 int
 qe_hq_steps(struct qe_hq_run *r)
 {
@@ -437,10 +464,13 @@ qe_hq_steps(struct qe_hq_run *r)
 			if (!(r->explained && r->explained(r->ctx, r->cps[j] - 1, r->cps[j])) && !plain(r, k, j))
 				drop = j;
 		if (drop < 0)
-			return k;
+			break;
 		memmove(r->cps + drop, r->cps + drop + 1, (size_t)(k - drop - 1) * sizeof *r->cps);
 		k--;
 	}
+	for (int j = 0; r->lo && r->hi && j < k; j++)
+		place(r, k, j);
+	return k;
 }
 
 /* A one-build outlier at series point i (of the run starting at s): its row. */

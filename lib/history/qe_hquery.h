@@ -28,6 +28,7 @@
 #define QE_HQ_LECTURE_LEAST 0.05	/* ... or a lecture */
 #define QE_HQ_DETECT_AFTER 10	/* fences: min_step_s for a step that lasted this many builds */
 #define QE_HQ_UNEXPLAINED_Z 6.0	/* changes: a step nothing explains at its own build: its log medians this many standard errors apart */
+#define QE_HQ_PLACE 9.0		/* compare: a step may be at a build whose split costs this x sigma_log^2 more */
 #define QE_HQ_NEAR 2		/* changes: an unexplained step notes a provenance change up to this many builds away */
 #define QE_HQ_SPIKE_Z 6.0	/* changes: a one-build outlier is Z noise from its neighbours ... */
 #define QE_HQ_SPIKE_RATIO 1.5	/* ... and this ratio at least, */
@@ -108,6 +109,7 @@ struct qe_hq_run {
 	void *ctx;
 	double *y, *ys;		/* scratch: the floored logs, clipped */
 	int *cps;		/* out: each step's first point, ascending (n / minseg entries) */
+	int *lo, *hi;		/* out, when not NULL: the points each step may be at (qe_hq_steps) */
 	double noise, sigma, sigma_log;	/* out: log noise, build-to-build sigma of seconds, of logs */
 };
 
@@ -116,7 +118,10 @@ struct qe_hq_run {
  * CHANGES): PELT on the floored logs (spikes clipped) proposes, each step
  * must separate its neighbouring segments (validate), and a step nothing
  * explains at its own point must be plain (qe_hq_unexplained_need). A
- * step stays where the data put it. Returns their number.
+ * step stays where the data put it. Returns their number. With r->lo and
+ * r->hi, also where else the data cannot rule it out: the first points
+ * u around cps[j] (between its neighbours) whose split costs at most
+ * QE_HQ_PLACE log variances more than cps[j]'s, [lo[j], hi[j]].
  */
 int qe_hq_steps(struct qe_hq_run *r);
 
