@@ -14,7 +14,9 @@ store and its answers are checked against truth.json:
               before python's bump, a x0.5 one build before nbclient's, a
               x1.5 step on a 0.08 s cell of 10% noise) found at their own
               builds, cause "unexplained", and no other step in their
-              lectures (never moved onto the bump, never blamed on it)
+              lectures (never moved onto the bump, never blamed on it); the
+              noisy cell's may be a build off where the data put it there
+              (counted as noisy_noted)
   edit        errors_allowed's "ea-after" step at the edit's build, cause
               "edit", explanation "cell edited in <commit>"
   kernel      the kernel_doc's lecture step with cause "kernel", or, where
@@ -70,19 +72,30 @@ def allowed(t):
           ("dynamics/markov", 25), (None, t["runner_build"])}
     ok |= {(d, t["upgrade_build"]) for d in t["upgrade_docs"]}
     ok |= {(p["document"], p["build"]) for p in t.get("planted", [])}
+    ok |= {(p["document"], p["build"] + d) for p in t.get("planted", []) if p["noise"] for d in (-1, 1)}
     return ok
 
 
 def planted_ok(t, steps):
-    """Each planted step at its own build, unexplained, and nothing else in its lecture."""
+    """Each planted step at its own build, unexplained, and nothing else in its lecture.
+
+    The step on the noisy cell (10% noise, x1.5: 4 sigma) may be put a build
+    off by the data (a value beside it nearer the other side): True, but
+    "noted" then."""
+    ok = True
     for p in t.get("planted", []):
         mine = [c for c in steps if c["document"] == p["document"]]
         cell = [c for c in mine if c["level"] == "cell" and c["label"] == p["label"]]
-        if len(cell) != 1 or build_of(t, cell[0]["run_number"]) != p["build"]:
+        if len(cell) != 1 or any(c["cause"] != "unexplained" for c in mine):
             return False
-        if any(build_of(t, c["run_number"]) != p["build"] or c["cause"] != "unexplained" for c in mine):
+        at = build_of(t, cell[0]["run_number"])
+        if p["noise"] and abs(at - p["build"]) == 1:
+            ok = "noted"
+        elif at != p["build"]:
             return False
-    return True
+        if any(build_of(t, c["run_number"]) != at for c in mine):
+            return False
+    return ok
 
 
 SPIKES = [("intro", 15), ("errors_allowed", 22), ("images", 9), (None, 47), ("dynamics/markov", 31)]
@@ -162,16 +175,19 @@ def main():
         with open(os.path.join(work, f"{side}.ndjson"), "w") as fh:
             subprocess.run([os.path.join(TOOLS, "qe-cache-extract"), os.path.join(FIX, side, ".jupyter_cache")],
                            stdout=fh, check=True)
-    tot = {"seeds": 0, "missed": 0, "spikes": 0, "false": 0, "misplaced": 0, "outliers": 0, "kernel_noted": 0}
+    tot = {"seeds": 0, "missed": 0, "spikes": 0, "false": 0, "misplaced": 0, "outliers": 0, "kernel_noted": 0,
+           "noisy_noted": 0}
     for seed in range(args.first, args.first + args.seeds):
         r = one(seed, args, work)
         bad = [k for k in ("stored", "small", "planted", "edit", "kernel", "compare", "machine") if not r[k]]
         tot["seeds"] += 1
         tot["missed"] += bool(bad)
         tot["kernel_noted"] += r["kernel"] == "noted"
+        tot["noisy_noted"] += r["planted"] == "noted"
         for k in ("spikes", "false", "misplaced", "outliers"):
             tot[k] += r[k]
         print(f"seed {seed}: missed {bad or 'none'},{' kernel noted,' if r['kernel'] == 'noted' else ''}"
+              f"{' noisy step a build off,' if r['planted'] == 'noted' else ''}"
               f" spikes {r['spikes']}, false {r['false']} {r['false_rows']},"
               f" misplaced {r['misplaced']},"
               f" outliers {r['outliers']}/5, compare off {r['compare_rows']}", flush=True)
