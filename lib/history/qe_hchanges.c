@@ -424,18 +424,27 @@ sse(const double *y, int a, int t)
 	return q - s * s / (t - a);
 }
 
-/* Where step j of k may be: r->lo[j], r->hi[j] (qe_hq_steps). */
+/*
+ * Where step j of k may be: r->lo[j], r->hi[j] (qe_hq_steps). It may be at
+ * a later point u while splitting there costs at most QE_HQ_PLACE log
+ * variances more than at cps[j] and each point passed lies within
+ * QE_HQ_PLACE_Z sigma_log of the median before (the level it would
+ * join); at an earlier one the same way with the median after.
+ */
 static void
 place(struct qe_hq_run *r, int k, int j)
 {
-	int a = j > 0 ? r->cps[j - 1] : 0, t = r->cps[j], z = j + 1 < k ? r->cps[j + 1] : r->n;
+	int a = j > 0 ? r->cps[j - 1] : 0, t = r->cps[j], z = j + 1 < k ? r->cps[j + 1] : r->n, u;
 	double best = sse(r->ys, a, t) + sse(r->ys, t, z), slack = QE_HQ_PLACE * r->sigma_log * r->sigma_log;
-	int u;
+	double mb = qe_robust_median(r->y + a, (size_t)(t - a)), ma = qe_robust_median(r->y + t, (size_t)(z - t));
+	double near = QE_HQ_PLACE_Z * r->sigma_log;
 
-	for (u = t; u - 1 > a && sse(r->ys, a, u - 1) + sse(r->ys, u - 1, z) <= best + slack; u--)
+	for (u = t; u - 1 > a && fabs(r->y[u - 1] - ma) <= near &&
+	    sse(r->ys, a, u - 1) + sse(r->ys, u - 1, z) <= best + slack; u--)
 		continue;
 	r->lo[j] = u;
-	for (u = t; u + 1 < z && sse(r->ys, a, u + 1) + sse(r->ys, u + 1, z) <= best + slack; u++)
+	for (u = t; u + 1 < z && fabs(r->y[u] - mb) <= near &&
+	    sse(r->ys, a, u + 1) + sse(r->ys, u + 1, z) <= best + slack; u++)
 		continue;
 	r->hi[j] = u;
 }

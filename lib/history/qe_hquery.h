@@ -28,7 +28,8 @@
 #define QE_HQ_LECTURE_LEAST 0.05	/* ... or a lecture */
 #define QE_HQ_DETECT_AFTER 10	/* fences: min_step_s for a step that lasted this many builds */
 #define QE_HQ_UNEXPLAINED_Z 6.0	/* changes: a step nothing explains at its own build: its log medians this many standard errors apart */
-#define QE_HQ_PLACE 16.0	/* compare: a step may be at a build whose split costs this x sigma_log^2 more */
+#define QE_HQ_PLACE 16.0	/* compare: a step may be at a build whose split costs this x sigma_log^2 more ... */
+#define QE_HQ_PLACE_Z 4.0	/* ... and whose builds passed lie this x sigma_log from the level they would join */
 #define QE_HQ_NEAR 2		/* changes: an unexplained step notes a provenance change up to this many builds away */
 #define QE_HQ_SPIKE_Z 6.0	/* changes: a one-build outlier is Z noise from its neighbours ... */
 #define QE_HQ_SPIKE_RATIO 1.5	/* ... and this ratio at least, */
@@ -121,7 +122,9 @@ struct qe_hq_run {
  * step stays where the data put it. Returns their number. With r->lo and
  * r->hi, also where else the data cannot rule it out: the first points
  * u around cps[j] (between its neighbours) whose split costs at most
- * QE_HQ_PLACE log variances more than cps[j]'s, [lo[j], hi[j]].
+ * QE_HQ_PLACE log variances more than cps[j]'s and whose points passed
+ * lie within QE_HQ_PLACE_Z sigma_log of the level they would join,
+ * [lo[j], hi[j]].
  */
 int qe_hq_steps(struct qe_hq_run *r);
 
