@@ -352,8 +352,9 @@ qe-history:   code cell 7: markov-setup (label:markov-setup-6)"
 	assert_equal "$output" "$a"
 	# -m 6: numba's step (5 builds before the runner change) cannot be at its
 	# cause (a segment needs 6 builds); 6 builds before it nothing explains it
-	# and it is not plain (its medians move less than QE_HQ_UNEXPLAINED x the
-	# floor), so it is not reported (it was, at 038, before that rule)
+	# and it is not plain (its log medians are less than 6 standard errors
+	# apart, QE_HQ_UNEXPLAINED_Z), so it is not reported: a step is never
+	# moved to a cause, and at 6 builds before one it has none
 	run -0 buildno <<< "$a"
 	assert_output $'025\n030\n030\n045\n015\n015\n022\n022'
 }
