@@ -275,7 +275,7 @@ print_defaults(void)
 	} d[] = {
 		{ "slowest_rows", QE_HQ_TOP }, { "changes_min_segment", QE_HQ_MINSEG },
 		{ "changes_penalty", QE_HQ_PENALTY }, { "changes_alpha", QE_HQ_ALPHA },
-		{ "min_ratio", QE_HQ_MIN_RATIO }, { "unexplained_floors", QE_HQ_UNEXPLAINED },
+		{ "min_ratio", QE_HQ_MIN_RATIO }, { "unexplained_z", QE_HQ_UNEXPLAINED_Z },
 		{ "fence_builds", QE_HQ_FENCE_K }, { "fence_min_builds", QE_HQ_FENCE_MIN },
 	};
 	cJSON *o = qe_json_check(cJSON_CreateObject());

@@ -47,10 +47,41 @@ truth() {
 
 @test "year: the x1.5 step on the quiet 0.08 s cell is found at its build; fences say the smallest step it could find" {
 	run -0 bash -c "qe-history changes -d '$DB' | jq -c 'select(.document == \"images\" and .label == \"text-table\") | [.change, .run_number, (.before_median_s * 1000 | round), (.after_median_s * 1000 | round), .cause]'"
-	assert_output "[\"step\",$((200 + $(truth .small_step_build))),84,125,\"unexplained\"]"
+	assert_output "[\"step\",$((200 + $(truth .small_step_build))),85,128,\"unexplained\"]"
 	# its noise is a few ms: the smallest step this history can see there is well below x1.5
 	run -0 bash -c "qe-history fences -d '$DB' | jq -r 'select(.document == \"images\" and .label == \"text-table\") | (.min_step_ratio < 1.3)'"
 	assert_output true
+}
+
+@test "year: a step one or two builds before a package bump stays at its own build, unexplained, the bump only in its note; a x1.5 step on a 0.08 s cell of 10% noise is found" {
+	qe-history changes -d "$DB" > "$T/c.ndjson"
+	validate "$T/c.ndjson"
+	# before issue 40 these were moved onto the bumps (208, 218) and blamed
+	# on them ("environment: python 3.12.7 → 3.12.8"), and the noisy step
+	# (2.2 floors, under the 2.5 asked of a step nothing explains) was lost
+	for w in before-nbclient before-python noisy-small; do
+		doc=$(truth ".planted[] | select(.what == \"$w\") | .document")
+		run -0 jq -c --arg d "$doc" 'select(.change == "step" and .document == $d) | [.run_number, .level, .label, (.before_median_s * 1000 | round), (.after_median_s * 1000 | round), .cause, .explanation, .note]' "$T/c.ndjson"
+		case $w in
+		before-nbclient) assert_output '[207,"cell","ea-after",494,250,"unexplained",null,"a provenance change 1 build later: nbclient 0.10.0 → 0.10.1"]' ;;
+		before-python) assert_output '[216,"cell","markov-stationary",291,618,"unexplained",null,"a provenance change 2 builds later: python 3.12.7 → 3.12.8"]' ;;
+		noisy-small) assert_output '[224,"cell","text-table",80,121,"unexplained",null,null]' ;;
+		esac
+	done
+	# nothing at all is reported at the bumps
+	run -0 jq -c 'select(.run_number == 208 or .run_number == 218)' "$T/c.ndjson"
+	assert_output ''
+	# compare by each bumped package: the bump moved nothing (its sides stop
+	# at the steps the data put before it); by numpy: only the upgraded lectures
+	for pkg in nbclient python; do
+		run -0 bash -c "qe-history compare -d '$DB' --by $pkg | jq -r '[.level, .moved] | join(\" \")'"
+		assert_output 'build nothing'
+	done
+	run -0 bash -c "qe-history compare -d '$DB' --by numpy | jq -r 'select(.level == \"lecture\") | .document' | sort"
+	assert_output "$(truth '.upgrade_docs[]' | sort)"
+	# the Markdown table carries the note
+	run -0 bash -c "qe-history changes -d '$DB' --format md | sed 's/\xc2\xa0/ /g' | grep -F 'ea-after' | grep -F '#207'"
+	assert_output --partial '| unexplained | — | a provenance change 1 build later: nbclient 0.10.0 → 0.10.1 |'
 }
 
 @test "year: each change explained: the cell edit by its commit, the upgrade by its packages, the kernel by its backend, the runner as a machine" {
@@ -72,7 +103,9 @@ truth() {
 	run -0 jq -r 'select(.level == "lecture" and .run_number == 240) | .document' "$T/cmp.ndjson"
 	assert_equal "$(sort <<< "$output")" "$(truth '.upgrade_docs[]' | sort)"
 	run -0 jq -r 'select(.level == "build") | [.run_number, .moved, (.changes | map(.name // .what) | join(","))] | join(" ")' "$T/cmp.ndjson"
-	assert_output '212 nothing ipykernel
+	assert_output '208 nothing nbclient
+212 nothing ipykernel
+218 nothing python
 240 moved jax,jaxlib,numpy,environment.yml
 245 machine runner-class
 248 nothing scipy'
@@ -82,17 +115,22 @@ truth() {
 	# taken out) and the scipy drift (nothing moved there) to the end: 13
 	# builds, not the 5 before the runner change
 	run -0 jq -c 'select(.level == "build") | [.run_number, .n_before, .n_after]' "$T/cmp.ndjson"
-	assert_output '[212,10,20]
+	assert_output '[208,7,20]
+[212,10,20]
+[218,10,20]
 [240,10,13]
 [245,5,8]
 [248,8,5]'
 }
 
-@test "year: against the generator's truth on five seeds: nothing missed, no spike taken for a step, no false or misplaced step" {
+@test "year: against the generator's truth on five seeds: nothing missed, no spike taken for a step, no false step" {
 	# before issue 30's second round (the runner factor in compare, the rule
-	# for steps nothing explains) seeds 1-5 had two steps placed off their cause
+	# for steps nothing explains) seeds 1-5 had two steps placed off their
+	# cause; since issue 40 a step stays where the data put it: seed 1's
+	# kernel lecture's short cell "text-table" (21% noise) steps at 29, a
+	# build after the backend change, noted, not moved (misplaced 1)
 	run -0 /usr/bin/python3 "$TESTS_DIR/tools/history_truth.py" --seeds 5 --first 1 --lectures 30
-	assert_line --index 5 '{"seeds": 5, "missed": 0, "spikes": 0, "false": 0, "misplaced": 0, "outliers": 24}'
+	assert_line --index 5 '{"seeds": 5, "missed": 0, "spikes": 0, "false": 0, "misplaced": 1, "outliers": 25, "kernel_noted": 0, "noisy_noted": 0}'
 }
 
 @test "year: compare lists exactly the upgrade's lectures and nothing at the drift on the seeds that missed (150 lectures)" {

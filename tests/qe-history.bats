@@ -314,6 +314,26 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 	assert_equal "$stderr" "qe-history: $DB: no main build has document nosuchdoc"
 }
 
+@test "series: a first line that repeats in a lecture (copied cells) lists every cell it answers to and exits 2; a label or code-cell number still names one" {
+	/usr/bin/python3 "$TESTS_DIR/tools/gen_history.py" --builds 2 --prs 0 --lectures 9 --cells 7 --plain \
+		"$H/base.ndjson" "$H/head.ndjson" "$T/dup" > /dev/null
+	qe-history add -d "$T/dup.db" "$T"/dup/main-*.ndjson > /dev/null
+	# lectures/gen/000 repeats markov's three cells to 7: "import time" opens cells 1, 4 and 7
+	run -2 --separate-stderr qe-history series -d "$T/dup.db" lectures/gen/000 "import time"
+	assert_output ''
+	assert_equal "$stderr" "qe-history: $T/dup.db: document lectures/gen/000: import time names 3 cells; ask for one by its code-cell number, label or key:
+qe-history:   code cell 1: markov-setup (label:markov-setup)
+qe-history:   code cell 4: markov-setup (label:markov-setup-3)
+qe-history:   code cell 7: markov-setup (label:markov-setup-6)"
+	# its start too, and the display name they share
+	run -2 qe-history series -d "$T/dup.db" lectures/gen/000 "import t"
+	# a label names one cell even where it is another cell's display name
+	run -0 qe-history series -d "$T/dup.db" lectures/gen/000 markov-setup
+	assert_equal "$(jq -sc 'map(.code_cell) | unique' <<< "$output")" '[1]'
+	run -0 qe-history series -d "$T/dup.db" lectures/gen/000 4
+	assert_equal "$(jq -sc 'map(.label) | unique' <<< "$output")" '["markov-setup-3"]'
+}
+
 @test "changes: every injected step at its build with its cause and what changed in provenance, and nothing else (no edit without a step, no pull request); the spikes apart" {
 	run -0 qe-history changes -d "$DB"
 	run -0 jq -c 'select(.change == "step") | [(.build | split("/")[2][5:8]), .level, .document, .label, .n_before, .n_after, (.before_median_s * 1000 | round), (.after_median_s * 1000 | round), .cause, (.provenance_changes | map([.what, .name, .before[:12], .after[:12]]))]' <<< "$output"
@@ -338,9 +358,9 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 	run -0 jq -r 'select(.level == "cell" and .change == "step") | [.commit, .previous_commit, (.previous_build | split("/")[2][5:8]), .run_number] | join(" ")' "$T/c.ndjson"
 	assert_line --index 0 "$(printf 'main-30' | sha1sum | cut -d' ' -f1) $(printf 'main-29' | sha1sum | cut -d' ' -f1) 029 230"
 	run -0 bash -c "qe-history changes -d '$DB' --format md | sed 's/\xc2\xa0/ /g'"
-	assert_line --index 0 '| build | date | commit | change | level | document | cell | before | after | ratio | cause | explanation |'
-	assert_line --index 5 '| #240 | 2026-08-31 | 8fd6cad9d1ca… | step | lecture | `numba_demo` | — | 8.71 s | 10.1 s | ×1.16 | environment | numba 0.60.0 → 0.61.0, environment.yml changed |'
-	assert_line --index 9 '| #245 | 2026-10-05 | e0b1ecb3cbfa… | step | build | — | — | 31.9 s | 29.8 s | ×0.93 | runner | runner class github-hosted/ubuntu-24.04/4cpu → runs-on/cpu=4+ram=16 |'
+	assert_line --index 0 '| build | date | commit | change | level | document | cell | before | after | ratio | cause | explanation | note |'
+	assert_line --index 5 '| #240 | 2026-08-31 | 8fd6cad9d1ca… | step | lecture | `numba_demo` | — | 8.71 s | 10.1 s | ×1.16 | environment | numba 0.60.0 → 0.61.0, environment.yml changed | — |'
+	assert_line --index 9 '| #245 | 2026-10-05 | e0b1ecb3cbfa… | step | build | — | — | 31.9 s | 29.8 s | ×0.93 | runner | runner class github-hosted/ubuntu-24.04/4cpu → runs-on/cpu=4+ram=16 | — |'
 }
 
 @test "changes: a higher penalty or a longer minimum segment is accepted and deterministic" {
@@ -350,8 +370,9 @@ c.execute("BEGIN IMMEDIATE")' "$T/db" 2>/dev/null; then locked=1; break; fi
 	assert_equal "$output" "$a"
 	# -m 6: numba's step (5 builds before the runner change) cannot be at its
 	# cause (a segment needs 6 builds); 6 builds before it nothing explains it
-	# and it is not plain (its medians move less than QE_HQ_UNEXPLAINED x the
-	# floor), so it is not reported (it was, at 038, before that rule)
+	# and it is not plain (its log medians are less than 6 standard errors
+	# apart, QE_HQ_UNEXPLAINED_Z), so it is not reported: a step is never
+	# moved to a cause, and at 6 builds before one it has none
 	run -0 buildno <<< "$a"
 	assert_output $'025\n030\n030\n045\n015\n015\n022\n022'
 }
@@ -555,7 +576,7 @@ stale_timing unknown'
 	assert_equal "$output" "$plain"
 }
 
-@test "names: series finds a cell by its display name or the exercise/solution block it opens; rows count code cells from 1" {
+@test "names: series finds a cell by its display name or the exercise/solution block it opens, lists the cells a name answers to when there are several; rows count code cells from 1" {
 	J="$TESTS_DIR/fixtures/names/book/_build/jupyter_execute/lectures"
 	qe-cache-extract "$J"/*.ipynb > "$T/r.ndjson"
 	for i in 1 2; do
@@ -565,11 +586,20 @@ stale_timing unknown'
 		          started_at: ("2026-12-0" + $i + "T10:00:00.000000Z")}}}' "$T/r.ndjson" > "$T/b$i.ndjson"
 		qe-history add -d "$T/n.db" "$T/b$i.ndjson" > /dev/null
 	done
-	run -0 --separate-stderr qe-history series -d "$T/n.db" ar1_processes "solution ar1p_ex1"
+	run -0 --separate-stderr qe-history series -d "$T/n.db" ar1_processes "solution ar1p_ex1: from math import fsum"
 	assert_equal "$stderr" ""
 	run -0 jq -c '[.name, .index, .code_cell]' <<< "$output"
 	assert_output '["solution ar1p_ex1: from math import fsum",6,7]
 ["solution ar1p_ex1: from math import fsum",6,7]'
+	# the block names two cells: both listed, none picked (it was the first)
+	run -2 --separate-stderr qe-history series -d "$T/n.db" ar1_processes "solution ar1p_ex1"
+	assert_output ''
+	assert_equal "$stderr" "qe-history: $T/n.db: document ar1_processes: solution ar1p_ex1 names 2 cells; ask for one by its code-cell number, label or key:
+qe-history:   code cell 7: solution ar1p_ex1: from math import fsum (sha256:17c6916da77bfbc8e884a8026fa1ac2f0914e8cea6f34daac8d30b3fb8abb4c6)
+qe-history:   code cell 8: solution ar1p_ex1: T = 200 (sha256:7d746edf942f011b72094e8fd19839e5bf98cd09a1019c15ff6c222769ab7451)"
+	# either, asked for by its code-cell number
+	run -0 qe-history series -d "$T/n.db" ar1_processes 8
+	assert_equal "$(jq -r .name <<< "${lines[0]}")" "solution ar1p_ex1: T = 200"
 	run -0 qe-history series -d "$T/n.db" ar1_processes "solution ar1p_ex2: max(xs) (%config)"
 	run -0 jq -c '[.name, .code_cell]' <<< "${lines[0]}"
 	assert_output '["solution ar1p_ex2: max(xs) (%config)",10]'
@@ -577,7 +607,7 @@ stale_timing unknown'
 	run -2 --separate-stderr qe-history series -d "$T/n.db" ar1_processes "solution ar1p"
 	run -0 qe-history series -d "$T/n.db" ar1_processes "exercise ar1p_ex2" --format md
 	assert_line "| 2026-12-01T10:00:00.000000Z | 111111111111… | — | exercise ar1p\\_ex2: xs\\[:3\\] | 9 | — |"
-	qe-history series -d "$T/n.db" ar1_processes "solution ar1p_ex1" > "$T/s.ndjson"
+	qe-history series -d "$T/n.db" ar1_processes "solution ar1p_ex1: T = 200" > "$T/s.ndjson"
 	validate "$T/s.ndjson"
 }
 

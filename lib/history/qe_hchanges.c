@@ -68,6 +68,7 @@ struct changes {
 	const struct qe_hcell **cells;
 	double *v, *y, *ys;
 	int *cps;
+	int run_s;		/* the run being segmented starts at this point */
 };
 
 static int
@@ -216,21 +217,29 @@ kernel_cause(const struct changes *c, int a, int b, struct qe_buf *t)
 	return t->len > 0;
 }
 
+/* The cause of a step between series points a and b (-1: build level), its words into t. */
+static int
+cause_of(const struct changes *c, const cJSON *pc, int a, int b, const struct qe_hbuild_row *first,
+    struct qe_buf *t)
+{
+	int cause = -1;
+
+	if (a >= 0 && edit_cause(c, a, b, first, t))
+		cause = QE_CAUSE_EDIT;
+	if (cause < 0)
+		cause = prov_cause(pc, t);
+	if (cause < 0 && a >= 0 && kernel_cause(c, a, b, t))
+		cause = QE_CAUSE_KERNEL;
+	return cause < 0 ? QE_CAUSE_UNEXPLAINED : cause;
+}
+
 /* cause and explanation of a step between series points a and b (-1: build level). */
 static void
 explain(const struct changes *c, cJSON *o, const cJSON *pc, int a, int b, const struct qe_hbuild_row *first)
 {
 	struct qe_buf t = { 0 };
-	int cause = -1;
+	int cause = cause_of(c, pc, a, b, first, &t);
 
-	if (a >= 0 && edit_cause(c, a, b, first, &t))
-		cause = QE_CAUSE_EDIT;
-	if (cause < 0)
-		cause = prov_cause(pc, &t);
-	if (cause < 0 && a >= 0 && kernel_cause(c, a, b, &t))
-		cause = QE_CAUSE_KERNEL;
-	if (cause < 0)
-		cause = QE_CAUSE_UNEXPLAINED;
 	cJSON_AddStringToObject(o, "cause", qe_vocab_name(&qe_vocab_causes, cause));
 	qe_json_add_str_or_null(o, "explanation", t.len ? t.data : NULL);
 	qe_buf_free(&t);
@@ -334,81 +343,143 @@ validate(const double *x, int n, int *cps, int k, double sigma, double least)
 	}
 }
 
+/* The cause of a step between series points a and b, its words into t (may be NULL). */
+static int
+point_cause(const struct changes *c, int a, int b, struct qe_buf *t)
+{
+	struct qe_buf scratch = { 0 };
+	cJSON *pc = prov_changes(c->bs, c->pos[a], c->pos[b]);
+	int cause = cause_of(c, pc, a, b, &c->bs->b[c->pos[b]], t ? t : &scratch);
+
+	cJSON_Delete(pc);
+	qe_buf_free(&scratch);
+	return cause;
+}
+
 /* Is there a cause for a step between series points a and b (edit, provenance, kernel)? */
 static int
 explained(const struct changes *c, int a, int b)
 {
-	struct qe_buf t = { 0 };
-	cJSON *pc = prov_changes(c->bs, c->pos[a], c->pos[b]);
-	int yes = cJSON_GetArraySize(pc) > 0 || edit_cause(c, a, b, &c->bs->b[c->pos[b]], &t) ||
-	    kernel_cause(c, a, b, &t);
-
-	cJSON_Delete(pc);
-	qe_buf_free(&t);
-	return yes;
+	return point_cause(c, a, b, NULL) != QE_CAUSE_UNEXPLAINED;
 }
 
 /*
- * A step the noise placed a build or two off its cause: when nothing
- * explains it at cps[j] but something does up to QE_HQ_SNAP builds either
- * side (the nearest first), and the step holds there too, it moves there
- * (series c->v[s..s+n)). Returns whether the step is explained where it
- * ends.
+ * The note of a step nothing explains at series point t of the run
+ * [s, e): the nearest cause up to QE_HQ_NEAR points away, later before
+ * earlier ("a provenance change 2 builds later: python 3.12.7 →
+ * 3.12.8"); it names, it never moves the step. NULL when none.
  */
-static int
-snap(const struct changes *c, int s, int n, int *cps, int k, int j, double sigma, double least)
+static cJSON *
+near_note(const struct changes *c, int s, int e, int t)
 {
-	int a = j > 0 ? cps[j - 1] : 0, t = cps[j], z = j + 1 < k ? cps[j + 1] : n, m = (int)c->q->minseg;
-	const double *x = c->v + s;
+	static const char *const what[] = { [QE_CAUSE_EDIT] = "an edit", [QE_CAUSE_ENV] = "a provenance change",
+		[QE_CAUSE_RUNNER] = "a provenance change", [QE_CAUSE_KERNEL] = "a kernel change" };
 
-	if (explained(c, s + t - 1, s + t))
-		return 1;
-	for (int off = 1; off <= QE_HQ_SNAP; off++)
-		for (int u = t - off; u <= t + off; u += 2 * off)
-			if (u - a >= m && z - u >= m && explained(c, s + u - 1, s + u) &&
-			    step_p(x + a, u - a, x + u, z - u, sigma, least) < QE_HQ_ALPHA) {
-				cps[j] = u;
-				return 1;
+	for (int k = 1; k <= QE_HQ_NEAR; k++)
+		for (int side = 1; side >= -1; side -= 2) {
+			int b = t + side * k;
+			struct qe_buf w = { 0 }, note = { 0 };
+			int cause;
+			cJSON *o;
+
+			if (b - 1 < s || b >= e ||
+			    (cause = point_cause(c, b - 1, b, &w)) == QE_CAUSE_UNEXPLAINED) {
+				qe_buf_free(&w);
+				continue;
 			}
-	return 0;
+			qe_buf_addf(&note, "%s %d build%s %s: %s", what[cause], k, k == 1 ? "" : "s",
+			    side > 0 ? "later" : "earlier", w.data);
+			o = qe_json_check(cJSON_CreateString(note.data));
+			qe_buf_free(&w);
+			qe_buf_free(&note);
+			return o;
+		}
+	return qe_json_check(cJSON_CreateNull());
 }
 
 /*
- * Nothing explains the step at cps[j]: does it move the medians by
- * QE_HQ_UNEXPLAINED x what an explained step needs? A step without a
- * cause must be plain in the data (series c->v[s..s+n)).
+ * Nothing explains the step at cps[j] (no cause at its own build): is it
+ * plain in the data? Its medians' log ratio must be QE_HQ_UNEXPLAINED_Z
+ * standard errors of their difference, from the series' own log noise:
+ * a scan over every build of every series finds steps of 4-5.5 standard
+ * errors in noise alone.
  */
 static int
-plain(const struct changes *c, int s, int n, const int *cps, int k, int j, double sigma, double least)
+plain(const struct qe_hq_run *r, int k, int j)
 {
-	int a = j > 0 ? cps[j - 1] : 0, t = cps[j], z = j + 1 < k ? cps[j + 1] : n;
-	const double *x = c->v + s;
-	double mb = qe_robust_median(x + a, (size_t)(t - a)), ma = qe_robust_median(x + t, (size_t)(z - t));
+	int a = j > 0 ? r->cps[j - 1] : 0, t = r->cps[j], z = j + 1 < k ? r->cps[j + 1] : r->n;
+	double lb = qe_robust_median(r->y + a, (size_t)(t - a)), la = qe_robust_median(r->y + t, (size_t)(z - t));
 
-	return fabs(ma - mb) >= QE_HQ_UNEXPLAINED * qe_hq_step_need(sigma, least, t - a, z - t);
+	return fabs(la - lb) >= qe_hq_unexplained_need(r->sigma_log, t - a, z - t);
+}
+
+/* The squared error of y[a..t) about its mean. */
+static double
+sse(const double *y, int a, int t)
+{
+	double s = 0, q = 0;
+
+	for (int i = a; i < t; i++)
+		s += y[i], q += y[i] * y[i];
+	return q - s * s / (t - a);
 }
 
 /*
- * Validate, snap each step to its cause, and drop the weakest step that
- * nothing explains and is not plain (then again with its segments
- * merged); the change points that remain.
+ * Where step j of k may be: r->lo[j], r->hi[j] (qe_hq_steps). It may be at
+ * a later point u while splitting there costs at most QE_HQ_PLACE log
+ * variances more than at cps[j] and each point passed lies within
+ * QE_HQ_PLACE_Z sigma_log of the median before (the level it would
+ * join); at an earlier one the same way with the median after.
  */
-static int
-decide(struct changes *c, int s, int n, int k, double sigma, double least)
+static void
+place(struct qe_hq_run *r, int k, int j)
 {
+	int a = j > 0 ? r->cps[j - 1] : 0, t = r->cps[j], z = j + 1 < k ? r->cps[j + 1] : r->n, u;
+	double best = sse(r->ys, a, t) + sse(r->ys, t, z), slack = QE_HQ_PLACE * r->sigma_log * r->sigma_log;
+	double mb = qe_robust_median(r->y + a, (size_t)(t - a)), ma = qe_robust_median(r->y + t, (size_t)(z - t));
+	double near = QE_HQ_PLACE_Z * r->sigma_log;
+
+	for (u = t; u - 1 > a && fabs(r->y[u - 1] - ma) <= near &&
+	    sse(r->ys, a, u - 1) + sse(r->ys, u - 1, z) <= best + slack; u--)
+		continue;
+	r->lo[j] = u;
+	for (u = t; u + 1 < z && fabs(r->y[u] - mb) <= near &&
+	    sse(r->ys, a, u + 1) + sse(r->ys, u + 1, z) <= best + slack; u++)
+		continue;
+	r->hi[j] = u;
+}
+
+int
+qe_hq_steps(struct qe_hq_run *r)
+{
+	int n = r->n, k;
+	double noise = qe_robust_noise(r->v, (size_t)n);
+
+	r->noise = isnan(noise) || noise < QE_HQ_NOISE_FLOOR ? QE_HQ_NOISE_FLOOR : noise;
+	r->sigma = qe_hq_sigma(r->v, n);
+	for (int i = 0; i < n; i++)
+		r->y[i] = qe_robust_floorlog(r->v[i]);
+	r->sigma_log = fmax(qe_hq_sigma(r->y, n), QE_HQ_NOISE_FLOOR);
+	if (n < 2 * r->minseg)
+		return 0;
+	qe_changept_clip5(r->y, n, 3 * r->noise / sqrt(2.0), r->ys);
+	k = qe_changept_pelt(r->ys, n, r->minseg, r->penalty * r->noise * r->noise * log((double)n), r->cps);
+	/* validate, and drop the first step nothing explains at its own build that is not plain */
 	for (;;) {
 		int drop = -1;
 
-		k = validate(c->v + s, n, c->cps, k, sigma, least);
-		for (int j = 0; j < k; j++)
-			if (!snap(c, s, n, c->cps, k, j, sigma, least) &&
-			    !plain(c, s, n, c->cps, k, j, sigma, least) && drop < 0)
+		k = validate(r->v, n, r->cps, k, r->sigma, r->least);
+		for (int j = 0; j < k && drop < 0; j++)
+			if (!(r->explained && r->explained(r->ctx, r->cps[j] - 1, r->cps[j])) && !plain(r, k, j))
 				drop = j;
 		if (drop < 0)
-			return k;
-		memmove(c->cps + drop, c->cps + drop + 1, (size_t)(k - drop - 1) * sizeof *c->cps);
+			break;
+		memmove(r->cps + drop, r->cps + drop + 1, (size_t)(k - drop - 1) * sizeof *r->cps);
 		k--;
 	}
+	for (int j = 0; r->lo && r->hi && j < k; j++)
+		place(r, k, j);
+	return k;
 }
 
 /* A one-build outlier at series point i (of the run starting at s): its row. */
@@ -451,34 +522,41 @@ spikes(struct changes *c, int s, int e, int level, const char *doc, const struct
 	}
 }
 
+/* qe_hq_run's explained over one run of a changes series (ctx: the changes, run_s its first point). */
+static int
+run_explained(void *ctx, int a, int b)
+{
+	const struct changes *c = ctx;
+
+	return explained(c, c->run_s + a, c->run_s + b);
+}
+
 /* Segment one run of a series, c->v[s..e) at positions c->pos[s..e). */
 static void
 segment(struct changes *c, int s, int e, int level, const char *doc, const struct qe_hcell *cell,
     double least)
 {
-	int n = e - s, k, m = (int)c->q->minseg;
-	double noise, sigma;
+	struct qe_hq_run r = { .v = c->v + s, .n = e - s, .minseg = (int)c->q->minseg,
+		.penalty = c->q->penalty, .least = least, .explained = run_explained, .ctx = c,
+		.y = c->y, .ys = c->ys, .cps = c->cps };
+	int k, n = e - s;
 
-	if (n < 2 * m)
+	if (n < 2 * r.minseg)
 		return;
-	noise = qe_robust_noise(c->v + s, (size_t)n);
-	noise = isnan(noise) || noise < QE_HQ_NOISE_FLOOR ? QE_HQ_NOISE_FLOOR : noise;
-	sigma = qe_hq_sigma(c->v + s, n);
-	for (int i = 0; i < n; i++)
-		c->y[i] = qe_robust_floorlog(c->v[s + i]);
-	qe_changept_clip5(c->y, n, 3 * noise / sqrt(2.0), c->ys);
-	k = qe_changept_pelt(c->ys, n, m, c->q->penalty * noise * noise * log((double)n), c->cps);
-	k = decide(c, s, n, k, sigma, least);
+	c->run_s = s;
+	k = qe_hq_steps(&r);
 	for (int j = 0; j < k; j++) {
 		int a = j > 0 ? c->cps[j - 1] : 0, t = c->cps[j], z = j + 1 < k ? c->cps[j + 1] : n;
+		cJSON *o = change_rec(c, level, doc, cell, c->pos[s + t - 1], c->pos[s + t], s + t - 1, s + t,
+		    c->v + s + a, t - a, c->v + s + t, z - t, qe_hq_step_need(r.sigma, least, t - a, z - t));
 
-		keep(c, 0, c->pos[s + t], level, doc, cell ? cell->idx : -1,
-		    change_rec(c, level, doc, cell, c->pos[s + t - 1], c->pos[s + t], s + t - 1, s + t,
-		    c->v + s + a, t - a, c->v + s + t, z - t, qe_hq_step_need(sigma, least, t - a, z - t)));
+		cJSON_AddItemToObject(o, "note", explained(c, s + t - 1, s + t) ?
+		    qe_json_check(cJSON_CreateNull()) : near_note(c, s, e, s + t));
+		keep(c, 0, c->pos[s + t], level, doc, cell ? cell->idx : -1, o);
 	}
 	for (int j = 0; j <= k; j++)
 		spikes(c, s + (j > 0 ? c->cps[j - 1] : 0), s + (j < k ? c->cps[j] : n), level, doc,
-		    cell, noise, qe_hq_step_need(sigma, least, QE_HQ_FENCE_K, QE_HQ_FENCE_K));
+		    cell, r.noise, qe_hq_step_need(r.sigma, least, QE_HQ_FENCE_K, QE_HQ_FENCE_K));
 }
 
 /* c->v[0..n) at c->pos: each run of one runner class on its own. */
@@ -545,8 +623,11 @@ runner_changes(struct changes *c)
 			continue;
 		while (e < bs->n && same_class(bs, e - 1, e))
 			e++;
-		keep(c, 0, i, QE_LV_BUILD, NULL, -1, change_rec(c, QE_LV_BUILD, NULL, NULL, i - 1, i,
-		    -1, -1, c->total + s, i - s, c->total + i, e - i, NAN));
+		cJSON *o = change_rec(c, QE_LV_BUILD, NULL, NULL, i - 1, i, -1, -1, c->total + s, i - s,
+		    c->total + i, e - i, NAN);
+
+		cJSON_AddNullToObject(o, "note");
+		keep(c, 0, i, QE_LV_BUILD, NULL, -1, o);
 		s = i;
 	}
 }
@@ -575,7 +656,7 @@ static const struct qe_hcol change_cols[] = {
 	{ "name", "cell", QE_HF_TEXT }, { "before_median_s", "before", QE_HF_DUR },
 	{ "after_median_s", "after", QE_HF_DUR }, { "ratio", "ratio", QE_HF_RATIO },
 	{ "cause", "cause", QE_HF_TEXT }, { "explanation", "explanation", QE_HF_TEXT },
-	{ NULL, NULL, 0 }
+	{ "note", "note", QE_HF_TEXT }, { NULL, NULL, 0 }
 };
 
 int

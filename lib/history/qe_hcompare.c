@@ -59,6 +59,20 @@ struct chg {
 	int ntested;		/* lectures and cells with a verdict: the family of the change */
 };
 
+/*
+ * Where a series' side stops: at an edit (lo = hi = at) or at one of its
+ * own steps (at: where the data put it; [lo, hi]: the builds they cannot
+ * rule out), except for a change inside [lo, hi].
+ */
+struct edge {
+	int at, lo, hi;
+};
+
+struct edges {
+	struct edge *e;
+	size_t n, cap;
+};
+
 /* A row kept until every document is read, with its sort key. */
 struct crow {
 	int chg, level;
@@ -80,7 +94,10 @@ struct compare {
 	size_t nr, cap;
 	double *b, *a;
 	double *w;		/* one document's scratch */
-	int *ed;		/* one series' edits: the positions where its source or kernel_env changed */
+	struct edges ed;	/* one series' edges: its edits (source or kernel_env) and its own steps */
+	struct edges cst;	/* the steps of one document's cells (edges of its lecture too) */
+	double *sv, *sy, *sys;	/* one series' run, for its own steps (qe_hq_steps) */
+	int *sp, *scps, *slo, *shi;
 };
 
 /*
@@ -391,44 +408,93 @@ kenv_differs(const struct qe_hdocb *x, const struct qe_hdocb *y)
 	return !qe_mem_streq(x->kenv, y->kenv);
 }
 
+static void
+edge_add(struct edges *x, int at, int lo, int hi)
+{
+	x->e = qe_mem_grow(x->e, x->n, &x->cap, sizeof *x->e, 16);
+	x->e[x->n++] = (struct edge){ at, lo, hi };
+}
+
 /*
  * The positions a side may take around change g, [*from, *until): from
- * the series' newest edit before the change (ed[0..ne), ascending) to its
- * first edit after it.
+ * the series' newest edge before the change to its first edge after it;
+ * a step that may be at the change (lo <= at <= hi) is no edge of it.
  */
 static void
-side_span(const struct compare *c, const struct chg *g, const int *ed, int ne, int *from, int *until)
+side_span(const struct chg *g, const struct edges *x, int *from, int *until)
 {
-	*from = 0;
-	*until = c->bs->n;
-	for (int i = 0; i < ne; i++)
-		if (ed[i] < g->at)
-			*from = ed[i];
-		else if (ed[i] > g->at) {
-			*until = ed[i];
-			break;
+	for (size_t i = 0; i < x->n; i++) {
+		const struct edge *e = &x->e[i];
+
+		if (e->lo <= g->at && g->at <= e->hi)
+			continue;
+		if (e->at < g->at && e->at > *from)
+			*from = e->at;
+		else if (e->at > g->at && e->at < *until)
+			*until = e->at;
+	}
+}
+
+/*
+ * The series' own steps (qe_hq_steps: where changes puts them, each one
+ * the data make plain; a step with a cause at its build is at an edge
+ * already), each runner class's run on its own, added to x (and to also,
+ * when not NULL). v[i] (NaN: none) at position pos[i].
+ */
+static void
+own_steps(struct compare *c, const double *v, const int *pos, int n, double least, struct edges *x,
+    struct edges *also)
+{
+	int m = 0;
+
+	for (int i = 0; i <= n; i++) {
+		if (m > 0 && (i == n || (!isnan(v[i]) && !qe_mem_streq(c->bs->b[c->sp[m - 1]].runner_class,
+		    c->bs->b[pos[i]].runner_class)))) {
+			struct qe_hq_run r = { .v = c->sv, .n = m, .minseg = QE_HQ_MINSEG,
+				.penalty = QE_HQ_PENALTY, .least = least, .y = c->sy, .ys = c->sys,
+				.cps = c->scps, .lo = c->slo, .hi = c->shi };
+			int k = qe_hq_steps(&r);
+
+			for (int j = 0; j < k; j++) {
+				edge_add(x, c->sp[c->scps[j]], c->sp[c->slo[j]], c->sp[c->shi[j]]);
+				if (also)
+					edge_add(also, c->sp[c->scps[j]], c->sp[c->slo[j]], c->sp[c->shi[j]]);
+			}
+			m = 0;
 		}
+		if (i < n && !isnan(v[i])) {
+			c->sv[m] = v[i];
+			c->sp[m++] = pos[i];
+		}
+	}
 }
 
 /*
  * A lecture's rows: its sides stop at an edit (a build whose cells
- * changed) or a kernel change (kernel_env) either side of the change.
+ * changed), a kernel change (kernel_env), a step of its own or of one of
+ * its cells (c->cst) either side of the change.
  */
 static void
 lecture_rows(struct compare *c, const struct qe_hdoc *d, double sigma_log)
 {
-	int ne = 0;
-
+	c->ed.n = 0;
 	for (int i = 1; i < d->n; i++)	/* the edits, once for every change */
 		if (qe_hdocb_cells_differ(&d->in[i - 1], &d->in[i]) || kenv_differs(&d->in[i - 1], &d->in[i]))
-			c->ed[ne++] = d->in[i].pos;
+			edge_add(&c->ed, d->in[i].pos, d->in[i].pos, d->in[i].pos);
+	for (int i = 0; i < d->n; i++) {
+		c->w[i] = d->in[i].ok ? d->in[i].lecture_s : NAN;
+		c->sp[d->n + i] = d->in[i].pos;
+	}
+	own_steps(c, c->w, c->sp + d->n, d->n, QE_HQ_LECTURE_LEAST, &c->ed, NULL);
+	for (size_t i = 0; i < c->cst.n; i++)
+		edge_add(&c->ed, c->cst.e[i].at, c->cst.e[i].lo, c->cst.e[i].hi);
 	for (int j = 0; j < c->nc; j++) {
 		const struct chg *g = &c->c[j];
-		int nb = 0, na = 0, from, until;
+		int nb = 0, na = 0, from = 0, until = c->bs->n;
 
 		if (g->machine)
 			continue;
-		side_span(c, g, c->ed, ne, &from, &until);
+		side_span(g, &c->ed, &from, &until);
 		for (int i = 0; i < d->n; i++)
 			if (d->in[i].ok)
 				side(c, g, from, until, d->in[i].pos, d->in[i].lecture_s * c->rn.scale[d->in[i].pos],
@@ -438,12 +504,16 @@ lecture_rows(struct compare *c, const struct qe_hdoc *d, double sigma_log)
 	}
 }
 
-/* A cell's rows (floored durations): its sides stop at its edits and kernel changes either side of the change. */
+/*
+ * A cell's rows (floored durations): its sides stop at its edits, kernel
+ * changes and its own steps either side of the change; its steps go to
+ * c->cst for its lecture.
+ */
 static void
 cell_rows(struct compare *c, const struct qe_hdoc *d, const struct qe_hkeyed *k, double *v)
 {
 	double sigma_log, sigma;
-	int m = 0, ne = 0;
+	int m = 0;
 
 	for (int i = 0; i < k->n; i++)
 		if (!isnan(v[i] = k->cell[i]->dur * c->rn.scale[d->in[k->in[i]].pos]))
@@ -452,17 +522,23 @@ cell_rows(struct compare *c, const struct qe_hdoc *d, const struct qe_hkeyed *k,
 	sigma_log = log_sigma(v, k->n, c->w);
 	for (int i = 0; i < k->n; i++)
 		v[i] = isnan(v[i]) ? NAN : fmax(v[i], QE_ROBUST_FLOOR_S);
+	c->ed.n = 0;
 	for (int i = 1; i < k->n; i++)	/* the edits, once for every change */
 		if (strcmp(k->cell[i - 1]->sha, k->cell[i]->sha) != 0 ||
 		    kenv_differs(&d->in[k->in[i - 1]], &d->in[k->in[i]]))
-			c->ed[ne++] = d->in[k->in[i]].pos;
+			edge_add(&c->ed, d->in[k->in[i]].pos, d->in[k->in[i]].pos, d->in[k->in[i]].pos);
+	for (int i = 0; i < k->n; i++) {
+		c->w[i] = k->cell[i]->dur;
+		c->sp[d->n + i] = d->in[k->in[i]].pos;
+	}
+	own_steps(c, c->w, c->sp + d->n, k->n, QE_HQ_CELL_LEAST, &c->ed, &c->cst);
 	for (int j = 0; j < c->nc; j++) {
 		const struct chg *g = &c->c[j];
-		int nb = 0, na = 0, from, until;
+		int nb = 0, na = 0, from = 0, until = c->bs->n;
 
 		if (g->machine)
 			continue;
-		side_span(c, g, c->ed, ne, &from, &until);
+		side_span(g, &c->ed, &from, &until);
 		for (int i = 0; i < k->n; i++)
 			side(c, g, from, until, d->in[k->in[i]].pos, v[i], &nb, &na);
 		if (nb > 0 && na > 0)
@@ -476,17 +552,31 @@ compare_doc(const struct qe_hdoc *d, void *ctx)
 	struct compare *c = ctx;
 	struct qe_hkeyed *k;
 	int nk = qe_hdoc_keys(d, &k);
-	double *v = qe_xcalloc((size_t)d->n + 1, sizeof *v);
+	size_t n = (size_t)d->n + 1;
+	double *v = qe_xcalloc(n, sizeof *v);
 
-	c->w = qe_xcalloc((size_t)d->n + 1, sizeof *c->w);
-	c->ed = qe_xcalloc((size_t)d->n + 1, sizeof *c->ed);
+	c->w = qe_xcalloc(n, sizeof *c->w);
+	c->sv = qe_xcalloc(n, sizeof *c->sv);
+	c->sy = qe_xcalloc(n, sizeof *c->sy);
+	c->sys = qe_xcalloc(n, sizeof *c->sys);
+	c->sp = qe_xcalloc(2 * n, sizeof *c->sp);
+	c->scps = qe_xcalloc(n, sizeof *c->scps);
+	c->slo = qe_xcalloc(n, sizeof *c->slo);
+	c->shi = qe_xcalloc(n, sizeof *c->shi);
+	c->cst.n = 0;
+	for (int e = 0; e < nk; e++)	/* the cells first: their steps are the lecture's edges too */
+		cell_rows(c, d, &k[e], v);
 	for (int i = 0; i < d->n; i++)
 		v[i] = d->in[i].ok ? d->in[i].lecture_s * c->rn.scale[d->in[i].pos] : NAN;
 	lecture_rows(c, d, log_sigma(v, d->n, c->w));
-	for (int e = 0; e < nk; e++)
-		cell_rows(c, d, &k[e], v);
 	free(c->w);
-	free(c->ed);
+	free(c->sv);
+	free(c->sy);
+	free(c->sys);
+	free(c->sp);
+	free(c->scps);
+	free(c->slo);
+	free(c->shi);
 	free(v);
 	qe_hkeyed_free(k, nk);
 	return 0;
@@ -594,6 +684,8 @@ qe_hq_compare(const struct qe_hq *q)
 		free(c.c[k].after);
 	}
 	free(c.prov);
+	free(c.ed.e);
+	free(c.cst.e);
 	free(c.edge);
 	free(c.c);
 	free(c.r);

@@ -13,7 +13,10 @@
  * (min_step_s, min_step_ratio): the move qe_hq_step_need asks for between
  * these n builds and QE_HQ_DETECT_AFTER builds after a step, as a ratio no
  * less than QE_HQ_MIN_RATIO (qe_hq_step_ratio). Below it, "no change" means
- * no change this history can see.
+ * no change this history can see. A step nothing explains at its own
+ * build needs more (min_unexplained_ratio): its log medians
+ * qe_hq_unexplained_need apart, from the same n and QE_HQ_DETECT_AFTER
+ * builds and the sigma of these builds' logs.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -55,6 +58,12 @@ qe_hq_step_need(double sigma, double least, int nb, int na)
 }
 
 double
+qe_hq_unexplained_need(double sigma_log, int nb, int na)
+{
+	return QE_HQ_UNEXPLAINED_Z * 1.2533 * sigma_log * sqrt(1.0 / nb + 1.0 / na);
+}
+
+double
 qe_hq_step_ratio(double m, double f)
 {
 	double r = fmax(QE_HQ_MIN_RATIO, 1 + f / m);
@@ -68,7 +77,7 @@ struct fences {
 	const struct qe_hq *q;
 	const struct qe_hbuilds *bs;
 	int first;		/* the first position of the newest runner class's run */
-	double *v;
+	double *v, *lv;		/* one series' durations and their logs */
 	struct qe_hout o;
 };
 
@@ -97,7 +106,12 @@ fence(struct fences *f, const char *doc, const struct qe_hcell *c, int n)
 	step = qe_hq_step_need(qe_hq_sigma(f->v, n), c ? QE_HQ_CELL_LEAST : QE_HQ_LECTURE_LEAST, n,
 	    QE_HQ_DETECT_AFTER);
 	cJSON_AddNumberToObject(o, "min_step_s", step);
-	cJSON_AddNumberToObject(o, "min_step_ratio", qe_hq_step_ratio(qe_robust_median(f->v, (size_t)n), step));
+	step = qe_hq_step_ratio(qe_robust_median(f->v, (size_t)n), step);
+	cJSON_AddNumberToObject(o, "min_step_ratio", step);
+	for (int i = 0; i < n; i++)
+		f->lv[i] = qe_robust_floorlog(f->v[i]);
+	cJSON_AddNumberToObject(o, "min_unexplained_ratio", fmax(step, exp(qe_hq_unexplained_need(
+	    fmax(qe_hq_sigma(f->lv, n), QE_HQ_NOISE_FLOOR), n, QE_HQ_DETECT_AFTER))));
 	qe_hout_row(&f->o, o);
 }
 
@@ -135,6 +149,7 @@ static const struct qe_hcol fence_cols[] = {
 	{ "median_s", "median", QE_HF_DUR }, { "noise", "noise", QE_HF_NUM },
 	{ "ratio", "fence", QE_HF_RATIO }, { "abs_s", "floor", QE_HF_DUR },
 	{ "min_step_ratio", "smallest step", QE_HF_RATIO },
+	{ "min_unexplained_ratio", "smallest step, no cause", QE_HF_RATIO },
 	{ NULL, NULL, 0 }
 };
 
@@ -154,10 +169,12 @@ qe_hq_fences(const struct qe_hq *q)
 	    (cls && bs.b[f.first - 1].runner_class && strcmp(cls, bs.b[f.first - 1].runner_class) == 0)))
 		f.first--;
 	f.v = qe_xcalloc((size_t)bs.n + 1, sizeof *f.v);
+	f.lv = qe_xcalloc((size_t)bs.n + 1, sizeof *f.lv);
 	qe_hout_begin(&f.o, q->md, q->sink, fence_cols);
 	rc = bs.n > 0 ? qe_hdocs_each(q->db, q->path, &bs, NULL, fences_doc, &f) : 0;
 	qe_hout_end(&f.o);
 	free(f.v);
+	free(f.lv);
 	qe_hbuilds_free(&bs);
 	return rc == 0 ? QE_EXIT_OK : QE_EXIT_TROUBLE;
 }

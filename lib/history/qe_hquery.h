@@ -27,8 +27,10 @@
 #define QE_HQ_CELL_LEAST 0.01	/* ... and at least this many seconds for a cell */
 #define QE_HQ_LECTURE_LEAST 0.05	/* ... or a lecture */
 #define QE_HQ_DETECT_AFTER 10	/* fences: min_step_s for a step that lasted this many builds */
-#define QE_HQ_SNAP 2		/* changes: builds a step may move to the cause beside it */
-#define QE_HQ_UNEXPLAINED 2.5	/* changes: a step nothing explains moves the medians this x the floor */
+#define QE_HQ_UNEXPLAINED_Z 6.0	/* changes: a step nothing explains at its own build: its log medians this many standard errors apart */
+#define QE_HQ_PLACE 16.0	/* compare: a step may be at a build whose split costs this x sigma_log^2 more ... */
+#define QE_HQ_PLACE_Z 4.0	/* ... and whose builds passed lie this x sigma_log from the level they would join */
+#define QE_HQ_NEAR 2		/* changes: an unexplained step notes a provenance change up to this many builds away */
 #define QE_HQ_SPIKE_Z 6.0	/* changes: a one-build outlier is Z noise from its neighbours ... */
 #define QE_HQ_SPIKE_RATIO 1.5	/* ... and this ratio at least, */
 #define QE_HQ_SPIKE_ABS 0.05	/* ... and this many seconds and the step floor */
@@ -83,8 +85,48 @@ double qe_hq_sigma(const double *v, int n);
  */
 double qe_hq_step_need(double sigma, double least, int nb, int na);
 
+/*
+ * The least move of the log medians for a step nothing explains at its
+ * own build, between segments of nb and na builds of a series whose logs
+ * have build-to-build sigma sigma_log: QE_HQ_UNEXPLAINED_Z standard
+ * errors of the difference of the two medians.
+ */
+double qe_hq_unexplained_need(double sigma_log, int nb, int na);
+
 /* The smallest step ratio (up) changes reports on a series of median m with floor f. */
 double qe_hq_step_ratio(double m, double f);
+
+/*
+ * One run of a series (one runner class's builds) to segment, and what
+ * qe_hq_steps says of it. The caller owns every array (n entries each).
+ */
+struct qe_hq_run {
+	const double *v;	/* durations, seconds */
+	int n;
+	int minseg;		/* builds a segment has at least */
+	double penalty;		/* x noise^2 x log(n) per change */
+	double least;		/* a step's least move in seconds (the level's) */
+	int (*explained)(void *ctx, int a, int b);	/* a cause between points a and b? NULL: never */
+	void *ctx;
+	double *y, *ys;		/* scratch: the floored logs, clipped */
+	int *cps;		/* out: each step's first point, ascending (n / minseg entries) */
+	int *lo, *hi;		/* out, when not NULL: the points each step may be at (qe_hq_steps) */
+	double noise, sigma, sigma_log;	/* out: log noise, build-to-build sigma of seconds, of logs */
+};
+
+/*
+ * The steps of r->v, the one rule changes and compare share (qe-history(1)
+ * CHANGES): PELT on the floored logs (spikes clipped) proposes, each step
+ * must separate its neighbouring segments (validate), and a step nothing
+ * explains at its own point must be plain (qe_hq_unexplained_need). A
+ * step stays where the data put it. Returns their number. With r->lo and
+ * r->hi, also where else the data cannot rule it out: the first points
+ * u around cps[j] (between its neighbours) whose split costs at most
+ * QE_HQ_PLACE log variances more than cps[j]'s and whose points passed
+ * lie within QE_HQ_PLACE_Z sigma_log of the level they would join,
+ * [lo[j], hi[j]].
+ */
+int qe_hq_steps(struct qe_hq_run *r);
 
 int qe_hq_slowest(const struct qe_hq *q);
 int qe_hq_series(const struct qe_hq *q);

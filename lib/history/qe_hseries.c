@@ -166,10 +166,12 @@ struct series {
 };
 
 /*
- * Does cell c answer to the user's name for it: its key, its label, 8 or
- * more hex digits of its digest, its code-cell number (1-based: index +
- * 1), or its first line (the whole line, or its start when want has 4
- * characters or more)?
+ * How well cell c answers to the user's name for it: 3 by what names one
+ * cell (its key, its label, 8 or more hex digits of its digest, its
+ * code-cell number: index + 1), 2 by its display name or its first line,
+ * whole, 1 in part (the block its name opens: "solution ar1p_ex1" of
+ * "solution ar1p_ex1: ..."; the start of its first line, 4 characters or
+ * more), 0 not.
  */
 static int
 names(const struct qe_hcell *c, const char *want)
@@ -177,28 +179,54 @@ names(const struct qe_hcell *c, const char *want)
 	size_t n = strlen(want);
 
 	if (strcmp(c->key, want) == 0 || (c->label && strcmp(c->label, want) == 0))
-		return 1;
+		return 3;
 	if (n > 0 && n <= 6 && strspn(want, "0123456789") == n)
-		return atol(want) == (long)c->idx + 1;
-	/* its display name, or the block it opens ("solution ar1p_ex1" of "solution ar1p_ex1: ...") */
-	if (c->name && strncmp(c->name, want, n) == 0 && (c->name[n] == '\0' || c->name[n] == ':'))
+		return atol(want) == (long)c->idx + 1 ? 3 : 0;
+	if ((c->name && strcmp(c->name, want) == 0) || (c->first_line && strcmp(c->first_line, want) == 0))
+		return 2;
+	if (c->name && strncmp(c->name, want, n) == 0 && c->name[n] == ':')
 		return 1;
-	if (c->first_line && (strcmp(c->first_line, want) == 0 ||
-	    (n >= 4 && strncmp(c->first_line, want, n) == 0)))
+	if (c->first_line && n >= 4 && strncmp(c->first_line, want, n) == 0)
 		return 1;
 	if (n < 8 || n > 64 || strspn(want, "0123456789abcdef") != n)
 		return 0;
-	return strncmp(c->sha, want, n) == 0;
+	return strncmp(c->sha, want, n) == 0 ? 3 : 0;
 }
 
-/* The key of the newest cell `want` names, or NULL. */
+/*
+ * The key of the cell `want` names in the newest build where one answers
+ * to it, the best answers only (names); NULL (said) when none does or
+ * when several do: display names repeat in a lecture ("N = 100" three
+ * times), and picking one would show the wrong cell's history.
+ */
 static char *
-find_key(const struct qe_hdoc *d, const char *want)
+find_key(const struct series *s, const struct qe_hdoc *d, const char *want)
 {
-	for (int i = d->n - 1; i >= 0; i--)
-		for (int j = 0; j < d->in[i].ncells; j++)
-			if (names(&d->in[i].cells[j], want))
-				return qe_xstrdup(d->in[i].cells[j].key);
+	for (int i = d->n - 1; i >= 0; i--) {
+		const struct qe_hdocb *in = &d->in[i];
+		int best = 0, n = 0, first = -1;
+
+		for (int j = 0; j < in->ncells; j++)
+			best = names(&in->cells[j], want) > best ? names(&in->cells[j], want) : best;
+		if (best == 0)
+			continue;
+		for (int j = 0; j < in->ncells; j++)
+			if (names(&in->cells[j], want) == best && n++ == 0)
+				first = j;
+		if (n == 1)
+			return qe_xstrdup(in->cells[first].key);
+		warnx("%s: document %s: %s names %d cells; ask for one by its code-cell number, label"
+		    " or key:", s->q->path, d->name, want, n);
+		for (int j = 0; j < in->ncells; j++)
+			if (names(&in->cells[j], want) == best)
+				warnx("  code cell %d: %s (%s)", in->cells[j].idx + 1, in->cells[j].name ?
+				    in->cells[j].name : in->cells[j].first_line ? in->cells[j].first_line : "",
+				    in->cells[j].key);
+		return NULL;
+	}
+	warnx("%s: document %s has no cell named %s (a label, a code-cell number from 1, its"
+	    " name, a first line or its start, a cell key, or 8 or more hex digits of a source"
+	    " digest)", s->q->path, d->name, want);
 	return NULL;
 }
 
@@ -233,10 +261,7 @@ series_doc(const struct qe_hdoc *d, void *ctx)
 	struct series *s = ctx;
 
 	s->found = 1;
-	if (s->q->cell && (s->key = find_key(d, s->q->cell)) == NULL) {
-		warnx("%s: document %s has no cell named %s (a label, a code-cell number from 1, its"
-		    " name, a first line or its start, a cell key, or 8 or more hex digits of a source"
-		    " digest)", s->q->path, d->name, s->q->cell);
+	if (s->q->cell && (s->key = find_key(s, d, s->q->cell)) == NULL) {
 		s->trouble = 1;
 		return 0;
 	}

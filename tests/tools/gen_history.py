@@ -62,7 +62,15 @@ The history (builds numbered from 1):
   - spikes (one build, not steps): build 15 "numpy-eig" x4, build 22
     errors_allowed x1.8 (as without --year), build 9 images' "png-helper"
     x3, build 47 every cell of the lecture truth.json "spike_doc" x2.5,
-    build 31 dynamics/markov's "markov-simulate" x3.
+    build 31 dynamics/markov's "markov-simulate" x3;
+  - package bumps with steps just before them, which must stay where they
+    are (issue 40): nbclient 0.10.0 -> 0.10.1 at build 8 and python 3.12.7
+    -> 3.12.8 at build 18; truth.json "planted" names three cells of
+    generated lectures (code cell index 2) given durations of their own: a
+    clean x2 step 0.30 s -> 0.60 s from build 16 on (two builds before
+    python's bump), a x0.5 step 0.50 s -> 0.25 s from build 7 on (one
+    build before nbclient's), and a x1.5 step on a noisy 0.08 s cell (x
+    exp(N(0, 0.10)), 10% noise) from build 24 on, where nothing changed.
 """
 import argparse
 import copy
@@ -117,6 +125,8 @@ def provenance(b, pr, truth):
             pkgs["ipykernel"] = "6.29.6"
         if b >= 48:
             pkgs["scipy"] = "1.14.2"
+        pkgs["nbclient"] = "0.10.1" if b >= truth["nbclient_build"] else "0.10.0"
+        pkgs["python"] = "3.12.8" if b >= truth["python_build"] else "3.12.7"
     facts = {"runner_class": rclass, "cpu_model": "AMD EPYC 7763 64-Core Processor",
              "packages": {k: ".".join(v.split(".")[:2]) for k, v in sorted(pkgs.items())}}
     envfile = truth["env_after"] if upgraded else truth["env_before"]
@@ -149,7 +159,9 @@ def provenance(b, pr, truth):
     return p
 
 
-def noisy(rng, d, swing, quiet=False):
+def noisy(rng, d, swing, quiet=False, noise=None):
+    if noise is not None:  # a cell of its own noise: x exp(N(0, noise))
+        return d * math.exp(rng.gauss(0, noise))
     if quiet:  # a cell whose noise is a few ms
         return d * math.exp(rng.gauss(0, 0.03)) + rng.gauss(0, 0.002)
     if d >= 0.05:
@@ -191,6 +203,15 @@ def year_factor(b, pr, doc, label, truth):
     if b == 31 and doc == "dynamics/markov" and label == "markov-simulate":
         f *= 3.0
     return f
+
+
+def planted(b, pr, doc, index, truth):
+    """(seconds, noise or None) of a cell with a step of its own (--year), else None."""
+    for st in truth.get("planted", []):
+        if st["document"] == doc and st["index"] == index:
+            f = (5.0 if pr else 1.0) * (st["factor"] if b >= st["build"] else 1.0)
+            return st["base_s"] * f * (0.8 if b >= truth["runner_build"] and not pr else 1.0), st["noise"]
+    return None
 
 
 def kernel_env(b, doc, truth):
@@ -270,7 +291,10 @@ def build_records(rng, b, pr, base, head, order, args, truth):
                 d = c["duration_s"] * args.scale * factor(b, pr, doc, c["label"], truth)
                 swing = c["index"] == 0 or c["status"] == "error"
                 quiet = args.year and doc == "images" and c["label"] == "text-table"
-                c["duration_s"] = round(noisy(rng, d, swing, quiet), 6)
+                st = planted(b, pr, doc, c["index"], truth)
+                if st:
+                    d = st[0]
+                c["duration_s"] = round(noisy(rng, d, swing, quiet, st[1] if st else None), 6)
             cells.append(c)
         if nb["status"] == "ok":
             s = round(sum(c["duration_s"] for c in cells if c["duration_s"] is not None), 6)
@@ -283,6 +307,19 @@ def build_records(rng, b, pr, base, head, order, args, truth):
         for r in [nb] + cells:  # provenance last, as qe-stamp appends it
             lines.append(json.dumps(r, ensure_ascii=False, separators=(",", ":"))[:-1] + ',"provenance":' + prov + "}")
     return "\n".join(lines) + "\n"
+
+
+def plant(free, base, order):
+    """The cells given steps of their own: two just before a package bump, one small on a noisy cell."""
+    timed = [d for d in order if d not in ("broken", "stale_timing")]
+    spec = [("before-python", 16, 2.0, 0.30, None), ("before-nbclient", 7, 0.5, 0.50, None),
+            ("noisy-small", 24, 1.5, 0.08, 0.10)]
+    out = []
+    for (what, build, f, s, noise), doc in zip(spec, free):
+        tmpl = base[timed[int(doc.rsplit("/", 1)[1]) % len(timed)]]
+        out.append({"what": what, "document": doc, "index": 2, "label": tmpl["cells"][2]["label"],
+                    "build": build, "factor": f, "base_s": s, "noise": noise})
+    return out
 
 
 def write(path, text, plain):
@@ -320,6 +357,8 @@ def main():
         truth.update(year=True, small_step_build=33, edit_build=36, kernel_build=28,
                      upgrade_docs=names[::10], kernel_doc=gen[len(gen) // 3],
                      spike_doc=gen[len(gen) // 2], numpy_before="2.0.2", numpy_after="2.1.3")
+        free = [d for d in gen if d not in truth["upgrade_docs"] + [truth["kernel_doc"], truth["spike_doc"]]]
+        truth.update(nbclient_build=8, python_build=18, planted=plant(free, base, order))
     else:
         truth["upgrade_docs"] = ["numba_demo"]
     rng = random.Random(args.seed)
