@@ -128,11 +128,15 @@ has_re() {
 	assert_line --partial "**results differ**, earlier cell changed, machines differ |"
 }
 
-@test "runner factor: a large one is a warning; adjusted ratios are shown" {
+@test "runner factor: a large one is a warning that says what it means; the ratio is as measured, no row carries an adjusted one where it changes nothing" {
+	# issue 40: every row used to read "×4.75 (adj. ×3.35)"; runner.ndjson
+	# is the timed pair with head x1.6, judged with -A
 	run -0 --separate-stderr qe-comment runner.ndjson
 	plain
-	assert_line "> - **Runner speed**: cells whose code did not change ran ×1.42 as long in head (median of 8 cells); verdicts are adjusted for it."
-	assert_line --partial "| 🔴 slower | intro | slow-sleep | 0.30 s → 1.45 s | ×4.75 (adj. ×3.35) |"
+	assert_line "> - **Runner speed**: 3 compute cells in 3 lectures whose code did not change ran ×1.59 as long in head, too few to speak for the machine: removed as asked (qe-cell-diff -A); a verdict it would change is unclear (machine speed differs)."
+	assert_line --partial "| 🔴 slower | intro | slow-sleep | 0.30 s → 1.45 s | ×4.75 | +1.14 s |"
+	refute_output --partial "adj."
+	assert_line --partial "Runner factor ×1.59 (3 compute cells in 3 lectures, within ×1.01): too few cells to speak for the machine; removed from the verdicts."
 }
 
 @test "replicates: unclear verdicts and p-values; stock caches: whole-notebook times" {
@@ -363,9 +367,9 @@ big() {
 	run -0 --separate-stderr qe-comment -s "$T/bad.ndjson"
 	assert_equal "$stderr" ""
 	plain
-	assert_line --partial "(median of ? cells); verdicts are adjusted for it."
+	assert_line --partial "**Runner speed**: ? compute cells in 3 lectures whose code did not change ran ×1.59 as long in head"
 	assert_line '- Base: `base.ndjson` (? records); head: `head.ndjson` (? records).'
-	assert_line --partial "Runner factor ×1.42 (? cells), removed from the verdicts. Machines: unknown."
+	assert_line --partial "Runner factor ×1.59 (? compute cells in 3 lectures, within ×1.01): too few cells to speak for the machine; removed from the verdicts. Machines: unknown."
 }
 
 @test "-r: the job summary of one build (golden), from a file, stdin or gzip" {

@@ -121,6 +121,8 @@ write_cell(void *arg, const struct qe_nb_diff *nb, const struct qe_cell_diff *c)
 {
 	struct writer *w = arg;
 	struct qe_buf *b = &w->cells;
+	/* the adjusted ratio of a verdict the factor weighed: timed, or made unclear by it */
+	int timed = qe_vocab_verdict_is_timed(c->adj_verdict);
 	const struct qe_cell *bc = c->b, *hc = c->h, *any = hc ? hc : bc;
 	const struct qe_judgement *j = &c->j;
 	uint32_t label = hc && hc->label ? hc->label : bc && bc->label ? bc->label : 0;
@@ -143,7 +145,7 @@ write_cell(void *arg, const struct qe_nb_diff *nb, const struct qe_cell_diff *c)
 	QE_JW_KEY(b, "delta_s"), qe_jw_num(b, bc && hc ? j->h - j->b : NAN, 6);
 	if (w->o->adjust > 0 || w->scale != 1)
 		QE_JW_KEY(b, "adjusted_ratio"),
-		qe_jw_num(b, qe_vocab_verdict_is_timed(j->verdict) && j->b > 0 ? j->ratio : NAN, 4);
+		qe_jw_num(b, timed && j->b > 0 ? j->ratio : NAN, 4);
 	QE_JW_KEY(b, "share_base"), qe_jw_num(b, share(j->b, nb->sum[QE_BASE]), 4);
 	QE_JW_KEY(b, "share_head"), qe_jw_num(b, share(j->h, nb->sum[QE_HEAD]), 4);
 	QE_JW_KEY(b, "status_base"), qe_jw_str(b, bc ? qe_vocab_name(&qe_vocab_cell_statuses, bc->status) : NULL);
@@ -274,7 +276,7 @@ jw_kernel_changes(struct qe_buf *b, const struct qe_side *bs, const struct qe_si
  * was a cJSON object (numbers in the one form, qe_jw.h).
  */
 static void
-write_notebook(struct qe_buf *b, const struct qe_nb_diff *nb)
+write_notebook(struct qe_buf *b, const struct qe_nb_diff *nb, double scale)
 {
 	const struct qe_side *bs = &nb->doc->s[QE_BASE], *hs = &nb->doc->s[QE_HEAD];
 	const struct qe_judgement *j = &nb->j;
@@ -298,6 +300,8 @@ write_notebook(struct qe_buf *b, const struct qe_nb_diff *nb)
 	QE_JW_KEY(b, "head_s"), qe_jw_num(b, j->h, 6);
 	QE_JW_KEY(b, "ratio"), qe_jw_num(b, nb->measure && j->b > 0 ? j->h / j->b : NAN, 4);
 	QE_JW_KEY(b, "delta_s"), qe_jw_num(b, nb->measure ? j->h - j->b : NAN, 6);
+	if (scale != 1)	/* the measure after removing the runner factor (its cells' sum only) */
+		QE_JW_KEY(b, "adjusted_ratio"), qe_jw_num(b, nb->measure && j->b > 0 ? j->ratio : NAN, 4);
 	QE_JW_KEY(b, "base_execution_seconds"), qe_jw_num(b, nb->exec_med[QE_BASE], 6);
 	QE_JW_KEY(b, "head_execution_seconds"), qe_jw_num(b, nb->exec_med[QE_HEAD], 6);
 	QE_JW_KEY(b, "base_cells_seconds"), qe_jw_num(b, nb->cells_med[QE_BASE], 6);
@@ -329,7 +333,8 @@ add_flag_counts(cJSON *o, const char *key, const long *c)
 		/* the flags of replicate runs, hook memory and the evaluation's
 		 * (fidelity, recompiles) only when set, so that a build's summary
 		 * keeps its fields */
-		if (c[f] > 0 || (f != QE_F_COMPILE && f != QE_F_MEMORY && f != QE_F_PRECISION && f != QE_F_RECOMPILE))
+		if (c[f] > 0 || (f != QE_F_COMPILE && f != QE_F_MEMORY && f != QE_F_PRECISION && f != QE_F_RECOMPILE &&
+		    f != QE_F_SPEED))
 			add_number(x, qe_vocab_name(&qe_vocab_flags, f), (double)c[f]);
 }
 
@@ -389,6 +394,11 @@ add_thresholds(cJSON *o, const struct qe_diff_opts *opt, const struct writer *w)
 	add_number(t, "alpha", opt->cell.alpha);
 	add_number(t, "cell_time_abs_s", opt->cell.time_abs);
 	add_number(t, "import_abs_s", opt->import_abs);
+	add_number(t, "factor_min_s", opt->factor_min_s);
+	add_number(t, "factor_band", QE_VERDICT_FACTOR_BAND);
+	add_number(t, "factor_min_cells", QE_VERDICT_FACTOR_CELLS);
+	add_number(t, "factor_min_lectures", QE_VERDICT_FACTOR_DOCS);
+	add_number(t, "factor_spread", QE_VERDICT_FACTOR_SPREAD);
 }
 
 /*
@@ -421,7 +431,7 @@ add_environment(cJSON *o, const struct qe_reader *r, struct qe_doc *const *execu
 }
 
 static void
-write_summary(const struct qe_diff_opts *opt, const struct qe_reader *r, const struct qe_runner_factor *rf,
+write_summary(const struct qe_diff_opts *opt, const struct qe_reader *r, const struct qe_factor_facts *rf,
     struct qe_diff_totals *t, const char *basename, const char *headname, struct qe_doc *const *executed,
     size_t nexecuted, const struct writer *w)
 {
@@ -438,6 +448,9 @@ write_summary(const struct qe_diff_opts *opt, const struct qe_reader *r, const s
 	add_flag_counts(o, "cell_flags", t->cell_flags);
 	qe_json_add_rounded(o, "runner_factor", rf->factor, 4);
 	add_number(o, "runner_factor_cells", rf->cells);
+	add_number(o, "runner_factor_lectures", rf->docs);
+	qe_json_add_rounded(o, "runner_factor_spread", rf->spread, 4);
+	add_str(o, "speed", qe_vocab_name(&qe_vocab_speeds, qe_verdict_speed_state(rf)));
 	qe_json_check(cJSON_AddBoolToObject(o, "adjusted", qe_diff_scale(opt, rf) != 1));
 	add_machines(o, t);
 	add_environment(o, r, executed, nexecuted);
@@ -456,7 +469,7 @@ qe_diffrec_write(const struct qe_diff_opts *o, const struct qe_reader *r, const 
 {
 	size_t n;
 	struct qe_doc **docs = qe_reader_docs(r, &n);
-	struct qe_runner_factor rf = qe_diff_runner_factor(o, r, docs, n);
+	struct qe_factor_facts rf = qe_diff_runner_factor(o, r, docs, n);
 	struct writer w = { o, r, { 0 }, qe_diff_scale(o, &rf), 0, 0 };
 	struct qe_buf line = { 0 };	/* the notebook-diff line, then its cell-diff lines */
 	struct qe_diff_totals t = { 0 };
@@ -471,13 +484,16 @@ qe_diffrec_write(const struct qe_diff_opts *o, const struct qe_reader *r, const 
 		if (nb.executed)
 			executed[nexecuted++] = docs[i];
 		qe_buf_reset(&line);
-		write_notebook(&line, &nb);
+		write_notebook(&line, &nb, w.scale);
 		w.reps |= nb.j.answer >= 0;
 		qe_json_emit_bytes(line.data, line.len);
 		qe_json_emit_bytes(w.cells.data, w.cells.len);
 		qe_diff_tally(&t, r, &nb);
 		qe_fidelity_free(&nb.fid);
 	}
+	/* everything slower at once on one runner class and CPU: the likeliest real regression */
+	if (qe_verdict_speed_state(&rf) == QE_SP_BROAD_SLOWER)
+		t.regressions++;
 	write_summary(o, r, &rf, &t, basename, headname, executed, nexecuted, &w);
 	free(executed);
 	regressions = t.regressions;
