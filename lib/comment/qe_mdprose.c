@@ -46,6 +46,50 @@ sum_count(struct qe_buf *b, const struct qe_diffset *d, const char *key)
 		qe_gfm_count(b, n);
 }
 
+/* The summary's count `key` and its word ("?" and the plural when it is not a count). */
+static void
+sum_counted(struct qe_buf *b, const struct qe_diffset *d, const char *key, const char *one, const char *many)
+{
+	long n = qe_diffsum_count(d, key);
+
+	if (n < 0)
+		qe_buf_adds(b, "?"), qe_buf_adds(b, many);
+	else
+		counted(b, "", n, one, many);
+}
+
+/* "12 compute cells in 2 lectures" */
+static void
+factor_where(struct qe_buf *w, const struct qe_diffset *d)
+{
+	sum_counted(w, d, "runner_factor_cells", " compute cell", " compute cells");
+	qe_buf_adds(w, " in ");
+	sum_counted(w, d, "runner_factor_lectures", " lecture", " lectures");
+}
+
+/* "10 of 12 compute cells, in 2 of 2 lectures," */
+static void
+broad_where(struct qe_buf *w, const struct qe_diffset *d)
+{
+	sum_count(w, d, "runner_factor_moved_cells");
+	qe_buf_adds(w, " of ");
+	sum_counted(w, d, "runner_factor_cells", " compute cell", " compute cells");
+	qe_buf_adds(w, ", in ");
+	sum_count(w, d, "runner_factor_moved_lectures");
+	qe_buf_adds(w, " of ");
+	sum_counted(w, d, "runner_factor_lectures", " lecture,", " lectures,");
+}
+
+/* "12 compute cells in 2 lectures whose code did not change ran ×3.00 as long in head" */
+static void
+factor_cells(struct qe_buf *w, const struct qe_diffset *d, double rf)
+{
+	factor_where(w, d);
+	qe_buf_adds(w, " whose code did not change ran ");
+	qe_gfm_ratio(w, rf);
+	qe_buf_adds(w, " as long in head");
+}
+
 /* "**N <slower>**, F faster, [U unclear, ]S unchanged" ("0 <slower>" plain). */
 static void
 tally(struct qe_buf *b, long slower, const char *one, const char *many, const char *none,
@@ -154,11 +198,9 @@ qe_mdprose_headline(struct qe_buf *b, const struct qe_review *r)
 	if (broad) {
 		qe_buf_adds(b, "**Broad slowdown** ");
 		qe_gfm_ratio(b, qe_diffsum_num(d, "runner_factor"));
-		qe_buf_adds(b, " over ");
-		sum_count(b, d, "runner_factor_cells");
-		qe_buf_adds(b, " unchanged cells in ");
-		sum_count(b, d, "runner_factor_lectures");
-		qe_buf_adds(b, " lectures on the same machine; ");
+		qe_buf_adds(b, ": ");
+		broad_where(b, d);
+		qe_buf_adds(b, " on the same machine; ");
 	}
 	headline_counts(b, r, yellow);
 	if (r->n_compile > 0)
@@ -373,37 +415,6 @@ warn_now_failing(struct qe_buf *w, const struct qe_review *r)
 	qe_buf_adds(w, ".\n");
 }
 
-/* The summary's count `key` and its word ("?" and the plural when it is not a count). */
-static void
-sum_counted(struct qe_buf *b, const struct qe_diffset *d, const char *key, const char *one, const char *many)
-{
-	long n = qe_diffsum_count(d, key);
-
-	if (n < 0)
-		qe_buf_adds(b, "?"), qe_buf_adds(b, many);
-	else
-		counted(b, "", n, one, many);
-}
-
-/* "12 compute cells in 2 lectures" */
-static void
-factor_where(struct qe_buf *w, const struct qe_diffset *d)
-{
-	sum_counted(w, d, "runner_factor_cells", " compute cell", " compute cells");
-	qe_buf_adds(w, " in ");
-	sum_counted(w, d, "runner_factor_lectures", " lecture", " lectures");
-}
-
-/* "12 compute cells in 2 lectures whose code did not change ran ×3.00 as long in head" */
-static void
-factor_cells(struct qe_buf *w, const struct qe_diffset *d, double rf)
-{
-	factor_where(w, d);
-	qe_buf_adds(w, " whose code did not change ran ");
-	qe_gfm_ratio(w, rf);
-	qe_buf_adds(w, " as long in head");
-}
-
 /*
  * The likely shared cause of a broad change, from provenance: the packages
  * whose version changed, the lectures whose kernel ran with something else.
@@ -448,8 +459,14 @@ warn_runner(struct qe_buf *w, const struct qe_diffset *d, double rf)
 
 	if (sp == QE_SP_BROAD_SLOWER || sp == QE_SP_BROAD_FASTER) {
 		qe_buf_adds(w, sp == QE_SP_BROAD_SLOWER ? "> - **Broad slowdown**: " : "> - **Broad speedup**: ");
-		factor_cells(w, d, rf);
-		qe_buf_adds(w, ", on the same runner class and CPU: not the machine but a cause they share");
+		broad_where(w, d);
+		qe_buf_adds(w, " whose code did not change ran ");
+		qe_gfm_ratio(w, sp == QE_SP_BROAD_SLOWER ? qe_diffsum_threshold(d, "factor_band") :
+		    1 / qe_diffsum_threshold(d, "factor_band"));
+		qe_buf_adds(w, sp == QE_SP_BROAD_SLOWER ? " as long or longer in head (median " :
+		    " as long or shorter in head (median ");
+		qe_gfm_ratio(w, rf);
+		qe_buf_adds(w, "), on the same runner class and CPU: not the machine but a cause they share");
 		qe_buf_adds(w, sp == QE_SP_BROAD_SLOWER ? " (this fails the check). " : ". ");
 		broad_cause(w, d);
 	} else if (sp == QE_SP_DIFFERS) {

@@ -163,24 +163,48 @@ log_spread(double *logs, int n, double factor)
 	return exp(qe_stats_median(logs, n));
 }
 
-/* Append l to *logs (*n of *cap). */
+/* The logs of the factor's cells and the document each is in. */
+struct factor_logs {
+	double *l;
+	size_t *doc;
+	int n, cap;
+};
+
 static void
-push_log(double **logs, int *n, int *cap, double l)
+push_log(struct factor_logs *f, double l, size_t doc)
 {
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 64;
-		*logs = qe_xrealloc(*logs, sizeof(double) * (size_t)*cap);
+	if (f->n == f->cap) {
+		f->cap = f->cap ? f->cap * 2 : 64;
+		f->l = qe_xrealloc(f->l, sizeof *f->l * (size_t)f->cap);
+		f->doc = qe_xrealloc(f->doc, sizeof *f->doc * (size_t)f->cap);
 	}
-	(*logs)[(*n)++] = l;
+	f->l[f->n] = l;
+	f->doc[f->n++] = doc;
+}
+
+/* rf->moved, rf->moved_docs: the cells beyond the band in the factor's direction. */
+static void
+count_moved(struct qe_factor_facts *rf, const struct factor_logs *f)
+{
+	double edge = log(QE_VERDICT_FACTOR_BAND), sign = rf->factor >= 1 ? 1 : -1;
+	size_t last = (size_t)-1;
+
+	for (int i = 0; i < f->n; i++)
+		if (f->l[i] * sign >= edge) {
+			rf->moved++;
+			rf->moved_docs += f->doc[i] != last;
+			last = f->doc[i];
+		}
 }
 
 struct qe_factor_facts
 qe_diff_runner_factor(const struct qe_diff_opts *o, const struct qe_reader *r,
     struct qe_doc *const *docs, size_t n)
 {
-	struct qe_factor_facts rf = { NAN, NAN, 0, 0, 0, 1 };
-	double *logs = NULL, l;
-	int nl = 0, cap = 0, np;
+	struct qe_factor_facts rf = { NAN, NAN, 0, 0, 0, 1, 0, 0 };
+	struct factor_logs f = { NULL, NULL, 0, 0 };
+	double l;
+	int np;
 
 	for (size_t k = 0; k < n; k++) {
 		struct cellpair *cp;
@@ -195,17 +219,23 @@ qe_diff_runner_factor(const struct qe_diff_opts *o, const struct qe_reader *r,
 				rf.docs++, rf.same_machine &= same_machine(r, docs[k]);
 			seen = 1;
 			rf.reps += cp[i].b->more && cp[i].h->more;
-			push_log(&logs, &nl, &cap, l);
+			push_log(&f, l, k);
 		}
 		free(cp);
 	}
-	rf.cells = nl;
-	rf.same_machine &= nl > 0;
-	if (nl >= o->factor_min_cells) {
-		rf.factor = exp(qe_stats_median(logs, nl));
-		rf.spread = log_spread(logs, nl, rf.factor);
+	rf.cells = f.n;
+	rf.same_machine &= f.n > 0;
+	if (f.n >= o->factor_min_cells) {
+		double *v = qe_xmalloc(sizeof *v * (size_t)f.n);
+
+		memcpy(v, f.l, sizeof *v * (size_t)f.n);
+		rf.factor = exp(qe_stats_median(v, f.n));
+		count_moved(&rf, &f);
+		rf.spread = log_spread(v, f.n, rf.factor);
+		free(v);
 	}
-	free(logs);
+	free(f.l);
+	free(f.doc);
 	return rf;
 }
 

@@ -450,6 +450,8 @@ write_summary(const struct qe_diff_opts *opt, const struct qe_reader *r, const s
 	add_number(o, "runner_factor_cells", rf->cells);
 	add_number(o, "runner_factor_lectures", rf->docs);
 	qe_json_add_rounded(o, "runner_factor_spread", rf->spread, 4);
+	add_number(o, "runner_factor_moved_cells", rf->moved);
+	add_number(o, "runner_factor_moved_lectures", rf->moved_docs);
 	add_str(o, "speed", qe_vocab_name(&qe_vocab_speeds, qe_verdict_speed_state(rf)));
 	qe_json_check(cJSON_AddBoolToObject(o, "adjusted", qe_diff_scale(opt, rf) != 1));
 	add_machines(o, t);

@@ -88,11 +88,11 @@ qe_verdict_speed_state(const struct qe_factor_facts *f)
 		return QE_SP_STEADY;
 	if (f->cells < QE_VERDICT_FACTOR_CELLS || f->docs < QE_VERDICT_FACTOR_DOCS)
 		return QE_SP_FEW;
-	if (!(f->spread <= QE_VERDICT_FACTOR_SPREAD))
-		return QE_SP_MIXED;
-	/* one runner class and CPU moved everything: a shared cause in the code or its environment */
+	/* one runner class and CPU moved most cells: a shared cause in the code or its environment */
 	if (f->same_machine)
 		return f->factor > 1 ? QE_SP_BROAD_SLOWER : QE_SP_BROAD_FASTER;
+	if (!(f->spread <= QE_VERDICT_FACTOR_SPREAD))
+		return QE_SP_MIXED;
 	return QE_SP_DIFFERS;
 }
 

@@ -75,15 +75,17 @@ struct qe_factor_facts {
 	int cells, docs;	/* the compute cells and the lectures they are in */
 	int reps;	/* ... cells with replicates on both sides (one runner, interleaved) */
 	int same_machine;	/* both sides stamped, the same runner class and CPU (every fact but packages) */
+	int moved, moved_docs;	/* the cells beyond the band in the factor's direction, and their lectures */
 };
 
 /*
  * The speed state (qe_vocab_speeds): none without a factor; replicates when
  * its cells are replicate runs; steady inside the band; few from fewer than
- * QE_VERDICT_FACTOR_CELLS cells or QE_VERDICT_FACTOR_DOCS lectures; mixed
- * when the cells disagree (spread beyond QE_VERDICT_FACTOR_SPREAD); then,
- * on the same runner class and CPU, broad-slowdown or broad-speedup (the
- * code, not the machine); else machine-differs.
+ * QE_VERDICT_FACTOR_CELLS cells or QE_VERDICT_FACTOR_DOCS lectures; on the
+ * same runner class and CPU broad-slowdown or broad-speedup (the code, not
+ * the machine: nothing is removed, so the cells need not agree); mixed when
+ * they disagree (spread beyond QE_VERDICT_FACTOR_SPREAD); else
+ * machine-differs.
  */
 int qe_verdict_speed_state(const struct qe_factor_facts *f);
 

@@ -80,7 +80,7 @@ speed_state(const char *in, size_t n, struct qe_buf *out)
 		qe_buf_adds(out, "bad case");
 		return;
 	}
-	f = (struct qe_factor_facts){ r[0], r[1], (int)r[2], (int)r[3], (int)r[4], (int)r[5] };
+	f = (struct qe_factor_facts){ r[0], r[1], (int)r[2], (int)r[3], (int)r[4], (int)r[5], 0, 0 };
 	qe_buf_addf(out, "%s scale=%.6g", qe_vocab_name(&qe_vocab_speeds, qe_verdict_speed_state(&f)),
 	    qe_verdict_speed_scale(&f, (int)r[6]));
 }
