@@ -915,3 +915,102 @@ long() {
 	["images","removed"]
 	EOF
 }
+
+# factor_cells OUTPUT: how many cell-diffs the runner factor's rule admits,
+# written out again here: unchanged (but for their output), ok, timed, at
+# least 0.1 s on both sides, not a lecture's first cell, not an import
+factor_cells() {
+	jq -s '[.[] | select(.kind == "cell-diff" and (.flags - ["output-changed"]) == [] and .status_base == "ok" and .status_head == "ok"
+		and .base_s >= 0.1 and .head_s >= 0.1 and .base_index > 0 and .head_index > 0
+		and (.first_line | test("^\\s*(import |from \\S+ import )") | not))] | length' "$1"
+}
+
+@test "runner factor (issue 40): real A/A pairs, one at one load and one at different load, each first build cold, give no slower or faster cell and no slower lecture; import and first cells take no part" {
+	for pair in "factor-same-run1 factor-same-run2" "factor-load-run1 factor-load-run2"; do
+		set -- $pair
+		run -0 --separate-stderr qe-cell-diff -e "$1.ndjson" "$2.ndjson"
+		assert_equal "$stderr" ""
+		printf '%s\n' "$output" > "$T/out"
+		run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.cells.regression, .cells.improvement, .notebooks.regression, .notebooks.improvement, .regression]'
+		assert_output '[0,0,0,0,false]'
+		run -0 sel "$T/out" 'select(.kind == "diff-summary") | .runner_factor_cells'
+		assert_output "$(factor_cells "$T/out")"
+		run -0 validate "$T/out"
+	done
+}
+
+# book N CELLS SCALE: N lectures of CELLS timed cells each, cell i taking
+# (0.2 + 0.1 * (i % 7)) * SCALE seconds (nbclient's timing)
+book() {
+	awk -v n="$1" -v m="$2" -v k="$3" 'BEGIN {
+		for (d = 0; d < n; d++) {
+			printf "{\"kind\":\"notebook\",\"schema_version\":1,\"document\":\"lecture%03d\",\"input\":\"ipynb\",\"status\":\"ok\",\"error\":null,\"execution_seconds\":null,\"cells_seconds\":null,\"created\":null,\"code_cells\":%d,\"timed_cells\":%d}\n", d, m, m
+			for (i = 0; i < m; i++)
+				printf "{\"kind\":\"cell\",\"schema_version\":1,\"document\":\"lecture%03d\",\"input\":\"ipynb\",\"index\":%d,\"label\":null,\"source_sha256\":\"%032d%032d\",\"output_sha256\":\"%064d\",\"first_line\":\"step(%d)\",\"status\":\"ok\",\"duration_s\":%.3f,\"timing_source\":\"nbclient\"}\n", d, i, d, i, 0, i, (0.2 + 0.1 * (i % 7)) * k
+		}
+	}'
+}
+
+@test "broad slowdown (issue 40): 10,000 re-executed cells in 100 lectures all 3x slower on one runner class and CPU are reported, never removed, and -e exits 1; unstamped, they are unclear, never unchanged" {
+	book 100 100 1 | qe-stamp -r ubuntu-latest > "$T/base"
+	book 100 100 3 | qe-stamp -r ubuntu-latest > "$T/head"
+	run -1 --separate-stderr qe-cell-diff -e "$T/base" "$T/head"
+	assert_equal "$stderr" ""
+	printf '%s\n' "$output" > "$T/out"
+	# every cell but each lecture's first (the kernel's warm-up) counts
+	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.machines, .speed, .runner_factor, .runner_factor_cells, .runner_factor_lectures, .runner_factor_moved_cells, .runner_factor_moved_lectures, .adjusted, .regression]'
+	assert_output '["same","broad-slowdown",3,9900,100,9900,100,false,true]'
+	# the verdicts are as measured: 0.2 s -> 0.6 s is +0.4 s, under the floor
+	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.cells.regression, .cells.unchanged, .cells.inconclusive, .notebooks.regression]'
+	assert_output '[8500,1500,0,100]'
+	run -0 validate "$T/out"
+	# a machine 3x slower cannot be told from it without stamps: every
+	# verdict the factor would change is unclear, and -e cannot fail on it
+	book 100 100 1 > "$T/ubase"
+	book 100 100 3 > "$T/uhead"
+	run -0 --separate-stderr qe-cell-diff -e "$T/ubase" "$T/uhead"
+	printf '%s\n' "$output" > "$T/out"
+	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.machines, .speed, .adjusted, .cells.regression, .cells.unchanged, .cells.inconclusive, .cell_flags["machine-speed"], .notebooks.inconclusive, .regression]'
+	assert_output '["unknown","machine-differs",true,0,1500,8500,8500,100,false]'
+}
+
+@test "broad slowdown (issue 40): a real build whose shared module does 3x the work, stamped on one runner, is a broad slowdown and -e exits 1" {
+	run -1 --separate-stderr qe-cell-diff -e factor-broad-base.ndjson factor-broad-head.ndjson
+	assert_equal "$stderr" ""
+	printf '%s\n' "$output" > "$T/out"
+	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.machines, .speed, .runner_factor > 2.5, .runner_factor_cells, .runner_factor_lectures, .runner_factor_moved_lectures, .regression]'
+	assert_output '["same","broad-slowdown",true,12,2,2,true]'
+	# no cell got faster, none is unclear: nothing was removed
+	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.adjusted, .cells.improvement, .cells.inconclusive]'
+	assert_output '[false,0,0]'
+	run -0 validate "$T/out"
+}
+
+@test "a pull request built at lower load than its base (issue 40): its changed cells got faster as measured and are never slower" {
+	# the real pair: base cold and loaded (factor-load-run1), head warm; the
+	# download waits 0.8 s instead of 1.0 s, a loop does 850k steps, not 1M
+	run -0 --separate-stderr qe-cell-diff -e factor-load-run1.ndjson factor-pr-head.ndjson
+	printf '%s\n' "$output" > "$T/out"
+	run -0 sel "$T/out" 'select(.kind == "cell-diff" and (.flags | index("source-changed"))) | [.first_line, .ratio < 1, .verdict]'
+	assert_output - <<-'EOF2'
+	["total = lw.loops(850_000)",true,"unchanged"]
+	["waited = lw.fetch(0.8)  # the data download",true,"unchanged"]
+	EOF2
+	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.cells.regression, .notebooks.regression, .regression]'
+	assert_output '[0,0,false]'
+	# PR #741's shape on these records: head's unchanged cells twice as fast
+	# (a machine at lower load), the changed wait as measured; removing x0.5
+	# makes 1.00 s -> 0.80 s read x1.60 and +0.80 s: unclear, never slower
+	jq -c 'if .kind == "cell" and .duration_s != null and (.first_line | test("^(total = lw.loops\\(850_000\\)|waited = lw.fetch\\(0.8\\))") | not)
+		then .duration_s *= 0.5 else . end' factor-pr-head.ndjson > "$T/fast"
+	run -0 --separate-stderr qe-cell-diff -e factor-load-run1.ndjson "$T/fast"
+	printf '%s\n' "$output" > "$T/out"
+	run -0 sel "$T/out" 'select(.kind == "diff-summary") | [.speed, .adjusted, .runner_factor < 0.55, .cells.regression, .notebooks.regression, .regression]'
+	assert_output '["machine-differs",true,true,0,0,false]'
+	run -0 sel "$T/out" 'select(.kind == "cell-diff" and (.flags | index("source-changed"))) | [.first_line, .ratio < 1, .adjusted_ratio > 1.5, .verdict, .reason]'
+	assert_output - <<-'EOF2'
+	["total = lw.loops(850_000)",true,true,"unchanged",null]
+	["waited = lw.fetch(0.8)  # the data download",true,true,"inconclusive","machine speed differs"]
+	EOF2
+	run -0 validate "$T/out"
+}
