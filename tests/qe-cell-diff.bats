@@ -1014,3 +1014,13 @@ book() {
 	EOF2
 	run -0 validate "$T/out"
 }
+
+@test "qe-cell-diff(1) states the runner factor's rule with the numbers qe-cell-diff applies (issue 40)" {
+	man="$TESTS_DIR/../man/qe-cell-diff.1"
+	t=$(qe-cell-diff aa-run1.ndjson aa-run2.ndjson | jq -c 'select(.kind == "diff-summary") | .thresholds')
+	band=$(jq -r '.factor_band' <<< "$t")
+	run -0 grep -c -x -F -e "inside \\(mu$(jq -rn "1 / $band * 100 | round / 100") .. \\(mu$band" -e "from fewer than $(jq -r .factor_min_cells <<< "$t") cells" \
+		-e "or fewer than $(jq -r .factor_min_lectures <<< "$t") lectures" -e "the cells disagree: their spread is beyond \\(mu$(jq -r .factor_spread <<< "$t")" \
+		-e "$(jq -r .factor_min_s <<< "$t") s on both" "$man"
+	assert_output 5
+}
