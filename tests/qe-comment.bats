@@ -565,5 +565,19 @@ qe-comment: 1 line rejected"
 	assert_line -n 2 "🟡 0 cells slower, 0 faster, 15 unclear, 3 unchanged in 3 re-executed lectures"
 	assert_line "> - **Machine speed differs**: 15 compute cells in 3 lectures whose code did not change ran ×3.00 as long in head, all within ×1.00 of that: the two builds ran at different machine speed (load, or another machine). Ratios are as measured; a cell or lecture whose verdict removing it would change is unclear (machine speed differs) and cannot fail the check. Stamp both builds (qe-stamp) to tell the machine from a broad change."
 	assert_line "| 🟡 unclear | l0 | code cell 6 \`step(5)\` | 0.70 s → 2.10 s | ×3.00 | +1.40 s | 26% | machine speed differs (×1.00 adjusted) |"
+	# a lecture's row: never a measured ratio beside an adjusted verdict without saying so
+	assert_line "| l0 | 🟡 unclear; machine speed differs (×1.00 adjusted) | 2.70 s → 8.10 s | ×3.00 | +5.40 s | 5 unclear, 1 unchanged | \`▃▄▅▆▇█\` |"
 	refute_output --partial "adj."
+}
+
+@test "real A/A pairs (issue 40), one at one load and one at different load, each first build cold: a green comment, no cell or lecture slower" {
+	cd_="$(fixture qe-cell-diff)"
+	for pair in "factor-same-run1 factor-same-run2" "factor-load-run1 factor-load-run2"; do
+		set -- $pair
+		run -0 --separate-stderr sh -c "qe-cell-diff -e '$cd_/$1.ndjson' '$cd_/$2.ndjson' | qe-comment"
+		plain
+		assert_line -n 2 --regexp '^🟢 No cell moved beyond the thresholds: [0-9]+ unchanged in 9 re-executed lectures'
+		refute_output --partial "slower"
+		refute_output --partial "unclear"
+	done
 }
