@@ -42,7 +42,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		st[tree] = qe_reader_read(&rd, QE_BASE, argv[QE_BASE]) * 4 +
 		    qe_reader_read(&rd, QE_HEAD, argv[QE_HEAD]);
 		qe_reader_relayout(&rd);
-		qe_diffrec_write(&opts, &rd, "base", "head");
+		{
+			struct qe_diffrec dw;
+			struct qe_diff_emit e = qe_diffrec_emitter(&dw, &opts, &rd, "base", "head");
+
+			qe_diff_all(&opts, &rd, &e);
+			qe_diffrec_free(&dw);
+		}
 		printed[tree] = fz_captured(&len[tree]);
 		fz_check_ndjson(printed[tree], len[tree]);
 		qe_reader_free(&rd);
