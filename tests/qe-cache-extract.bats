@@ -102,6 +102,37 @@ setup() {
 	assert_output "$(jq -r 'select(.label == "png-figure") | .output_sha256' "$T/h")"
 }
 
+@test "output digest: consecutive streams of one name are one output (a print sent in two messages)" {
+	# one cell, its outputs as given: the notebook's output digest of that cell
+	dig() {
+		jq -n --argjson o "$1" '{nbformat: 4, nbformat_minor: 5, metadata: {}, cells: [{cell_type: "code",
+			id: "a", metadata: {}, execution_count: 1, source: "print(x)", outputs: $o}]}' > "$T/nb.ipynb"
+		qe-cache-extract "$T/nb.ipynb" | jq -r 'select(.kind == "cell") | .output_sha256'
+	}
+	local one split
+	one=$(dig '[{"output_type": "stream", "name": "stdout", "text": "at 0x7f3a2b1c9d40 done\nnext\n"}]')
+	# split inside the address the normaliser masks, and the second part a list of lines
+	split=$(dig '[{"output_type": "stream", "name": "stdout", "text": "at 0x7f3a2b1c"},
+		{"output_type": "stream", "name": "stdout", "text": ["9d40 done\n", "next\n"]}]')
+	assert_equal "$split" "$one"
+	# the masked address: another one gives the same digest
+	assert_equal "$(dig '[{"output_type": "stream", "name": "stdout", "text": "at 0x7f00000000ff done\nnext\n"}]')" "$one"
+	# streams of two names stay apart, in their order
+	run -0 dig '[{"output_type": "stream", "name": "stdout", "text": "a\n"},
+		{"output_type": "stream", "name": "stderr", "text": "b\n"}, {"output_type": "stream", "name": "stdout", "text": "c\n"}]'
+	refute_output "$(dig '[{"output_type": "stream", "name": "stdout", "text": "a\nc\n"}, {"output_type": "stream", "name": "stderr", "text": "b\n"}]')"
+	assert_output "$(dig '[{"output_type": "stream", "name": "stdout", "text": ["a\n"]},
+		{"output_type": "stream", "name": "stderr", "text": "b\n"}, {"output_type": "stream", "name": "stdout", "text": "c\n"}]')"
+	# a stream after a result is not joined to the stream before it
+	local apart joined
+	apart=$(dig '[{"output_type": "stream", "name": "stdout", "text": "a\n"},
+		{"output_type": "execute_result", "execution_count": 1, "metadata": {}, "data": {"text/plain": "1"}},
+		{"output_type": "stream", "name": "stdout", "text": "c\n"}]')
+	joined=$(dig '[{"output_type": "stream", "name": "stdout", "text": "a\nc\n"},
+		{"output_type": "execute_result", "execution_count": 1, "metadata": {}, "data": {"text/plain": "1"}}]')
+	[ "$apart" != "$joined" ] || fail "a stream joined across a result"
+}
+
 @test "incremental cache: current records by default, both records with --all, newest first" {
 	run -0 --separate-stderr qe-cache-extract "$(cache jupyter-cache/head-incremental)"
 	run -0 jq -sc '[.[] | select(.kind == "notebook") | [.document, .cache_pk]]' <<< "$output"

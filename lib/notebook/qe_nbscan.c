@@ -43,6 +43,12 @@ struct bkey {
 	size_t koff, vi;
 };
 
+/* Normalised text fed from a value whose runs lie in the text at [lo, hi). */
+struct nsink {
+	struct qe_nb_ns ns;
+	const char *lo, *hi;
+};
+
 struct nbs {
 	struct qe_jscan s;
 	struct qe_buf key;		/* the member's key, NUL-terminated */
@@ -58,6 +64,10 @@ struct nbs {
 	size_t npieces, cappieces;
 	EVP_MD *sha;			/* SHA-256 fetched once, not per outputs list */
 	EVP_MD_CTX *md;			/* one context, initialised again per outputs list */
+	/* a stream's text left open: the next output, a stream of that name, goes on in it */
+	struct nsink open;
+	struct qe_buf open_name;	/* its name, NUL-terminated */
+	int isopen;
 };
 
 static int
@@ -196,12 +206,6 @@ sink_md(void *arg, const char *p, size_t n)
 	EVP_DigestUpdate(arg, p, n);
 }
 
-/* Normalised text fed from a value whose runs lie in the text at [lo, hi). */
-struct nsink {
-	struct qe_nb_ns ns;
-	const char *lo, *hi;
-};
-
 static void
 sink_ns(void *arg, const char *p, size_t n)
 {
@@ -234,6 +238,18 @@ text_walk(const char *at, const char *end, qe_js_sink fn, void *arg)
 	return r < 0 ? -1 : 0;
 }
 
+/* A string or list of strings found by value_walk() into fn, run by run (joined). */
+static int
+value_pieces(struct nbs *b, const struct val *v, qe_js_sink fn, void *arg)
+{
+	for (size_t i = 0; i < v->npiece; i++) {
+		const struct piece *pc = &b->pieces[v->first + i];
+
+		fn(arg, pc->p ? pc->p : pc->e, pc->n);
+	}
+	return v->kind == V_TEXT ? text_walk(v->at, b->s.end, fn, arg) : 0;
+}
+
 /*
  * A value found by value_walk() into the digest: strings fed run by run
  * (joined), normalised when readable; anything but text printed compact.
@@ -248,13 +264,7 @@ value_digest(struct nbs *b, EVP_MD_CTX *md, const struct val *v, int readable)
 	void *arg = readable ? (void *)&ns : (void *)md;
 
 	if (v->kind == V_PIECES || v->kind == V_TEXT) {
-		for (size_t i = 0; i < v->npiece; i++) {
-			const struct piece *pc = &b->pieces[v->first + i];
-
-			fn(arg, pc->p ? pc->p : pc->e, pc->n);
-		}
-		if (v->kind == V_TEXT)
-			r = text_walk(v->at, b->s.end, fn, arg);
+		r = value_pieces(b, v, fn, arg);
 		if (readable)
 			qe_nb_ns_end(&ns.ns);
 	} else if (v->kind == V_OTHER)
@@ -365,21 +375,69 @@ output_fields(struct nbs *b, cJSON *red)
 	return r;
 }
 
-/* One output object at the cursor into md; its reduced tree, or NULL. */
+/* The open stream's text (stream_digest()) ended into md: the output is whole. */
+static void
+stream_close(struct nbs *b, EVP_MD_CTX *md)
+{
+	if (!b->isopen)
+		return;
+	qe_nb_ns_end(&b->open.ns);
+	EVP_DigestUpdate(md, "\0\x1e", 2);
+	b->isopen = 0;
+}
+
+/*
+ * A stream output whose text is a string or list of strings into md, its
+ * text left open: consecutive streams of one name are one output, as a
+ * reader sees them and nbformat's merge of streams joins them (a kernel
+ * may send one print in two messages).
+ */
+static int
+stream_digest(struct nbs *b, EVP_MD_CTX *md, const char *name)
+{
+	const struct val *v = &b->vals[0];
+
+	name = name ? name : "";
+	if (b->isopen && strcmp(b->open_name.data, name) != 0)
+		stream_close(b, md);
+	if (!b->isopen) {
+		qe_nb_md_str(md, "stream");
+		qe_nb_md_str(md, name);
+		b->open = (struct nsink){ { md, { 0 }, { 0 }, NULL, 0 }, NULL, NULL };
+		qe_buf_reset(&b->open_name);
+		qe_buf_add(&b->open_name, name, strlen(name) + 1);
+		b->isopen = 1;
+	}
+	b->open.lo = v->at;
+	b->open.hi = b->s.end;
+	return value_pieces(b, v, sink_ns, &b->open);
+}
+
+/* One output object at the cursor into md (*open: its text left open); its reduced tree, or NULL. */
 static cJSON *
-output_read(struct nbs *b, EVP_MD_CTX *md)
+output_read(struct nbs *b, EVP_MD_CTX *md, int *open)
 {
 	const char *type;
 	cJSON *red = qe_json_check(cJSON_CreateObject());
-	int r;
+	int r, stream;
 
 	if (output_fields(b, red) < 0) {
 		cJSON_Delete(red);
 		return NULL;
 	}
 	type = qe_json_str(red, "output_type");
+	stream = type && strcmp(type, "stream") == 0;
+	if (stream && (b->vals[0].kind == V_PIECES || b->vals[0].kind == V_TEXT)) {
+		*open = 1;
+		if (stream_digest(b, md, qe_json_str(red, "name")) < 0) {
+			cJSON_Delete(red);
+			return NULL;
+		}
+		return red;
+	}
+	stream_close(b, md);
 	qe_nb_md_str(md, type ? type : "");
-	if (type && strcmp(type, "stream") == 0) {
+	if (stream) {		/* a text that is no string: not joined */
 		qe_nb_md_str(md, qe_json_str(red, "name") ? qe_json_str(red, "name") : "");
 		r = value_digest(b, md, &b->vals[0], 1);
 	} else if (type && strcmp(type, "error") == 0) {
@@ -409,17 +467,22 @@ outputs_read(struct nbs *b, char hex[QE_SHA256_HEX])
 		qe_mem_oom();
 	qe_js_enter(&b->s, QE_JS_ARR);
 	while ((r = qe_js_elem(&b->s)) == 1) {
+		int open = 0;
+
 		if (qe_js_type(&b->s) == QE_JS_OBJ)
-			o = output_read(b, md);
+			o = output_read(b, md, &open);
 		else {
+			stream_close(b, md);
 			o = qe_js_skip(&b->s) > 0 ? qe_json_check(cJSON_CreateNull()) : NULL;
 			qe_nb_md_str(md, "");	/* no output_type */
 		}
 		if (o == NULL)
 			break;
 		cJSON_AddItemToArray(arr, o);
-		EVP_DigestUpdate(md, "\x1e", 1);
+		if (!open)
+			EVP_DigestUpdate(md, "\x1e", 1);
 	}
+	stream_close(b, md);
 	EVP_DigestFinal_ex(md, d, &dl);
 	qe_sha_hex(d, sizeof d, hex);
 	if (r != 0) {
@@ -569,6 +632,7 @@ scan(const char *bytes, size_t len, struct qe_nb_doc *d, struct seen *w, struct 
 	qe_js_free(&b.s);
 	qe_buf_free(&b.key);
 	qe_buf_free(&b.keys);
+	qe_buf_free(&b.open_name);
 	free(b.vals);
 	free(b.bk);
 	free(b.pieces);

@@ -18,7 +18,9 @@
  * serialised: per output its type, then a stream's name and text, an
  * error's name, value and traceback, or else each MIME bundle value in
  * key order (a repeated key: its first value), each field ending in a NUL
- * byte and each output in 0x1E. Text is the joined string or list of
+ * byte and each output in 0x1E; consecutive streams of one name are one
+ * output, their text joined (a kernel may send one print in two
+ * messages). Text is the joined string or list of
  * strings, normalised (qe_nb_normalise_text()) when a person reads it
  * (streams, tracebacks, text/ types), never an image; any other value is
  * printed compact (qe_json_print()). execution_count and metadata are

@@ -5,11 +5,15 @@ Each shows one behaviour of the evaluation harness, with effects beyond the
 noise of a loaded 2-core machine; each has a cell tagged `parameters`
 (papermill's convention) holding the lecture's own size:
   scale.ipynb, scale-jit.ipynb  designed curves: the base's "work" cell
-      sleeps 1e-3 n^0.5 s (exponent 0.5; 32 ms at n = 1e3, 1 s at 1e6); the
-      head's compiles once (a 0.15 s sleep standing for the compiler) and
-      then sleeps 1e-4 n^0.5 s: it loses at small n (x2.6 at the lecture's
-      n = 3000) and wins at large n (x2.9 at 1e5), crossing at n = 2.8e4.
-      Both allocate and touch 80 n bytes (memory against n).
+      sleeps 5e-3 n^0.5 s (exponent 0.5; 0.16 s at n = 1e3, 5 s at 1e6);
+      the head's compiles once (a 0.75 s sleep standing for the compiler)
+      and then sleeps 5e-4 n^0.5 s: it loses at small n (x2.8 at the
+      lecture's n = 3000) and wins at large n (x2.9 at 1e5, x4 at 1e6),
+      crossing at n = 2.8e4. Both allocate and touch 80 n bytes (memory
+      against n), which a loaded machine makes cost 1-2 s at n = 1e6: the
+      sleeps are that large so that the head's fitted exponent stays near
+      0.1 (0.2 with 2 s more at 1e6; 0.3 needs 6 s more), where sleeps of a
+      fifth of these fitted 0.33-0.39 under load.
   ar1.ipynb, ar1-numba.ipynb  a real numba conversion of a lecture-style
       notebook: an AR(1) simulation, a Python loop over T steps on NumPy
       arrays, against the same function under numba's njit. Importing numba
@@ -75,8 +79,8 @@ PROF = [("imports", "import time"),
 
 if __name__ == "__main__":
     out = sys.argv[1]
-    notebook(f"{out}/scale.ipynb", scale(0, 1e-3))
-    notebook(f"{out}/scale-jit.ipynb", scale(0.15, 1e-4))
+    notebook(f"{out}/scale.ipynb", scale(0, 5e-3))
+    notebook(f"{out}/scale-jit.ipynb", scale(0.75, 5e-4))
     notebook(f"{out}/ar1.ipynb", ar1(False))
     notebook(f"{out}/ar1-numba.ipynb", ar1(True))
     notebook(f"{out}/prof.ipynb", PROF)

@@ -75,16 +75,24 @@ def execute(path, timeout=120):
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError
-    nb = nbformat.read(str(path), as_version=4)
-    pid = []
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=False,
-                            record_timing=False, resources={"metadata": {"path": str(path.parent)}},
-                            on_notebook_start=lambda notebook: pid.append(client.km.provisioner.pid))
-    err = None
-    t0 = time.perf_counter()
-    try:
-        client.execute()
-    except (CellExecutionError, CellTimeoutError):
-        err = traceback.format_exc()
+    for attempt in range(3):
+        nb = nbformat.read(str(path), as_version=4)
+        pid = []
+        client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=False,
+                                record_timing=False, resources={"metadata": {"path": str(path.parent)}},
+                                on_notebook_start=lambda notebook: pid.append(client.km.provisioner.pid))
+        err = None
+        t0 = time.perf_counter()
+        try:
+            client.execute()
+        except (CellExecutionError, CellTimeoutError):
+            err = traceback.format_exc()
+        except RuntimeError as e:
+            # the kernel died before its first reply: on a busy machine the
+            # free port jupyter_client chose was taken before the kernel bound it
+            if "before replying to kernel_info" not in str(e) or attempt == 2:
+                raise
+            continue
+        break
     t = time.perf_counter() - t0
     return nb, t, err, (pid or [None])[0]
