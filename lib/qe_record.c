@@ -229,7 +229,7 @@ TABLE(qe_vocab_verdict_words, "verdict word", "slower", "faster", "unchanged", "
     "newly failing");
 TABLE(qe_vocab_flags, "flag", "source-changed", "upstream-changed", "output-changed",
     "status-changed", "not-comparable", "changed-on-main", "ignored", "compile-time-regression",
-    "memory-growth", "precision-loss", "recompiles");
+    "memory-growth", "precision-loss", "recompiles", "machine-speed");
 TABLE(qe_vocab_cell_statuses, "cell status", "ok", "error", "skipped", "not-run");
 TABLE(qe_vocab_nb_statuses, "notebook status", "ok", "failed");
 TABLE(qe_vocab_timing_sources, "timing source", "hook", "nbclient", "jupyterlab", "papermill",
@@ -243,6 +243,8 @@ TABLE(qe_vocab_executions, "execution", "executed", "cached");
 TABLE(qe_vocab_times_from, "times from", "this-build", "stored-report", "cache");
 TABLE(qe_vocab_answers, "answer", "regressed", "improved", "same", "inconclusive");
 TABLE(qe_vocab_verdict_rules, "verdict rule", "cells", "sum");
+TABLE(qe_vocab_speeds, "speed", "none", "steady", "few", "mixed", "replicates", "machine-differs",
+    "broad-slowdown", "broad-speedup");
 TABLE(qe_vocab_series_words, "series", "main", "pull-request", "branch");
 TABLE(qe_vocab_levels, "level", "build", "lecture", "cell");
 TABLE(qe_vocab_add_results, "add result", "added", "present", "replaced");
@@ -264,7 +266,8 @@ const struct qe_vocab *const qe_vocabularies[] = {
 	&qe_vocab_times_from, &qe_vocab_answers,
 	&qe_vocab_verdict_rules, &qe_vocab_series_words, &qe_vocab_levels, &qe_vocab_add_results, &qe_vocab_prov_whats,
 	&qe_vocab_compare_bys, &qe_vocab_moves, &qe_vocab_causes, &qe_vocab_versions, &qe_vocab_machines,
-	&qe_vocab_fidelity, &qe_vocab_fidelity_answers, &qe_vocab_crossovers, &qe_vocab_sweep_clear, NULL
+	&qe_vocab_fidelity, &qe_vocab_fidelity_answers, &qe_vocab_crossovers, &qe_vocab_sweep_clear,
+	&qe_vocab_speeds, NULL
 };
 
 int

@@ -125,7 +125,7 @@ int qe_vocab_verdict_is_timed(int v);
 /* Flags of diff records: bit (1 << QE_F_x) in a flag set. */
 enum qe_flag {
 	QE_F_SOURCE, QE_F_UPSTREAM, QE_F_OUTPUT, QE_F_STATUS, QE_F_NOTCOMP, QE_F_MAIN,
-	QE_F_IGNORED, QE_F_COMPILE, QE_F_MEMORY, QE_F_PRECISION, QE_F_RECOMPILE, QE_NFLAGS
+	QE_F_IGNORED, QE_F_COMPILE, QE_F_MEMORY, QE_F_PRECISION, QE_F_RECOMPILE, QE_F_SPEED, QE_NFLAGS
 };
 #define QE_FLAG(f) (1u << (f))
 extern const struct qe_vocab qe_vocab_flags;
@@ -194,6 +194,12 @@ extern const struct qe_vocab qe_vocab_answers;
 /* Which route decided a notebook's timed verdict (schema/diff.json verdict_rule). */
 enum qe_verdict_rule { QE_R_CELLS, QE_R_SUM, QE_NVERDICT_RULES };
 extern const struct qe_vocab qe_vocab_verdict_rules;
+
+/* What the runner factor says of the two builds' machine speed (schema/diff.json diff-summary speed;
+ * the rule is qe_verdict_speed_state, lib/diff/qe_verdict.c). */
+enum qe_speed { QE_SP_NONE, QE_SP_STEADY, QE_SP_FEW, QE_SP_MIXED, QE_SP_REPLICATES, QE_SP_DIFFERS,
+	QE_SP_BROAD_SLOWER, QE_SP_BROAD_FASTER, QE_NSPEEDS };
+extern const struct qe_vocab qe_vocab_speeds;
 
 /* qe-history (schema/history.json): a build's series, a row's level, what
  * add did with a report, what differs in provenance at a change, compare's

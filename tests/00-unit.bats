@@ -27,7 +27,7 @@ UNIT_DIR=$TESTS_DIR/../build/unit
 	assert_equal "${stderr_lines[1]}" "  expected 'wrong'"
 }
 
-@test "the vocabulary is the schema's: verdicts, flags, statuses, timing sources, methods, notes, origins, answers, verdict rules, history words" {
+@test "the vocabulary is the schema's: verdicts, flags, statuses, timing sources, methods, notes, origins, answers, verdict rules, history words, speeds" {
 	S="$TESTS_DIR/../schema"
 	words() { jq -r "$1 | map(select(. != null)) | join(\" \")" "$2"; }
 	run -0 "$UNIT_DIR/vocab" --dump
@@ -50,6 +50,7 @@ UNIT_DIR=$TESTS_DIR/../build/unit
 	assert_line "moved: $(words '."$defs".compare.properties.moved.enum' "$S/history.json")"
 	assert_line "version: $(words '."$defs".version.enum' "$S/common.json")"
 	assert_line "machines: $(words '."$defs".summary.properties.machines.enum' "$S/diff.json")"
+	assert_line "speed: $(words '."$defs".summary.properties.speed.enum' "$S/diff.json")"
 	assert_line "fidelity verdict: $(words '."$defs"."notebook-diff".properties.fidelity.properties.values.items.properties.verdict.enum' "$S/diff.json")"
 	assert_line "fidelity answer: $(words '."$defs"."notebook-diff".properties.fidelity.properties.answer.enum' "$S/diff.json")"
 	assert_line "crossover: $(words '."$defs".sweep.properties.crossover.properties.state.enum' "$S/sweep.json")"

@@ -30,13 +30,13 @@ scratch() {
 
 @test "qe-cell-diff --defaults: one JSON object, the thresholds a diff-summary names are its, --cell-timeout T gives T/cell_time_share" {
 	run -0 jq -c 'type, (keys | length)' "$T/diff.json"
-	assert_output $'"object"\n22'
+	assert_output $'"object"\n24'
 	# a replicate pair with memory fields: every threshold the summary names
 	qe-cell-diff "$(fixture qe-cell-diff/replicate-warm.ndjson)" "$(fixture qe-cell-diff/replicate-warm.ndjson)" |
 		jq -c 'select(.kind == "diff-summary") | .thresholds | del(.runner_memory_bytes)' > "$T/summary.json"
 	run -0 jq -n --slurpfile s "$T/summary.json" --slurpfile d "$T/diff.json" \
 		'$s[0] | to_entries | map(select(.value != $d[0][.key])) | length, ($s[0] | length)'
-	assert_output $'0\n15'
+	assert_output $'0\n20'
 	qe-cell-diff --cell-timeout 600 "$(fixture qe-cell-diff/rep-base.ndjson)" "$(fixture qe-cell-diff/rep-head.ndjson)" |
 		jq 'select(.kind == "diff-summary") | .thresholds.cell_time_abs_s' > "$T/bound"
 	run -0 jq -n --slurpfile d "$T/diff.json" --slurpfile b "$T/bound" '$b[0] == 600 / $d[0].cell_time_share'
@@ -118,8 +118,11 @@ scratch() {
 		'man/qe-cell-diff.1|s/(default 60; 0 turns it off)/(default 90; 0 turns it off)/|^man/qe-cell-diff.1:[0-9]+: cell_time_abs_s: stated 90, the tool.s default is 60$'
 		'man/qe-cell-diff.1|s/bytes (default 134217728, 128 MiB)/bytes (default 134217728, 256 MiB)/|^man/qe-cell-diff.1:[0-9]+: memory_abs_bytes: stated 256, the tool.s default is 128$'
 		'man/qe-sweep.1|s/(default 1.2, the replicate/(default 1.25, the replicate/|^man/qe-sweep.1:[0-9]+: sweep.ratio: stated 1.25, the tool.s default is 1.2$'
-		'man/qe-comment.1|s/outside 0.8 to 1.25/outside 0.75 to 1.25/|^man/qe-comment.1:[0-9]+: 1/runner_factor_clear: stated 0.75, the tool.s default is 0.8$'
-		'schema/diff.json|s/the factor is x1.25 or more/the factor is x1.3 or more/|^schema/diff.json:[0-9]+: runner_factor_clear: stated 1.3, the tool.s default is 1.25$'
+		'man/qe-comment.1|s/outside 0.8 to 1.25/outside 0.75 to 1.25/|^man/qe-comment.1:[0-9]+: 1/factor_band: stated 0.75, the tool.s default is 0.8$'
+		'man/qe-cell-diff.1|s/their spread is beyond \\(mu1.25/their spread is beyond \\(mu1.5/|^man/qe-cell-diff.1:[0-9]+: factor_spread: stated 1.5, the tool.s default is 1.25$'
+		'man/qe-cell-diff.1|s/^0.1 s on both$/0.05 s on both/|^man/qe-cell-diff.1:[0-9]+: factor_min_s: stated 0.05, the tool.s default is 0.1$'
+		'docs/screening.md|s/from fewer than 8 such cells or 2 lectures/from fewer than 6 such cells or 2 lectures/|^docs/screening.md:[0-9]+: factor_min_cells: stated 6, the tool.s default is 8$'
+		'schema/diff.json|s/--rtol (default 1e-05)/--rtol (default 1e-04)/|^schema/diff.json:[0-9]+: rtol: stated 1e-04, the tool.s default is 1e-05$'
 		'docs/history.md|s/learned from the last 20 main builds/learned from the last 30 main builds/|^docs/history.md:[0-9]+: history.fence_builds: stated 30, the tool.s default is 20$'
 		'man/qe-history.1|s/the penalty factor (default 1.5)/the penalty factor (default 2)/|^man/qe-history.1:[0-9]+: history.changes_penalty: stated 2, the tool.s default is 1.5$'
 		'lib/diff/qe_diff.h|s/The long-cell bound: 60 s/The long-cell bound: 90 s/|^lib/diff/qe_diff.h:[0-9]+: cell_time_abs_s: stated 90, the tool.s default is 60$'

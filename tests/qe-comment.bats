@@ -128,11 +128,15 @@ has_re() {
 	assert_line --partial "**results differ**, earlier cell changed, machines differ |"
 }
 
-@test "runner factor: a large one is a warning; adjusted ratios are shown" {
+@test "runner factor: a large one is a warning that says what it means; the ratio is as measured, no row carries an adjusted one where it changes nothing" {
+	# issue 40: every row used to read "×4.75 (adj. ×3.35)"; runner.ndjson
+	# is the timed pair with head x1.6, judged with -A
 	run -0 --separate-stderr qe-comment runner.ndjson
 	plain
-	assert_line "> - **Runner speed**: cells whose code did not change ran ×1.42 as long in head (median of 8 cells); verdicts are adjusted for it."
-	assert_line --partial "| 🔴 slower | intro | slow-sleep | 0.30 s → 1.45 s | ×4.75 (adj. ×3.35) |"
+	assert_line "> - **Runner speed**: 3 compute cells in 3 lectures whose code did not change ran ×1.59 as long in head, too few to speak for the machine: removed as asked (qe-cell-diff -A); a verdict it would change is unclear (machine speed differs)."
+	assert_line --partial "| 🔴 slower | intro | slow-sleep | 0.30 s → 1.45 s | ×4.75 | +1.14 s |"
+	refute_output --partial "adj."
+	assert_line --partial "Runner factor ×1.59 (3 compute cells in 3 lectures, within ×1.01): too few cells to speak for the machine; removed from the verdicts."
 }
 
 @test "replicates: unclear verdicts and p-values; stock caches: whole-notebook times" {
@@ -363,9 +367,9 @@ big() {
 	run -0 --separate-stderr qe-comment -s "$T/bad.ndjson"
 	assert_equal "$stderr" ""
 	plain
-	assert_line --partial "(median of ? cells); verdicts are adjusted for it."
+	assert_line --partial "**Runner speed**: ? compute cells in 3 lectures whose code did not change ran ×1.59 as long in head"
 	assert_line '- Base: `base.ndjson` (? records); head: `head.ndjson` (? records).'
-	assert_line --partial "Runner factor ×1.42 (? cells), removed from the verdicts. Machines: unknown."
+	assert_line --partial "Runner factor ×1.59 (? compute cells in 3 lectures, within ×1.01): too few cells to speak for the machine; removed from the verdicts. Machines: unknown."
 }
 
 @test "-r: the job summary of one build (golden), from a file, stdin or gzip" {
@@ -542,4 +546,53 @@ qe-comment: 1 line rejected"
 	# no diff records: nothing flagged, no trouble
 	run -0 --separate-stderr qe-comment --flagged-cells /dev/null
 	assert_output ""
+}
+
+@test "broad slowdown (issue 40): red, named first with how many cells and lectures, and its likely shared cause from provenance" {
+	cd_="$(fixture qe-cell-diff)" v="$(fixture verdicts)"
+	qe-cell-diff "$cd_/factor-broad-base.ndjson" "$cd_/factor-broad-head.ndjson" > "$T/diff"
+	run -0 --separate-stderr qe-comment "$T/diff"
+	plain
+	assert_line -n 2 --regexp '^🔴 \*\*Broad slowdown\*\* ×[0-9.]+: 10 of 12 compute cells, in 2 of 2 lectures, on the same machine; \*\*7 cells slower\*\*, 0 faster, 9 unchanged in 2 re-executed lectures$'
+	assert_line --regexp '^> - \*\*Broad slowdown\*\*: 10 of 12 compute cells, in 2 of 2 lectures, whose code did not change ran ×1\.25 as long or longer in head \(median ×[0-9.]+\), on the same runner class and CPU: not the machine but a cause they share \(this fails the check\)\. Provenance shows no package or kernel change: look for a module, data or setting the lectures share\.$'
+	refute_output --partial "adj."
+	# the same builds stamped with other package versions: the change is named
+	for s in base head; do
+		jq -c 'del(.provenance)' "$cd_/factor-broad-$s.ndjson" | qe-stamp -r debian-12-2cpu -p "$v/pip-$s.json" > "$T/$s"
+	done
+	run -0 --separate-stderr sh -c "qe-cell-diff '$T/base' '$T/head' | qe-comment"
+	plain
+	assert_line --partial 'on the same runner class and CPU: not the machine but a cause they share (this fails the check). Likely shared cause, from provenance: `jax` `0.4.30` → `0.4.31`; `jaxlib` `0.4.30` → `0.4.31`; `numpy` `1.26.4` → `2.0.0` (imported by compute\_a, compute\_b).'
+}
+
+@test "machine speed differs (issue 40): said once with what it means; a verdict it would change reads unclear with both ratios, the measured one in the ratio column" {
+	cd_="$(fixture qe-cell-diff)"
+	# the unstamped 3x book of qe-cell-diff.bats: a slower machine or a broad change
+	book() {
+		awk -v n="$1" -v k="$2" 'BEGIN { for (d = 0; d < n; d++) for (i = 0; i < 6; i++)
+			printf "{\"kind\":\"cell\",\"schema_version\":1,\"document\":\"l%d\",\"input\":\"ipynb\",\"index\":%d,\"label\":null,\"source_sha256\":\"%032d%032d\",\"output_sha256\":\"%064d\",\"first_line\":\"step(%d)\",\"status\":\"ok\",\"duration_s\":%.3f,\"timing_source\":\"nbclient\"}\n", d, i, d, i, 0, i, (0.2 + 0.1 * i) * k }'
+	}
+	book 3 1 > "$T/base"
+	book 3 3 > "$T/head"
+	qe-cell-diff "$T/base" "$T/head" > "$T/diff"
+	run -0 --separate-stderr qe-comment "$T/diff"
+	plain
+	assert_line -n 2 "🟡 0 cells slower, 0 faster, 15 unclear, 3 unchanged in 3 re-executed lectures"
+	assert_line "> - **Machine speed differs**: 15 compute cells in 3 lectures whose code did not change ran ×3.00 as long in head, all within ×1.00 of that: the two builds ran at different machine speed (load, or another machine). Ratios are as measured; a cell or lecture whose verdict removing it would change is unclear (machine speed differs) and cannot fail the check. Stamp both builds (qe-stamp) to tell the machine from a broad change."
+	assert_line "| 🟡 unclear | l0 | code cell 6 \`step(5)\` | 0.70 s → 2.10 s | ×3.00 | +1.40 s | 26% | machine speed differs (×1.00 adjusted) |"
+	# a lecture's row: never a measured ratio beside an adjusted verdict without saying so
+	assert_line "| l0 | 🟡 unclear; machine speed differs (×1.00 adjusted) | 2.70 s → 8.10 s | ×3.00 | +5.40 s | 5 unclear, 1 unchanged | \`▃▄▅▆▇█\` |"
+	refute_output --partial "adj."
+}
+
+@test "real A/A pairs (issue 40), one at one load and one at different load, each first build cold: a green comment, no cell or lecture slower" {
+	cd_="$(fixture qe-cell-diff)"
+	for pair in "factor-same-run1 factor-same-run2" "factor-load-run1 factor-load-run2"; do
+		set -- $pair
+		run -0 --separate-stderr sh -c "qe-cell-diff -e '$cd_/$1.ndjson' '$cd_/$2.ndjson' | qe-comment"
+		plain
+		assert_line -n 2 --regexp '^🟢 No cell moved beyond the thresholds: [0-9]+ unchanged in 9 re-executed lectures'
+		refute_output --partial "slower"
+		refute_output --partial "unclear"
+	done
 }

@@ -18,7 +18,6 @@ struct doc {
 	size_t base, limit;
 	const struct qe_comment_opts *o;
 	const struct qe_review *r;
-	int adjusted;		/* show runner-adjusted ratios */
 	const struct qe_dnb **listed;	/* the lectures of the per-lecture table */
 };
 
@@ -157,7 +156,7 @@ add_top(struct doc *m, size_t reserve)
 	qe_buf_adds(out, qe_mdtable_top_header);
 	for (size_t i = 0; i < r->ntops && shown < rows; i++) {
 		qe_buf_reset(&row);
-		qe_mdtable_top_row(&row, &r->tops[i], m->adjusted);
+		qe_mdtable_top_row(&row, &r->tops[i]);
 		if (row.len + 120 > room(m, reserve))
 			break;
 		qe_buf_add(out, row.data, row.len);
@@ -186,7 +185,7 @@ nb_row(struct qe_buf *b, long i, const struct doc *m)
 static void
 cell_row(struct qe_buf *b, long i, const struct doc *m)
 {
-	qe_mdtable_cell_row(b, &m->r->set->cells[i], m->adjusted);
+	qe_mdtable_cell_row(b, &m->r->set->cells[i]);
 }
 
 /* Per-lecture totals (re-executed lectures), then the cached ones in a line. */
@@ -294,7 +293,7 @@ void
 qe_comment_render(struct qe_buf *out, const struct qe_comment_opts *o,
     const struct qe_review *r, int input_trouble)
 {
-	struct doc m = { out, out->len, o->limit, o, r, qe_diffsum_bool(r->set, "adjusted"), NULL };
+	struct doc m = { out, out->len, o->limit, o, r, NULL };
 	struct qe_buf foot = { 0 }, src = { 0 };
 	size_t resv;
 	int quiet = r->ntops == 0 && r->n_failed == 0 && !qe_diffsum_machines_differ(r->set) &&

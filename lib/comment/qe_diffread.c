@@ -160,6 +160,7 @@ add_nb(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
 	n->base_s = qe_json_num(rec, "base_s");
 	n->head_s = qe_json_num(rec, "head_s");
 	n->ratio = qe_json_num(rec, "ratio");
+	n->adj_ratio = qe_json_num(rec, "adjusted_ratio");
 	n->delta = qe_json_num(rec, "delta_s");
 	n->base_exec = qe_json_num(rec, "base_execution_seconds");
 	n->head_exec = qe_json_num(rec, "head_execution_seconds");
@@ -272,6 +273,12 @@ qe_diffsum_machines(const struct qe_diffset *d)
 	int i = qe_vocab_lookup(&qe_vocab_machines, d->summary ? qe_json_str(d->summary, "machines") : NULL);
 
 	return qe_vocab_name(&qe_vocab_machines, i < 0 ? QE_MA_UNKNOWN : i);
+}
+
+int
+qe_diffsum_speed(const struct qe_diffset *d)
+{
+	return qe_vocab_lookup(&qe_vocab_speeds, d->summary ? qe_json_str(d->summary, "speed") : NULL);
 }
 
 int

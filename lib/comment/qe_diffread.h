@@ -79,6 +79,7 @@ struct qe_dnb {
 	int whole;		/* measure is execution_seconds */
 	int executed;		/* re-executed in head: not cached, inherited or removed */
 	double base_s, head_s, ratio, delta;
+	double adj_ratio;	/* the measure's ratio after removing the runner factor, or NaN */
 	double base_exec, head_exec;	/* {base,head}_execution_seconds */
 	cJSON *kernel_changes;	/* its "kernel_changes" array when not empty (owned), or NULL */
 	cJSON *kernel_imports;	/* its "kernel_imports" object (owned), or NULL */
@@ -121,6 +122,8 @@ int qe_diffsum_bool(const struct qe_diffset *d, const char *key);
 double qe_diffsum_threshold(const struct qe_diffset *d, const char *key);
 /* The summary's "machines": "same", "different"... or "unknown". */
 const char *qe_diffsum_machines(const struct qe_diffset *d);
+/* The summary's "speed" (QE_SP_*, qe_vocab_speeds), or -1 when absent or not one. */
+int qe_diffsum_speed(const struct qe_diffset *d);
 /* 1 when the summary says base and head ran on different machines. */
 int qe_diffsum_machines_differ(const struct qe_diffset *d);
 

@@ -46,6 +46,50 @@ sum_count(struct qe_buf *b, const struct qe_diffset *d, const char *key)
 		qe_gfm_count(b, n);
 }
 
+/* The summary's count `key` and its word ("?" and the plural when it is not a count). */
+static void
+sum_counted(struct qe_buf *b, const struct qe_diffset *d, const char *key, const char *one, const char *many)
+{
+	long n = qe_diffsum_count(d, key);
+
+	if (n < 0)
+		qe_buf_adds(b, "?"), qe_buf_adds(b, many);
+	else
+		counted(b, "", n, one, many);
+}
+
+/* "12 compute cells in 2 lectures" */
+static void
+factor_where(struct qe_buf *w, const struct qe_diffset *d)
+{
+	sum_counted(w, d, "runner_factor_cells", " compute cell", " compute cells");
+	qe_buf_adds(w, " in ");
+	sum_counted(w, d, "runner_factor_lectures", " lecture", " lectures");
+}
+
+/* "10 of 12 compute cells, in 2 of 2 lectures," */
+static void
+broad_where(struct qe_buf *w, const struct qe_diffset *d)
+{
+	sum_count(w, d, "runner_factor_moved_cells");
+	qe_buf_adds(w, " of ");
+	sum_counted(w, d, "runner_factor_cells", " compute cell", " compute cells");
+	qe_buf_adds(w, ", in ");
+	sum_count(w, d, "runner_factor_moved_lectures");
+	qe_buf_adds(w, " of ");
+	sum_counted(w, d, "runner_factor_lectures", " lecture,", " lectures,");
+}
+
+/* "12 compute cells in 2 lectures whose code did not change ran ×3.00 as long in head" */
+static void
+factor_cells(struct qe_buf *w, const struct qe_diffset *d, double rf)
+{
+	factor_where(w, d);
+	qe_buf_adds(w, " whose code did not change ran ");
+	qe_gfm_ratio(w, rf);
+	qe_buf_adds(w, " as long in head");
+}
+
 /* "**N <slower>**, F faster, [U unclear, ]S unchanged" ("0 <slower>" plain). */
 static void
 tally(struct qe_buf *b, long slower, const char *one, const char *many, const char *none,
@@ -132,7 +176,9 @@ qe_mdprose_headline(struct qe_buf *b, const struct qe_review *r)
 {
 	const struct qe_diffset *d = r->set;
 	int differ = qe_diffsum_machines_differ(d);
-	int slower = r->ccount[QE_V_REGRESSION] > 0 || r->nb_only_regressions > 0;
+	/* everything slower on one runner class and CPU fails the check by itself */
+	int broad = qe_diffsum_speed(d) == QE_SP_BROAD_SLOWER;
+	int slower = r->ccount[QE_V_REGRESSION] > 0 || r->nb_only_regressions > 0 || broad;
 	int red = slower && !differ;
 	/* the results-differ line comes first, before any colour */
 	int yellow = slower || r->ccount[QE_V_INCONCLUSIVE] > 0 || r->n_failed > 0 ||
@@ -149,6 +195,13 @@ qe_mdprose_headline(struct qe_buf *b, const struct qe_review *r)
 	/* the values compared, then recompiles: the evaluation's facts before the timings */
 	yellow = (qe_fidprose_fidelity(b, d) + qe_fidprose_recompiles(b, d) > 0) || yellow;
 	qe_buf_adds(b, red ? "\xf0\x9f\x94\xb4 " : yellow ? "\xf0\x9f\x9f\xa1 " : "\xf0\x9f\x9f\xa2 ");
+	if (broad) {
+		qe_buf_adds(b, "**Broad slowdown** ");
+		qe_gfm_ratio(b, qe_diffsum_num(d, "runner_factor"));
+		qe_buf_adds(b, ": ");
+		broad_where(b, d);
+		qe_buf_adds(b, " on the same machine; ");
+	}
 	headline_counts(b, r, yellow);
 	if (r->n_compile > 0)
 		counted(b, "; **", r->n_compile, " compile-time regression** (slower as used, faster warm)",
@@ -362,18 +415,89 @@ warn_now_failing(struct qe_buf *w, const struct qe_review *r)
 	qe_buf_adds(w, ".\n");
 }
 
+/*
+ * The likely shared cause of a broad change, from provenance: the packages
+ * whose version changed, the lectures whose kernel ran with something else.
+ */
+static void
+broad_cause(struct qe_buf *w, const struct qe_diffset *d)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(d->summary, "environment_changes"), *e;
+	int k = 0, total = cJSON_GetArraySize(a);
+	long kernels = 0;
+
+	for (size_t i = 0; i < d->nnbs; i++)
+		kernels += d->nbs[i].kernel_changes != NULL;
+	if (total <= 0 && kernels == 0) {
+		qe_buf_adds(w, "Provenance shows no package or kernel change: look for a module, data or setting "
+		    "the lectures share.\n");
+		return;
+	}
+	qe_buf_adds(w, "Likely shared cause, from provenance: ");
+	cJSON_ArrayForEach(e, a) {
+		if (k == 4)
+			break;
+		qe_buf_adds(w, k++ ? "; " : "");
+		env_change(w, e);
+	}
+	and_more(w, total, k);
+	if (kernels > 0)
+		counted(w, k ? "; what the kernel ran with changed in " : "what the kernel ran with changed in ",
+		    kernels, " lecture", " lectures");
+	qe_buf_adds(w, ".\n");
+}
+
+/*
+ * What the runner factor says (qe-cell-diff's summary speed): a broad
+ * change on one runner class and CPU, machine speed that differs, or a
+ * factor that cannot speak for the machine.
+ */
 static void
 warn_runner(struct qe_buf *w, const struct qe_diffset *d, double rf)
 {
-	qe_buf_adds(w, "> - **Runner speed**: cells whose code did not change ran ");
-	qe_gfm_ratio(w, rf);
-	qe_buf_adds(w, " as long in head (median of ");
-	sum_count(w, d, "runner_factor_cells");
-	qe_buf_adds(w, " cells)");
-	if (qe_diffsum_bool(d, "adjusted"))
-		qe_buf_adds(w, "; verdicts are adjusted for it.\n");
-	else
-		qe_buf_adds(w, "; verdicts are not adjusted for it (`qe-cell-diff -A`).\n");
+	int sp = qe_diffsum_speed(d);
+
+	if (sp == QE_SP_BROAD_SLOWER || sp == QE_SP_BROAD_FASTER) {
+		qe_buf_adds(w, sp == QE_SP_BROAD_SLOWER ? "> - **Broad slowdown**: " : "> - **Broad speedup**: ");
+		broad_where(w, d);
+		qe_buf_adds(w, " whose code did not change ran ");
+		qe_gfm_ratio(w, sp == QE_SP_BROAD_SLOWER ? qe_diffsum_threshold(d, "factor_band") :
+		    1 / qe_diffsum_threshold(d, "factor_band"));
+		qe_buf_adds(w, sp == QE_SP_BROAD_SLOWER ? " as long or longer in head (median " :
+		    " as long or shorter in head (median ");
+		qe_gfm_ratio(w, rf);
+		qe_buf_adds(w, "), on the same runner class and CPU: not the machine but a cause they share");
+		qe_buf_adds(w, sp == QE_SP_BROAD_SLOWER ? " (this fails the check). " : ". ");
+		broad_cause(w, d);
+	} else if (sp == QE_SP_DIFFERS) {
+		qe_buf_adds(w, "> - **Machine speed differs**: ");
+		factor_cells(w, d, rf);
+		qe_buf_adds(w, ", all within ");
+		qe_gfm_ratio(w, qe_diffsum_num(d, "runner_factor_spread"));
+		qe_buf_adds(w, " of that: the two builds ran at different machine speed (load, or another machine). "
+		    "Ratios are as measured; a cell or lecture whose verdict removing it would change is unclear "
+		    "(machine speed differs) and cannot fail the check. Stamp both builds (qe-stamp) to tell the "
+		    "machine from a broad change.\n");
+	} else if (sp == QE_SP_FEW || sp == QE_SP_MIXED) {
+		qe_buf_adds(w, "> - **Runner speed**: ");
+		factor_cells(w, d, rf);
+		if (sp == QE_SP_FEW)
+			qe_buf_adds(w, ", too few to speak for the machine");
+		else {
+			qe_buf_adds(w, ", but they disagree (half stray beyond ");
+			qe_gfm_ratio(w, qe_diffsum_num(d, "runner_factor_spread"));
+			qe_buf_adds(w, " of it)");
+		}
+		qe_buf_adds(w, qe_diffsum_bool(d, "adjusted") ? ": removed as asked (qe-cell-diff -A); a verdict it would "
+		    "change is unclear (machine speed differs).\n" : ": verdicts are as measured.\n");
+	} else if (sp < 0) {	/* a summary from before the speed states */
+		qe_buf_adds(w, "> - **Runner speed**: cells whose code did not change ran ");
+		qe_gfm_ratio(w, rf);
+		qe_buf_adds(w, " as long in head (median of ");
+		sum_count(w, d, "runner_factor_cells");
+		qe_buf_adds(w, qe_diffsum_bool(d, "adjusted") ? " cells); verdicts are adjusted for it.\n" :
+		    " cells); verdicts are not adjusted for it (`qe-cell-diff -A`).\n");
+	}
 }
 
 /*
@@ -468,7 +592,7 @@ warnings(struct qe_buf *w, const struct qe_review *r, int input_trouble)
 	}
 	if (r->n_now_failing > 0)
 		warn_now_failing(w, r);
-	if (!isnan(rf) && (rf >= 1.25 || rf <= 0.8))
+	if (!isnan(rf) && (qe_diffsum_speed(d) >= 0 || rf >= 1.25 || rf <= 0.8))
 		warn_runner(w, d, rf);
 	if (!isnan(limit) && limit > 0 && (slow = slowest_cell(d)) && slow->head_s >= limit * TIMEOUT_WARN) {
 		qe_buf_adds(w, "> - **Close to the per-cell timeout**: ");
@@ -902,6 +1026,35 @@ timings_note(struct qe_buf *b, const struct qe_diffset *d)
 		qe_buf_adds(b, " Timings are single runs on shared runners: small changes are noise.</sub>\n");
 }
 
+/* The speed states' words in the footer (qe_vocab_speeds' order). */
+static const char *const speed_words[QE_NSPEEDS] = {
+	"", "steady", "too few cells to speak for the machine", "the cells disagree", "replicate runs",
+	"machine speed differs: a verdict it would change is unclear",
+	"a broad slowdown on one runner class and CPU", "a broad speedup on one runner class and CPU"
+};
+
+/* "Runner factor ×1.42 (8 compute cells in 2 lectures, within ×1.05): steady. " */
+static void
+footer_factor(struct qe_buf *b, const struct qe_diffset *d, double rf)
+{
+	int sp = qe_diffsum_speed(d);
+
+	qe_buf_adds(b, "Runner factor ");
+	qe_gfm_ratio(b, rf);
+	qe_buf_adds(b, " (");
+	if (sp < 0) {	/* a summary from before the speed states */
+		sum_count(b, d, "runner_factor_cells");
+		qe_buf_adds(b, qe_diffsum_bool(d, "adjusted") ? " cells), removed from the verdicts. " : " cells). ");
+		return;
+	}
+	factor_where(b, d);
+	qe_buf_adds(b, ", within ");
+	qe_gfm_ratio(b, qe_diffsum_num(d, "runner_factor_spread"));
+	qe_buf_adds(b, "): ");
+	qe_buf_adds(b, speed_words[sp]);
+	qe_buf_adds(b, qe_diffsum_bool(d, "adjusted") ? "; removed from the verdicts. " : ". ");
+}
+
 void
 qe_mdprose_footer(struct qe_buf *b, const struct qe_review *r, const struct qe_ghrun *run)
 {
@@ -911,13 +1064,8 @@ qe_mdprose_footer(struct qe_buf *b, const struct qe_review *r, const struct qe_g
 
 	qe_buf_adds(b, "<sub>");
 	thresholds(b, d);
-	if (!isnan(rf)) {
-		qe_buf_adds(b, "Runner factor ");
-		qe_gfm_ratio(b, rf);
-		qe_buf_adds(b, " (");
-		sum_count(b, d, "runner_factor_cells");
-		qe_buf_adds(b, qe_diffsum_bool(d, "adjusted") ? " cells), removed from the verdicts. " : " cells). ");
-	}
+	if (!isnan(rf))
+		footer_factor(b, d, rf);
 	if (!isnan(limit) && limit > 0 && (slow = slowest_cell(d)) != NULL) {
 		qe_buf_adds(b, "Slowest cell: ");
 		timeout_share(b, slow, limit);

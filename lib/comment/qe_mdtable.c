@@ -182,6 +182,21 @@ memory_words(struct qe_buf *b, double peak, double resident, double runner)
 }
 
 /*
+ * "machine speed differs (×1.80 adjusted)": a verdict the runner factor
+ * would change is unclear; the ratio column stays as measured.
+ */
+static void
+speed_note(struct qe_buf *b, const char **sep, double adj_ratio)
+{
+	note(b, sep, "machine speed differs");
+	if (!isnan(adj_ratio)) {
+		qe_buf_adds(b, " (");
+		qe_gfm_ratio(b, adj_ratio);
+		qe_buf_adds(b, " adjusted)");
+	}
+}
+
+/*
  * The notes of a cell's row (c) or a lecture's top row (n); top: a row of
  * the top table, where an output change no code explains is not told.
  */
@@ -195,6 +210,8 @@ add_notes(struct qe_buf *b, const struct qe_dcell *c, const struct qe_dnb *n, in
 		note(b, &sep, "**results differ**");
 	if (n)
 		note(b, &sep, n->whole ? "whole notebook" : "lecture total");
+	if (fl & QE_FLAG(QE_F_SPEED))
+		speed_note(b, &sep, c ? c->adj_ratio : n->adj_ratio);
 	if (fl & QE_FLAG(QE_F_COMPILE))
 		note(b, &sep, "compile-time regression");
 	if (c && c->has_test) {
@@ -247,18 +264,6 @@ next_cell(struct qe_buf *b)
 	qe_buf_adds(b, " | ");
 }
 
-/* The ratio cell, with the runner-adjusted ratio when there is one. */
-static void
-ratio_cell(struct qe_buf *b, double ratio, double adj_ratio, int adjusted)
-{
-	qe_gfm_ratio(b, ratio);
-	if (adjusted && !isnan(adj_ratio)) {
-		qe_buf_adds(b, " (adj. ");
-		qe_gfm_ratio(b, adj_ratio);
-		qe_buf_addc(b, ')');
-	}
-}
-
 static void
 span(struct qe_buf *b, double base_s, double head_s)
 {
@@ -274,7 +279,7 @@ share(const struct qe_dcell *c)
 }
 
 void
-qe_mdtable_top_row(struct qe_buf *b, const struct qe_toprow *t, int adjusted)
+qe_mdtable_top_row(struct qe_buf *b, const struct qe_toprow *t)
 {
 	const struct qe_dcell *c = t->c;
 	const struct qe_dnb *n = t->n;
@@ -294,7 +299,7 @@ qe_mdtable_top_row(struct qe_buf *b, const struct qe_toprow *t, int adjusted)
 	next_cell(b);
 	span(b, c ? c->base_s : n->base_s, c ? c->head_s : n->head_s);
 	next_cell(b);
-	ratio_cell(b, c ? c->ratio : n->ratio, c ? c->adj_ratio : NAN, adjusted);
+	qe_gfm_ratio(b, c ? c->ratio : n->ratio);
 	next_cell(b);
 	qe_gfm_delta(b, c ? c->delta : n->delta);
 	next_cell(b);
@@ -418,6 +423,8 @@ qe_mdtable_nb_row(struct qe_buf *b, const struct qe_diffset *set, const struct q
 		qe_mdtable_verdict(b, n->verdict, 0);
 	if (nb_differ(set, n))
 		qe_buf_adds(b, "; **results differ**");
+	if (n->flags & QE_FLAG(QE_F_SPEED))	/* the ratio beside it is as measured */
+		speed_note(b, &(const char *){ "; " }, n->adj_ratio);
 	if (n->flags & QE_FLAG(QE_F_MEMORY))
 		qe_buf_adds(b, "; needs more memory");
 	if (n->flags & QE_FLAG(QE_F_IGNORED))
@@ -444,12 +451,13 @@ static int
 reason_shown(const struct qe_dcell *c)
 {
 	return c->reason && *c->reason && strcmp(c->reason, "no timing") != 0 &&
+	    !(c->flags & QE_FLAG(QE_F_SPEED)) &&
 	    !(c->flags & QE_FLAG(QE_F_NOTCOMP) && c->verdict != QE_V_NOTIMING &&
 	    c->verdict != QE_V_NOTCOMPARABLE);
 }
 
 void
-qe_mdtable_cell_row(struct qe_buf *b, const struct qe_dcell *c, int adjusted)
+qe_mdtable_cell_row(struct qe_buf *b, const struct qe_dcell *c)
 {
 	size_t before;
 
@@ -464,7 +472,7 @@ qe_mdtable_cell_row(struct qe_buf *b, const struct qe_dcell *c, int adjusted)
 	next_cell(b);
 	qe_gfm_dur(b, c->head_s);
 	next_cell(b);
-	ratio_cell(b, c->ratio, c->adj_ratio, adjusted);
+	qe_gfm_ratio(b, c->ratio);
 	next_cell(b);
 	qe_gfm_delta(b, c->delta);
 	next_cell(b);

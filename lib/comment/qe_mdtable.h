@@ -23,14 +23,14 @@ extern const char qe_mdtable_top_header[];
 extern const char qe_mdtable_nb_header[];
 extern const char qe_mdtable_cell_header[];
 
-/* A top row. `adjusted`: show a cell's runner-adjusted ratio too. */
-void qe_mdtable_top_row(struct qe_buf *b, const struct qe_toprow *t, int adjusted);
+/* A top row: the ratio as measured (a verdict the runner factor would change says so in its notes). */
+void qe_mdtable_top_row(struct qe_buf *b, const struct qe_toprow *t);
 
 /* A lecture's row; its sparkline reads the lecture's cells in `set`. */
 void qe_mdtable_nb_row(struct qe_buf *b, const struct qe_diffset *set, const struct qe_dnb *n);
 
 /* A cell's row. */
-void qe_mdtable_cell_row(struct qe_buf *b, const struct qe_dcell *c, int adjusted);
+void qe_mdtable_cell_row(struct qe_buf *b, const struct qe_dcell *c);
 
 /* A lecture's name, escaped and capped, or "(unnamed)". */
 void qe_mdtable_doc(struct qe_buf *b, const char *doc);

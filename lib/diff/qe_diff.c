@@ -121,15 +121,22 @@ compared(const struct qe_doc *d)
 	return d->s[QE_BASE].present && d->s[QE_HEAD].present && head_executed(d, &how);
 }
 
-/* log(head/base) of a steady cell pair, or NAN when it says nothing of the runner. */
+/*
+ * log(head/base) of a cell pair that measures compute, or NAN when it says
+ * nothing of the runner: changed, failed, too short, an import cell or the
+ * lecture's first cell (i == 0), which pay the disk cache and the kernel's
+ * start: a cold first build moved them x2.4 while compute held.
+ */
 static double
-steady_log(const struct qe_diff_opts *o, const struct cellpair *c)
+steady_log(const struct qe_diff_opts *o, const struct qe_reader *r, const struct cellpair *c, int i)
 {
 	double mb, mh;
 
-	if (!c->b || !c->h || (c->flags & (F_SOURCE | F_UPSTREAM | F_STATUS)))
+	if (!c->b || !c->h || (c->flags & (F_SOURCE | F_UPSTREAM | F_STATUS)) || i == 0)
 		return NAN;
 	if (c->b->status != QE_ST_OK || !qe_vocab_timing_sources_comparable(c->b->tsrc, c->h->tsrc))
+		return NAN;
+	if (qe_diff_import_line(qe_reader_text(r, c->h->first_line)))
 		return NAN;
 	mb = qe_reader_cell_median(c->b);
 	mh = qe_reader_cell_median(c->h);
@@ -138,13 +145,66 @@ steady_log(const struct qe_diff_opts *o, const struct cellpair *c)
 	return log(mh / mb);
 }
 
-struct qe_runner_factor
+/* 1 when both sides of d are stamped on one runner class and CPU (every fact but packages). */
+static int
+same_machine(const struct qe_reader *r, const struct qe_doc *d)
+{
+	const char *b = d->s[QE_BASE].fp, *h = d->s[QE_HEAD].fp;
+
+	return b && h && (b == h || !qe_fp_machine_differ(qe_fp_facts(&r->fps, b), qe_fp_facts(&r->fps, h)));
+}
+
+/* exp of the median |logs[i] - log(factor)|: how far the cells' ratios stray from the factor. */
+static double
+log_spread(double *logs, int n, double factor)
+{
+	for (int i = 0; i < n; i++)
+		logs[i] = fabs(logs[i] - log(factor));
+	return exp(qe_stats_median(logs, n));
+}
+
+/* The logs of the factor's cells and the document each is in. */
+struct factor_logs {
+	double *l;
+	size_t *doc;
+	int n, cap;
+};
+
+static void
+push_log(struct factor_logs *f, double l, size_t doc)
+{
+	if (f->n == f->cap) {
+		f->cap = f->cap ? f->cap * 2 : 64;
+		f->l = qe_xrealloc(f->l, sizeof *f->l * (size_t)f->cap);
+		f->doc = qe_xrealloc(f->doc, sizeof *f->doc * (size_t)f->cap);
+	}
+	f->l[f->n] = l;
+	f->doc[f->n++] = doc;
+}
+
+/* rf->moved, rf->moved_docs: the cells beyond the band in the factor's direction. */
+static void
+count_moved(struct qe_factor_facts *rf, const struct factor_logs *f)
+{
+	double edge = log(QE_VERDICT_FACTOR_BAND), sign = rf->factor >= 1 ? 1 : -1;
+	size_t last = (size_t)-1;
+
+	for (int i = 0; i < f->n; i++)
+		if (f->l[i] * sign >= edge) {
+			rf->moved++;
+			rf->moved_docs += f->doc[i] != last;
+			last = f->doc[i];
+		}
+}
+
+struct qe_factor_facts
 qe_diff_runner_factor(const struct qe_diff_opts *o, const struct qe_reader *r,
     struct qe_doc *const *docs, size_t n)
 {
-	struct qe_runner_factor rf = { NAN, 0, 0, 0 };
-	double *logs = NULL, l;
-	int nl = 0, cap = 0, np;
+	struct qe_factor_facts rf = { NAN, NAN, 0, 0, 0, 1, 0, 0 };
+	struct factor_logs f = { NULL, NULL, 0, 0 };
+	double l;
+	int np;
 
 	for (size_t k = 0; k < n; k++) {
 		struct cellpair *cp;
@@ -153,23 +213,29 @@ qe_diff_runner_factor(const struct qe_diff_opts *o, const struct qe_reader *r,
 			continue;
 		cp = doc_pairs(r, docs[k], &np);
 		for (int i = 0, seen = 0; i < np; i++) {
-			if (isnan(l = steady_log(o, &cp[i])))
+			if (isnan(l = steady_log(o, r, &cp[i], i)))
 				continue;
-			rf.docs += !seen;
+			if (!seen)
+				rf.docs++, rf.same_machine &= same_machine(r, docs[k]);
 			seen = 1;
 			rf.reps += cp[i].b->more && cp[i].h->more;
-			if (nl == cap) {
-				cap = cap ? cap * 2 : 64;
-				logs = qe_xrealloc(logs, sizeof(double) * (size_t)cap);
-			}
-			logs[nl++] = l;
+			push_log(&f, l, k);
 		}
 		free(cp);
 	}
-	rf.cells = nl;
-	if (nl >= o->factor_min_cells)
-		rf.factor = exp(qe_stats_median(logs, nl));
-	free(logs);
+	rf.cells = f.n;
+	rf.same_machine &= f.n > 0;
+	if (f.n >= o->factor_min_cells) {
+		double *v = qe_xmalloc(sizeof *v * (size_t)f.n);
+
+		memcpy(v, f.l, sizeof *v * (size_t)f.n);
+		rf.factor = exp(qe_stats_median(v, f.n));
+		count_moved(&rf, &f);
+		rf.spread = log_spread(v, f.n, rf.factor);
+		free(v);
+	}
+	free(f.l);
+	free(f.doc);
 	return rf;
 }
 
@@ -220,6 +286,44 @@ judge_memory(const struct qe_diff_opts *o, const struct cellpair *p, struct qe_c
 		c->flags |= QE_FLAG(QE_F_MEMORY);
 }
 
+/* The reason of a verdict the runner factor would change (qe_verdict_speed). */
+#define SPEED_REASON "machine speed differs"
+
+/*
+ * Judge hv against bv into *j with the runner factor removed (scale), and,
+ * when there is one, as measured too: *raw and *adj are the two readings'
+ * verdicts, j->verdict is qe_verdict_speed() of them (its test's answer
+ * follows an inconclusive one).
+ */
+static void
+judge_speed(struct qe_judgement *j, double *bv, int nb, double *hv, int nh, const struct qe_rule *rule,
+    double scale, int *raw, int *adj)
+{
+	struct qe_judgement m;
+	double *b2, *h2;
+	int speed;
+
+	*raw = -1;
+	if (scale != 1) {
+		b2 = qe_xmalloc(sizeof *b2 * (size_t)nb);
+		h2 = qe_xmalloc(sizeof *h2 * (size_t)nh);
+		memcpy(b2, bv, sizeof *b2 * (size_t)nb);
+		memcpy(h2, hv, sizeof *h2 * (size_t)nh);
+		qe_verdict_judgement_init(&m, -1);
+		qe_verdict_judge(&m, b2, nb, h2, nh, rule, 1);
+		*raw = m.verdict;
+		free(b2);
+		free(h2);
+	}
+	qe_verdict_judge(j, bv, nb, hv, nh, rule, scale);
+	*adj = j->verdict;
+	if (*raw < 0)
+		*raw = *adj;
+	j->verdict = qe_verdict_speed(*raw, *adj, &speed);
+	if (speed && j->answer >= 0)
+		j->answer = QE_A_INCONCLUSIVE;
+}
+
 /*
  * The warm samples (qe-replicate --warm) by the cell's rule, beside the
  * as-used verdict; slower as used but faster warm is flagged
@@ -264,6 +368,7 @@ judge_cell(const struct qe_diff_opts *o, const struct qe_reader *r, const struct
 	c->flags = p->flags | (notcomp ? F_NOTCOMP : 0) | doc;
 	c->reason = notcomp ? "provenance fingerprints differ" : NULL;
 	qe_verdict_judgement_init(&c->j, QE_V_NOTIMING);
+	c->raw_verdict = c->adj_verdict = -1;
 	c->j.nb = nbv;
 	c->j.nh = nhv;
 	if (!p->b)
@@ -282,7 +387,11 @@ judge_cell(const struct qe_diff_opts *o, const struct qe_reader *r, const struct
 		c->j.h = qe_stats_median(hv, nhv);
 		c->reason = "timing sources differ";
 	} else
-		qe_verdict_judge(&c->j, bv, nbv, hv, nhv, rule, scale);
+		judge_speed(&c->j, bv, nbv, hv, nhv, rule, scale, &c->raw_verdict, &c->adj_verdict);
+	if (c->raw_verdict != c->adj_verdict) {
+		c->flags |= QE_FLAG(QE_F_SPEED);
+		c->reason = SPEED_REASON;
+	}
 	free(bv);
 	free(hv);
 	judge_warm(r, rule, p, scale, c);
@@ -293,7 +402,9 @@ judge_cell(const struct qe_diff_opts *o, const struct qe_reader *r, const struct
 static void
 count_cell(struct qe_nb_diff *nb, const struct qe_cell_diff *c)
 {
-	int v = c->j.verdict;
+	int v = c->j.verdict, raw = c->raw_verdict, adj = c->adj_verdict;
+	/* a cell silenced by its label takes no part; a silenced lecture keeps its verdict */
+	int part = !(c->flags & F_IGNORED) || (nb->flags & F_IGNORED);
 
 	nb->cells[v]++;
 	for (int f = 0; f < QE_NFLAGS; f++)
@@ -301,10 +412,11 @@ count_cell(struct qe_nb_diff *nb, const struct qe_cell_diff *c)
 			nb->cell_flags[f]++;
 	if (v == QE_V_REGRESSION && !(c->flags & F_NOGATE))
 		nb->cell_regressions++;
-	/* a cell silenced by its label takes no part; a silenced lecture keeps its verdict */
-	if ((!(c->flags & F_IGNORED) || (nb->flags & F_IGNORED)) &&
-	    (v == QE_V_REGRESSION || v == QE_V_IMPROVEMENT))
-		nb->rule_cells[v == QE_V_REGRESSION ? 0 : 1]++;
+	/* the lecture rule reads each reading's cells: adjusted, and as measured */
+	if (part && (adj == QE_V_REGRESSION || adj == QE_V_IMPROVEMENT))
+		nb->rule_cells[adj == QE_V_REGRESSION ? 0 : 1]++;
+	if (part && (raw == QE_V_REGRESSION || raw == QE_V_IMPROVEMENT))
+		nb->raw_rule_cells[raw == QE_V_REGRESSION ? 0 : 1]++;
 	nb->flags |= c->flags & (F_OUTPUT | F_STATUS | QE_FLAG(QE_F_COMPILE) | QE_FLAG(QE_F_MEMORY) |
 	    QE_FLAG(QE_F_RECOMPILE));
 	if (v == QE_V_NEW || v == QE_V_REMOVED || (c->flags & F_SOURCE))
@@ -399,7 +511,8 @@ one_source(const struct qe_side *s)
  * execution_seconds with its own floor, else no timing.
  */
 static void
-judge_measure(const struct qe_diff_opts *o, double scale, struct qe_nb_diff *nb, double *bv, double *hv)
+judge_measure(const struct qe_diff_opts *o, double scale, struct qe_nb_diff *nb, double *bv, double *hv,
+    struct qe_judgement *j)
 {
 	const struct qe_side *bs = &nb->doc->s[QE_BASE], *hs = &nb->doc->s[QE_HEAD];
 	struct qe_rule exec = { o->nb.ratio, o->exec_abs, o->nb.alpha, o->nb.rep_ratio, o->nb.rep_abs, 0 };
@@ -415,38 +528,66 @@ judge_measure(const struct qe_diff_opts *o, double scale, struct qe_nb_diff *nb,
 	}
 	if (nbv > 0 && nhv > 0) {
 		nb->measure = "cells_seconds";
-		qe_verdict_judge(&nb->j, bv, nbv, hv, nhv, &o->nb, scale);
+		qe_verdict_judge(j, bv, nbv, hv, nhv, &o->nb, scale);
 		return;
 	}
 	nbv = finite_of(bs->exec_s, bs->nexec, bv);
 	nhv = finite_of(hs->exec_s, hs->nexec, hv);
 	if (nbv > 0 && nhv > 0) {
 		nb->measure = "execution_seconds";
-		qe_verdict_judge(&nb->j, bv, nbv, hv, nhv, &exec, 1);
+		qe_verdict_judge(j, bv, nbv, hv, nhv, &exec, 1);
 		if (bs->tsrc != QE_SIDE_TS_NONE && hs->tsrc != QE_SIDE_TS_NONE)
 			nb->reason = "cell timing sources differ; compared execution_seconds";
 		else if (bs->ncells == 0 && hs->ncells == 0)
 			nb->reason = "no code cells; compared execution_seconds";
 		return;
 	}
-	nb->j.verdict = QE_V_NOTIMING;
+	j->verdict = QE_V_NOTIMING;
 	nb->reason = bs->failed ? "base failed" : "no timing";
 }
 
-/* The lecture rule (qe_diff.h): its cells first, the sum of their times second. */
-static void
-lecture_rule(struct qe_nb_diff *nb)
+/*
+ * The lecture rule (qe_diff.h) for one reading: its cells first (rc:
+ * regressed and improved), the sum of their times (j) second; *rule the
+ * route that decided.
+ */
+static int
+lecture_rule(const struct qe_nb_diff *nb, const struct qe_judgement *j, const long rc[2], int *rule)
 {
-	long reg = nb->rule_cells[0], imp = nb->rule_cells[1];
+	*rule = nb->measure ? QE_R_SUM : -1;
+	if (j->answer >= 0)	/* replicates: the lecture's total and its test, one answer */
+		return j->verdict;
+	if (rc[0] > 0 && rc[1] == 0)
+		return *rule = QE_R_CELLS, QE_V_REGRESSION;
+	if (rc[1] > 0 && rc[0] == 0)
+		return *rule = QE_R_CELLS, QE_V_IMPROVEMENT;
+	return j->verdict;
+}
 
-	nb->verdict = nb->j.verdict;
-	nb->rule = nb->measure ? QE_R_SUM : -1;
-	if (nb->j.answer >= 0)	/* replicates: the lecture's total and its test, one answer */
-		return;
-	if (reg > 0 && imp == 0)
-		nb->verdict = QE_V_REGRESSION, nb->rule = QE_R_CELLS;
-	else if (imp > 0 && reg == 0)
-		nb->verdict = QE_V_IMPROVEMENT, nb->rule = QE_R_CELLS;
+/*
+ * The lecture's verdict after removing the runner factor (scale) and, when
+ * there is one, as measured: the two readings by qe_verdict_speed().
+ */
+static void
+judge_lecture(const struct qe_diff_opts *o, double scale, struct qe_nb_diff *nb, double *bv, double *hv)
+{
+	struct qe_judgement raw;
+	int adj, asmeasured, rule, speed;
+
+	judge_measure(o, scale, nb, bv, hv, &nb->j);
+	adj = asmeasured = lecture_rule(nb, &nb->j, nb->rule_cells, &nb->rule);
+	if (scale != 1) {
+		qe_verdict_judgement_init(&raw, -1);
+		judge_measure(o, 1, nb, bv, hv, &raw);
+		asmeasured = lecture_rule(nb, &raw, nb->raw_rule_cells, &rule);
+	}
+	nb->verdict = qe_verdict_speed(asmeasured, adj, &speed);
+	if (speed) {
+		nb->flags |= QE_FLAG(QE_F_SPEED);
+		nb->reason = SPEED_REASON;
+		if (nb->j.answer >= 0)
+			nb->j.answer = QE_A_INCONCLUSIVE;
+	}
 }
 
 /* The medians of a side's notebook records (cells: or the sum of the cells). */
@@ -489,8 +630,7 @@ judge_notebook(const struct qe_diff_opts *o, double scale, struct qe_nb_diff *nb
 	if (bs->status && hs->status && strcmp(bs->status, hs->status) != 0)
 		nb->flags |= F_STATUS;
 	if (nb->verdict < 0) {
-		judge_measure(o, scale, nb, bv, hv);
-		lecture_rule(nb);
+		judge_lecture(o, scale, nb, bv, hv);
 		judge_nb_warm(o, scale, nb, bv, hv);
 	}
 	if (nb->notcomp && !qe_vocab_verdict_is_failure(nb->verdict))
@@ -549,7 +689,7 @@ scope_flags(const struct qe_diff_opts *o, const struct qe_reader *r, struct qe_n
 }
 
 void
-qe_diff_doc(const struct qe_diff_opts *o, const struct qe_reader *r, const struct qe_runner_factor *rf,
+qe_diff_doc(const struct qe_diff_opts *o, const struct qe_reader *r, const struct qe_factor_facts *rf,
     const struct qe_doc *d, struct qe_nb_diff *nb, qe_cell_diff_fn fn, void *arg)
 {
 	const struct qe_side *bs = &d->s[QE_BASE], *hs = &d->s[QE_HEAD];
@@ -611,16 +751,9 @@ qe_diff_tally(struct qe_diff_totals *t, const struct qe_reader *r, const struct 
 }
 
 double
-qe_diff_scale(const struct qe_diff_opts *o, const struct qe_runner_factor *rf)
+qe_diff_scale(const struct qe_diff_opts *o, const struct qe_factor_facts *rf)
 {
-	if (isnan(rf->factor) || o->adjust < 0)
-		return 1;
-	if (o->adjust > 0)
-		return rf->factor;
-	if (rf->reps == 0 && rf->cells >= QE_DIFF_FACTOR_CELLS && rf->docs >= 2 &&
-	    (rf->factor >= QE_DIFF_FACTOR_CLEAR || rf->factor * QE_DIFF_FACTOR_CLEAR <= 1))
-		return rf->factor;
-	return 1;
+	return qe_verdict_speed_scale(rf, o->adjust);
 }
 
 int
@@ -691,7 +824,7 @@ qe_diff_all(const struct qe_diff_opts *o, const struct qe_reader *r, const struc
 {
 	size_t n, nexecuted = 0;
 	struct qe_doc **docs = qe_reader_docs(r, &n);
-	struct qe_runner_factor rf = qe_diff_runner_factor(o, r, docs, n);
+	struct qe_factor_facts rf = qe_diff_runner_factor(o, r, docs, n);
 	struct qe_diff_totals t = { 0 };
 	struct qe_nb_diff nb;
 	struct qe_doc **executed = qe_xmalloc(sizeof *executed * (n + 1));
@@ -706,6 +839,9 @@ qe_diff_all(const struct qe_diff_opts *o, const struct qe_reader *r, const struc
 		qe_diff_tally(&t, r, &nb);
 		qe_fidelity_free(&nb.fid);
 	}
+	/* everything slower at once on one runner class and CPU: the likeliest real regression */
+	if (qe_verdict_speed_state(&rf) == QE_SP_BROAD_SLOWER)
+		t.regressions++;
 	e->end(e->arg, &rf, &t, executed, nexecuted);
 	free(executed);
 	regressions = t.regressions;

@@ -34,10 +34,10 @@ struct qe_diff_opts {
 	struct qe_rule cell;	/* -r, -a, --alpha, --rep-ratio, --rep-abs */
 	struct qe_rule nb;	/* --nb-ratio, --nb-abs, --alpha; --rep-ratio, --rep-abs as the cells' */
 	double exec_abs;	/* --exec-abs: the floor for execution_seconds */
-	double factor_min_s;	/* cells shorter than this swing most */
-	int factor_min_cells;	/* cells the runner factor needs */
+	double factor_min_s;	/* cells shorter than this swing most: no part in the runner factor */
+	int factor_min_cells;	/* cells the runner factor needs to be estimated at all */
 	int adjust;		/* 1 -A: always remove the runner factor; -1 --no-adjust: never;
-				 * 0 (default): when it is clear (qe_diff_scale) */
+				 * 0 (default): in state machine-differs (qe_verdict_speed_scale) */
 	double mem_abs, mem_ratio;	/* --mem-abs bytes, --mem-ratio: memory-growth */
 	const struct qe_prscope *scope;	/* --changed, -i: NULL for none */
 	const struct qe_fences *fences;	/* --fences: per-cell rules, NULL for none */
@@ -52,7 +52,7 @@ struct qe_diff_opts {
 
 /* The defaults: see qe-cell-diff(1), THRESHOLDS, for the evidence. */
 #define QE_DIFF_OPTS_DEFAULT { { 1.5, 0.5, 0.05, 1.2, 0.05, QE_DIFF_TIME_ABS }, { 1.5, 1.0, 0.05, 1.2, 0.05, 0 }, \
-	3.5, 0.05, 3, 0, 134217728, 1.5, NULL, NULL, 2.0, 0, 1e-5, 1e-8, QE_DIFF_MEM_SHARE, 0 }
+	3.5, 0.1, 3, 0, 134217728, 1.5, NULL, NULL, 2.0, 0, 1e-5, 1e-8, QE_DIFF_MEM_SHARE, 0 }
 
 /*
  * The memory share rule's default: a peak growth of 10% of the runner's
@@ -69,42 +69,20 @@ double qe_diff_runner_mem(const struct qe_reader *r);
 #define QE_DIFF_TIME_ABS 60.0
 #define QE_DIFF_TIME_SHARE 40.0	/* --cell-timeout T without --time-abs: T / 40 */
 
-/* The runner factor is clear, and removed by default, at x1.25 or more, x0.8 or less. */
-#define QE_DIFF_FACTOR_CLEAR 1.25
 /*
- * ... and only when it speaks for the machine: at least this many steady
- * cells in at least two re-executed lectures. A few cells of one lecture
- * that all got slower are that lecture's change (its packages, its data),
- * not the runner's; -A still removes any factor.
+ * The runner factor (qe_verdict.h holds its rule): the geometric median of
+ * head/base over the cells that measure compute, in the documents head
+ * re-executed: present, unchanged (source, upstream, status), ok, timed by
+ * comparable sources, at least factor_min_s long on both sides, and neither
+ * an import cell nor a lecture's first cell (both pay the disk cache and
+ * the kernel's start, not the machine's speed); with the spread of their
+ * ratios and whether both sides ran on one runner class and CPU.
  */
-#define QE_DIFF_FACTOR_CELLS 8
-
-struct qe_runner_factor {
-	double factor;	/* median head/base of the steady cells; NAN when too few */
-	int cells;	/* how many cells it was estimated from */
-	int reps;	/* ... of which had replicates on both sides (one runner, interleaved) */
-	int docs;	/* the documents those cells are in */
-};
-
-/*
- * The runner factor over docs[0..n): the geometric median of head/base
- * over cells present, unchanged (source, upstream, status), ok, timed by
- * comparable sources and at least factor_min_s long on both sides, in the
- * documents head re-executed.
- */
-struct qe_runner_factor qe_diff_runner_factor(const struct qe_diff_opts *o, const struct qe_reader *r,
+struct qe_factor_facts qe_diff_runner_factor(const struct qe_diff_opts *o, const struct qe_reader *r,
     struct qe_doc *const *docs, size_t n);
 
-/*
- * The divisor of HEAD's durations: the runner factor with -A (adjust 1);
- * without an option (adjust 0) the factor when it is clear (at least
- * QE_DIFF_FACTOR_CLEAR or at most its inverse: the unchanged cells say the
- * machine was faster or slower; from QE_DIFF_FACTOR_CELLS cells or more in
- * two documents or more) and the cells are single runs (replicates
- * ran both versions on one runner, interleaved: no runner to remove), else
- * 1; 1 with --no-adjust (-1) or without a factor.
- */
-double qe_diff_scale(const struct qe_diff_opts *o, const struct qe_runner_factor *rf);
+/* The divisor of HEAD's durations: qe_verdict_speed_scale() with the options' -A / --no-adjust. */
+double qe_diff_scale(const struct qe_diff_opts *o, const struct qe_factor_facts *rf);
 
 /*
  * 1 when a cell's first line is an import ("import X", "from X import").
@@ -129,6 +107,8 @@ struct qe_cell_diff {
 					 * this cell (since the last cell both measured), NAN when unknown */
 	int has_rss;			/* a side had rss samples */
 	const char *warm_error;		/* the warm pass raised here (a side's first), or NULL */
+	int raw_verdict, adj_verdict;	/* as measured, and after removing the runner factor (equal
+					 * without one); j.verdict is qe_verdict_speed() of the two */
 };
 
 /*
@@ -155,8 +135,9 @@ struct qe_nb_diff {
 	const char *reason, *measure;	/* or NULL */
 	int rule;		/* QE_R_* that decided a timed verdict, or -1 */
 	int touched;		/* the pull request changed its source: 1, 0, or -1 unknown */
-	long rule_cells[2];	/* regressed and improved cells the lecture rule counts */
-	struct qe_judgement j;
+	long rule_cells[2];	/* regressed and improved cells the lecture rule counts (adjusted) */
+	long raw_rule_cells[2];	/* ... as measured */
+	struct qe_judgement j;	/* the measure, judged after removing the runner factor */
 	struct qe_judgement warm;	/* verdict -1 when no side has warm_seconds */
 	const char *warm_error;	/* a side's notebook warm_error, or NULL */
 	double sum[2];		/* sums of the cell medians per side */
@@ -173,9 +154,12 @@ typedef void (*qe_cell_diff_fn)(void *arg, const struct qe_nb_diff *nb, const st
 /*
  * Judge document d of reader r with the runner factor rf (which
  * qe_diff_runner_factor() gave for all documents): its cells, each handed
- * to fn (which may be NULL), then the notebook, into *nb.
+ * to fn (which may be NULL), then the notebook, into *nb. When the factor
+ * is removed, a cell or a notebook is judged as measured and adjusted, and
+ * a verdict the two readings disagree on is inconclusive, flagged
+ * machine-speed (qe_verdict_speed).
  */
-void qe_diff_doc(const struct qe_diff_opts *o, const struct qe_reader *r, const struct qe_runner_factor *rf,
+void qe_diff_doc(const struct qe_diff_opts *o, const struct qe_reader *r, const struct qe_factor_facts *rf,
     const struct qe_doc *d, struct qe_nb_diff *nb, qe_cell_diff_fn fn, void *arg);
 
 struct qe_diff_totals {
@@ -200,17 +184,18 @@ void qe_diff_totals_free(struct qe_diff_totals *t);
  */
 struct qe_diff_emit {
 	void *arg;
-	void (*begin)(void *arg, const struct qe_runner_factor *rf);
+	void (*begin)(void *arg, const struct qe_factor_facts *rf);
 	qe_cell_diff_fn cell;
 	void (*notebook)(void *arg, const struct qe_nb_diff *nb);
-	void (*end)(void *arg, const struct qe_runner_factor *rf, struct qe_diff_totals *t,
+	void (*end)(void *arg, const struct qe_factor_facts *rf, struct qe_diff_totals *t,
 	    struct qe_doc *const *executed, size_t nexecuted);
 };
 
 /*
  * Judge every document of r (runner factor, each document, totals) and hand
  * each result to e. Returns the number of regressions that gate -e (those
- * not marked not-comparable).
+ * not marked not-comparable, and one more for a broad slowdown: the speed
+ * state broad-slowdown, which the totals handed to end already count).
  */
 long qe_diff_all(const struct qe_diff_opts *o, const struct qe_reader *r, const struct qe_diff_emit *e);
 

@@ -114,6 +114,8 @@ write_cell(void *arg, const struct qe_nb_diff *nb, const struct qe_cell_diff *c)
 {
 	struct qe_diffrec *w = arg;
 	struct qe_buf *b = &w->cells;
+	/* the adjusted ratio of a verdict the factor weighed: timed, or made unclear by it */
+	int timed = qe_vocab_verdict_is_timed(c->adj_verdict);
 	const struct qe_cell *bc = c->b, *hc = c->h, *any = hc ? hc : bc;
 	const struct qe_judgement *j = &c->j;
 	uint32_t label = hc && hc->label ? hc->label : bc && bc->label ? bc->label : 0;
@@ -136,7 +138,7 @@ write_cell(void *arg, const struct qe_nb_diff *nb, const struct qe_cell_diff *c)
 	QE_JW_KEY(b, "delta_s"), qe_jw_num(b, bc && hc ? j->h - j->b : NAN, 6);
 	if (w->o->adjust > 0 || w->scale != 1)
 		QE_JW_KEY(b, "adjusted_ratio"),
-		qe_jw_num(b, qe_vocab_verdict_is_timed(j->verdict) && j->b > 0 ? j->ratio : NAN, 4);
+		qe_jw_num(b, timed && j->b > 0 ? j->ratio : NAN, 4);
 	QE_JW_KEY(b, "share_base"), qe_jw_num(b, share(j->b, nb->sum[QE_BASE]), 4);
 	QE_JW_KEY(b, "share_head"), qe_jw_num(b, share(j->h, nb->sum[QE_HEAD]), 4);
 	QE_JW_KEY(b, "status_base"), qe_jw_str(b, bc ? qe_vocab_name(&qe_vocab_cell_statuses, bc->status) : NULL);
@@ -267,7 +269,7 @@ jw_kernel_changes(struct qe_buf *b, const struct qe_side *bs, const struct qe_si
  * was a cJSON object (numbers in the one form, qe_jw.h).
  */
 static void
-write_notebook(struct qe_buf *b, const struct qe_nb_diff *nb)
+write_notebook(struct qe_buf *b, const struct qe_nb_diff *nb, double scale)
 {
 	const struct qe_side *bs = &nb->doc->s[QE_BASE], *hs = &nb->doc->s[QE_HEAD];
 	const struct qe_judgement *j = &nb->j;
@@ -291,6 +293,8 @@ write_notebook(struct qe_buf *b, const struct qe_nb_diff *nb)
 	QE_JW_KEY(b, "head_s"), qe_jw_num(b, j->h, 6);
 	QE_JW_KEY(b, "ratio"), qe_jw_num(b, nb->measure && j->b > 0 ? j->h / j->b : NAN, 4);
 	QE_JW_KEY(b, "delta_s"), qe_jw_num(b, nb->measure ? j->h - j->b : NAN, 6);
+	if (scale != 1)	/* the measure after removing the runner factor (its cells' sum only) */
+		QE_JW_KEY(b, "adjusted_ratio"), qe_jw_num(b, nb->measure && j->b > 0 ? j->ratio : NAN, 4);
 	QE_JW_KEY(b, "base_execution_seconds"), qe_jw_num(b, nb->exec_med[QE_BASE], 6);
 	QE_JW_KEY(b, "head_execution_seconds"), qe_jw_num(b, nb->exec_med[QE_HEAD], 6);
 	QE_JW_KEY(b, "base_cells_seconds"), qe_jw_num(b, nb->cells_med[QE_BASE], 6);
@@ -322,7 +326,8 @@ add_flag_counts(cJSON *o, const char *key, const long *c)
 		/* the flags of replicate runs, hook memory and the evaluation's
 		 * (fidelity, recompiles) only when set, so that a build's summary
 		 * keeps its fields */
-		if (c[f] > 0 || (f != QE_F_COMPILE && f != QE_F_MEMORY && f != QE_F_PRECISION && f != QE_F_RECOMPILE))
+		if (c[f] > 0 || (f != QE_F_COMPILE && f != QE_F_MEMORY && f != QE_F_PRECISION && f != QE_F_RECOMPILE &&
+		    f != QE_F_SPEED))
 			add_number(x, qe_vocab_name(&qe_vocab_flags, f), (double)c[f]);
 }
 
@@ -382,6 +387,11 @@ add_thresholds(cJSON *o, const struct qe_diff_opts *opt, const struct qe_diffrec
 	add_number(t, "alpha", opt->cell.alpha);
 	add_number(t, "cell_time_abs_s", opt->cell.time_abs);
 	add_number(t, "import_abs_s", opt->import_abs);
+	add_number(t, "factor_min_s", opt->factor_min_s);
+	add_number(t, "factor_band", QE_VERDICT_FACTOR_BAND);
+	add_number(t, "factor_min_cells", QE_VERDICT_FACTOR_CELLS);
+	add_number(t, "factor_min_lectures", QE_VERDICT_FACTOR_DOCS);
+	add_number(t, "factor_spread", QE_VERDICT_FACTOR_SPREAD);
 }
 
 /*
@@ -407,9 +417,6 @@ qe_diffrec_defaults(const struct qe_diff_opts *o)
 	cJSON_Delete(root);
 	cJSON_DeleteItemFromObject(t, "runner_memory_bytes");
 	add_number(t, "cell_time_share", QE_DIFF_TIME_SHARE);
-	add_number(t, "runner_factor_clear", QE_DIFF_FACTOR_CLEAR);
-	add_number(t, "runner_factor_cells", QE_DIFF_FACTOR_CELLS);
-	add_number(t, "runner_factor_min_s", o->factor_min_s);
 	add_number(t, "runner_factor_min_cells", o->factor_min_cells);
 	add_number(t, "rtol", o->rtol);
 	add_number(t, "atol", o->atol);
@@ -447,7 +454,7 @@ add_environment(cJSON *o, const struct qe_reader *r, struct qe_doc *const *execu
 }
 
 static void
-write_summary(const struct qe_diff_opts *opt, const struct qe_reader *r, const struct qe_runner_factor *rf,
+write_summary(const struct qe_diff_opts *opt, const struct qe_reader *r, const struct qe_factor_facts *rf,
     struct qe_diff_totals *t, const char *basename, const char *headname, struct qe_doc *const *executed,
     size_t nexecuted, const struct qe_diffrec *w)
 {
@@ -464,6 +471,11 @@ write_summary(const struct qe_diff_opts *opt, const struct qe_reader *r, const s
 	add_flag_counts(o, "cell_flags", t->cell_flags);
 	qe_json_add_rounded(o, "runner_factor", rf->factor, 4);
 	add_number(o, "runner_factor_cells", rf->cells);
+	add_number(o, "runner_factor_lectures", rf->docs);
+	qe_json_add_rounded(o, "runner_factor_spread", rf->spread, 4);
+	add_number(o, "runner_factor_moved_cells", rf->moved);
+	add_number(o, "runner_factor_moved_lectures", rf->moved_docs);
+	add_str(o, "speed", qe_vocab_name(&qe_vocab_speeds, qe_verdict_speed_state(rf)));
 	qe_json_check(cJSON_AddBoolToObject(o, "adjusted", qe_diff_scale(opt, rf) != 1));
 	add_machines(o, t);
 	add_environment(o, r, executed, nexecuted);
@@ -477,7 +489,7 @@ write_summary(const struct qe_diff_opts *opt, const struct qe_reader *r, const s
 }
 
 static void
-begin(void *arg, const struct qe_runner_factor *rf)
+begin(void *arg, const struct qe_factor_facts *rf)
 {
 	struct qe_diffrec *w = arg;
 
@@ -491,7 +503,7 @@ notebook(void *arg, const struct qe_nb_diff *nb)
 	struct qe_diffrec *w = arg;
 
 	qe_buf_reset(&w->line);
-	write_notebook(&w->line, nb);
+	write_notebook(&w->line, nb, w->scale);
 	w->reps |= nb->j.answer >= 0;
 	qe_json_emit_bytes(w->line.data, w->line.len);
 	qe_json_emit_bytes(w->cells.data, w->cells.len);
@@ -499,7 +511,7 @@ notebook(void *arg, const struct qe_nb_diff *nb)
 }
 
 static void
-end(void *arg, const struct qe_runner_factor *rf, struct qe_diff_totals *t,
+end(void *arg, const struct qe_factor_facts *rf, struct qe_diff_totals *t,
     struct qe_doc *const *executed, size_t nexecuted)
 {
 	struct qe_diffrec *w = arg;

@@ -76,3 +76,39 @@ qe_verdict_judge(struct qe_judgement *j, double *bv, int nb, double *hv, int nh,
 	}
 	j->verdict = up ? QE_V_REGRESSION : down ? QE_V_IMPROVEMENT : QE_V_UNCHANGED;
 }
+
+int
+qe_verdict_speed_state(const struct qe_factor_facts *f)
+{
+	if (isnan(f->factor))
+		return QE_SP_NONE;
+	if (f->reps > 0)
+		return QE_SP_REPLICATES;
+	if (f->factor < QE_VERDICT_FACTOR_BAND && f->factor * QE_VERDICT_FACTOR_BAND > 1)
+		return QE_SP_STEADY;
+	if (f->cells < QE_VERDICT_FACTOR_CELLS || f->docs < QE_VERDICT_FACTOR_DOCS)
+		return QE_SP_FEW;
+	/* one runner class and CPU moved most cells: a shared cause in the code or its environment */
+	if (f->same_machine)
+		return f->factor > 1 ? QE_SP_BROAD_SLOWER : QE_SP_BROAD_FASTER;
+	if (!(f->spread <= QE_VERDICT_FACTOR_SPREAD))
+		return QE_SP_MIXED;
+	return QE_SP_DIFFERS;
+}
+
+double
+qe_verdict_speed_scale(const struct qe_factor_facts *f, int adjust)
+{
+	if (isnan(f->factor) || adjust < 0)
+		return 1;
+	if (adjust > 0)
+		return f->factor;
+	return qe_verdict_speed_state(f) == QE_SP_DIFFERS ? f->factor : 1;
+}
+
+int
+qe_verdict_speed(int raw, int adj, int *speed)
+{
+	*speed = raw != adj;
+	return raw == adj ? adj : QE_V_INCONCLUSIVE;
+}

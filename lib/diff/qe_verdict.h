@@ -51,4 +51,57 @@ void qe_verdict_judgement_init(struct qe_judgement *j, int v);
 void qe_verdict_judge(struct qe_judgement *j, double *bv, int nb, double *hv, int nh,
     const struct qe_rule *rule, double scale);
 
+/*
+ * The runner factor's rule (qe-cell-diff(1), Machines, packages and the
+ * runner factor): what the factor of the unchanged compute cells says of
+ * the two builds' machine speed, and what it may do to a verdict.
+ */
+
+/* The band inside which the factor is the runner's noise: x0.8 .. x1.25 (A/A p99 x1.24). */
+#define QE_VERDICT_FACTOR_BAND 1.25
+/* It speaks for the machine only from this many compute cells in this many lectures... */
+#define QE_VERDICT_FACTOR_CELLS 8
+#define QE_VERDICT_FACTOR_DOCS 2
+/*
+ * ... whose ratios agree: their median absolute deviation from the factor,
+ * in log ratio, at most log(QE_VERDICT_FACTOR_SPREAD). Measured on the
+ * project's real pairs (tests/fixtures/qe-cell-diff/factor-*): see the page.
+ */
+#define QE_VERDICT_FACTOR_SPREAD 1.25
+
+struct qe_factor_facts {
+	double factor;	/* exp(median log(head/base)) of the compute cells; NAN when too few */
+	double spread;	/* exp(median |log ratio - log factor|); NAN without a factor */
+	int cells, docs;	/* the compute cells and the lectures they are in */
+	int reps;	/* ... cells with replicates on both sides (one runner, interleaved) */
+	int same_machine;	/* both sides stamped, the same runner class and CPU (every fact but packages) */
+	int moved, moved_docs;	/* the cells beyond the band in the factor's direction, and their lectures */
+};
+
+/*
+ * The speed state (qe_vocab_speeds): none without a factor; replicates when
+ * its cells are replicate runs; steady inside the band; few from fewer than
+ * QE_VERDICT_FACTOR_CELLS cells or QE_VERDICT_FACTOR_DOCS lectures; on the
+ * same runner class and CPU broad-slowdown or broad-speedup (the code, not
+ * the machine: nothing is removed, so the cells need not agree); mixed when
+ * they disagree (spread beyond QE_VERDICT_FACTOR_SPREAD); else
+ * machine-differs.
+ */
+int qe_verdict_speed_state(const struct qe_factor_facts *f);
+
+/*
+ * What HEAD's durations are divided by: the factor with -A (adjust 1), 1
+ * with --no-adjust (-1) or without a factor, by default (0) the factor
+ * only in state machine-differs.
+ */
+double qe_verdict_speed_scale(const struct qe_factor_facts *f, int adjust);
+
+/*
+ * A verdict when the factor is removed: raw, as measured, and adj, after
+ * dividing by it. The factor never decides a verdict by itself: when the
+ * two differ the verdict is inconclusive ("machine speed differs"), and
+ * *speed is set to 1; else it is theirs and *speed 0.
+ */
+int qe_verdict_speed(int raw, int adj, int *speed);
+
 #endif /* QE_VERDICT_H */

@@ -48,8 +48,8 @@ def value(src, key):
         return S[key[6:]]
     if key.startswith("history."):
         return H[key[8:]]
-    if key == "1/runner_factor_clear":
-        return 1 / D["runner_factor_clear"]
+    if key == "1/factor_band":
+        return 1 / D["factor_band"]
     return D[key]
 
 
@@ -59,7 +59,9 @@ def value(src, key):
 PROSE = [
     ("docs/screening.md", r"cells (\S+)x and (\S+) s, notebooks (\S+)x and (\S+) s on the sum of their\s+cells, (\S+) s on `execution_seconds`",
      [("cell_ratio", 1), ("cell_abs_s", 1), ("notebook_ratio", 1), ("notebook_abs_s", 1), ("execution_abs_s", 1)]),
-    ("docs/screening.md", r"clear \(x(\S+) or more, x(\S+) or less", [("runner_factor_clear", 1), ("1/runner_factor_clear", 1)]),
+    ("docs/screening.md", r"ok cells of\s+(\S+) s or more on both sides", [("factor_min_s", 1)]),
+    ("docs/screening.md", r"Inside x(\S+) \.\.\s+x(\S+) it is the runner's noise; from fewer than (\d+) such cells or (\d+) lectures,\s+or when they disagree \(spread beyond x(\S+)\)",
+     [("1/factor_band", 1), ("factor_band", 1), ("factor_min_cells", 1), ("factor_min_lectures", 1), ("factor_spread", 1)]),
     ("docs/screening.md", r"a change of (\S+) s\s+or more \(`--time-abs`", [("cell_time_abs_s", 1)]),
     ("docs/screening.md", r"the book's per-cell limit,\s+T/(\d+)\)", [("cell_time_share", 1)]),
     ("docs/screening.md", r"did not change need (\S+) s\s+\(`--import-abs`\)", [("import_abs_s", 1)]),
@@ -85,18 +87,23 @@ PROSE = [
     ("man/qe-cell-diff.1", r"\.Fl \\-mem-ratio\ntimes \(default (\S+)\)", [("memory_ratio", 1)]),
     ("man/qe-cell-diff.1", r"percent of the runner's memory \(default (\d+):", [("memory_share_pct", 1)]),
     ("man/qe-cell-diff.1", r"\.Fl \\-rtol\ndefault (\S+),\n\.Fl \\-atol\ndefault (\S+),", [("rtol", 1), ("atol", 1)]),
-    ("man/qe-cell-diff.1", r"at least (\S+) s on\nboth \(shorter cells swing most\); null with fewer than (\d+) such cells",
-     [("runner_factor_min_s", 1), ("runner_factor_min_cells", 1)]),
-    ("man/qe-cell-diff.1", r"When it is clear, \\\(mu(\S+) or more or \\\(mu(\S+) or less", [("runner_factor_clear", 1), ("1/runner_factor_clear", 1)]),
+    ("man/qe-cell-diff.1", r"at least\n(\S+) s on both\n\.Pq Dq thresholds\.factor_min_s", [("factor_min_s", 1)]),
+    ("man/qe-cell-diff.1", r"null with fewer than (\d+) such cells\.", [("runner_factor_min_cells", 1)]),
+    ("man/qe-cell-diff.1", r"inside \\\(mu(\S+) \.\. \\\(mu(\S+)\n\.Pq Dq thresholds\.factor_band", [("1/factor_band", 1), ("factor_band", 1)]),
+    ("man/qe-cell-diff.1", r"from fewer than (\d+) cells\n\.Pq Dq factor_min_cells\nor fewer than (\d+) lectures",
+     [("factor_min_cells", 1), ("factor_min_lectures", 1)]),
+    ("man/qe-cell-diff.1", r"their spread is beyond \\\(mu(\S+)\n\.Pq Dq factor_spread", [("factor_spread", 1)]),
+    ("man/qe-cell-diff.1", r"The runner factor is steady inside \\\(mu(\S+) \.\. \\\(mu(\S+) because", [("1/factor_band", 1), ("factor_band", 1)]),
+    ("man/qe-cell-diff.1", r"Its cells agree within \\\(mu(\S+), the band again", [("factor_spread", 1), ("factor_band", 1, 1)]),
+    ("man/qe-cell-diff.1", r"with fewer than (\d+) unchanged compute cells of (\S+) s or more", [("runner_factor_min_cells", 1), ("factor_min_s", 1)]),
     ("man/qe-cell-diff.1", r"Hence a cell needs (\S+)x\n\.Em and\n(\S+) s, a notebook's cell sum (\S+)x and (\S+) s\.",
      [("cell_ratio", 1), ("cell_abs_s", 1), ("notebook_ratio", 1), ("notebook_abs_s", 1)]),
     ("man/qe-cell-diff.1", r"so its floor is (\S+) s\.", [("execution_abs_s", 1)]),
     ("man/qe-cell-diff.1", r"of 1/(\d+) of it \((\d+) s\)", [("cell_time_share", 1), ("cell_time_abs_s", 1)]),
     ("man/qe-cell-diff.1", r"The import floor of (\S+) s", [("import_abs_s", 1)]),
-    ("man/qe-cell-diff.1", r"The runner factor is removed at \\\(mu(\S+) or beyond", [("runner_factor_clear", 1)]),
     ("man/qe-cell-diff.1", r"the long-cell bound is 1/(\d+) of it", [("cell_time_share", 1)]),
     ("man/qe-cell-diff.1", r"a change of 1/(\d+) of it counts", [("cell_time_share", 1)]),
-    ("man/qe-comment.1", r"a runner speed factor outside (\S+) to (\S+) \(", [("1/runner_factor_clear", 1), ("runner_factor_clear", 1)]),
+    ("man/qe-comment.1", r"a runner factor outside (\S+) to (\S+) means", [("1/factor_band", 1), ("factor_band", 1)]),
     ("man/qe-comment.1", r"within rtol (\S+), atol ([^)\s]+)\)", [("rtol", 1), ("atol", 1)]),
     ("man/qe-sweep.1", r"\(default (\S+), the replicate rule's seconds\)", [("replicate_abs_s", 1)]),
     ("man/qe-sweep.1", r"\(default (\S+), the replicate rule's ratio\)", [("replicate_ratio", 1)]),
@@ -114,12 +121,9 @@ PROSE = [
     ("action.yml", r"the long-cell bound \(1/(\d+) of it\)", [("cell_time_share", 1)]),
     ("schema/diff.json", r'"--rtol \(default (\S+)\)"', [("rtol", 1)]),
     ("schema/diff.json", r'"--atol \(default (\S+)\)"', [("atol", 1)]),
-    ("schema/diff.json", r"both at least (\S+) s", [("runner_factor_min_s", 1)]),
-    ("schema/diff.json", r"the factor is x(\S+) or more, x(\S+) or less", [("runner_factor_clear", 1), ("1/runner_factor_clear", 1)]),
     ("lib/diff/qe_diff.h", r"a peak growth of (\d+)% of the runner's", [("memory_share_pct", 1)]),
     ("lib/diff/qe_diff.h", r"The long-cell bound: (\d+) s, 1/(\d+) of the", [("cell_time_abs_s", 1), ("cell_time_share", 1)]),
     ("lib/diff/qe_diff.h", r"T / (\d+) \*/", [("cell_time_share", 1)]),
-    ("lib/diff/qe_diff.h", r"removed by default, at x(\S+) or more, x(\S+) or less", [("runner_factor_clear", 1), ("1/runner_factor_clear", 1)]),
 ]
 
 bad = trouble = checked = 0

@@ -65,8 +65,47 @@ comparable(const char *in, size_t n, struct qe_buf *out)
 	    qe_vocab_lookup(&qe_vocab_timing_sources, b)));
 }
 
+/*
+ * "factor spread cells docs reps same_machine adjust" (factor "nan" for
+ * none): the speed state and the divisor of HEAD's durations.
+ */
+static void
+speed_state(const char *in, size_t n, struct qe_buf *out)
+{
+	double r[7];
+	struct qe_factor_facts f;
+
+	(void)n;
+	if (unit_numbers(in, r, 7) != 7) {
+		qe_buf_adds(out, "bad case");
+		return;
+	}
+	f = (struct qe_factor_facts){ r[0], r[1], (int)r[2], (int)r[3], (int)r[4], (int)r[5], 0, 0 };
+	qe_buf_addf(out, "%s scale=%.6g", qe_vocab_name(&qe_vocab_speeds, qe_verdict_speed_state(&f)),
+	    qe_verdict_speed_scale(&f, (int)r[6]));
+}
+
+/* "raw adj" (verdict words): the verdict when the runner factor is removed, and the machine-speed flag. */
+static void
+speed(const char *in, size_t n, struct qe_buf *out)
+{
+	char a[32], b[32];
+	int raw, adj, flag, v;
+
+	(void)n;
+	if (sscanf(in, "%31s %31s", a, b) != 2 || (raw = qe_vocab_lookup(&qe_vocab_verdicts, a)) < 0 ||
+	    (adj = qe_vocab_lookup(&qe_vocab_verdicts, b)) < 0) {
+		qe_buf_adds(out, "bad case");
+		return;
+	}
+	v = qe_verdict_speed(raw, adj, &flag);
+	qe_buf_addf(out, "%s%s", qe_vocab_name(&qe_vocab_verdicts, v), flag ? " machine-speed" : "");
+}
+
 static const struct unit_fn fns[] = {
 	{ "judge", judge },
+	{ "speed-state", speed_state },
+	{ "speed", speed },
 	{ "cell-verdicts", cell_verdicts },
 	{ "comparable", comparable },
 	{ NULL, NULL }
