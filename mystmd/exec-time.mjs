@@ -108,7 +108,7 @@ class State {
     if (!hasTexts(lookup)) {
       const digits = env.QE_EXEC_TIME_DIGITS ?? '2';
       const py = spawnSync(env.QE_EXEC_TIME_PYTHON || 'python3', ['-m', 'qe_telemetry.records', '--texts', digits, env.QE_EXEC_TIME_STYLE || 'si'],
-        { input: out, encoding: 'utf8', env: { ...env, PYTHONPATH: [this.py, env.PYTHONPATH].filter(Boolean).join(path.delimiter) } });
+        { input: out, encoding: 'utf8', env: { ...env, PYTHONDONTWRITEBYTECODE: '1', PYTHONPATH: [this.py, env.PYTHONPATH].filter(Boolean).join(path.delimiter) } });
       if (py.status !== 0) {
         this.vfile.message(`qe-telemetry: qe_telemetry.records: ${(py.stderr || py.error?.message || '').trim()}`);
         return null;
@@ -149,7 +149,7 @@ class State {
 
   // The records' name of a page: its path from the root, without extension.
   documentOf(vfile) {
-    return path.relative(this.root(), path.resolve(vfile.path)).replace(/\.(md|ipynb|myst\.md)$/, '').split(path.sep).join('/');
+    return path.relative(this.root(), path.resolve(vfile.path)).replace(/\.(myst\.md|md|ipynb)$/, '').split(path.sep).join('/');
   }
 
   sources() {
