@@ -69,3 +69,57 @@ FORMS = {"human", "seconds", "rounded"}
 
 # qe_exec_time_style: what goes before a unit and before "%"
 STYLES = {"si": (NBSP, NBSP), "en": (NBSP, "")}
+
+
+def texts(lookup, digits=2, style="si"):
+    """The lookup qe-exec-status --times printed (schema/exec-times.json),
+    each duration given its printed forms: a document's entry a "text" with
+    human, seconds and rounded of its runtime_s (when known), a cell's a
+    "text" with those of its duration_s and, when the document has a total,
+    its share.  For the mystmd plugin (mystmd/exec-time.mjs), which prints
+    these strings and formats nothing itself."""
+    sp, pct = STYLES[style]
+    for e in (lookup.get("documents") or {}).values():
+        if not isinstance(e, dict):
+            continue
+        if isinstance(e.get("runtime_s"), (int, float)):
+            d = e["runtime_s"]
+            e["text"] = {"human": human(d, sp), "seconds": seconds(d, digits, sp), "rounded": rounded(d, sp)}
+        total = e.get("cells_seconds") or e.get("runtime_s")
+        for c in (e.get("cells") or {}).values():
+            d = c.get("duration_s") if isinstance(c, dict) else None
+            if not isinstance(d, (int, float)):
+                continue
+            c["text"] = {"human": human(d, sp), "seconds": seconds(d, digits, sp), "rounded": rounded(d, sp)}
+            if isinstance(total, (int, float)) and total > 0:
+                c["text"]["share"] = share(d, total, sp, pct)
+    return lookup
+
+
+def _main(argv):
+    """python3 -m qe_telemetry.records --texts [DIGITS [STYLE]] < LOOKUP:
+    the lookup with its printed forms (texts()), on standard output."""
+    import json
+    import sys
+    if not argv or argv[0] != "--texts" or len(argv) > 3:
+        print("usage: python3 -m qe_telemetry.records --texts [DIGITS [STYLE]] < LOOKUP", file=sys.stderr)
+        return 2
+    try:
+        digits = int(argv[1]) if len(argv) > 1 else 2
+        style = argv[2] if len(argv) > 2 else "si"
+        if style not in STYLES or not 0 <= digits <= 9:
+            raise ValueError(f"digits 0 to 9 and a style of {', '.join(sorted(STYLES))}")
+        lookup = json.load(sys.stdin)
+        if not isinstance(lookup, dict):
+            raise ValueError("not an exec-times lookup")
+    except ValueError as e:
+        print(f"qe_telemetry.records: {e}", file=sys.stderr)
+        return 2
+    json.dump(texts(lookup, digits, style), sys.stdout, ensure_ascii=False)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(_main(sys.argv[1:]))
