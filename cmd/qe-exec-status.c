@@ -22,9 +22,10 @@
 #include "qe_time.h"
 #include "status/status.h"
 
-enum { OPT_STARTED = QE_OPT_FIRST, OPT_FINISHED, OPT_GENERATOR, OPT_INPUT };
+enum { OPT_STARTED = QE_OPT_FIRST, OPT_FINISHED, OPT_GENERATOR, OPT_INPUT, OPT_DIGITS, OPT_STYLE };
 
 static const struct option longopts[] = {
+	{ "digits",     required_argument, NULL, OPT_DIGITS },
 	{ "finished",   required_argument, NULL, OPT_FINISHED },
 	{ "generator",  required_argument, NULL, OPT_GENERATOR },
 	{ "help",       no_argument,       NULL, 'h' },
@@ -33,6 +34,7 @@ static const struct option longopts[] = {
 	{ "provenance", required_argument, NULL, 'p' },
 	{ "report",     required_argument, NULL, 'R' },
 	{ "started",    required_argument, NULL, OPT_STARTED },
+	{ "style",      required_argument, NULL, OPT_STYLE },
 	{ "times",      no_argument,       NULL, 't' },
 	QE_LONGOPTS_COMMON,
 	{ NULL, 0, NULL, 0 }
@@ -41,13 +43,15 @@ static const struct option longopts[] = {
 static const char usage[] =
     "usage: qe-exec-status [-ht] [--version] [-o file] [-p file] [-R report]\n"
     "                      [--started time] [--finished time] [--generator text]\n"
-    "                      [--input name] [--max-line bytes] [report ...]\n";
+    "                      [--input name] [--digits n] [--style si|en]\n"
+    "                      [--max-line bytes] [report ...]\n";
 
 struct cli {
 	const char *output, *provenance, *started, *finished, *generator;
 	char **inputs;		/* --input, in order */
 	char **reports;		/* -R: stored reports a cache hit's times come from */
 	int ninputs, nreports, times;
+	struct qe_status_form form;	/* --digits, --style */
 };
 
 /* A time option: RFC 3339 as qe_time_parse() reads it, else a usage error. */
@@ -64,6 +68,18 @@ time_opt(const char *opt, const char *arg, const char **slot)
 	return 0;
 }
 
+/* --digits: 0 to QE_EXTIME_DIGITS_MAX, else a usage error. */
+static int
+digits_opt(const char *arg, int *slot)
+{
+	long n;
+
+	if (qe_opt_count("--digits", arg, 0, QE_EXTIME_DIGITS_MAX, &n) < 0)
+		return -1;
+	*slot = (int)n;
+	return 0;
+}
+
 static int
 option(int ch, const char *arg, void *ctx)
 {
@@ -76,6 +92,12 @@ option(int ch, const char *arg, void *ctx)
 	case OPT_STARTED: return time_opt("--started", arg, &c->started);
 	case OPT_FINISHED: return time_opt("--finished", arg, &c->finished);
 	case OPT_GENERATOR: c->generator = arg; return 0;
+	case OPT_DIGITS: return digits_opt(arg, &c->form.digits);
+	case OPT_STYLE:
+		if ((c->form.style = qe_extime_style(arg)) >= 0)
+			return 0;
+		warnx("--style: invalid value '%s' (one of %s)", arg, qe_extime_styles());
+		return -1;
 	case OPT_INPUT:
 		c->inputs = qe_xrealloc(c->inputs, (size_t)(c->ninputs + 1) * sizeof *c->inputs);
 		c->inputs[c->ninputs++] = (char *)arg;
@@ -161,7 +183,7 @@ run(struct cli *c, int argc, char **argv)
 	if (c->nreports > 0 && qe_ndjson_each(c->nreports, c->reports, qe_status_record, &reports) != QE_EXIT_OK)
 		status = QE_EXIT_TROUBLE;
 	if (c->times)
-		qe_status_times(&out, &s, prov);
+		qe_status_times(&out, &s, prov, &c->form);
 	else {
 		struct qe_status_build b = { c->generator ? c->generator : "qe-exec-status " QE_VERSION,
 			c->started, c->finished, names, c->ninputs, prov, c->nreports ? &reports : NULL };
@@ -189,7 +211,7 @@ run(struct cli *c, int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	struct cli c = { 0 };
+	struct cli c = { .form = { QE_EXTIME_DIGITS, QE_EXTIME_SI } };
 	const struct qe_cli cli = { "ho:p:R:t", longopts, usage, option, &c };
 	int status;
 

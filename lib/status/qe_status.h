@@ -80,13 +80,21 @@ const cJSON *qe_status_provenance(const struct qe_status *s);
 /* Append the execution status document, compact, and a newline. */
 void qe_status_document(struct qe_buf *out, struct qe_status *s, const struct qe_status_build *b);
 
+/* How the lookup prints durations (qe_extime.h). */
+struct qe_status_form {
+	int digits;	/* of the seconds form, 0 to QE_EXTIME_DIGITS_MAX */
+	int style;	/* QE_EXTIME_SI or QE_EXTIME_EN */
+};
+
 /*
  * Append the exec-time lookup, compact, and a newline: the build's
  * provenance (prov, else the records'), then per document its status,
  * execution, runtime_s, cells_seconds, created, provenance, the file it
- * came from and its labelled cells' duration_s, start and timing_source.
+ * came from, the printed forms of its runtime_s (text) and its labelled
+ * cells' duration_s, start, timing_source and printed forms (text, with the
+ * share of the document's cells_seconds, else of its runtime_s).
  */
-void qe_status_times(struct qe_buf *out, struct qe_status *s, const cJSON *prov);
+void qe_status_times(struct qe_buf *out, struct qe_status *s, const cJSON *prov, const struct qe_status_form *f);
 
 void qe_status_free(struct qe_status *s);
 
