@@ -13,10 +13,11 @@
 // for a whole document the cache's own (an earlier build's) record.
 //
 // Invariants:
-//  - Nothing is read or decided here that the C tools decide: qe-exec-status
-//    --times picks each document's newest record; the printed forms come
-//    from the one formatter, qe_telemetry.records (--texts adds them to the
-//    lookup; when qe-exec-status prints them itself, that step is skipped).
+//  - Nothing is read, decided or formatted here that the C tools do:
+//    qe-exec-status --times picks each document's newest record and prints
+//    each duration's forms (its one formatter; QE_EXEC_TIME_DIGITS and
+//    QE_EXEC_TIME_STYLE are passed to it as --digits and --style, its own
+//    defaults when unset).
 //  - Roles leave a pending span; a project-stage transform fills it: mystmd
 //    runs those after every page was executed, so this build's hook log is
 //    complete.  The tools run once per build, not once per page.
@@ -30,12 +31,10 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 const FORMS = { 'exec-time': null, 'exec-time-s': 'seconds', 'exec-time-rounded': 'rounded', 'exec-time-share': 'share' };
 const env = process.env;
 const started = new Date().toISOString().replace(/(\.\d{3})Z$/, '$1000Z');
-const here = path.dirname(fileURLToPath(import.meta.url));
 const placeholder = () => env.QE_EXEC_TIME_PLACEHOLDER ?? '\u2014';
 
 // A program: a bare name is looked for in $QE_TELEMETRY_BIN, then on PATH.
@@ -49,13 +48,12 @@ function isExe(p) {
   try { fs.accessSync(p, fs.constants.X_OK); return fs.statSync(p).isFile(); } catch { return false; }
 }
 
-// The folder holding qe_telemetry/records.py: beside this file as in the
-// source tree and under share/qe-telemetry (../python), else the install's.
-function pythonDir(status) {
-  const cands = [path.join(here, '..', 'python')];
-  if (env.QE_TELEMETRY_BIN) cands.push(path.join(env.QE_TELEMETRY_BIN, '..', 'share', 'qe-telemetry', 'python'));
-  if (status) cands.push(path.join(path.dirname(fs.realpathSync(status)), '..', 'share', 'qe-telemetry', 'python'));
-  return cands.find((d) => fs.existsSync(path.join(d, 'qe_telemetry', 'records.py'))) ?? null;
+// qe-exec-status's options for the printed forms: digits and style, when set.
+function formArgs() {
+  const args = [];
+  if (env.QE_EXEC_TIME_DIGITS) args.push(`--digits=${env.QE_EXEC_TIME_DIGITS}`);
+  if (env.QE_EXEC_TIME_STYLE) args.push(`--style=${env.QE_EXEC_TIME_STYLE}`);
+  return args;
 }
 
 class Book {
@@ -78,8 +76,6 @@ class State {
     const status = tool(env.QE_EXEC_TIME_STATUS || 'qe-exec-status');
     if (!status) return this.notFound(env.QE_EXEC_TIME_STATUS || 'qe-exec-status', 'no times are read, placeholders shown');
     this.status = status;
-    this.py = pythonDir(status);
-    if (!this.py) return this.notFound('qe_telemetry.records (the forms)', 'no times are printed, placeholders shown');
     this.current = this.extract();
     this.reports = this.readReports();
   }
@@ -99,23 +95,11 @@ class State {
     return p.status === 0 || p.status === 2 ? p.stdout : null;
   }
 
-  // qe-exec-status --times ARGS, given its printed forms: a Book, or null
+  // qe-exec-status --times ARGS, its durations in their printed forms: a Book, or null
   times(args, input) {
-    const out = this.run([this.status, '--times', ...args], input);
+    const out = this.run([this.status, '--times', ...formArgs(), ...args], input);
     if (!out) return null;
-    let lookup;
-    try { lookup = JSON.parse(out); } catch (e) { this.vfile.message(`qe-telemetry: qe-exec-status --times: ${e.message}`); return null; }
-    if (!hasTexts(lookup)) {
-      const digits = env.QE_EXEC_TIME_DIGITS ?? '2';
-      const py = spawnSync(env.QE_EXEC_TIME_PYTHON || 'python3', ['-m', 'qe_telemetry.records', '--texts', digits, env.QE_EXEC_TIME_STYLE || 'si'],
-        { input: out, encoding: 'utf8', env: { ...env, PYTHONDONTWRITEBYTECODE: '1', PYTHONPATH: [this.py, env.PYTHONPATH].filter(Boolean).join(path.delimiter) } });
-      if (py.status !== 0) {
-        this.vfile.message(`qe-telemetry: qe_telemetry.records: ${(py.stderr || py.error?.message || '').trim()}`);
-        return null;
-      }
-      lookup = JSON.parse(py.stdout);
-    }
-    return new Book(lookup);
+    try { return new Book(JSON.parse(out)); } catch (e) { this.vfile.message(`qe-telemetry: qe-exec-status --times: ${e.message}`); return null; }
   }
 
   extract() {
@@ -175,10 +159,6 @@ class State {
     else { doc = here; label = target; }
     return value(srcs, doc, label, form);
   }
-}
-
-function hasTexts(lookup) {
-  return Object.values(lookup?.documents ?? {}).some((e) => e?.text || Object.values(e?.cells ?? {}).some((c) => c?.text));
 }
 
 // sphinx.py _State._value and _why, without the tooltip

@@ -193,8 +193,7 @@ check_one() {
 }
 
 @test "qe-mystmd(7) EXAMPLES" {
-	# the formatter the page shows, as an install puts it on PYTHONPATH
-	PYTHONPATH="$REPO/python" examples man/qe-mystmd.7 world-hook
+	examples man/qe-mystmd.7 world-hook
 }
 
 @test "qe(7) EXAMPLES" {

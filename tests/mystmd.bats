@@ -9,7 +9,8 @@
 # (mystmd/exec-time.mjs) listed in its myst.yml.  Two builds, in setup_file:
 #   1  --execute, the tools on PATH, QE_TELEMETRY_LOG set, a stored report
 #      (QE_EXEC_TIME_REPORT: the records qe-cache-extract makes of
-#      tests/fixtures/hook/cache, the cache tests/sphinx.bats renders too)
+#      tests/fixtures/hook/cache, the cache tests/sphinx.bats renders too),
+#      the forms in 3 digits and the en style (QE_EXEC_TIME_DIGITS, _STYLE)
 #   2  the same book again without --execute and without our tools on PATH
 # Offline, myst exits 1 after writing _build/site/content (it cannot fetch
 # the site theme): the tests read that content.  Both builds' Jupyter
@@ -30,6 +31,7 @@ setup_file() {
 	echo "$MYST_TOKEN" > "$w/tokens"
 	(
 		export IPYTHONDIR="$w/ipython" QE_TELEMETRY_LOG="$w/hook.log" QE_EXEC_TIME_REPORT="$w/report.ndjson"
+		export QE_EXEC_TIME_DIGITS=3 QE_EXEC_TIME_STYLE=en
 		rc=0
 		myst_build "$w/book" --execute > "$w/build1.out" || rc=$?
 		echo "$rc" > "$w/build1.status"
@@ -105,19 +107,19 @@ roles() {
 	assert_equal "$(jq -c 'select(.event == "end" and .document == "errors/markov.md")' "$w/hook.log" | wc -l)" 2
 }
 
-@test "exec-time: the stored report's times in the Sphinx extension's forms (no-break spaces), the same values tests/sphinx.bats renders from those records" {
+@test "exec-time: the stored report's times in the Sphinx extension's forms (no-break spaces), the same values tests/sphinx.bats renders from those records; QE_EXEC_TIME_DIGITS and _STYLE reach qe-exec-status" {
 	run -0 roles content1
 	assert_line "/intro.md	qe-exec-time	0.21${NB}s"
-	assert_line "/intro.md	qe-exec-time	74${NB}%"
+	assert_line "/intro.md	qe-exec-time	74%"
 	assert_line "/intro.md	qe-exec-time	0.5${NB}s"
-	assert_line "/intro.md	qe-exec-time	0.30${NB}s"
+	assert_line "/intro.md	qe-exec-time	0.302${NB}s"
 	assert_line "/intro.md	qe-exec-time	2.12${NB}s"
-	# the same strings qe_telemetry.records prints for what qe-exec-status --times
-	# says of those records: the plugin formats nothing itself
-	run -0 sh -c 'qe-exec-status --times "$1" | PYTHONPATH="$2" /usr/bin/python3 -m qe_telemetry.records --texts |
-		jq -r ".documents[\"lectures/dynamics/markov\"].cells[\"markov-simulate\"].text | [.human, .share] | @tsv"' _ \
-		"$BATS_FILE_TMPDIR/report.ndjson" "$TESTS_DIR/../python"
-	assert_output "0.21${NB}s	74${NB}%"
+	# exactly the strings qe-exec-status --times prints for those records with
+	# --digits 3 --style en: the plugin formats nothing itself
+	run -0 sh -c 'qe-exec-status --times --digits 3 --style en "$1" | jq -r ".documents[\"lectures/dynamics/markov\"].cells[\"markov-simulate\"].text.human,
+		.documents[\"lectures/dynamics/markov\"].cells[\"markov-simulate\"].text.share, .documents[\"lectures/numba_demo\"].cells[\"numba-import\"].text.rounded,
+		.documents[\"lectures/intro\"].cells[\"slow-sleep\"].text.seconds, .documents[\"lectures/intro\"].text.human"' _ "$BATS_FILE_TMPDIR/report.ndjson"
+	assert_output $'0.21\xc2\xa0s\n74%\n0.5\xc2\xa0s\n0.302\xc2\xa0s\n2.12\xc2\xa0s'
 }
 
 @test "exec-time: a target no source knows warns through mystmd's own channel at the role's line and shows the placeholder; the build goes on" {

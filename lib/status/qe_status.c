@@ -356,10 +356,10 @@ add_totals(cJSON *o, const struct qe_status *s)
 {
 	cJSON *t = qe_json_check(cJSON_AddObjectToObject(o, "totals"));
 	long ok = 0, nfailed = 0, executed = 0, cached = 0;
-	double runtime = 0, timed = 0;
+	double runtime = 0, here = 0, timed = 0;
 
 	for (size_t i = 0; i < s->ndocs; i++) {
-		const cJSON *nb = s->docs[i].nb, *rt = cJSON_GetObjectItemCaseSensitive(nb, "execution_seconds");
+		const cJSON *nb = s->docs[i].nb;
 		const char *e = execution(nb);
 
 		if (failed(nb))
@@ -368,10 +368,11 @@ add_totals(cJSON *o, const struct qe_status *s)
 			ok++;
 		executed += e && strcmp(e, "executed") == 0;
 		cached += e && strcmp(e, "cached") == 0;
+		/* the total is of what the document lists, whichever build ran it */
+		runtime += num0(nb, "execution_seconds");
 		if (!counts_here(nb))
 			continue;	/* an earlier build's execution */
-		if (cJSON_IsNumber(rt))
-			runtime += rt->valuedouble;
+		here += num0(nb, "execution_seconds");
 		timed += num0(nb, "timed_cells");
 	}
 	add_count(t, "documents", (long)s->ndocs);
@@ -380,6 +381,7 @@ add_totals(cJSON *o, const struct qe_status *s)
 	add_count(t, "executed", executed);
 	add_count(t, "cached", cached);
 	qe_json_add_rounded(t, "runtime_s", runtime, 6);
+	qe_json_add_rounded(t, "executed_runtime_s", here, 6);
 	qe_json_check(cJSON_AddNumberToObject(t, "cells_timed", timed));
 }
 

@@ -25,8 +25,10 @@
  *    inherited record never lends its provenance to a time: it is the
  *    provenance of a later build that re-reported it.
  *  - counts of the status document are this build's: a cache hit's cells
- *    are not timed in it (cells_timed 0, cells_seconds null), the totals
- *    add executed documents only; each entry's `times` says where its
+ *    are not timed in it (cells_timed 0, cells_seconds null); the totals'
+ *    runtime_s is the sum of the runtime_s the document lists (every
+ *    document, whichever build ran it), executed_runtime_s and cells_timed
+ *    add what this build executed only; each entry's `times` says where its
  *    times come from (this build, a stored report, the cache).
  *  - cell entries: a cell's label; an exercise/solution block's label
  *    (block_label) sums its cells (a label of its own wins).
