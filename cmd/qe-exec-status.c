@@ -22,7 +22,7 @@
 #include "qe_time.h"
 #include "status/status.h"
 
-enum { OPT_STARTED = QE_OPT_FIRST, OPT_FINISHED, OPT_GENERATOR, OPT_INPUT, OPT_DIGITS, OPT_STYLE };
+enum { OPT_STARTED = QE_OPT_FIRST, OPT_FINISHED, OPT_GENERATOR, OPT_INPUT, OPT_DIGITS, OPT_STYLE, OPT_QE_STATUS };
 
 static const struct option longopts[] = {
 	{ "digits",     required_argument, NULL, OPT_DIGITS },
@@ -32,6 +32,7 @@ static const struct option longopts[] = {
 	{ "input",      required_argument, NULL, OPT_INPUT },
 	{ "output",     required_argument, NULL, 'o' },
 	{ "provenance", required_argument, NULL, 'p' },
+	{ "qe-status",  required_argument, NULL, OPT_QE_STATUS },
 	{ "report",     required_argument, NULL, 'R' },
 	{ "started",    required_argument, NULL, OPT_STARTED },
 	{ "style",      required_argument, NULL, OPT_STYLE },
@@ -44,10 +45,12 @@ static const char usage[] =
     "usage: qe-exec-status [-ht] [--version] [-o file] [-p file] [-R report]\n"
     "                      [--started time] [--finished time] [--generator text]\n"
     "                      [--input name] [--digits n] [--style si|en]\n"
+    "                      [--qe-status file]\n"
     "                      [--max-line bytes] [report ...]\n";
 
 struct cli {
 	const char *output, *provenance, *started, *finished, *generator;
+	const char *qe_status;	/* --qe-status: the dashboard's execution block */
 	char **inputs;		/* --input, in order */
 	char **reports;		/* -R: stored reports a cache hit's times come from */
 	int ninputs, nreports, times;
@@ -92,6 +95,7 @@ option(int ch, const char *arg, void *ctx)
 	case OPT_STARTED: return time_opt("--started", arg, &c->started);
 	case OPT_FINISHED: return time_opt("--finished", arg, &c->finished);
 	case OPT_GENERATOR: c->generator = arg; return 0;
+	case OPT_QE_STATUS: c->qe_status = arg; return 0;
 	case OPT_DIGITS: return digits_opt(arg, &c->form.digits);
 	case OPT_STYLE:
 		if ((c->form.style = qe_extime_style(arg)) >= 0)
@@ -166,6 +170,19 @@ write_file(const char *path, const struct qe_buf *b)
 	return 0;
 }
 
+/* --qe-status FILE: the dashboard's execution block, replaced whole: 0, or -1 after the message. */
+static int
+write_dashboard(const char *path, struct qe_status *s)
+{
+	struct qe_buf b = { 0 };
+	int rc;
+
+	qe_status_dashboard(&b, s);
+	rc = write_file(path, &b);
+	qe_buf_free(&b);
+	return rc;
+}
+
 /* The document (or -t lookup) of the operands' records; the exit status. */
 static int
 run(struct cli *c, int argc, char **argv)
@@ -198,6 +215,8 @@ run(struct cli *c, int argc, char **argv)
 	if (c->output == NULL)
 		qe_json_emit_bytes(out.data, out.len);
 	else if (write_file(c->output, &out) < 0)
+		status = QE_EXIT_TROUBLE;
+	if (c->qe_status && write_dashboard(c->qe_status, &s) < 0)
 		status = QE_EXIT_TROUBLE;
 	if (names != c->inputs)
 		free(names);

@@ -246,3 +246,25 @@ qe-exec-status: 4 lines rejected"
 	done
 	assert_equal "${stderr_lines[0]}" "qe-exec-status: --style: invalid value '' (one of en, si)"
 }
+
+@test "--qe-status: the execution block of QuantEcon's status dashboard (qe.status.json), from the same records, valid against schema/qe-status.json; each field the status document's" {
+	records -s 2026-11-29T15:45:44Z > "$T/r.ndjson"
+	run -0 --separate-stderr qe-exec-status --qe-status "$T/qe.json" -o "$T/s.json" "$T/r.ndjson"
+	assert_equal "$stderr" ""
+	run -0 valid qe-status.json "$T/qe.json"
+	# each field maps to the status document's (man/qe-exec-status.1)
+	run -0 jq -c --slurpfile s "$T/s.json" '.execution as $e | $s[0] as $s
+		| [$e.documents == $s.totals.documents, $e.succeeded == $s.totals.ok, $e.failed == $s.totals.failed,
+		   $e.failed_documents == [$s.documents[] | select(.status == "failed") | .document],
+		   $e.total_run_time_seconds == $s.totals.runtime_s,
+		   $e.slowest == ($s.documents | map(select(.runtime_s != null)) | max_by(.runtime_s) | {document, run_time_seconds: .runtime_s})]' "$T/qe.json"
+	assert_output '[true,true,true,true,true,true]'
+	# the values, from the fixture's records (the cache's 9 documents, broken failed)
+	run -0 jq -c '.execution | [.documents, .succeeded, .failed, .failed_documents, .total_run_time_seconds, .slowest.document]' "$T/qe.json"
+	assert_output '[9,8,1,["broken"],13.866251,"numba_demo"]'
+	# no records: zeros and no slowest; an unwritable file is said, status 2
+	run -0 bash -c 'qe-exec-status --qe-status "$1" < /dev/null > /dev/null && cat "$1"' _ "$T/empty.json"
+	assert_output '{"execution":{"documents":0,"succeeded":0,"failed":0,"failed_documents":[],"total_run_time_seconds":0,"slowest":null}}'
+	run -2 --separate-stderr qe-exec-status --qe-status "$T/no/such/qe.json" "$T/r.ndjson"
+	assert_equal "$stderr" "qe-exec-status: $T/no/such/qe.json: No such file or directory"
+}

@@ -505,6 +505,54 @@ times_cells(const struct qe_status_doc *d, const struct qe_status_form *f)
 	return cells;
 }
 
+/* {document, run_time_seconds} of the longest runtime (the first by name of equals), or null. */
+static cJSON *
+slowest(const struct qe_status *s)
+{
+	const cJSON *best = NULL;
+	const char *name = NULL;
+	cJSON *o;
+
+	for (size_t i = 0; i < s->ndocs; i++) {
+		const cJSON *rt = cJSON_GetObjectItemCaseSensitive(s->docs[i].nb, "execution_seconds");
+
+		if (cJSON_IsNumber(rt) && (best == NULL || rt->valuedouble > best->valuedouble))
+			best = rt, name = s->docs[i].name;
+	}
+	if (best == NULL)
+		return qe_json_check(cJSON_CreateNull());
+	o = qe_json_check(cJSON_CreateObject());
+	qe_json_check(cJSON_AddStringToObject(o, "document", name));
+	qe_json_check(cJSON_AddNumberToObject(o, "run_time_seconds", best->valuedouble));
+	return o;
+}
+
+void
+qe_status_dashboard(struct qe_buf *out, struct qe_status *s)
+{
+	cJSON *o = qe_json_check(cJSON_CreateObject());
+	cJSON *e = qe_json_check(cJSON_AddObjectToObject(o, "execution")), *names;
+	long nfailed = 0;
+	double total = 0;
+
+	sort_docs(s);
+	names = qe_json_check(cJSON_CreateArray());
+	for (size_t i = 0; i < s->ndocs; i++) {
+		total += num0(s->docs[i].nb, "execution_seconds");
+		if (!failed(s->docs[i].nb))
+			continue;
+		nfailed++;
+		cJSON_AddItemToArray(names, qe_json_check(cJSON_CreateString(s->docs[i].name)));
+	}
+	add_count(e, "documents", (long)s->ndocs);
+	add_count(e, "succeeded", (long)s->ndocs - nfailed);
+	add_count(e, "failed", nfailed);
+	cJSON_AddItemToObject(e, "failed_documents", names);
+	qe_json_add_rounded(e, "total_run_time_seconds", total, 6);
+	cJSON_AddItemToObject(e, "slowest", slowest(s));
+	put(out, o);
+}
+
 /* One document's entry of the lookup. */
 static cJSON *
 times_entry(const struct qe_status_doc *d, const struct qe_status_form *f)

@@ -82,6 +82,17 @@ const cJSON *qe_status_provenance(const struct qe_status *s);
 /* Append the execution status document, compact, and a newline. */
 void qe_status_document(struct qe_buf *out, struct qe_status *s, const struct qe_status_build *b);
 
+/*
+ * Append the execution block of QuantEcon's status dashboard
+ * (status-lectures' qe.status.json; schema/qe-status.json), compact, and a
+ * newline: {"execution": {documents, succeeded, failed, failed_documents
+ * (names, in name order), total_run_time_seconds (the sum of the documents'
+ * runtime_s, as the status document's totals.runtime_s), slowest
+ * {document, run_time_seconds} (null when no document has a runtime)}}.
+ * The same records give it whichever engine built them.
+ */
+void qe_status_dashboard(struct qe_buf *out, struct qe_status *s);
+
 /* How the lookup prints durations (qe_extime.h). */
 struct qe_status_form {
 	int digits;	/* of the seconds form, 0 to QE_EXTIME_DIGITS_MAX */
