@@ -407,3 +407,27 @@ mystnb() {
 	done
 	run -0 grep -c 'Introduction, again' "$T/_build/html/intro.html"
 }
+
+@test "exec-time: with -j 2 and a parallel read (more than 5 documents: Sphinx reads 5 or fewer serially even with -j), every warning names the role's own line, as a serial build's do" {
+	# two more documents, so that Sphinx's workers read the book in chunks
+	local i
+	for i in 1 2 3; do
+		printf '# Extra %s\n\nNothing timed here.\n' "$i" > "$T/lectures/extra$i.md"
+		printf 'extra%s\n' "$i" >> "$T/lectures/toc-extra"
+	done
+	sed -i '/^broken$/r '"$T/lectures/toc-extra" "$T/lectures/index.md"
+	rm "$T/lectures/toc-extra"
+	run -0 --separate-stderr /usr/bin/python3 -m sphinx -j 2 -b html -d "$T/par.doctrees" \
+		-D qe_exec_time_stamp_args=-r,test-runner,-w,"$T/repo" "${current[@]}" "$T/lectures" "$T/par"
+	# the read was parallel: Sphinx names each worker's chunk "first .. last"
+	assert_line --regexp '^reading sources\.\.\. \[ *[0-9]+%\] [^ ]+ \.\. [^ ]+$'
+	L=$T/lectures
+	assert_equal "$stderr" "$L/broken.md:3: WARNING: qe-telemetry: exec-time: no measured time for 'broken-setup' in document 'broken': the document failed (this build: ValueError: deliberate failure for the fixture)
+$L/broken.md:4: WARNING: qe-telemetry: exec-time: no measured time for document 'broken': the document failed (this build: ValueError: deliberate failure for the fixture)
+$L/intro.md:15: WARNING: qe-telemetry: exec-time: unknown label 'no-such-cell' in document 'intro'
+$L/intro.md:19: WARNING: qe-telemetry: exec-time: unknown label 'wrapped-unknown' in document 'intro'
+$L/intro.md:19: WARNING: qe-telemetry: exec-time: unknown label 'wrapped-unknown' in document 'intro'"
+	# intro.md's line 19 is the wrapped paragraph's third line, where the roles are
+	run -0 sed -n 19p "$L/intro.md"
+	assert_output --partial '{exec-time}`wrapped-unknown`'
+}

@@ -73,27 +73,30 @@ class ExecTimeRole(SphinxRole):
         node = exec_time(self.rawtext, target=self.text.strip(), form=self.form,
                          docname=self.env.docname)
         self.set_source_info(node)
-        node.line = _role_line(self.lines, self.env, self.rawtext, node.line)
+        node.line = _role_line(self.lines, self.env, self.rawtext, node.line, id(self.inliner.document))
         if not hasattr(self.env, "qe_exec_time_docs"):
             self.env.qe_exec_time_docs = set()
         self.env.qe_exec_time_docs.add(self.env.docname)
         return [node], []
 
 
-def _role_line(memo, env, rawtext, line):
+def _role_line(memo, env, rawtext, line, parse):
     """The line of the role itself: parsers give a role its paragraph's first
     line, so look for its text in the source from there on, each occurrence
-    once (per document read, in order); `line` when it is not found."""
+    once (per parse of a document, in order); `line` when it is not found.
+    A parse is its docutils document (`parse`, its id), not its name: a
+    process that reads a document twice (a worker of a parallel read, a
+    re-read) starts again, instead of finding every occurrence taken."""
     if not line:
         return line
     seen = memo.get("doc")
-    if seen is None or seen[0] != env.docname:
+    if seen is None or seen[0] != (env.docname, parse):
         try:
             with open(env.doc2path(env.docname), encoding="utf-8") as f:
                 lines = f.read().splitlines()
         except (OSError, UnicodeError):
             lines = []
-        seen = memo["doc"] = (env.docname, lines, set())
+        seen = memo["doc"] = ((env.docname, parse), lines, set())
     _, lines, used = seen
     forms = [rawtext]
     m = re.match(r"^:([\w-]+):(`.*)$", rawtext, re.S)
