@@ -236,6 +236,12 @@ qe-exec-status: 4 lines rejected"
 	assert_equal "$(nb <<< "${lines[0]}")" '{"human":"0.30~s","seconds":"0.3019~s","rounded":"0.3~s","share":"68%","share_base":"0.4434~s"}'
 	run -0 jq -r '"\(.[0] * 10000 | round / 10000 | tostring)~s" == (.[1] | sub("\u00a0"; "~")) and (.[1] | test("^[0-9]+\\.[0-9]{4}\u00a0s$"))' <<< "${lines[1]}"
 	assert_output true
+	# the defaults docs/exec-time.md and qe-mystmd(7) restate are the tool's (digits and style live in C)
+	local digits
+	digits=$(qe-exec-status --times "$T/r.ndjson" | jq -r '.documents.intro.text.seconds | split(".")[1] | split("\u00a0")[0] | length')
+	run -0 grep -c -F -e "| \`qe_exec_time_digits\` | \`$digits\` |" -e "| \`qe_exec_time_style\` | \`si\` |" "$TESTS_DIR/../docs/exec-time.md"
+	assert_output 2
+	run -0 grep -c -F "unset, its default, $digits)" "$TESTS_DIR/../man/qe-mystmd.7"
 	# a failed document has no runtime: no forms
 	run -0 bash -c 'qe-exec-status --times "$1" | jq -c ".documents.broken.text"' _ "$T/r.ndjson"
 	assert_output null
