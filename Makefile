@@ -148,6 +148,8 @@ install: all
 	    hook/qe_replicate_notebook.py $(DESTDIR)$(DATADIR)
 	mkdir -p $(DESTDIR)$(PYTHONDIR)/qe_telemetry
 	install -m 644 python/qe_telemetry/*.py $(DESTDIR)$(PYTHONDIR)/qe_telemetry
+	mkdir -p $(DESTDIR)$(DATADIR)/mystmd
+	install -m 644 mystmd/exec-time.mjs $(DESTDIR)$(DATADIR)/mystmd
 
 # The fuzzers' corpora (build/fuzz, fuzz/run.sh) outlive a clean, as they
 # did in fuzz/work: they are what the fuzzing found, not objects.

@@ -22,17 +22,20 @@
 #include "qe_time.h"
 #include "status/status.h"
 
-enum { OPT_STARTED = QE_OPT_FIRST, OPT_FINISHED, OPT_GENERATOR, OPT_INPUT };
+enum { OPT_STARTED = QE_OPT_FIRST, OPT_FINISHED, OPT_GENERATOR, OPT_INPUT, OPT_DIGITS, OPT_STYLE, OPT_QE_STATUS };
 
 static const struct option longopts[] = {
+	{ "digits",     required_argument, NULL, OPT_DIGITS },
 	{ "finished",   required_argument, NULL, OPT_FINISHED },
 	{ "generator",  required_argument, NULL, OPT_GENERATOR },
 	{ "help",       no_argument,       NULL, 'h' },
 	{ "input",      required_argument, NULL, OPT_INPUT },
 	{ "output",     required_argument, NULL, 'o' },
 	{ "provenance", required_argument, NULL, 'p' },
+	{ "qe-status",  required_argument, NULL, OPT_QE_STATUS },
 	{ "report",     required_argument, NULL, 'R' },
 	{ "started",    required_argument, NULL, OPT_STARTED },
+	{ "style",      required_argument, NULL, OPT_STYLE },
 	{ "times",      no_argument,       NULL, 't' },
 	QE_LONGOPTS_COMMON,
 	{ NULL, 0, NULL, 0 }
@@ -41,13 +44,17 @@ static const struct option longopts[] = {
 static const char usage[] =
     "usage: qe-exec-status [-ht] [--version] [-o file] [-p file] [-R report]\n"
     "                      [--started time] [--finished time] [--generator text]\n"
-    "                      [--input name] [--max-line bytes] [report ...]\n";
+    "                      [--input name] [--digits n] [--style si|en]\n"
+    "                      [--qe-status file]\n"
+    "                      [--max-line bytes] [report ...]\n";
 
 struct cli {
 	const char *output, *provenance, *started, *finished, *generator;
+	const char *qe_status;	/* --qe-status: the dashboard's execution block */
 	char **inputs;		/* --input, in order */
 	char **reports;		/* -R: stored reports a cache hit's times come from */
 	int ninputs, nreports, times;
+	struct qe_status_form form;	/* --digits, --style */
 };
 
 /* A time option: RFC 3339 as qe_time_parse() reads it, else a usage error. */
@@ -64,6 +71,18 @@ time_opt(const char *opt, const char *arg, const char **slot)
 	return 0;
 }
 
+/* --digits: 0 to QE_EXTIME_DIGITS_MAX, else a usage error. */
+static int
+digits_opt(const char *arg, int *slot)
+{
+	long n;
+
+	if (qe_opt_count("--digits", arg, 0, QE_EXTIME_DIGITS_MAX, &n) < 0)
+		return -1;
+	*slot = (int)n;
+	return 0;
+}
+
 static int
 option(int ch, const char *arg, void *ctx)
 {
@@ -76,6 +95,13 @@ option(int ch, const char *arg, void *ctx)
 	case OPT_STARTED: return time_opt("--started", arg, &c->started);
 	case OPT_FINISHED: return time_opt("--finished", arg, &c->finished);
 	case OPT_GENERATOR: c->generator = arg; return 0;
+	case OPT_QE_STATUS: c->qe_status = arg; return 0;
+	case OPT_DIGITS: return digits_opt(arg, &c->form.digits);
+	case OPT_STYLE:
+		if ((c->form.style = qe_extime_style(arg)) >= 0)
+			return 0;
+		warnx("--style: invalid value '%s' (one of %s)", arg, qe_extime_styles());
+		return -1;
 	case OPT_INPUT:
 		c->inputs = qe_xrealloc(c->inputs, (size_t)(c->ninputs + 1) * sizeof *c->inputs);
 		c->inputs[c->ninputs++] = (char *)arg;
@@ -144,6 +170,19 @@ write_file(const char *path, const struct qe_buf *b)
 	return 0;
 }
 
+/* --qe-status FILE: the dashboard's execution block, replaced whole: 0, or -1 after the message. */
+static int
+write_dashboard(const char *path, struct qe_status *s)
+{
+	struct qe_buf b = { 0 };
+	int rc;
+
+	qe_status_dashboard(&b, s);
+	rc = write_file(path, &b);
+	qe_buf_free(&b);
+	return rc;
+}
+
 /* The document (or -t lookup) of the operands' records; the exit status. */
 static int
 run(struct cli *c, int argc, char **argv)
@@ -161,7 +200,7 @@ run(struct cli *c, int argc, char **argv)
 	if (c->nreports > 0 && qe_ndjson_each(c->nreports, c->reports, qe_status_record, &reports) != QE_EXIT_OK)
 		status = QE_EXIT_TROUBLE;
 	if (c->times)
-		qe_status_times(&out, &s, prov);
+		qe_status_times(&out, &s, prov, &c->form);
 	else {
 		struct qe_status_build b = { c->generator ? c->generator : "qe-exec-status " QE_VERSION,
 			c->started, c->finished, names, c->ninputs, prov, c->nreports ? &reports : NULL };
@@ -177,6 +216,8 @@ run(struct cli *c, int argc, char **argv)
 		qe_json_emit_bytes(out.data, out.len);
 	else if (write_file(c->output, &out) < 0)
 		status = QE_EXIT_TROUBLE;
+	if (c->qe_status && write_dashboard(c->qe_status, &s) < 0)
+		status = QE_EXIT_TROUBLE;
 	if (names != c->inputs)
 		free(names);
 	qe_buf_free(&out);
@@ -189,7 +230,7 @@ run(struct cli *c, int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	struct cli c = { 0 };
+	struct cli c = { .form = { QE_EXTIME_DIGITS, QE_EXTIME_SI } };
 	const struct qe_cli cli = { "ho:p:R:t", longopts, usage, option, &c };
 	int status;
 

@@ -24,7 +24,8 @@
 # that is deleted again, so no name (not even "os") is left behind.  The
 # callbacks never print and never raise (IPython would print a callback's
 # exception into the cell's output), and they touch neither outputs nor cell
-# metadata, so executed notebooks stay byte-identical.
+# metadata, so executed notebooks stay byte-identical.  A kernel started by a
+# Jupyter server (mystmd's builds) says in every line which document it runs.
 
 
 def _qe_telemetry_install():
@@ -78,10 +79,22 @@ def _qe_telemetry_install():
     pid = os.getpid()
     kernel_start_us = kernel_start_ns // 1000
     # Constant head of every line, built once.
-    head = '{"qe_hook":1,"event":"%%s","run":"%d-%d","pid":%d,"kernel_start":"%s"' % (
-        pid, kernel_start_us, pid, stamp(kernel_start_us))
-    head_start = head % "start"
-    head_end = head % "end"
+    # The document this kernel runs, when a Jupyter server started it: the
+    # server hands each session's kernel JPY_SESSION_NAME = the session path
+    # (jupyter_server 1.23: as the client gave it, mystmd's path from the
+    # project root; 2.x: absolute).  Kept as given: the reader relativises.
+    # Kernels of one folder run side by side, so cwd cannot say which.
+    doc = os.environ.get("JPY_SESSION_NAME", "")
+    try:
+        doc = ',"document":%s' % json.dumps(doc) if doc else ""
+    except BaseException:
+        doc = ""
+    # (concatenated, not %-formatted again: a document name may hold "%")
+    head = '","run":"%d-%d","pid":%d,"kernel_start":"%s"' % (
+        pid, kernel_start_us, pid, stamp(kernel_start_us)) + doc
+    head_start = '{"qe_hook":1,"event":"start' + head
+    head_end = '{"qe_hook":1,"event":"end' + head
+    head_env = '{"qe_hook":1,"event":"env' + head
     crlf = re.compile(r"\r\n?")
     dumps = json.dumps
     sha256 = hashlib.sha256
@@ -158,8 +171,7 @@ def _qe_telemetry_install():
         env = dumps(facts, sort_keys=True)
         if env != env_seen[1]:
             env_seen[1] = env
-            write(fd, ('{"qe_hook":1,"event":"env","run":"%d-%d","pid":%d,"kernel_start":"%s","seq":%d,"env":%s}\n' % (
-                pid, kernel_start_us, pid, stamp(kernel_start_us), seq_now, env)).encode("utf-8", "surrogatepass"))
+            write(fd, (head_env + ',"seq":%d,"env":%s}\n' % (seq_now, env)).encode("utf-8", "surrogatepass"))
 
     # the recompile audit: [compiles, seconds, {function: compiles}, sources, numba depth, start]
     jit = [0, 0.0, {}, [], 0, 0]

@@ -47,6 +47,8 @@ tools() {
 		assert_output ""
 	done
 	run -0 mandoc -T lint -W warning "$TESTS_DIR/../man/qe.7"
+	run -0 mandoc -T lint -W warning "$TESTS_DIR/../man/qe-mystmd.7"
+	assert_output ""
 }
 
 @test "a write error on stdout is reported and is status 2" {
@@ -63,6 +65,10 @@ tools() {
 	[ -f "$BATS_TEST_TMPDIR/root/usr/share/man/man7/qe.7" ]
 	[ -f "$BATS_TEST_TMPDIR/root/usr/share/qe-telemetry/schema/record.json" ]
 	[ -f "$BATS_TEST_TMPDIR/root/usr/share/qe-telemetry/qe_telemetry_startup.py" ]
+	# the mystmd plugin and its page; its forms come from qe-exec-status (no Python formatter)
+	[ -f "$BATS_TEST_TMPDIR/root/usr/share/qe-telemetry/mystmd/exec-time.mjs" ]
+	[ ! -e "$BATS_TEST_TMPDIR/root/usr/share/qe-telemetry/python/qe_telemetry/records.py" ]
+	[ -f "$BATS_TEST_TMPDIR/root/usr/share/man/man7/qe-mystmd.7" ]
 	run -0 "$BATS_TEST_TMPDIR/root/usr/bin/qe-cache-extract" --version
 }
 

@@ -191,7 +191,7 @@ marker() {
 	cmp "$st" "$W/build-cache/qe-telemetry/execution_status.json"
 	run -0 /usr/bin/python3 "$TESTS_DIR/tools/validate_doc.py" execution-status.json "$st"
 	run -0 jq -c '[.build.generator, .totals, (.documents | map([.document, .status, .execution, .cells_timed]))]' "$st"
-	assert_output '["qe-exec-status 0.1.0",{"documents":2,"ok":2,"failed":0,"executed":2,"cached":0,"runtime_s":'"$(jq -s '[.[] | select(.kind == "notebook") | .execution_seconds] | add | . * 1000000 | round / 1000000' "$report")"',"cells_timed":5},[["dynamics/markov","ok","executed",2],["intro","ok","executed",3]]]'
+	assert_output '["qe-exec-status 0.1.0",{"documents":2,"ok":2,"failed":0,"executed":2,"cached":0,"runtime_s":'"$(jq -s '[.[] | select(.kind == "notebook") | .execution_seconds] | add | . * 1000000 | round / 1000000' "$report")"',"executed_runtime_s":'"$(jq -s '[.[] | select(.kind == "notebook") | .execution_seconds] | add | . * 1000000 | round / 1000000' "$report")"',"cells_timed":5},[["dynamics/markov","ok","executed",2],["intro","ok","executed",3]]]'
 	run -0 jq -r '.build.started == input.run.started_at' "$st" <(head -n 1 "$report" | jq -c .provenance)
 	assert_output true
 	# the job summary: this build alone (qe-comment -r)

@@ -71,6 +71,7 @@ glibc_own() {
 	qe-sweep.1
 
 	$B/share/qe-telemetry:
+	mystmd
 	python
 	qe_replicate_notebook.py
 	qe_replicate_profile.py
@@ -79,6 +80,9 @@ glibc_own() {
 	schema
 	EOF
 	cmp "$REPO/schema/record.json" "$B/share/qe-telemetry/schema/record.json"
+	# the mystmd plugin; its forms come from qe-exec-status (no Python formatter)
+	cmp "$REPO/mystmd/exec-time.mjs" "$B/share/qe-telemetry/mystmd/exec-time.mjs"
+	[ ! -e "$B/share/qe-telemetry/python/qe_telemetry/records.py" ]
 	# one top folder, owned by root, no build leftovers
 	run -0 bash -c 'tar -tvzf "$1" | awk "{print \$2}" | sort -u' _ "$D"/out/*.tar.gz
 	assert_output "0/0"

@@ -11,6 +11,8 @@
 #   N  not armed (empty IPYTHONDIR), record_timing off:  intro errors_allowed
 #   O  armed, log set: the overhead notebook (tests/hook/overhead.py)
 #   U  armed, QE_TELEMETRY_LOG unset:         probe
+#   D  armed, log set, JPY_SESSION_NAME set (as a Jupyter server sets it):
+#      errors_allowed with a relative name, intro with an absolute one
 # Tolerances (also in qe-hook(1) CAVEATS):
 #   sleep(S) cell:  S <= duration_s <= S + 0.1 s (sleep never returns early;
 #     measured overshoot 1-10 ms, the rest is headroom for a loaded machine)
@@ -34,6 +36,7 @@ setup_file() {
 	"$PY" "$TESTS_DIR/hook/overhead.py" "$w/overhead.ipynb"
 	IPYTHONDIR="$w/ipython" qe-hook arm
 	(
+		unset JPY_SESSION_NAME
 		export IPYTHONDIR="$w/ipython"
 		QE_TELEMETRY_LOG="$w/a.log" "$PY" "$HOOKTOOL" run --timing "$w/A" \
 			"$L/intro.ipynb" "$L/broken.ipynb" "$L/errors_allowed.ipynb" "$L/probe.ipynb" &&
@@ -44,6 +47,10 @@ setup_file() {
 		IPYTHONDIR="$w/plain" "$PY" "$HOOKTOOL" run "$w/N" \
 			"$L/intro.ipynb" "$L/errors_allowed.ipynb" &&
 		QE_TELEMETRY_LOG="$w/o.log" "$PY" "$HOOKTOOL" run "$w/O" "$w/overhead.ipynb" &&
+		JPY_SESSION_NAME="dynamics/50% ü.md" QE_TELEMETRY_LOG="$w/d.log" "$PY" "$HOOKTOOL" run "$w/D" \
+			"$L/errors_allowed.ipynb" &&
+		JPY_SESSION_NAME="$w/lectures/intro.md" QE_TELEMETRY_LOG="$w/d.log" "$PY" "$HOOKTOOL" run "$w/D" \
+			"$L/intro.ipynb" &&
 		unset QE_TELEMETRY_LOG && "$PY" "$HOOKTOOL" run "$w/U" "$L/probe.ipynb"
 	) > "$w/runs.out" 2> "$w/runs.err"
 	echo $? > "$w/runs.status"
@@ -164,13 +171,29 @@ field() {
 
 @test "hook: every log line validates against schema/hook-log.json" {
 	local f
-	for f in a p h; do
+	for f in a p h d; do
 		run -0 --separate-stderr "$PY" "$HOOKTOOL" validate "$BATS_FILE_TMPDIR/$f.log"
 		assert_output ""
 	done
 	# 13 cells (start and end) and one env line per kernel (4): what it ran with
 	assert_equal "$(wc -l < "$BATS_FILE_TMPDIR/a.log")" 30
 	assert_equal "$(grep -c '"event":"env"' "$BATS_FILE_TMPDIR/a.log")" 4
+}
+
+@test "hook: a kernel started with JPY_SESSION_NAME names its document in every line, as given; without it no line has the field" {
+	# errors_allowed's kernel: a relative name with "%" and non-ASCII; intro's: absolute
+	local w=$BATS_FILE_TMPDIR
+	run -0 --separate-stderr jq -r '"\(.event) \(.document)"' "$w/d.log"
+	assert_equal "$(printf '%s\n' "${lines[@]}" | sort -u)" \
+		"$(printf '%s\n' "end $w/lectures/intro.md" "end dynamics/50% ü.md" "env $w/lectures/intro.md" \
+			"env dynamics/50% ü.md" "start $w/lectures/intro.md" "start dynamics/50% ü.md" | sort -u)"
+	# one kernel per name
+	run -0 --separate-stderr jq -r '"\(.pid) \(.document)"' "$w/d.log"
+	assert_equal "$(printf '%s\n' "${lines[@]}" | sort -u | wc -l)" 2
+	# and each kernel logged its cells: as many end lines as the run without the name
+	assert_equal "$(grep -c '"event":"end"' "$BATS_FILE_TMPDIR/d.log")" \
+		"$(grep -c '"event":"end"' "$BATS_FILE_TMPDIR/h.log")"
+	run -1 grep -l '"document"' "$BATS_FILE_TMPDIR/a.log" "$BATS_FILE_TMPDIR/p.log" "$BATS_FILE_TMPDIR/h.log"
 }
 
 @test "hook: intro: six cells logged in order, the empty cell not, slow-sleep 0.3 s" {

@@ -192,6 +192,10 @@ check_one() {
 	examples man/qe-stamp.1 world-history
 }
 
+@test "qe-mystmd(7) EXAMPLES" {
+	examples man/qe-mystmd.7 world-hook
+}
+
 @test "qe(7) EXAMPLES" {
 	examples man/qe.7 world-hook
 }

@@ -45,11 +45,14 @@ valid() {
 		times: {from: (if $hit then "cache" else "this-build" end), report: null, created, commit: null}}' "$T/records.ndjson" > "$T/want"
 	jq -c '.documents[]' "$T/s.json" > "$T/got"
 	run -0 diff "$T/want" "$T/got"
-	# the totals are this build's: the executed documents' runtime and timed cells
+	# the total runtime is of every document listed; this build's executed time and timed cells its own (issue 40)
 	run -0 jq -c '.totals' "$T/s.json"
-	assert_output '{"documents":9,"ok":8,"failed":1,"executed":6,"cached":3,"runtime_s":9.335139,"cells_timed":20}'
+	assert_output '{"documents":9,"ok":8,"failed":1,"executed":6,"cached":3,"runtime_s":13.866251,"executed_runtime_s":9.335139,"cells_timed":20}'
 	run -0 jq -s -c '[.[] | select(.kind == "notebook" and .origin == "executed")] | [(map(.execution_seconds // 0) | add | . - 9.335139 | fabs < 1e-6), (map(.timed_cells) | add)]' "$T/records.ndjson"
 	assert_output '[true,20]'
+	S=${S:-$T/s.json}
+	run -0 jq -c '[(.totals.runtime_s - ([.documents[].runtime_s // 0] | add) | fabs < 1e-6), .totals.runtime_s > .totals.executed_runtime_s]' "$S"
+	assert_output '[true,true]'
 	# -R: a cache hit's times come from the stored report that has it, with the commit of the build that measured them
 	records -s 2026-11-29T00:00:00Z | qe-stamp -r weekly -w "$TESTS_DIR/.." > "$T/weekly.ndjson"
 	run -0 --separate-stderr qe-exec-status -R "$T/weekly.ndjson" "$T/records.ndjson"
@@ -221,4 +224,53 @@ qe-exec-status: 4 lines rejected"
 	parallel | qe-stamp | gzip > history/new.ndjson.gz
 	run -0 bash -c "qe-exec-status -t history/*.ndjson.gz | jq '.documents.intro.cells[\"slow-sleep\"].duration_s'"
 	assert_output 0.302006
+}
+
+@test "--times prints each duration's forms (--digits, --style; the defaults 2 and si): a document's runtime, a cell's duration and share of the timed cells; a bad value is a usage error" {
+	records -s 2026-11-29T15:45:44Z > "$T/r.ndjson"
+	nb() { LC_ALL=C sed 's/\xc2\xa0/~/g'; }
+	# 0.301888 s of intro's 0.443424 s of timed cells (tests/fixtures/hook/README.md)
+	run -0 bash -c 'qe-exec-status --times "$1" | jq -c ".documents.intro.cells[\"slow-sleep\"].text"' _ "$T/r.ndjson"
+	assert_equal "$(nb <<< "$output")" '{"human":"0.30~s","seconds":"0.30~s","rounded":"0.3~s","share":"68~%","share_base":"0.44~s"}'
+	run -0 bash -c 'qe-exec-status --times --digits 4 --style en "$1" | jq -c ".documents.intro.cells[\"slow-sleep\"].text, (.documents.intro | [.runtime_s, .text.seconds])"' _ "$T/r.ndjson"
+	assert_equal "$(nb <<< "${lines[0]}")" '{"human":"0.30~s","seconds":"0.3019~s","rounded":"0.3~s","share":"68%","share_base":"0.4434~s"}'
+	run -0 jq -r '"\(.[0] * 10000 | round / 10000 | tostring)~s" == (.[1] | sub("\u00a0"; "~")) and (.[1] | test("^[0-9]+\\.[0-9]{4}\u00a0s$"))' <<< "${lines[1]}"
+	assert_output true
+	# the defaults docs/exec-time.md and qe-mystmd(7) restate are the tool's (digits and style live in C)
+	local digits
+	digits=$(qe-exec-status --times "$T/r.ndjson" | jq -r '.documents.intro.text.seconds | split(".")[1] | split("\u00a0")[0] | length')
+	run -0 grep -c -F -e "| \`qe_exec_time_digits\` | \`$digits\` |" -e "| \`qe_exec_time_style\` | \`si\` |" "$TESTS_DIR/../docs/exec-time.md"
+	assert_output 2
+	run -0 grep -c -F "unset, its default, $digits)" "$TESTS_DIR/../man/qe-mystmd.7"
+	# a failed document has no runtime: no forms
+	run -0 bash -c 'qe-exec-status --times "$1" | jq -c ".documents.broken.text"' _ "$T/r.ndjson"
+	assert_output null
+	for bad in "--digits=10" "--digits=-1" "--digits=x" "--style=fr" "--style="; do
+		run -2 --separate-stderr qe-exec-status --times "$bad" "$T/r.ndjson"
+		assert_regex "${stderr_lines[0]}" "^qe-exec-status: --(digits|style): invalid value '"
+		assert_output ""
+	done
+	assert_equal "${stderr_lines[0]}" "qe-exec-status: --style: invalid value '' (one of en, si)"
+}
+
+@test "--qe-status: the execution block of QuantEcon's status dashboard (qe.status.json), from the same records, valid against schema/qe-status.json; each field the status document's" {
+	records -s 2026-11-29T15:45:44Z > "$T/r.ndjson"
+	run -0 --separate-stderr qe-exec-status --qe-status "$T/qe.json" -o "$T/s.json" "$T/r.ndjson"
+	assert_equal "$stderr" ""
+	run -0 valid qe-status.json "$T/qe.json"
+	# each field maps to the status document's (man/qe-exec-status.1)
+	run -0 jq -c --slurpfile s "$T/s.json" '.execution as $e | $s[0] as $s
+		| [$e.documents == $s.totals.documents, $e.succeeded == $s.totals.ok, $e.failed == $s.totals.failed,
+		   $e.failed_documents == [$s.documents[] | select(.status == "failed") | .document],
+		   $e.total_run_time_seconds == $s.totals.runtime_s,
+		   $e.slowest == ($s.documents | map(select(.runtime_s != null)) | max_by(.runtime_s) | {document, run_time_seconds: .runtime_s})]' "$T/qe.json"
+	assert_output '[true,true,true,true,true,true]'
+	# the values, from the fixture's records (the cache's 9 documents, broken failed)
+	run -0 jq -c '.execution | [.documents, .succeeded, .failed, .failed_documents, .total_run_time_seconds, .slowest.document]' "$T/qe.json"
+	assert_output '[9,8,1,["broken"],13.866251,"numba_demo"]'
+	# no records: zeros and no slowest; an unwritable file is said, status 2
+	run -0 bash -c 'qe-exec-status --qe-status "$1" < /dev/null > /dev/null && cat "$1"' _ "$T/empty.json"
+	assert_output '{"execution":{"documents":0,"succeeded":0,"failed":0,"failed_documents":[],"total_run_time_seconds":0,"slowest":null}}'
+	run -2 --separate-stderr qe-exec-status --qe-status "$T/no/such/qe.json" "$T/r.ndjson"
+	assert_equal "$stderr" "qe-exec-status: $T/no/such/qe.json: No such file or directory"
 }

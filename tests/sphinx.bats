@@ -86,7 +86,8 @@ $L/intro.md:19: WARNING: qe-telemetry: exec-time: unknown label 'wrapped-unknown
 	run -0 grep -o '<li><p>human intro: <abbr [^>]*>' "$T/html/intro.html"
 	assert_output --regexp "title=\"whole execution of intro \(kernel start-up included\): measured 2026-11-29 15:45 UTC on test-runner .*; source: this build\">\$"
 	run -0 grep -o '<li><p>share slow-sleep: <abbr [^>]*>' "$T/html/intro.html"
-	assert_output --regexp "title=\"0.30 s of the 0.44 s of timed cells of intro, cell slow-sleep: measured"
+	# the seconds forms of the cell and of its base (the intro's timed cells), qe_exec_time_digits decimals
+	assert_output --regexp "title=\"0.301888 s of the 0.443424 s of timed cells of intro, cell slow-sleep: measured"
 }
 
 # texts PAGE: the "KEY: TEXT" of every list item of a built page, a no-break space as ~
@@ -99,7 +100,7 @@ nbsp() {
 	LC_ALL=C sed 's/\xc2\xa0/~/g'
 }
 
-@test "exec-time: qe_exec_time_format sets the form of {exec-time}, qe_exec_time_style the space before %; a bad form or style is a configuration error" {
+@test "exec-time: qe_exec_time_format sets the form of {exec-time}, qe_exec_time_style the space before %; a bad form, style or digits is a configuration error (qe-exec-status's own rule)" {
 	run -0 --separate-stderr book html "${current[@]}" -D qe_exec_time_format=seconds -D qe_exec_time_digits=3 -D qe_exec_time_style=en
 	run -0 texts "$T/html/dynamics/markov.html"
 	assert_output - <<-'EOF'
@@ -111,7 +112,9 @@ nbsp() {
 	run -2 --separate-stderr book html2 "${current[@]}" -D qe_exec_time_format=minutes
 	assert_regex "$stderr" "qe_exec_time_format: 'minutes' is not one of human, rounded, seconds"
 	run -2 --separate-stderr book html3 "${current[@]}" -D qe_exec_time_style=fr
-	assert_regex "$stderr" "qe_exec_time_style: 'fr' is not one of en, si"
+	assert_regex "$stderr" "qe_exec_time_style: 'fr' refused \(qe-exec-status: --style: invalid value 'fr' \(one of en, si\)\)"
+	run -2 --separate-stderr book html4 "${current[@]}" -D qe_exec_time_digits=12
+	assert_regex "$stderr" "qe_exec_time_digits: '12' refused \(qe-exec-status: --digits: invalid value '12'\)"
 }
 
 @test "exec-time: builders other than HTML (here the text builder; LaTeX takes the same path) get the time alone, no explanation inline" {
@@ -240,37 +243,21 @@ $L/intro.md:19: WARNING: qe-telemetry: exec-time: unknown label 'wrapped-unknown
 	run -1 grep -c 'hook was not armed' <<< "$(grep -F "$L/dynamics/" <<< "$stderr")"
 }
 
-@test "exec-time: the printed forms and their rounding" {
-	run -0 /usr/bin/python3 - <<-'EOF'
-	from qe_telemetry.records import human, seconds, rounded, share
-	out = print
-	def print(*a, sep=" "):  # a no-break space shows as ~
-	    out(*(str(x).replace("\u00a0", "~") for x in a), sep=sep)
-	for d in (0, 0.004, 0.005, 0.0951, 0.301888, 9.994, 9.996, 12.34, 59.94, 59.96, 130.4, 3599.4, 3599.6, 3900, 7170):
-	    print(d, human(d), seconds(d), rounded(d), sep=" | ")
-	print(share(0.301888, 0.443425), share(0.001, 1), share(1, 1), sep=" | ")
-	# English style: no space before %; plain spaces when asked
-	print(share(0.301888, 0.443425, pct=""), share(0.001, 1, pct=""), human(130.4, sp=" "), sep=" | ")
-	EOF
-	assert_output - <<-'EOF'
-	0 | <~0.01~s | 0.00~s | <~0.1~s
-	0.004 | <~0.01~s | 0.00~s | <~0.1~s
-	0.005 | 0.01~s | 0.01~s | <~0.1~s
-	0.0951 | 0.10~s | 0.10~s | 0.1~s
-	0.301888 | 0.30~s | 0.30~s | 0.3~s
-	9.994 | 9.99~s | 9.99~s | 10~s
-	9.996 | 10.0~s | 10.00~s | 10~s
-	12.34 | 12.3~s | 12.34~s | 12~s
-	59.94 | 59.9~s | 59.94~s | 1~min
-	59.96 | 1~min | 59.96~s | 1~min
-	130.4 | 2~min~10~s | 130.40~s | 2~min
-	3599.4 | 59~min~59~s | 3599.40~s | 1~h
-	3599.6 | 1~h | 3599.60~s | 1~h
-	3900 | 1~h~5~min | 3900.00~s | 1~h~5~min
-	7170 | 2~h | 7170.00~s | 2~h
-	68~% | <~1~% | 100~%
-	68% | <~1% | 2 min 10 s
-	EOF
+@test "exec-time: every role prints qe-exec-status's own string (the one formatter, in C: tests/unit/extime.test holds its rounding), in the configured digits and style" {
+	run -0 --separate-stderr book html "${current[@]}" -D qe_exec_time_digits=3 -D qe_exec_time_style=en
+	records -s 2026-11-29T00:00:00Z | qe-exec-status --times --digits 3 --style en > "$T/lookup.json"
+	run -0 texts "$T/html/intro.html"
+	jq -r '.documents.intro as $d | $d.cells["slow-sleep"].text as $c | $d.cells["résumé-λ"].text.human as $r
+		| "human slow-sleep: \($c.human)", "seconds slow-sleep: \($c.seconds)", "rounded slow-sleep: \($c.rounded)",
+		"share slow-sleep: \($c.share)", "human résumé-λ: \($r)", "human numpy-eig: \($d.cells["numpy-eig"].text.human)",
+		"human intro: \($d.text.human)"' "$T/lookup.json" | nbsp > "$T/want"
+	head -7 <<< "$output" | sed "s/&lt;/</g" > "$T/got"
+	run -0 diff "$T/want" "$T/got"
+	# en: no space before %, a no-break space between number and unit; 3 digits
+	run -0 sed -n '2p;4p' "$T/got"
+	assert_output $'seconds slow-sleep: 0.302~s\nshare slow-sleep: 68%'
+	# the Python package formats nothing: no number is put into a string there
+	run -1 grep -nE ':\.[0-9]f|%\.[0-9]f|round\(' "$TESTS_DIR/../python/qe_telemetry/sphinx.py"
 }
 
 @test "execution status file: written at build-finished, valid against schema/execution-status.json, and it matches the cache" {
@@ -289,11 +276,14 @@ $L/intro.md:19: WARNING: qe-telemetry: exec-time: unknown label 'wrapped-unknown
 			commit: (if $hit then null else $commit end)}}' "$T/records.ndjson" > "$T/want"
 	jq -c '.documents[]' "$S" > "$T/got"
 	run -0 diff "$T/want" "$T/got"
-	# the totals are this build's: 6 documents executed, their runtime and timed cells only
+	# the total runtime is of every document listed; this build's executed time and timed cells its own (issue 40)
 	run -0 jq -c '.totals' "$S"
-	assert_output '{"documents":9,"ok":8,"failed":1,"executed":6,"cached":3,"runtime_s":9.335139,"cells_timed":20}'
+	assert_output '{"documents":9,"ok":8,"failed":1,"executed":6,"cached":3,"runtime_s":13.866251,"executed_runtime_s":9.335139,"cells_timed":20}'
 	run -0 jq -s -c '[.[] | select(.kind == "notebook" and .origin == "executed")] | [(map(.execution_seconds // 0) | add | . - 9.335139 | fabs < 1e-6), (map(.timed_cells) | add)]' "$T/records.ndjson"
 	assert_output '[true,20]'
+	S=${S:-$T/s.json}
+	run -0 jq -c '[(.totals.runtime_s - ([.documents[].runtime_s // 0] | add) | fabs < 1e-6), .totals.runtime_s > .totals.executed_runtime_s]' "$S"
+	assert_output '[true,true]'
 	# a stored report (-R) is where a cache hit's times come from: the build that measured them, its commit
 	records -s 2026-11-29T00:00:00Z | qe-stamp -r weekly -w "$T/repo" > "$T/weekly.ndjson"
 	run -0 --separate-stderr book html-r -D qe_exec_time_cache="$CACHE" -D qe_exec_time_log="$LOG" -D qe_exec_time_since=2026-11-29T15:45:44Z \
@@ -343,7 +333,6 @@ $L/intro.md:19: WARNING: qe-telemetry: exec-time: unknown label 'wrapped-unknown
 	run -0 ls "$T/root/usr/share/qe-telemetry/python/qe_telemetry"
 	assert_output - <<-'EOF'
 	__init__.py
-	records.py
 	sphinx.py
 	EOF
 	run -0 env -u PYTHONPATH "$T/root/usr/bin/qe-exec-status" --version
@@ -417,4 +406,28 @@ mystnb() {
 		EOF
 	done
 	run -0 grep -c 'Introduction, again' "$T/_build/html/intro.html"
+}
+
+@test "exec-time: with -j 2 and a parallel read (more than 5 documents: Sphinx reads 5 or fewer serially even with -j), every warning names the role's own line, as a serial build's do" {
+	# two more documents, so that Sphinx's workers read the book in chunks
+	local i
+	for i in 1 2 3; do
+		printf '# Extra %s\n\nNothing timed here.\n' "$i" > "$T/lectures/extra$i.md"
+		printf 'extra%s\n' "$i" >> "$T/lectures/toc-extra"
+	done
+	sed -i '/^broken$/r '"$T/lectures/toc-extra" "$T/lectures/index.md"
+	rm "$T/lectures/toc-extra"
+	run -0 --separate-stderr /usr/bin/python3 -m sphinx -j 2 -b html -d "$T/par.doctrees" \
+		-D qe_exec_time_stamp_args=-r,test-runner,-w,"$T/repo" "${current[@]}" "$T/lectures" "$T/par"
+	# the read was parallel: Sphinx names each worker's chunk "first .. last"
+	assert_line --regexp '^reading sources\.\.\. \[ *[0-9]+%\] [^ ]+ \.\. [^ ]+$'
+	L=$T/lectures
+	assert_equal "$stderr" "$L/broken.md:3: WARNING: qe-telemetry: exec-time: no measured time for 'broken-setup' in document 'broken': the document failed (this build: ValueError: deliberate failure for the fixture)
+$L/broken.md:4: WARNING: qe-telemetry: exec-time: no measured time for document 'broken': the document failed (this build: ValueError: deliberate failure for the fixture)
+$L/intro.md:15: WARNING: qe-telemetry: exec-time: unknown label 'no-such-cell' in document 'intro'
+$L/intro.md:19: WARNING: qe-telemetry: exec-time: unknown label 'wrapped-unknown' in document 'intro'
+$L/intro.md:19: WARNING: qe-telemetry: exec-time: unknown label 'wrapped-unknown' in document 'intro'"
+	# intro.md's line 19 is the wrapped paragraph's third line, where the roles are
+	run -0 sed -n 19p "$L/intro.md"
+	assert_output --partial '{exec-time}`wrapped-unknown`'
 }

@@ -9,7 +9,8 @@
 #   lib/      every shared library the tools load beyond glibc's own (cJSON,
 #             jq and oniguruma, libarchive and its compression and XML
 #             libraries, ...), copied from the build machine
-#   share/man/, share/qe-telemetry/ (schema/, the hook's startup file)
+#   share/man/, share/qe-telemetry/ (schema/, the hook's startup file, the
+#             Python side and the mystmd plugin, mystmd/exec-time.mjs)
 #
 # Built from a copy of the files tools/sources lists (the working tree's own
 # build is left alone).  SQLite is linked statically where its static

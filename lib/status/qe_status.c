@@ -7,6 +7,7 @@
 #include "qe_time.h"
 #include "qe_jw.h"
 #include "qe_record.h"
+#include "qe_extime.h"
 #include "qe_status.h"
 
 /* 1 (after the message) when a field read here has another type (qe_record.h). */
@@ -355,10 +356,10 @@ add_totals(cJSON *o, const struct qe_status *s)
 {
 	cJSON *t = qe_json_check(cJSON_AddObjectToObject(o, "totals"));
 	long ok = 0, nfailed = 0, executed = 0, cached = 0;
-	double runtime = 0, timed = 0;
+	double runtime = 0, here = 0, timed = 0;
 
 	for (size_t i = 0; i < s->ndocs; i++) {
-		const cJSON *nb = s->docs[i].nb, *rt = cJSON_GetObjectItemCaseSensitive(nb, "execution_seconds");
+		const cJSON *nb = s->docs[i].nb;
 		const char *e = execution(nb);
 
 		if (failed(nb))
@@ -367,10 +368,11 @@ add_totals(cJSON *o, const struct qe_status *s)
 			ok++;
 		executed += e && strcmp(e, "executed") == 0;
 		cached += e && strcmp(e, "cached") == 0;
+		/* the total is of what the document lists, whichever build ran it */
+		runtime += num0(nb, "execution_seconds");
 		if (!counts_here(nb))
 			continue;	/* an earlier build's execution */
-		if (cJSON_IsNumber(rt))
-			runtime += rt->valuedouble;
+		here += num0(nb, "execution_seconds");
 		timed += num0(nb, "timed_cells");
 	}
 	add_count(t, "documents", (long)s->ndocs);
@@ -379,6 +381,7 @@ add_totals(cJSON *o, const struct qe_status *s)
 	add_count(t, "executed", executed);
 	add_count(t, "cached", cached);
 	qe_json_add_rounded(t, "runtime_s", runtime, 6);
+	qe_json_add_rounded(t, "executed_runtime_s", here, 6);
 	qe_json_check(cJSON_AddNumberToObject(t, "cells_timed", timed));
 }
 
@@ -441,9 +444,118 @@ qe_status_document(struct qe_buf *out, struct qe_status *s, const struct qe_stat
 	put(out, o);
 }
 
+/* o[key]: the text of b. */
+static void
+add_text(cJSON *o, const char *key, const struct qe_buf *b)
+{
+	qe_json_check(cJSON_AddStringToObject(o, key, b->len ? b->data : ""));
+}
+
+/*
+ * The printed forms of a duration (qe_extime.h), as the {exec-time} roles
+ * show it: human, seconds and rounded; with a base (> 0), the share of it
+ * and the base's seconds form (share_base, for a tooltip).  null when the
+ * duration is not a number.
+ */
+static cJSON *
+texts(const cJSON *dur, const cJSON *base, const struct qe_status_form *f)
+{
+	struct qe_buf h = { 0 }, sec = { 0 }, r = { 0 }, sh = { 0 }, bs = { 0 };
+	cJSON *o;
+
+	if (!cJSON_IsNumber(dur))
+		return qe_json_check(cJSON_CreateNull());
+	o = qe_json_check(cJSON_CreateObject());
+	qe_extime_human(&h, dur->valuedouble);
+	qe_extime_seconds(&sec, dur->valuedouble, f->digits);
+	qe_extime_rounded(&r, dur->valuedouble);
+	add_text(o, "human", &h);
+	add_text(o, "seconds", &sec);
+	add_text(o, "rounded", &r);
+	if (cJSON_IsNumber(base) && base->valuedouble > 0) {
+		qe_extime_share(&sh, dur->valuedouble, base->valuedouble, f->style);
+		qe_extime_seconds(&bs, base->valuedouble, f->digits);
+		add_text(o, "share", &sh);
+		add_text(o, "share_base", &bs);
+	}
+	qe_buf_free(&h), qe_buf_free(&sec), qe_buf_free(&r), qe_buf_free(&sh), qe_buf_free(&bs);
+	return o;
+}
+
+/* A cell's share is of the document's timed cells, else (none timed) of its runtime. */
+static const cJSON *
+share_base(const cJSON *nb)
+{
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(nb, "cells_seconds");
+
+	if (cJSON_IsNumber(c) && c->valuedouble != 0)
+		return c;
+	return cJSON_GetObjectItemCaseSensitive(nb, "execution_seconds");
+}
+
+/* The lookup's cells of a document, each with its printed forms. */
+static cJSON *
+times_cells(const struct qe_status_doc *d, const struct qe_status_form *f)
+{
+	cJSON *cells = qe_json_check(d->cells ? cJSON_Duplicate(d->cells, 1) : cJSON_CreateObject()), *c;
+	const cJSON *base = share_base(d->nb);
+
+	cJSON_ArrayForEach(c, cells)
+		cJSON_AddItemToObject(c, "text", texts(cJSON_GetObjectItemCaseSensitive(c, "duration_s"), base, f));
+	return cells;
+}
+
+/* {document, run_time_seconds} of the longest runtime (the first by name of equals), or null. */
+static cJSON *
+slowest(const struct qe_status *s)
+{
+	const cJSON *best = NULL;
+	const char *name = NULL;
+	cJSON *o;
+
+	for (size_t i = 0; i < s->ndocs; i++) {
+		const cJSON *rt = cJSON_GetObjectItemCaseSensitive(s->docs[i].nb, "execution_seconds");
+
+		if (cJSON_IsNumber(rt) && (best == NULL || rt->valuedouble > best->valuedouble))
+			best = rt, name = s->docs[i].name;
+	}
+	if (best == NULL)
+		return qe_json_check(cJSON_CreateNull());
+	o = qe_json_check(cJSON_CreateObject());
+	qe_json_check(cJSON_AddStringToObject(o, "document", name));
+	qe_json_check(cJSON_AddNumberToObject(o, "run_time_seconds", best->valuedouble));
+	return o;
+}
+
+void
+qe_status_dashboard(struct qe_buf *out, struct qe_status *s)
+{
+	cJSON *o = qe_json_check(cJSON_CreateObject());
+	cJSON *e = qe_json_check(cJSON_AddObjectToObject(o, "execution")), *names;
+	long nfailed = 0;
+	double total = 0;
+
+	sort_docs(s);
+	names = qe_json_check(cJSON_CreateArray());
+	for (size_t i = 0; i < s->ndocs; i++) {
+		total += num0(s->docs[i].nb, "execution_seconds");
+		if (!failed(s->docs[i].nb))
+			continue;
+		nfailed++;
+		cJSON_AddItemToArray(names, qe_json_check(cJSON_CreateString(s->docs[i].name)));
+	}
+	add_count(e, "documents", (long)s->ndocs);
+	add_count(e, "succeeded", (long)s->ndocs - nfailed);
+	add_count(e, "failed", nfailed);
+	cJSON_AddItemToObject(e, "failed_documents", names);
+	qe_json_add_rounded(e, "total_run_time_seconds", total, 6);
+	cJSON_AddItemToObject(e, "slowest", slowest(s));
+	put(out, o);
+}
+
 /* One document's entry of the lookup. */
 static cJSON *
-times_entry(const struct qe_status_doc *d)
+times_entry(const struct qe_status_doc *d, const struct qe_status_form *f)
 {
 	cJSON *o = qe_json_check(cJSON_CreateObject());
 
@@ -461,13 +573,13 @@ times_entry(const struct qe_status_doc *d)
 	else
 		copy(o, "provenance", d->nb, NULL);
 	add_machine(o);
-	cJSON_AddItemToObject(o, "cells", qe_json_check(d->cells ? cJSON_Duplicate(d->cells, 1) :
-	    cJSON_CreateObject()));
+	cJSON_AddItemToObject(o, "text", texts(cJSON_GetObjectItemCaseSensitive(d->nb, "execution_seconds"), NULL, f));
+	cJSON_AddItemToObject(o, "cells", times_cells(d, f));
 	return o;
 }
 
 void
-qe_status_times(struct qe_buf *out, struct qe_status *s, const cJSON *prov)
+qe_status_times(struct qe_buf *out, struct qe_status *s, const cJSON *prov, const struct qe_status_form *f)
 {
 	cJSON *o = qe_json_record_new("exec-times"), *docs;
 
@@ -476,7 +588,7 @@ qe_status_times(struct qe_buf *out, struct qe_status *s, const cJSON *prov)
 	add_machine(o);
 	docs = qe_json_check(cJSON_AddObjectToObject(o, "documents"));
 	for (size_t i = 0; i < s->ndocs; i++)
-		cJSON_AddItemToObject(docs, s->docs[i].name, times_entry(&s->docs[i]));
+		cJSON_AddItemToObject(docs, s->docs[i].name, times_entry(&s->docs[i], f));
 	put(out, o);
 }
 

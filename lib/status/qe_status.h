@@ -25,8 +25,10 @@
  *    inherited record never lends its provenance to a time: it is the
  *    provenance of a later build that re-reported it.
  *  - counts of the status document are this build's: a cache hit's cells
- *    are not timed in it (cells_timed 0, cells_seconds null), the totals
- *    add executed documents only; each entry's `times` says where its
+ *    are not timed in it (cells_timed 0, cells_seconds null); the totals'
+ *    runtime_s is the sum of the runtime_s the document lists (every
+ *    document, whichever build ran it), executed_runtime_s and cells_timed
+ *    add what this build executed only; each entry's `times` says where its
  *    times come from (this build, a stored report, the cache).
  *  - cell entries: a cell's label; an exercise/solution block's label
  *    (block_label) sums its cells (a label of its own wins).
@@ -81,12 +83,31 @@ const cJSON *qe_status_provenance(const struct qe_status *s);
 void qe_status_document(struct qe_buf *out, struct qe_status *s, const struct qe_status_build *b);
 
 /*
+ * Append the execution block of QuantEcon's status dashboard
+ * (status-lectures' qe.status.json; schema/qe-status.json), compact, and a
+ * newline: {"execution": {documents, succeeded, failed, failed_documents
+ * (names, in name order), total_run_time_seconds (the sum of the documents'
+ * runtime_s, as the status document's totals.runtime_s), slowest
+ * {document, run_time_seconds} (null when no document has a runtime)}}.
+ * The same records give it whichever engine built them.
+ */
+void qe_status_dashboard(struct qe_buf *out, struct qe_status *s);
+
+/* How the lookup prints durations (qe_extime.h). */
+struct qe_status_form {
+	int digits;	/* of the seconds form, 0 to QE_EXTIME_DIGITS_MAX */
+	int style;	/* QE_EXTIME_SI or QE_EXTIME_EN */
+};
+
+/*
  * Append the exec-time lookup, compact, and a newline: the build's
  * provenance (prov, else the records'), then per document its status,
  * execution, runtime_s, cells_seconds, created, provenance, the file it
- * came from and its labelled cells' duration_s, start and timing_source.
+ * came from, the printed forms of its runtime_s (text) and its labelled
+ * cells' duration_s, start, timing_source and printed forms (text, with the
+ * share of the document's cells_seconds, else of its runtime_s).
  */
-void qe_status_times(struct qe_buf *out, struct qe_status *s, const cJSON *prov);
+void qe_status_times(struct qe_buf *out, struct qe_status *s, const cJSON *prov, const struct qe_status_form *f);
 
 void qe_status_free(struct qe_status *s);
 

@@ -22,8 +22,10 @@ A time carries the provenance of the build that measured it, or none: this
 build's (qe-stamp -d) only for what this build executed.
 The records are read by the C tool qe-exec-status (--times: per document the
 newest record and its labelled cells' durations, the newest-record rule
-decided there); this module only picks a source and formats the seconds. At
-build-finished qe-exec-status writes the status document.
+decided there, and each duration's printed forms, made by its one formatter
+with qe_exec_time_digits and qe_exec_time_style); this module only picks a
+source and the form, and prints nothing of its own. At build-finished
+qe-exec-status writes the status document.
 
 Invariants: per-application state lives in one _State captured by the
 handlers (no module globals); roles only leave a pending node, resolved at
@@ -46,12 +48,16 @@ from sphinx.errors import ExtensionError
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 
-from . import __version__, records
+from . import __version__
 
 logger = logging.getLogger(__name__)
 
 FORMS = {"exec-time": None, "exec-time-s": "seconds", "exec-time-rounded": "rounded",
          "exec-time-share": "share"}
+# the forms {exec-time} can default to (qe_exec_time_format): the roles' own and
+# human (the lookup's text keys); a cell's share is no default
+DEFAULT_FORMS = sorted({"human", *(f for f in FORMS.values() if f not in (None, "share"))})
+NBSP = "\u00a0"
 
 
 class exec_time(nodes.Inline, nodes.TextElement):
@@ -67,27 +73,30 @@ class ExecTimeRole(SphinxRole):
         node = exec_time(self.rawtext, target=self.text.strip(), form=self.form,
                          docname=self.env.docname)
         self.set_source_info(node)
-        node.line = _role_line(self.lines, self.env, self.rawtext, node.line)
+        node.line = _role_line(self.lines, self.env, self.rawtext, node.line, id(self.inliner.document))
         if not hasattr(self.env, "qe_exec_time_docs"):
             self.env.qe_exec_time_docs = set()
         self.env.qe_exec_time_docs.add(self.env.docname)
         return [node], []
 
 
-def _role_line(memo, env, rawtext, line):
+def _role_line(memo, env, rawtext, line, parse):
     """The line of the role itself: parsers give a role its paragraph's first
     line, so look for its text in the source from there on, each occurrence
-    once (per document read, in order); `line` when it is not found."""
+    once (per parse of a document, in order); `line` when it is not found.
+    A parse is its docutils document (`parse`, its id), not its name: a
+    process that reads a document twice (a worker of a parallel read, a
+    re-read) starts again, instead of finding every occurrence taken."""
     if not line:
         return line
     seen = memo.get("doc")
-    if seen is None or seen[0] != env.docname:
+    if seen is None or seen[0] != (env.docname, parse):
         try:
             with open(env.doc2path(env.docname), encoding="utf-8") as f:
                 lines = f.read().splitlines()
         except (OSError, UnicodeError):
             lines = []
-        seen = memo["doc"] = (env.docname, lines, set())
+        seen = memo["doc"] = ((env.docname, parse), lines, set())
     _, lines, used = seen
     forms = [rawtext]
     m = re.match(r"^:([\w-]+):(`.*)$", rawtext, re.S)
@@ -256,8 +265,10 @@ class _State:
             return self._run([exe, *args], name, stdin, subtype, where)
 
     def _times(self, args, stdin, subtype, where=None):
-        """The lookup qe-exec-status --times prints for ARGS, or None."""
-        out = self._status(["--times", *args], stdin, subtype, "no times are read, placeholders shown", where)
+        """The lookup qe-exec-status --times prints for ARGS (the durations'
+        printed forms in the configured digits and style), or None."""
+        out = self._status(["--times", *_form_args(self.app.config), *args], stdin, subtype,
+                           "no times are read, placeholders shown", where)
         try:
             return Times(json.loads(out)) if out else None
         except ValueError as e:
@@ -376,26 +387,28 @@ class _State:
             if name == "stored report":
                 name = f"stored report {os.path.basename(e.get('file') or '')}"
             if label is None:
-                d = e.get("runtime_s")
-                if d is None or form == "share":
+                text = (e.get("text") or {}).get(form)
+                if text is None:   # no runtime, or share
                     continue
                 what = f"whole execution of {doc} (kernel start-up included)"
-                return self._text(d, form, None), self._tip(what, e.get("created"), (machine, prov), name)
+                return text, self._tip(what, e.get("created"), (machine, prov), name)
             if cell is None:
                 continue
             d = cell.get("duration_s")
             if d is None:
                 untimed.add("this build" if name == "this build" else name.split(" ")[0])
                 continue
-            total = e.get("cells_seconds") or e.get("runtime_s")
-            if form == "share" and not total:
+            texts = cell.get("text") or {}
+            if texts.get(form) is None:   # share without a base
                 continue
-            what = f"{'the cells of ' if cell.get('block') else 'cell '}{label} of {doc}"
+            which = f"{'the cells of ' if cell.get('block') else 'cell '}{label}"
+            what = f"{which} of {doc}"
             if form == "share":
-                what = f"{records.seconds(d, sp=' ')} of the {records.seconds(total, sp=' ')} of timed cells of {doc}, " \
-                       f"{'the cells of ' if cell.get('block') else 'cell '}{label}"
+                # a tooltip is plain text: spaces, not the no-break spaces of the page
+                what = f"{texts['seconds']} of the {texts['share_base']} of timed cells of {doc}, {which}" \
+                    .replace(NBSP, " ")
             src = f"{name}, {cell.get('timing_source')} timing"
-            return self._text(d, form, total), self._tip(what, cell.get("start"), (machine, prov), src)
+            return texts[form], self._tip(what, cell.get("start"), (machine, prov), src)
         return None, self._why(srcs, doc, label, known, failed, untimed)
 
     @staticmethod
@@ -415,16 +428,6 @@ class _State:
             return (f"no measured time for '{label}' in document '{doc}': not executed in this build, "
                     f"and the stored report has no timing for it")
         return f"no measured time for '{label}' in document '{doc}': not executed in this build and not in a stored report"
-
-    def _text(self, d, form, total):
-        sp, pct = records.STYLES[self.app.config.qe_exec_time_style]
-        if form == "share":
-            return records.share(d, total, sp, pct)
-        if form == "seconds":
-            return records.seconds(d, self.app.config.qe_exec_time_digits, sp)
-        if form == "rounded":
-            return records.rounded(d, sp)
-        return records.human(d, sp)
 
     @staticmethod
     def _tip(what, when, machine_prov, source):
@@ -509,9 +512,10 @@ def setup(app):
     # are read again anyway (_outdated); the forms change them all ("env")
     add = app.add_config_value
     add("qe_exec_time_format", "human", "env", [str])
-    add("qe_exec_time_digits", 2, "env", [int])
+    # digits and style: None leaves qe-exec-status's defaults (2, si), which live in C
+    add("qe_exec_time_digits", None, "env", [int, str])
     add("qe_exec_time_placeholder", "\u2014", "env", [str])
-    add("qe_exec_time_style", "si", "env", [str])
+    add("qe_exec_time_style", None, "env", [str])
     add("qe_exec_time_strict", False, "env", [bool])
     add("qe_exec_time_report", [], "", [str, list])
     add("qe_exec_time_cache", "", "", [str])
@@ -539,10 +543,33 @@ def setup(app):
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
 
 
+def _form_args(config):
+    """qe-exec-status's options for the configured digits and style (none: its defaults)."""
+    args = []
+    if config.qe_exec_time_digits is not None:
+        args.append(f"--digits={config.qe_exec_time_digits}")
+    if config.qe_exec_time_style is not None:
+        args.append(f"--style={config.qe_exec_time_style}")
+    return args
+
+
 def _check_config(app, config):
-    if config.qe_exec_time_format not in records.FORMS:
+    if config.qe_exec_time_format not in DEFAULT_FORMS:
         raise ExtensionError(f"qe_exec_time_format: '{config.qe_exec_time_format}' is not one of "
-                             f"{', '.join(sorted(records.FORMS))}")
-    if config.qe_exec_time_style not in records.STYLES:
-        raise ExtensionError(f"qe_exec_time_style: '{config.qe_exec_time_style}' is not one of "
-                             f"{', '.join(sorted(records.STYLES))}")
+                             f"{', '.join(DEFAULT_FORMS)}")
+    # digits and style are qe-exec-status's options: it refuses a bad value
+    # exactly when `OPTION=VALUE -h` is refused (not found: placeholders anyway)
+    name = config.qe_exec_time_status
+    exe = _State._tool(name) if name else None
+    for opt, key in (("--digits", "qe_exec_time_digits"), ("--style", "qe_exec_time_style")):
+        value = getattr(config, key)
+        if exe is None or value is None:
+            continue
+        try:
+            p = subprocess.run([exe, f"{opt}={value}", "-h"], capture_output=True, text=True,
+                               encoding="utf-8", errors="replace", timeout=60)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if p.returncode != 0:
+            why = (p.stderr.splitlines() or [""])[0]
+            raise ExtensionError(f"{key}: '{value}' refused ({why})")

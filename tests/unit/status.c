@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "status/qe_extime.h"
 #include "status/qe_status.h"
 
 /* "A | B": 1 when notebook record A replaces B as the newest, else 0. */
@@ -52,21 +53,59 @@ fill(struct qe_status *s, const char *in, size_t n, struct qe_buf *out)
 		qe_buf_addf(out, "!%ld ", bad);
 }
 
-/* The lookup's documents (compact). */
+/*
+ * The lookup's documents (compact), printed with digits and style `f`;
+ * with `text` 0 without the printed forms, else the printed forms alone
+ * ({document: [text, {label: text}]}).
+ */
 static void
-times(const char *in, size_t n, struct qe_buf *out)
+lookup(const char *in, size_t n, struct qe_buf *out, const struct qe_status_form *f, int text)
 {
 	struct qe_status s = { .times = 1 };
 	struct qe_buf doc = { 0 };
-	cJSON *v;
+	cJSON *v, *d, *c, *forms = cJSON_CreateObject();
 
 	fill(&s, in, n, out);
-	qe_status_times(&doc, &s, NULL);
+	qe_status_times(&doc, &s, NULL, f);
 	v = cJSON_Parse(doc.data);
-	unit_add_json(out, cJSON_GetObjectItemCaseSensitive(v, "documents"));
+	cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(v, "documents")) {
+		cJSON *pair = cJSON_AddArrayToObject(forms, d->string), *cells = cJSON_CreateObject();
+
+		cJSON_AddItemToArray(pair, cJSON_DetachItemFromObjectCaseSensitive(d, "text"));
+		cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(d, "cells"))
+			cJSON_AddItemToObject(cells, c->string, cJSON_DetachItemFromObjectCaseSensitive(c, "text"));
+		cJSON_AddItemToArray(pair, cells);
+	}
+	unit_add_json(out, text ? forms : cJSON_GetObjectItemCaseSensitive(v, "documents"));
+	cJSON_Delete(forms);
 	cJSON_Delete(v);
 	qe_buf_free(&doc);
 	qe_status_free(&s);
+}
+
+static void
+times(const char *in, size_t n, struct qe_buf *out)
+{
+	const struct qe_status_form f = { QE_EXTIME_DIGITS, QE_EXTIME_SI };
+
+	lookup(in, n, out, &f, 0);
+}
+
+/* The printed forms of the lookup: si style, 2 digits; en style, 3 digits. */
+static void
+texts_si(const char *in, size_t n, struct qe_buf *out)
+{
+	const struct qe_status_form f = { QE_EXTIME_DIGITS, QE_EXTIME_SI };
+
+	lookup(in, n, out, &f, 1);
+}
+
+static void
+texts_en3(const char *in, size_t n, struct qe_buf *out)
+{
+	const struct qe_status_form f = { 3, QE_EXTIME_EN };
+
+	lookup(in, n, out, &f, 1);
 }
 
 /* The status document's totals, then its documents' names. */
@@ -93,6 +132,8 @@ status(const char *in, size_t n, struct qe_buf *out)
 static const struct unit_fn fns[] = {
 	{ "newer", newer },
 	{ "times", times },
+	{ "texts-si", texts_si },
+	{ "texts-en3", texts_en3 },
 	{ "status", status },
 	{ NULL, NULL }
 };
