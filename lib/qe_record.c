@@ -15,8 +15,7 @@
 
 /*
  * kind, document, index and source_sha256 are checked where they are read,
- * and duration_s by qe-cell-diff too (qe-history add reads one of another
- * type as no duration). A field read here: for
+ * and duration_s by qe-cell-diff and qe-history too. A field read here: for
  * the scanner's readers, its QE_RK_* in qe_recscan.h and qe_recscan_key().
  */
 const struct qe_record_field qe_record_fields[] = {

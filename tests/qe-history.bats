@@ -60,24 +60,6 @@ for line in c.iterdump():
 	assert_equal "$(dump "$T/db")" "$before"
 }
 
-@test "add checks each record by qe_record's one check: a field of the wrong type is said as qe-cell-diff says it, and the report is not added" {
-	zcat "$H/reports/main-07.ndjson.gz" > "$T/main-07.ndjson"
-	# the cell records of index 0: their label a number
-	jq -c 'if .kind == "cell" and .index == 0 then .label = 7 else . end' "$T/main-07.ndjson" > "$T/bad.ndjson"
-	local line
-	line=$(grep -n '"label":7' "$T/bad.ndjson" | head -1 | cut -d: -f1)
-	[ -n "$line" ] || fail "no cell record with index 0"
-	run -2 --separate-stderr qe-history add -d "$T/db" "$T/bad.ndjson"
-	assert_equal "$(head -1 <<< "$stderr")" "qe-history: $T/bad.ndjson:$line: cell record with an invalid 'label' (not a string)"
-	assert_output ""
-	# the words are qe-cell-diff's, for the same line
-	run -2 --separate-stderr qe-cell-diff "$T/bad.ndjson" "$T/main-07.ndjson"
-	assert_equal "$(head -1 <<< "$stderr")" "qe-cell-diff: $T/bad.ndjson:$line: cell record with an invalid 'label' (not a string)"
-	# nothing stored: the same report, correct, is then added
-	run -0 qe-history add -d "$T/db" "$T/main-07.ndjson"
-	assert_equal "$(jq -r .result <<< "$output")" added
-}
-
 @test "add refuses the same build with other content, a report without provenance, and a report mixing builds" {
 	cp "$DB" "$T/db"
 	before=$(dump "$T/db")

@@ -517,19 +517,10 @@ line_record(const char *s, size_t n, const char *file, long line, void *ctx)
 	struct add *a = ctx;
 	struct qe_recline l;
 	struct hrec r;
-	const char *kind;
-	int nb, cell;
 
+	(void)file;
 	if (qe_recscan_line(&a->scan, s, n, &l) != 0)
 		return QE_LINE_REFUSED;	/* qe_ndjson says why */
-	/* a field of the wrong type is qe_record's one check; the report is not added */
-	kind = l.str[QE_RK_KIND];
-	nb = kind && strcmp(kind, "notebook") == 0, cell = kind && strcmp(kind, "cell") == 0;
-	if ((nb || cell) && qe_record_bad_line(&l, cell ? QE_RKIND_CELL : QE_RKIND_NOTEBOOK, QE_RREAD_DIFF,
-	    kind, file, line)) {
-		a->failed = 1;
-		return -1;
-	}
 	r = (struct hrec){
 		.prov = l.prov, .kenv = l.kenv, .kind = l.str[QE_RK_KIND], .doc = l.str[QE_RK_DOCUMENT],
 		.origin = l.str[QE_RK_ORIGIN], .status = l.str[QE_RK_STATUS], .src = l.str[QE_RK_SOURCE],
