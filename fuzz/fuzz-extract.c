@@ -10,6 +10,10 @@
  *   RUNS      a qe-replicate run folder (qe_runs.c): the bytes up to the
  *             first NUL are its run line, the rest a cell's profile rows,
  *             beside a fixed notebook with an empty hook log
+ *   MYSTMD    a mystmd page (qe_mystmd.c): the bytes up to the first NUL
+ *             are a page of _build/site/content, the rest the cache entry
+ *             under the page's key (.json when the entry starts with '[',
+ *             else .ipynb); a refusal must say why
  */
 #include <math.h>
 #include <stdint.h>
@@ -22,6 +26,7 @@
 #include "notebook/qe_extract.h"
 #include "notebook/qe_hooklog.h"
 #include "notebook/qe_jcache.h"
+#include "notebook/qe_mystmd.h"
 #include "qe_jscan.h"
 #include "notebook/qe_nbrecord.h"
 #include "notebook/qe_runs.h"
@@ -30,7 +35,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#ifdef TARGET_RUNS
+#if defined(TARGET_RUNS) || defined(TARGET_MYSTMD)
 #include <sys/stat.h>
 
 static struct qe_buf *fz_kept;
@@ -205,6 +210,41 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		qe_runs_extract(&rs, dir);
 	}
 	qe_extract_free(&x);
+#elif defined(TARGET_MYSTMD)
+	static char dir[] = "/tmp/fuzz-mystmd.XXXXXX";
+	static int made;
+	const uint8_t *z = memchr(data, '\0', size);
+	size_t n1 = z ? (size_t)(z - data) : size, n2 = z ? size - n1 - 1 : 0;
+	struct qe_hooklog log = { 0 };
+	struct qe_mystmd m = { .stale_margin_us = 5000000, .max_bytes = 1 << 20, .hooks = &log,
+	    .root = "/tmp/fuzz-book" };
+	char key[33], name[64], *said = NULL;
+	size_t nsaid = 0;
+	FILE *mem, *old = stderr;
+	int r;
+
+	if (!made && mkdtemp(dir) == NULL)
+		abort();
+	made = 1;
+	if ((mem = open_memstream(&said, &nsaid)) == NULL)
+		abort();
+	stderr = mem;
+	/* once for the key, then again with the entry written under it */
+	r = qe_mystmd_page(&m, "fuzz.json", (const char *)data, n1, NULL, key, &out);
+	if (r >= 0 && key[0] != '\0' && z != NULL) {
+		snprintf(name, sizeof name, "%s%s", key, n2 && z[1] == '[' ? ".json" : ".ipynb");
+		if (fz_put(dir, name, z + 1, n2) < 0)
+			abort();
+		qe_buf_reset(&out);
+		r = qe_mystmd_page(&m, "fuzz.json", (const char *)data, n1, dir, key, &out);
+		snprintf(name, sizeof name, "%s/%s%s", dir, key, n2 && z[1] == '[' ? ".json" : ".ipynb");
+		unlink(name);
+	}
+	stderr = old;
+	fclose(mem);
+	if (r < 0 && nsaid == 0)	/* never silent */
+		abort();
+	free(said);
 #else
 #error "define one TARGET_*"
 #endif

@@ -2,7 +2,7 @@
 # Build every libFuzzer target with clang (ASan + UBSan) and run each for
 # FUZZ_TIME seconds (default 60) from a seed corpus made of the fixtures.
 # usage: fuzz/run.sh [target ...]
-# targets: notebook globaldb archive hooklog runs time ndjson jscan jwnum cell-diff comment stamp
+# targets: notebook globaldb archive hooklog runs mystmd time ndjson jscan jwnum cell-diff comment stamp
 set -eu
 cd "$(dirname "$0")/.."
 FUZZ_TIME=${FUZZ_TIME:-60}
@@ -23,6 +23,11 @@ seed() {	# seed TARGET: the fixture files that exercise it
 	archive) cp "$F"/archives/base-artifact.zip "$F"/archives/head.tar.gz "$d/" ;;
 	hooklog) head -c 20000 tests/fixtures/hook/cache/hook.log > "$d/hook.log" ;;
 	runs) sed -n '/^folder$/{n;p}' tests/unit/runs.test | while IFS= read -r l; do printf '%b' "$l" > "$d/run.$((n += 1))"; done ;;
+	mystmd) for p in tests/fixtures/mystmd/ipynb-form/_build/site/content/*.json; do
+		{ cat "$p"; printf '\000'; } > "$d/$(basename "$p")"; done
+		k=$(ls tests/fixtures/mystmd/ipynb-form/_build/execute | head -1)
+		for p in tests/fixtures/mystmd/ipynb-form/_build/site/content/*.json; do
+			{ cat "$p"; printf '\000'; cat "tests/fixtures/mystmd/ipynb-form/_build/execute/$k"; } > "$d/e-$(basename "$p")"; done ;;
 	time) for s in 2026-11-29T14:30:11.299926Z 2026-11-29T14:30:11Z 2026-11-29T14:33:53.654607+00:00 \
 	    '2026-11-29 14:31:59.859127' 2017-04-22T12:27:39.829447-04:00 2026-11-29T14:30:11.904Z; do
 		printf '%s' "$s" > "$d/$(printf '%s' "$s" | cksum | cut -d' ' -f1)"; done ;;
@@ -61,7 +66,7 @@ build() {	# build TARGET
 }
 
 status=0
-for t in ${@:-notebook globaldb archive hooklog runs time ndjson jscan jwnum cell-diff comment stamp}; do
+for t in ${@:-notebook globaldb archive hooklog runs mystmd time ndjson jscan jwnum cell-diff comment stamp}; do
 	build "$t"
 	s=$(seed "$t")
 	mkdir -p "$out/corpus-$t"

@@ -54,6 +54,8 @@ const struct qe_record_field qe_record_fields[] = {
 	{ "jit_compiles", QE_RT_NUM, CELL, DIFF, QE_RK_JIT_N },
 	{ "jit_compile_s", QE_RT_NUM, CELL, DIFF, QE_RK_JIT_S },
 	{ "jit_functions", QE_RT_OBJ, CELL, DIFF, QE_RK_JIT_FN },
+	{ "engine", QE_RT_STR, NB, DIFF, -1 },
+	{ "concurrent", QE_RT_ARR, NB, DIFF, -1 },
 };
 const size_t qe_record_nfields = sizeof qe_record_fields / sizeof *qe_record_fields;
 

@@ -41,6 +41,7 @@ setup_file() {
 	cp -R "$(shared mystnb-build/base/jupyter_execute)" "$w/base/_build/"
 	cp -R "$(shared mystnb-build/head/jupyter_execute)" "$w/_build/"
 	cp -R "$(shared notebooks/head/lectures)" "$w/lectures"
+	cp -R "$(fixture mystmd/ipynb-form)" "$w/book"
 	cp "$(shared archives/base-artifact.zip)" "$w/build-cache.zip"
 	cp "$(fixture qe-stamp/environment.yml)" "$w/environment.yml"
 	cp "$(fixture qe-stamp/conda-list.json)" "$w/conda.json"

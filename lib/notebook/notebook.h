@@ -17,6 +17,7 @@
 #define QE_NOTEBOOK_NOTEBOOK_H
 
 #include "qe_extract.h"
+#include "qe_mystmd.h"
 #include "qe_runs.h"
 
 #endif /* QE_NOTEBOOK_NOTEBOOK_H */

@@ -13,6 +13,7 @@
 #include "qe_record.h"
 #include "qe_docname.h"
 #include "qe_extract.h"
+#include "qe_mystmd.h"
 #include "qe_runs.h"
 #include "qe_nbrecord.h"
 
@@ -858,6 +859,13 @@ operand(struct qe_extract *x, const char *op, struct qe_paths *files, struct qe_
 
 		qe_runs_extract_run(&rs, op);
 		x->problems += rs.problems;
+		return;
+	}
+	if (qe_mystmd_is_project(op, dir)) {	/* a mystmd project or its _build */
+		struct qe_mystmd ms = QE_MYSTMD_OF(x);
+
+		qe_mystmd_extract(&ms, dir->data);
+		x->problems += ms.problems;
 		return;
 	}
 	switch (qe_operand_classify(op, dir, db)) {

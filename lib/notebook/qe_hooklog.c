@@ -129,6 +129,8 @@ hook_line(cJSON *rec, const char *file, long line, void *ctx)
 	r = run_for(log, id, qe_json_str(rec, "cwd"));
 	if (!r->has_kernel_start && qe_json_time(rec, "kernel_start", &r->kernel_start))
 		r->has_kernel_start = 1;
+	if (r->document == NULL && qe_json_str(rec, "document") != NULL)
+		r->document = qe_xstrdup(qe_json_str(rec, "document"));
 	c = cell_for(r, (long)cJSON_GetObjectItemCaseSensitive(rec, "seq")->valuedouble);
 	if (c->has_start && strcmp(c->digest, dg) != 0) {
 		warnx("%s:%ld: run '%s' cell %ld: digest differs from its start record", file, line, id, c->seq);
@@ -207,6 +209,90 @@ want_dir(const struct qe_hook_want *w)
 	return dir;
 }
 
+/* 1 when run a's kernel started after run b's. */
+static int
+newer(const struct qe_hook_run *a, const struct qe_hook_run *b)
+{
+	return a->has_kernel_start && b->has_kernel_start &&
+	    qe_time_diff_us(&b->kernel_start, &a->kernel_start) > 0;
+}
+
+const char *
+qe_hooklog_docpath(const char *doc, const char *root)
+{
+	size_t n = root ? strlen(root) : 0;
+
+	if (doc[0] != '/')
+		return doc;
+	if (n > 0 && strncmp(doc, root, n) == 0 && doc[n] == '/' && doc[n + 1] != '\0')
+		return doc + n + 1;
+	return NULL;
+}
+
+/* A run's interval: its first cell's start to its last cell's end; 0 without one. */
+static int
+interval(const struct qe_hook_run *r, struct qe_time *a, struct qe_time *b)
+{
+	int have = 0;
+
+	for (size_t k = 0; k < r->n; k++) {
+		const struct qe_hook_cell *c = &r->c[k];
+
+		if (!c->has_start)
+			continue;
+		if (!have || qe_time_diff_us(a, &c->start) < 0)
+			*a = c->start;
+		if (!have || qe_time_diff_us(b, c->has_end ? &c->end : &c->start) > 0)
+			*b = c->has_end ? c->end : c->start;
+		have = 1;
+	}
+	return have;
+}
+
+static int
+name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void
+qe_hooklog_beside(const struct qe_hooklog *log, const struct qe_hook_run *run, const char *root,
+    cJSON *names)
+{
+	struct qe_time a, b, c, d;
+	char **v = qe_xcalloc(log->n + 1, sizeof *v);
+	const char *own = run->document ? qe_hooklog_docpath(run->document, root) : NULL;
+	size_t n = 0;
+
+	if (own == NULL || !interval(run, &a, &b))
+		goto out;
+	for (size_t i = 0; i < log->n; i++) {
+		const struct qe_hook_run *r = &log->runs[i];
+		const char *p = r->document ? qe_hooklog_docpath(r->document, root) : NULL;
+		size_t len;
+
+		/* overlapping: each starts before the other ends */
+		if (r == run || r->old || p == NULL || strcmp(p, own) == 0 || !interval(r, &c, &d) ||
+		    qe_time_diff_us(&c, &b) <= 0 || qe_time_diff_us(&a, &d) <= 0)
+			continue;
+		len = strlen(p);
+		for (size_t k = len; k-- > 0 && p[k] != '/';)
+			if (p[k] == '.') {
+				len = k;
+				break;
+			}
+		v[n++] = qe_xstrndup(p, len);
+	}
+	qsort(v, n, sizeof *v, name_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || strcmp(v[i], v[i - 1]) != 0)
+			cJSON_AddItemToArray(names, qe_json_check(cJSON_CreateString(v[i])));
+out:
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 struct qe_hook_run *
 qe_hooklog_match(struct qe_hooklog *log, const struct qe_hook_want *w, int *ambiguous)
 {
@@ -223,6 +309,16 @@ qe_hooklog_match(struct qe_hooklog *log, const struct qe_hook_want *w, int *ambi
 
 		if (r->old || !same_cells(r, w))
 			continue;
+		if (w->document != NULL) {
+			const char *d = r->document ? qe_hooklog_docpath(r->document, w->root) : NULL;
+
+			if (d == NULL || strcmp(d, w->document) != 0)
+				continue;
+			if (found == NULL || newer(r, found))
+				found = r;
+			nfound = 1;
+			continue;
+		}
 		nfound++;
 		found = r;
 		if (dir && r->cwd && strcmp(r->cwd, dir) == 0) {
@@ -244,7 +340,7 @@ const struct qe_hook_cell *
 qe_hooklog_unfinished(struct qe_hooklog *log, const char *uri, const struct qe_hook_run **run,
     int *ambiguous)
 {
-	struct qe_hook_want w = { NULL, 0, uri, NULL, NULL };
+	struct qe_hook_want w = { .uri = uri };
 	struct qe_hook_run *found = NULL;
 	size_t nfound = 0;
 	char *dir = uri ? want_dir(&w) : NULL;
@@ -308,6 +404,7 @@ qe_hooklog_free(struct qe_hooklog *log)
 	for (size_t i = 0; i < log->n; i++) {
 		free(log->runs[i].id);
 		free(log->runs[i].cwd);
+		free(log->runs[i].document);
 		for (size_t k = 0; k < log->runs[i].n; k++)
 			cJSON_Delete(log->runs[i].c[k].jit_fn);
 		free(log->runs[i].c);

@@ -41,6 +41,7 @@ struct qe_hook_cell {
 
 struct qe_hook_run {
 	char *id, *cwd;			/* cwd may be NULL */
+	char *document;			/* JPY_SESSION_NAME as the hook wrote it (a Jupyter server's kernel), or NULL */
 	struct cJSON *env;		/* the last "env" line's object (what the kernel ran with), or NULL */
 	struct qe_hook_cell *c;
 	size_t n;
@@ -78,6 +79,14 @@ struct qe_hook_want {
 	const char *uri;		/* cache: the notebook's URI, or NULL */
 	const char *path;		/* a notebook file, or NULL */
 	const struct qe_window *window;	/* have_created 0 for a file */
+	/*
+	 * A document a Jupyter server ran (mystmd): only runs whose `document`
+	 * names it count, as given (relative to the project) or absolute below
+	 * `root` (jupyter_server 2); of several, the newest kernel, since a
+	 * document that fails re-executes in every build. NULL: not asked.
+	 */
+	const char *document;
+	const char *root;
 };
 
 /*
@@ -114,6 +123,23 @@ void qe_hooklog_report_unused(const struct qe_hooklog *log);
  * kernel_start is dated by its first cell's start. Returns how many.
  */
 size_t qe_hooklog_drop_before(struct qe_hooklog *log, const struct qe_time *since);
+
+/*
+ * The documents whose runs were executing while `run` was (their first
+ * cell's start to their last cell's end overlap its own), each named as
+ * qe_hooklog_docpath() names it with the last extension dropped, sorted,
+ * once each, appended to `names` (a cJSON array). Runs without a document
+ * and runs marked old take no part.
+ */
+void qe_hooklog_beside(const struct qe_hooklog *log, const struct qe_hook_run *run, const char *root,
+    struct cJSON *names);
+
+/*
+ * A run's document relative to the project folder `root`: as given when
+ * relative, the part below root when absolute below it; NULL otherwise
+ * (a pointer into doc).
+ */
+const char *qe_hooklog_docpath(const char *doc, const char *root);
 
 /* Free the runs and their cells; log is left empty. */
 void qe_hooklog_free(struct qe_hooklog *log);

@@ -21,6 +21,7 @@ struct tally {
 	int have_last_end;
 	char *failure;			/* first untolerated error, "ename: evalue" */
 	const struct cJSON *kernel_env;	/* the matched hook run's env, borrowed; or NULL */
+	const struct qe_hook_run *run;	/* the matched hook run, or NULL */
 	const char *names_from;		/* where the markdown around the cells came from */
 };
 
@@ -36,10 +37,11 @@ struct summary {
 	int timeout_cell;		/* a failed cache entry: look for the cell never finished */
 };
 
+/* 1 when the notebook read is the document's own (a file, or a mystmd page): not a cache's copy. */
 static int
 is_ipynb(const struct qe_nbctx *nb)
 {
-	return strcmp(nb->input, "ipynb") == 0;
+	return strcmp(nb->input, "ipynb") == 0 || strcmp(nb->input, "mystmd") == 0;
 }
 
 static void
@@ -67,12 +69,13 @@ static void
 add_identity(cJSON *o, const struct qe_nbctx *nb, int notebook)
 {
 	int cache = strcmp(nb->input, "cache") == 0;
+	int keyed = cache || strcmp(nb->input, "mystmd") == 0;
 
 	if (notebook && nb->uri)
 		qe_json_check(cJSON_AddStringToObject(o, "uri", nb->uri));
 	if (notebook && is_ipynb(nb))
 		qe_json_check(cJSON_AddStringToObject(o, "path", nb->where));
-	if (cache)
+	if (keyed)
 		qe_json_add_str_or_null(o, "cache_key", nb->cache_key);
 	if (notebook && cache)
 		qe_json_add_num_or_null(o, "cache_pk", nb->pk >= 0, (double)nb->pk);
@@ -129,6 +132,18 @@ add_timeout_cell(cJSON *rec, const struct qe_nbctx *nb, const char *error)
 	qe_json_check(cJSON_AddStringToObject(o, "start", qe_time_format(&c->start, buf)));
 }
 
+/* "concurrent": the documents that ran beside this one's run, or null without a run. */
+static void
+add_concurrent(cJSON *rec, const struct qe_nbctx *nb, const struct qe_hook_run *run)
+{
+	if (run == NULL) {
+		qe_json_check(cJSON_AddNullToObject(rec, "concurrent"));
+		return;
+	}
+	qe_hooklog_beside(nb->hooks, run, nb->hook_root,
+	    qe_json_check(cJSON_AddArrayToObject(rec, "concurrent")));
+}
+
 static void
 notebook_record(const struct qe_nbctx *nb, const struct summary *s, struct qe_buf *out)
 {
@@ -156,6 +171,10 @@ notebook_record(const struct qe_nbctx *nb, const struct summary *s, struct qe_bu
 	qe_json_add_str_or_null(rec, "names_from", t->names_from);
 	if (s->timeout_cell)
 		add_timeout_cell(rec, nb, s->error);
+	if (nb->engine != NULL)
+		qe_json_check(cJSON_AddStringToObject(rec, "engine", nb->engine));
+	if (nb->hook_document != NULL)
+		add_concurrent(rec, nb, t->run);
 	if (t->kernel_env != NULL)	/* only from a hook that reports it */
 		cJSON_AddItemToObject(rec, "kernel_env", qe_json_check(cJSON_Duplicate(t->kernel_env, 1)));
 	append_record(out, rec);
@@ -350,7 +369,8 @@ join_hooks(struct qe_nbctx *nb, const struct qe_nb_codes *codes, const struct qe
 {
 	const char **dg = qe_xcalloc(codes->n, sizeof *dg);
 	size_t *pos = qe_xcalloc(codes->n, sizeof *pos), n = 0;
-	struct qe_hook_want want = { .uri = nb->uri, .path = nb->where, .window = w };
+	struct qe_hook_want want = { .uri = nb->uri, .path = nb->where, .window = w,
+	    .document = nb->hook_document, .root = nb->hook_root };
 	struct qe_hook_run *run;
 
 	for (size_t i = 0; i < codes->n; i++)
@@ -362,6 +382,7 @@ join_hooks(struct qe_nbctx *nb, const struct qe_nb_codes *codes, const struct qe
 	want.n = n;
 	if ((run = qe_hooklog_match(nb->hooks, &want, ambiguous)) != NULL) {
 		run->used = 1;
+		t->run = run;
 		t->kernel_env = run->env;
 		for (size_t k = 0; k < run->n; k++)
 			hk[pos[k]] = &run->c[k];

@@ -32,7 +32,7 @@ struct qe_buf;
 struct qe_nbctx {
 	const char *where;		/* for messages: path, or archive:member */
 	const char *document;
-	const char *input;		/* "cache" or "ipynb" */
+	const char *input;		/* "cache", "ipynb" or "mystmd" (a notebook made of a page, qe_mystmd.h) */
 	const char *uri;		/* cache: nbcache.uri */
 	const char *cache_key;		/* NULL for files */
 	int64_t pk;			/* cache: nbcache.pk, else -1 */
@@ -44,6 +44,16 @@ struct qe_nbctx {
 	int have_created;
 	int64_t stale_margin_us;	/* --stale-margin */
 	struct qe_hooklog *hooks;	/* --timings, or NULL */
+	/*
+	 * mystmd: the document as a Jupyter server's session names it (the
+	 * source path relative to the project folder `hook_root`): its hook
+	 * run is the one whose `document` names it, and the notebook record
+	 * lists the documents that ran beside it ("concurrent"). NULL: the
+	 * join by digests alone.
+	 */
+	const char *hook_document;
+	const char *hook_root;
+	const char *engine;		/* "engine": what executed it, or NULL: no field */
 	/*
 	 * A cache's notebook as the build wrote it (_build/jupyter_execute),
 	 * whose markdown cells name the code cells: its bytes are handed over

@@ -1,0 +1,211 @@
+#!/usr/bin/env bats
+# qe-cache-extract on mystmd builds, for real: mystmd 1.8.3 from npm
+# (tools/deps test, under tests/.node), Debian's python3-jupyter-server and
+# ipykernel, the capture hook armed (a private IPYTHONDIR the server's
+# kernels inherit), offline `myst build --site --execute` of the book in
+# tests/fixtures/mystmd/book (its {exec-time} plugin left out: not what is
+# tested here).  Three builds of one copy, in setup_file (shared by the tests):
+#   1  cold, --execute-parallel 3
+#   2  after a prose-only edit of dynamics/markov.md
+#   3  after a code edit of dynamics/solow.md
+# each read with -s (the build's start) and the hook log.  The .ipynb form of
+# the cache is read from tests/fixtures/mystmd/ipynb-form (see its README).
+# Every build's Jupyter server and kernels are ended (tests/mystmd.bash).
+load helper
+load mystmd
+
+# build N [MYST-ARGS...]: build the book, then extract it into bN.ndjson (stderr bN.err)
+build() {
+	local w=$BATS_FILE_TMPDIR n=$1
+	shift
+	date -u +%Y-%m-%dT%H:%M:%S.%6NZ > "$w/since$n"
+	myst_env "$w/env"
+	echo "$MYST_TOKEN" >> "$w/tokens"
+	(
+		export IPYTHONDIR="$w/ipython" QE_TELEMETRY_LOG="$w/hook.log"
+		myst_build "$w/book" --execute "$@" > "$w/build$n.out" || true
+	)
+	qe-cache-extract -t "$w/hook.log" -s "$(cat "$w/since$n")" "$w/book" > "$w/b$n.ndjson" 2> "$w/b$n.err" || true
+}
+
+setup_file() {
+	myst_skip
+	local w=$BATS_FILE_TMPDIR
+	cp -R "$TESTS_DIR/fixtures/mystmd/book" "$w/book"
+	sed -i '/plugins:/d; /exec-time.mjs/d' "$w/book/myst.yml"
+	IPYTHONDIR="$w/ipython" qe-hook arm
+	build 1 --execute-parallel 3
+	printf '\nA sentence added: prose only.\n' >> "$w/book/dynamics/markov.md"
+	build 2
+	sed -i 's/time.sleep(0.8)/time.sleep(0.6)/' "$w/book/dynamics/solow.md"
+	build 3
+}
+
+setup() {
+	myst_skip
+	W=$BATS_FILE_TMPDIR
+}
+
+# hook_ends N: build N's hook end lines (kernels started after sinceN, before the next build)
+hook_ends() {
+	local upto=9999
+	[ ! -f "$W/since$(($1 + 1))" ] || upto=$(cat "$W/since$(($1 + 1))")
+	jq -c --arg s "$(cat "$W/since$1")" --arg u "$upto" \
+		'select(.event == "end" and .kernel_start >= $s and .kernel_start < $u)' "$W/hook.log"
+}
+
+@test "mystmd: every record validates; one notebook record per document with code; the engine is mystmd" {
+	run -0 validate "$W/b1.ndjson" "$W/b2.ndjson" "$W/b3.ndjson"
+	run -0 jq -r 'select(.kind == "notebook") | "\(.document) \(.input) \(.engine)"' "$W/b1.ndjson"
+	sort <<< "$output" > "$W/docs"
+	run -0 cat "$W/docs"
+	assert_output "dynamics/growth mystmd mystmd
+dynamics/markov mystmd mystmd
+dynamics/solow mystmd mystmd
+errors/markov mystmd mystmd
+intro mystmd mystmd
+tools/params mystmd mystmd"
+}
+
+@test "mystmd: every executed code cell's duration is within 20 ms of the hook log's, joined by document and code" {
+	# the oracle: the hook's end lines of build 1, keyed by document (no extension) and digest
+	hook_ends 1 | jq -s 'map({key: "\(.document | sub("\\.md$"; ""))/\(.source_sha256)", value: .duration_s}) | from_entries' > "$W/hook1.json"
+	run -0 jq -r --slurpfile h "$W/hook1.json" 'select(.kind == "cell" and .status != "skipped" and .status != "not-run")
+		| ($h[0]["\(.document)/\(.source_sha256)"]) as $d
+		| if $d == null or .duration_s == null or ((.duration_s - $d) | fabs) > 0.02 then "BAD \(.document) \(.index) \(.duration_s) \($d)" else "ok" end' "$W/b1.ndjson"
+	refute_output --partial BAD
+	# every cell a kernel ran is timed: 16 hook end lines, 16 timed cells
+	[ "$(hook_ends 1 | wc -l)" -eq "$(jq -s '[.[] | select(.kind == "cell" and .duration_s != null)] | length' "$W/b1.ndjson")" ]
+	# the designed sleeps: at least the sleep, less than 0.2 s more
+	run -0 jq -r 'select(.kind == "cell" and .label != null and .duration_s != null) | "\(.document)#\(.label) \(.duration_s)"' "$W/b1.ndjson"
+	for want in "intro#slow-sleep 0.3" "intro#directive-label 0.1" "dynamics/markov#markov-sleep 0.5" \
+		"dynamics/growth#growth-after 0.2" "dynamics/solow#solow-sleep 0.8" "tools/params#params-sleep 0.25"; do
+		got=$(grep "^${want% *} " <<< "$output" | cut -d' ' -f2)
+		awk -v g="$got" -v s="${want#* }" 'BEGIN { exit !(g >= s && g < s + 0.2) }' || fail "$want: got '$got'"
+	done
+}
+
+@test "mystmd: every status is right: the failing document, the tolerated error, the cell never run, the skipped cell" {
+	run -0 jq -r 'select(.kind == "notebook") | "\(.document) \(.status) \(.error)"' "$W/b1.ndjson"
+	assert_line "errors/markov failed ValueError: designed failure"
+	assert_line "dynamics/growth ok null"
+	assert_line "intro ok null"
+	[ "$(grep -c ' ok null$' <<< "$output")" -eq 5 ]
+	run -0 jq -r 'select(.kind == "cell") | "\(.document) \(.index) \(.label) \(.status)"' "$W/b1.ndjson"
+	assert_line "errors/markov 1 fails-here error"
+	assert_line "errors/markov 2 never-runs not-run"
+	assert_line "dynamics/growth 1 growth-raises error"
+	assert_line "dynamics/growth 2 growth-after ok"
+	assert_line "intro 4 null skipped"
+	[ "$(grep -c ' error$' <<< "$output")" -eq 2 ]
+}
+
+@test "mystmd: every label is right: #| label:, :label:, a cell's figure; none invented" {
+	run -0 jq -r 'select(.kind == "cell" and .label != null) | "\(.document)#\(.label) \(.name)"' "$W/b1.ndjson"
+	sort <<< "$output" > "$W/labels"
+	run -0 cat "$W/labels"
+	assert_output "dynamics/growth#growth-after growth-after
+dynamics/growth#growth-raises growth-raises
+dynamics/markov#markov-sleep markov-sleep
+dynamics/markov#markov-sum markov-sum
+dynamics/solow#solow-sleep solow-sleep
+errors/markov#fails-here fails-here
+errors/markov#never-runs never-runs
+intro#directive-label directive-label
+intro#fig-svg fig-svg
+intro#slow-sleep slow-sleep
+tools/params#params-sleep params-sleep"
+}
+
+@test "mystmd: the output digests are the cache entry's; the key is mystmd's own (every entry of build 1 is some document's)" {
+	run -0 jq -r 'select(.kind == "notebook" and .cache_key != null) | .cache_key' "$W/b1.ndjson"
+	[ "${#lines[@]}" -eq 5 ]
+	for k in "${lines[@]}"; do [ -f "$W/book/_build/execute/$k.json" ] || fail "no entry $k"; done
+	# build 1 left no entry unplaced
+	run -0 cat "$W/b1.err"
+	refute_output --partial "belong"
+	# the image of the cell's figure: one output, digested
+	run -0 jq -r 'select(.kind == "cell" and .label == "fig-svg") | .output_sha256' "$W/b1.ndjson"
+	assert_output --regexp '^[0-9a-f]{64}$'
+	refute_output "$(jq -r 'select(.kind == "cell" and .label == "slow-sleep") | .output_sha256' "$W/b1.ndjson")"
+}
+
+@test "mystmd: with --execute-parallel 3 the documents that ran together are named, both ways, as the hook log's intervals say" {
+	# the oracle: each document's first start and last end in build 1's hook log
+	hook_ends 1 | jq -s 'group_by(.document) | map({d: (.[0].document | sub("\\.md$"; "")), a: (map(.start) | min), b: (map(.end) | max)})' > "$W/spans"
+	run -0 jq -r '. as $s | .[] | . as $x | [$s[] | select(.d != $x.d and .a < $x.b and $x.a < .b) | .d] | sort | "\($x.d) \(join(","))"' "$W/spans"
+	sort <<< "$output" > "$W/want"
+	run -0 jq -r 'select(.kind == "notebook") | "\(.document) \(.concurrent | join(","))"' "$W/b1.ndjson"
+	sort <<< "$output" > "$W/got"
+	run -0 diff "$W/want" "$W/got"
+	# three at a time: someone ran beside someone
+	run -0 jq -s '[.[] | select(.kind == "notebook") | .concurrent | length] | max' "$W/b1.ndjson"
+	[ "$output" -ge 1 ]
+}
+
+@test "mystmd: after a prose-only edit nothing re-executes and every document is inherited (but the failing one, never cached)" {
+	run -0 jq -r 'select(.kind == "notebook") | "\(.document) \(.origin) \(.concurrent)"' "$W/b2.ndjson"
+	assert_line "errors/markov executed []"
+	[ "$(grep -c ' inherited null$' <<< "$output")" -eq 5 ]
+	# the kernels of build 2 ran errors/markov only
+	[ "$(hook_ends 2 | jq -r .document | sort -u)" = "errors/markov.md" ]
+	# the same keys as build 1
+	diff <(jq -r 'select(.kind == "notebook") | "\(.document) \(.cache_key)"' "$W/b1.ndjson" | sort) \
+		<(jq -r 'select(.kind == "notebook") | "\(.document) \(.cache_key)"' "$W/b2.ndjson" | sort)
+}
+
+@test "mystmd: after one code cell's edit only that document re-executes; its old entry is stale, said once and never attributed" {
+	run -0 jq -r 'select(.kind == "notebook") | "\(.document) \(.origin)"' "$W/b3.ndjson"
+	assert_line "dynamics/solow executed"
+	assert_line "errors/markov executed"
+	[ "$(grep -c ' inherited$' <<< "$output")" -eq 4 ]
+	old=$(jq -r 'select(.kind == "notebook" and .document == "dynamics/solow") | .cache_key' "$W/b1.ndjson")
+	new=$(jq -r 'select(.kind == "notebook" and .document == "dynamics/solow") | .cache_key' "$W/b3.ndjson")
+	[ "$old" != "$new" ] && [ -f "$W/book/_build/execute/$old.json" ]
+	! grep -q "$old" "$W/b3.ndjson" || fail "the stale entry $old is in a record"
+	run -0 cat "$W/b3.err"
+	assert_line "qe-cache-extract: $W/book/_build/execute: 1 cache entry belongs to no document of the build (an edited document's old outputs): not read: $old.json"
+	[ "$(grep -c belong "$W/b3.err")" -eq 1 ]
+	run -0 jq -r 'select(.kind == "cell" and .label == "solow-sleep") | .duration_s' "$W/b3.ndjson"
+	awk -v g="$output" 'BEGIN { exit !(g >= 0.6 && g < 0.8) }'
+}
+
+@test "mystmd: the _build operand reads as its project; qe-cell-diff compares two mystmd builds unchanged" {
+	qe-cache-extract -t "$W/hook.log" -s "$(cat "$W/since3")" "$W/book/_build" > "$W/b3b.ndjson" 2> /dev/null || true
+	run -0 diff "$W/b3.ndjson" "$W/b3b.ndjson"
+	qe-cell-diff "$W/b1.ndjson" "$W/b3.ndjson" > "$W/diff.ndjson"
+	# a notebook-diff per document, the edited cell compared under its name
+	[ "$(jq -s '[.[] | select(.kind == "notebook-diff")] | length' "$W/diff.ndjson")" -eq 6 ]
+	run -0 jq -r 'select(.kind == "cell-diff" and .document == "dynamics/solow") | .name' "$W/diff.ndjson"
+	assert_line "solow-sleep"
+	run -0 validate "$W/diff.ndjson"
+}
+
+@test "mystmd: the .ipynb cache form (upstream's writer): per-document duration, its timestamp, the same digests as the .json form" {
+	local f=$TESTS_DIR/fixtures/mystmd/ipynb-form
+	cp -R "$f" "$W/ipynb"
+	qe-cache-extract -s 2026-12-05T23:55:40.200Z "$W/ipynb" > "$W/ipynb.ndjson"
+	run -0 validate "$W/ipynb.ndjson"
+	run -0 jq -r 'select(.kind == "notebook") | "\(.document) \(.status) \(.execution_seconds) \(.created) \(.origin)"' "$W/ipynb.ndjson"
+	assert_line "dynamics/growth ok 1.698 2026-12-05T23:55:41.083000Z executed"
+	assert_line "dynamics/markov ok 0.704 2026-12-05T23:55:40.095000Z inherited"
+	assert_line "errors/markov failed null null executed"
+	# the same entries in the .json form (slot i = cell i's outputs): the same digests, no duration
+	cp -R "$f" "$W/json"
+	for e in "$W"/json/_build/execute/*.ipynb; do
+		jq -c '[.cells[] | .outputs]' "$e" > "${e%.ipynb}.json"
+		rm "$e"
+	done
+	qe-cache-extract "$W/json" > "$W/json.ndjson"
+	diff <(jq -r 'select(.kind == "cell") | "\(.document) \(.index) \(.output_sha256)"' "$W/ipynb.ndjson") \
+		<(jq -r 'select(.kind == "cell") | "\(.document) \(.index) \(.output_sha256)"' "$W/json.ndjson")
+	run -0 jq -r 'select(.kind == "notebook" and .status == "ok") | .execution_seconds' "$W/json.ndjson"
+	refute_output --regexp '[0-9]'
+}
+
+@test "mystmd: no Jupyter server or kernel of these builds is left running" {
+	while read -r t; do
+		run -0 myst_pids "$t"
+		assert_output ""
+	done < "$W/tokens"
+}
