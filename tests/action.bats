@@ -18,6 +18,7 @@
 # ubuntu-24.04.
 
 load helper
+load action/jobs
 
 A="$TESTS_DIR/action"
 REPO="$(cd "$TESTS_DIR/.." && pwd)"
@@ -28,41 +29,14 @@ PR_EVENT="$A/events/pull_request.json"
 setup_file() {
 	W="$BATS_FILE_TMPDIR"
 	export W
-	# the runner's programs without jq: every step of the action runs with
-	# this PATH (act), so a step that called the jq program would fail
-	mkdir -p "$W/nojq"
-	local f
-	for f in /usr/local/bin/* /usr/bin/* /bin/*; do
-		case ${f##*/} in jq) continue ;; esac
-		[ -e "$W/nojq/${f##*/}" ] || ln -s "$f" "$W/nojq/${f##*/}"
-	done
-	# the tools, "installed" as make install lays them out
-	mkdir -p "$W/seed/bin" "$W/seed/share/qe-telemetry"
-	for t in qe-cache-extract qe-stamp qe-cell-diff qe-comment qe-history qe-exec-status qe-sweep; do
-		ln -s "$(command -v "$t")" "$W/seed/bin/$t"
-	done
-	ln -s "$REPO/hook/qe-hook" "$W/seed/bin/qe-hook"
-	ln -s "$REPO/hook/qe-replicate" "$W/seed/bin/qe-replicate"
-	cp "$REPO/hook/qe_telemetry_startup.py" "$W/seed/share/qe-telemetry/"
-
-	# the weekly build on main: a fresh checkout, a full build
-	job weekly schedule
-	checkout
-	ws_commit "Initial lectures"
-	act before
-	runjob /usr/bin/python3 "$A/build.py" lectures _build
-	act after
-	cp -a "$WS/_build" "$W/build-cache"    # the build-cache artifact
+	runner_and_weekly_build
 }
 
 setup() {
 	W="$BATS_FILE_TMPDIR"
-	export GH_STATE="$BATS_TEST_TMPDIR/gh" GH_LOG="$BATS_TEST_TMPDIR/gh.log"
-	mkdir -p "$GH_STATE/pulls"
-	: > "$GH_LOG"
+	gh_state
 }
 
-load action/jobs
 
 @test "(a) weekly build: the stamped report lands in _build for the next baseline; summary; no API call" {
 	W="$BATS_FILE_TMPDIR"
@@ -1225,18 +1199,30 @@ data() {
 	if not cj["uses"].startswith("QuantEcon/qe-telemetry/.github/workflows/workflow-run.yml@") or cj["with"] != {"weekly": cache["name"]}:
 	    bad.append("qe-telemetry.yml: %r" % cj)
 	# the reusable workflows: history.yml (needs: form) and workflow-run.yml's
-	# history job run no notebook and no pip, only mode: history
+	# history job run no notebook and no pip, only mode: history, of the
+	# action at the workflow's own commit (job.workflow_sha), never a tag
+	# (its one run: step checks that commit is known)
 	hist = wr["jobs"]["history"]
+	own = {"repository": "${{ fromJSON(toJSON(job)).workflow_repository }}", "ref": "${{ fromJSON(toJSON(job)).workflow_sha }}",
+	       "path": ".qe-telemetry-action", "persist-credentials": False}
 	for name, job in list(called["jobs"].items()) + [("workflow-run.yml history", hist)]:
 	    uses = [st.get("uses", "").split("@")[0] for st in job["steps"]]
-	    if uses != ["actions/checkout", "actions/download-artifact", "QuantEcon/qe-telemetry"] or any("run" in st for st in job["steps"]):
+	    if uses != ["actions/checkout", "actions/download-artifact", "", "actions/checkout", "./.qe-telemetry-action"] or \
+	            [st["env"] for st in job["steps"] if "run" in st] != [{"SHA": own["ref"]}] or job["steps"][3]["with"] != own:
 	        bad.append("%s: %r" % (name, uses))
-	    if job["steps"][2]["with"]["mode"] != "history": bad.append("%s: not mode: history" % name)
+	    if job["steps"][4]["with"]["mode"] != "history": bad.append("%s: not mode: history" % name)
 	if hist["permissions"] != {"actions": "read", "contents": "write"}: bad.append("history: %r" % hist["permissions"])
 	if hist["steps"][1]["with"].get("run-id") != "${{ github.event.workflow_run.id }}": bad.append("history: the artifact of another run")
-	com = wr["jobs"]["comment"]
-	if com["permissions"] != {"actions": "read", "pull-requests": "write"} or not com["uses"].startswith("QuantEcon/qe-telemetry/.github/workflows/comment.yml@"):
-	    bad.append("comment: %r" % com)
+	# the fork commenter, inlined (no nested call by a tag): render reads,
+	# post writes pull requests only
+	com, post = wr["jobs"]["render"], wr["jobs"]["post"]
+	if com["permissions"] != {"actions": "read"} or post["permissions"] != {"pull-requests": "write"} or post["needs"] != "render":
+	    bad.append("render/post: %r %r" % (com["permissions"], post["permissions"]))
+	for name, wf in (("workflow-run.yml", wr), ("history.yml", called)):
+	    for j in wf["jobs"].values():
+	        if "uses" in j or not isinstance(j.get("timeout-minutes"), int): bad.append("%s: %r" % (name, j.get("uses", "no timeout")))
+	        for st in j["steps"]:
+	            if st.get("uses", "").startswith("QuantEcon/"): bad.append("%s: %s" % (name, st["uses"]))
 	# the history job's condition, evaluated as the runner does: only a
 	# successful weekly run on the default branch of this repository stores
 	spec = importlib.util.spec_from_file_location("ra", sys.argv[6])
@@ -1248,7 +1234,8 @@ data() {
 	    wrun.update(run)
 	    ctx = {"inputs": {"weekly": cache["name"]}, "github": {"repository": "QuantEcon/lecture-demo",
 	           "event": {"workflow_run": wrun, "repository": {"default_branch": "main"}}}}
-	    return bool(ra.truthy(ra.evaluate(job["if"], ctx, {})))
+	    funcs = {"startswith": lambda a, b: ra.text(a).lower().startswith(ra.text(b).lower())}
+	    return bool(ra.truthy(ra.evaluate(job["if"], ctx, funcs)))
 	for run, want in (({}, True), ({"event": "workflow_dispatch"}, True),
 	                  ({"name": ci["name"], "event": "workflow_dispatch"}, False),
 	                  ({"name": ci["name"], "event": "pull_request"}, False),
@@ -1256,8 +1243,14 @@ data() {
 	                  ({"conclusion": "cancelled"}, False), ({"conclusion": "timed_out"}, False), ({"head_branch": "topic"}, False),
 	                  ({"head_repository": {"full_name": "someone/lecture-demo"}}, False)):
 	    if cond(hist, **run) != want: bad.append("history if: %r -> %r" % (run, not want))
-	for run, want in (({"name": ci["name"], "event": "pull_request"}, True), ({}, False)):
-	    if cond(com, **run) != want: bad.append("comment if: %r -> %r" % (run, not want))
+	# render: a fork's or Dependabot's pull request only (a same-repository
+	# one got its comment from its own job: nothing installed for it)
+	fork = {"full_name": "someone/lecture-demo"}
+	for run, want in (({"name": ci["name"], "event": "pull_request", "head_repository": fork}, True),
+	                  ({"name": ci["name"], "event": "pull_request", "head_branch": "dependabot/pip/jax-1"}, True),
+	                  ({"name": ci["name"], "event": "pull_request", "head_branch": "topic"}, False),
+	                  ({"event": "pull_request", "head_repository": fork, "conclusion": "cancelled"}, False), ({}, False)):
+	    if cond(com, **run) != want: bad.append("render if: %r -> %r" % (run, not want))
 	print("\n".join(bad))
 	EOF
 	assert_output ""

@@ -3,8 +3,46 @@
 # tests/action-round3.bats): a job's environment, the lecture repository at
 # the runner's workspace path, the action's steps run as the runner runs
 # them (tests/action/run-action.py), the caller's own build step.  The
-# loading file sets W (its BATS_FILE_TMPDIR), A, REPO and PR_EVENT and seeds
-# W/seed with the tools (make install's layout).
+# loading file sets A, REPO and PR_EVENT, and W (its BATS_FILE_TMPDIR) in
+# setup_file and setup.
+
+# runner_and_weekly_build (setup_file): W/nojq, the runner's programs
+# without jq (every step of the action runs with this PATH: act, so a step
+# that called the jq program would fail); W/seed, the tools "installed" as
+# make install lays them out; the weekly build on main (a fresh checkout, a
+# full build) and its build-cache artifact, W/build-cache
+runner_and_weekly_build() {
+	mkdir -p "$W/nojq"
+	local f t
+	for f in /usr/local/bin/* /usr/bin/* /bin/*; do
+		case ${f##*/} in jq) continue ;; esac
+		[ -e "$W/nojq/${f##*/}" ] || ln -s "$f" "$W/nojq/${f##*/}"
+	done
+	mkdir -p "$W/seed/bin" "$W/seed/share/qe-telemetry"
+	for t in qe-cache-extract qe-stamp qe-cell-diff qe-comment qe-history qe-exec-status qe-sweep; do
+		ln -s "$(command -v "$t")" "$W/seed/bin/$t"
+	done
+	ln -s "$REPO/hook/qe-hook" "$W/seed/bin/qe-hook"
+	ln -s "$REPO/hook/qe-replicate" "$W/seed/bin/qe-replicate"
+	cp "$REPO/hook/qe_telemetry_startup.py" "$W/seed/share/qe-telemetry/"
+
+	job weekly schedule
+	checkout
+	ws_commit "Initial lectures"
+	act before
+	runjob /usr/bin/python3 "$A/build.py" lectures _build
+	act after
+	cp -a "$WS/_build" "$W/build-cache"
+}
+
+
+# gh_state (setup): the stand-in GitHub API's state and log, empty, per test
+gh_state() {
+	export GH_STATE="$BATS_TEST_TMPDIR/gh" GH_LOG="$BATS_TEST_TMPDIR/gh.log"
+	mkdir -p "$GH_STATE/pulls"
+	: > "$GH_LOG"
+}
+
 # job NAME EVENT [RUN_NUMBER]: start a simulated job (exports its environment)
 job() {
 	JOB="$W/jobs/$1"
