@@ -148,10 +148,12 @@ json_str() {
 # qe-cell-diff's records in FILE (false when it cannot tell: no summary)
 # qe-comment that cannot answer (tools older than these scripts: an unknown
 # option) is a warning on the step's own output (fd 9: this runs inside $()),
-# never a quiet false
+# never a quiet false; records without a summary are false, quietly
 diff_fact() {
 	local line facts
-	if ! facts=$("$QE_BIN/qe-comment" --facts "$1" 2> /dev/null); then
+	mkdir -p "$QE_STATE"
+	if ! facts=$("$QE_BIN/qe-comment" --facts "$1" 2> "$QE_STATE/facts.err") &&
+	    ! grep -q 'no diff-summary record' "$QE_STATE/facts.err"; then
 		warn "qe-comment --facts failed on $1 (tools of another version than the action's scripts?): '$2' is unknown and taken as false; see the install step" >&9
 	fi
 	while IFS= read -r line; do

@@ -35,7 +35,6 @@ runner_and_weekly_build() {
 	cp -a "$WS/_build" "$W/build-cache"
 }
 
-
 # gh_state (setup): the stand-in GitHub API's state and log, empty, per test
 gh_state() {
 	export GH_STATE="$BATS_TEST_TMPDIR/gh" GH_LOG="$BATS_TEST_TMPDIR/gh.log"
