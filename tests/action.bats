@@ -2049,7 +2049,7 @@ after_comments() {
 	assert_line "::warning::qe-telemetry: refused file://$W/release/qe-telemetry-0.1.0-linux-$(uname -m).tar.gz: its SHA-256 is $digest, action/release.txt says $bad; building the tools from source instead"
 	run -0 install_outputs
 	assert_output $'available=true\nbuilt=true\nmethod=source'
-	[ ! -e "$RUNNER_TEMP/qe-telemetry/qe-telemetry-0.1.0-linux-$(uname -m).tar.gz" ]
+	[ ! -e "$RUNNER_TEMP/qe-telemetry/tools-archive/qe-telemetry-0.1.0-linux-$(uname -m).tar.gz" ]
 	runjob /usr/bin/python3 "$A/build.py" lectures _build
 	after_comments "$BATS_TEST_TMPDIR/action" after --with release-url="file://$W/release"
 
