@@ -10,7 +10,7 @@
 # whose static link line names the compression libraries it still needs).
 # The source comes through a scratch apt setup: the deb-src twins of the
 # machine's own deb sources, in a temporary folder; /etc/apt is not touched.
-# Needs apt-get, dpkg-source (dpkg-dev) and a compiler.
+# Needs apt-get, dpkg-source (dpkg-dev) and a compiler (tools/deps build).
 set -eu
 prefix=${1:?usage: tools/libarchive.sh PREFIX}
 version=$(dpkg-query -W -f '${Version}' libarchive-dev)
@@ -30,8 +30,16 @@ apt-get "$@" -qq update
 (cd "$work/get" && apt-get "$@" -qq source --download-only "libarchive=$version")
 dpkg-source -x "$work"/get/libarchive_*.dsc "$work/src" > /dev/null
 cd "$work/src"
+# The patches touch configure.ac and Makefile.am (a pkg-config line, test
+# lists), which would make `make` regenerate the build system with
+# automake; the tarball's generated one serves (the code's patches are in
+# the .c files): one timestamp for the whole tree
+find . -exec touch -d '2000-01-01 00:00:00' {} +
 ./configure -q --prefix="$prefix" --without-xml2 --without-expat --disable-bsdtar --disable-bsdcpio \
 	--disable-bsdcat --enable-static --disable-shared --with-pic CFLAGS=-O2 > /dev/null
 make -s -j "$(nproc 2> /dev/null || echo 2)" > /dev/null
 make -s install > /dev/null
+# what Debian's iconv-pkgconfig.patch does in configure.ac: glibc's iconv is
+# no pkg-config package
+sed -i '/^Requires.private:/s/\<iconv\>//' "$prefix/lib/pkgconfig/libarchive.pc"
 printf '%s\n' "$prefix/lib/libarchive.a"
