@@ -113,11 +113,13 @@ key="qe-telemetry-tools-${RUNNER_OS:-Linux}-${RUNNER_ARCH:-X64}-$distro-$method-
 
 need=true
 cache=true
+# only the digest-checked release archive is ever cached
+[ "$method" = release ] || cache=false
 if [ "$mode" = post ] || [ "$mode" = history ]; then
 	need=false   # posting a rendered file, storing a report: no tool
 	cache=false
-elif [ "$method" != release ]; then
-	cache=false  # only the digest-checked release archive is cached
+elif [ "$method" = path ]; then
+	cache=false
 elif [ -x "$prefix/bin/qe-cache-extract" ] && [ -f "$prefix/.key" ] &&
     [ "$(cat "$prefix/.key")" = "$key" ]; then
 	need=false
