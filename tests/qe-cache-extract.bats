@@ -133,6 +133,23 @@ setup() {
 	[ "$apart" != "$joined" ] || fail "a stream joined across a result"
 }
 
+@test "output digest: %timeit's 'slowest run' line (a preempted run) is left out, line and all" {
+	dig() {
+		jq -n --argjson o "$1" '{nbformat: 4, nbformat_minor: 5, metadata: {}, cells: [{cell_type: "code",
+			id: "a", metadata: {}, execution_count: 1, source: "%timeit f()", outputs: $o}]}' > "$T/nb.ipynb"
+		qe-cache-extract "$T/nb.ipynb" | jq -r 'select(.kind == "cell") | .output_sha256'
+	}
+	local plain warned
+	plain=$(dig '[{"output_type": "stream", "name": "stdout", "text": "9 ms ± 1 ms per loop (mean ± std. dev. of 7 runs, 100 loops each)\n"}]')
+	# IPython prints it with a print of its own: a stream output before the result's
+	warned=$(dig '[{"output_type": "stream", "name": "stdout", "text": "The slowest run took 5.23 times longer than the fastest. This could mean that an intermediate result is being cached.\n"},
+		{"output_type": "stream", "name": "stdout", "text": "2.1 us ± 1.4 us per loop (mean ± std. dev. of 2 runs, 3 loops each)\n"}]')
+	assert_equal "$warned" "$plain"
+	# another sentence that starts the same way is text as ever
+	[ "$(dig '[{"output_type": "stream", "name": "stdout", "text": "The slowest run took 5 s\n9 ms ± 1 ms per loop (mean ± std. dev. of 7 runs, 100 loops each)\n"}]')" != "$plain" ] ||
+		fail "a line that is not the warning was left out"
+}
+
 @test "incremental cache: current records by default, both records with --all, newest first" {
 	run -0 --separate-stderr qe-cache-extract "$(cache jupyter-cache/head-incremental)"
 	run -0 jq -sc '[.[] | select(.kind == "notebook") | [.document, .cache_pk]]' <<< "$output"

@@ -164,23 +164,31 @@ plain_run(const char *p, const char *end)
 	return p;
 }
 
-/* One line, normalised (see qe_notebook.h), onto out. */
-static void
+/* IPython's %timeit warning, a line of its own when one run was 4 times the fastest. */
+#define SLOWEST "The slowest run took "
+#define CACHED " times longer than the fastest. This could mean that an intermediate result is being cached."
+
+/* One line, normalised (see qe_notebook.h), onto out; 1 when the line is left out, '\n' and all. */
+static int
 normalise_line(const char *p, const char *end, struct qe_buf *out)
 {
 	size_t n, line0 = out->len;
 
+	if (end - p >= (long)(sizeof SLOWEST - 1 + sizeof CACHED - 1) &&
+	    memcmp(p, SLOWEST, sizeof SLOWEST - 1) == 0 &&
+	    memmem(p, (size_t)(end - p), CACHED, sizeof CACHED - 1) != NULL)
+		return 1;	/* a loaded machine's preemption, not the result */
 	if ((end - p >= 10 && memcmp(p, "CPU times:", 10) == 0) ||
 	    (end - p >= 10 && memcmp(p, "Wall time:", 10) == 0)) {
 		qe_buf_add(out, p, 10);	/* %time: the times are not the result */
-		return;
+		return 0;
 	}
 	n = (size_t)(end - p);
 	/* each marker holds a '(' or a ']': the memmem()s only when one is there */
 	if ((memchr(p, '(', n) && memmem(p, n, " per loop (mean ", 16)) ||
 	    (memchr(p, ']', n) && (memmem(p, n, "it/s]", 5) || memmem(p, n, "s/it]", 5)))) {
 		qe_buf_adds(out, "(timing)");	/* %timeit, a tqdm progress bar */
-		return;
+		return 0;
 	}
 	while (p < end) {
 		int prev;
@@ -209,6 +217,7 @@ normalise_line(const char *p, const char *end, struct qe_buf *out)
 		} else
 			qe_buf_addc(out, *p++);
 	}
+	return 0;
 }
 
 void
@@ -218,10 +227,10 @@ qe_nb_normalise_text(const char *s, size_t len, struct qe_buf *out)
 
 	while (s < end) {
 		nl = memchr(s, '\n', (size_t)(end - s));
-		normalise_line(s, nl ? nl : end, out);
+		if (normalise_line(s, nl ? nl : end, out) == 0 && nl)
+			qe_buf_addc(out, '\n');
 		if (!nl)
 			break;
-		qe_buf_addc(out, '\n');
 		s = nl + 1;
 	}
 }
@@ -240,8 +249,7 @@ ns_flush(struct qe_nb_ns *ns)
 static void
 ns_line(struct qe_nb_ns *ns, const char *p, size_t len, int nl)
 {
-	normalise_line(p, p + len, &ns->out);
-	if (nl)
+	if (normalise_line(p, p + len, &ns->out) == 0 && nl)
 		qe_buf_addc(&ns->out, '\n');
 	if (ns->out.len >= NS_FLUSH)
 		ns_flush(ns);

@@ -102,7 +102,9 @@ int qe_nb_has_tag(const cJSON *tags, const char *tag);
  * digits, not inside a word) read "0x#"; a line starting "CPU times:" or
  * "Wall time:" (%time) keeps only those words; a line holding
  * " per loop (mean " (%timeit) or ending a tqdm bar ("it/s]", "s/it]")
- * reads "(timing)".
+ * reads "(timing)"; %timeit's line "The slowest run took N times longer
+ * than the fastest. This could mean that an intermediate result is being
+ * cached." (a preempted run on a loaded machine) is left out, '\n' and all.
  */
 void qe_nb_normalise_text(const char *s, size_t len, struct qe_buf *out);
 
