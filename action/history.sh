@@ -55,7 +55,9 @@ if ! git check-ref-format "refs/heads/$branch" 2> /dev/null; then
 	warn "input history-branch: not a branch name: '$branch'; no history"
 	exit 0
 fi
-if [ -z "${QE_BIN:-}" ] || [ ! -x "$QE_BIN/qe-history" ]; then
+# mode: history has no tool (it holds the write token; tools.sh installs
+# nothing there): it only gzips and pushes
+if [ "$mode" != history ] && { [ -z "${QE_BIN:-}" ] || [ ! -x "$QE_BIN/qe-history" ]; }; then
 	notice "these tools have no qe-history (an older release?): no history"
 	exit 0
 fi
@@ -89,6 +91,17 @@ fetch() {
 	timeout 300 git -C "$ws" fetch -q --no-tags origin "+refs/heads/$branch:$ref" 2> /dev/null || return 2
 }
 
+# The run the stored report is of: this job's, or in a workflow_run
+# workflow (workflow-run.yml's history job) the weekly build's own run, from
+# the event (its id, attempt and commit), so names and messages say which
+# weekly build each report is
+run_id=${GITHUB_RUN_ID:-0} run_attempt=${GITHUB_RUN_ATTEMPT:-1} run_sha=${GITHUB_SHA:-unknown commit}
+if [ "${GITHUB_EVENT_NAME:-}" = workflow_run ]; then
+	[[ ${QE_WEEKLY_RUN_ID:-} =~ ^[1-9][0-9]{0,19}$ ]] && run_id=$QE_WEEKLY_RUN_ID
+	[[ ${QE_WEEKLY_RUN_ATTEMPT:-} =~ ^[1-9][0-9]{0,4}$ ]] && run_attempt=$QE_WEEKLY_RUN_ATTEMPT
+	[[ ${QE_WEEKLY_SHA:-} =~ ^[0-9a-f]{40}([0-9a-f]{24})?$ ]] && run_sha=$QE_WEEKLY_SHA
+fi
+
 # commit_report NAME: a commit of the data branch's tip (or a first, root
 # commit) plus the compressed report as NAME; prints its id
 commit_report() {
@@ -108,14 +121,14 @@ commit_report() {
 	GIT_AUTHOR_EMAIL='41898282+github-actions[bot]@users.noreply.github.com' \
 	GIT_COMMITTER_EMAIL='41898282+github-actions[bot]@users.noreply.github.com' \
 		git -C "$ws" commit-tree "$tree" "${parent[@]}" \
-		-m "qe-telemetry: report of run ${GITHUB_RUN_ID:-?}.${GITHUB_RUN_ATTEMPT:-1} (${GITHUB_SHA:-unknown commit})"
+		-m "qe-telemetry: report of run $run_id.$run_attempt ($run_sha)"
 }
 
 # store: append this build's report to the branch; sets commit to the
 # commit whose tree holds every report (pushed or not), empty when none
 store() {
 	local name tries=0 rc before
-	name=reports/$(date -u +%Y/%m/%Y%m%dT%H%M%SZ)-${GITHUB_RUN_ID:-0}.${GITHUB_RUN_ATTEMPT:-1}.ndjson.gz
+	name=reports/$(date -u +%Y/%m/%Y%m%dT%H%M%SZ)-$run_id.$run_attempt.ndjson.gz
 	mkdir -p "$QE_STATE"
 	gzip -n -c "$report" > "$QE_STATE/report.ndjson.gz"
 	while :; do

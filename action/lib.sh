@@ -24,6 +24,8 @@ QE_ARTIFACT=$QE_STATE/artifact
 # other than ':' (a tool's own lines start with its name) has every "::"
 # written ": :". Our own commands (ghcmd below) go to stdout.
 exec 2> >(LC_ALL=C sed -u '/^[!-9;-~]/!s/::/: :/g' >&2)
+# fd 9: the step's standard output, for a warning from inside $()
+exec 9>&1
 QE_GUARD_PID=$!
 
 # At the end the step closes its stderr and lets the guard write what it
@@ -96,11 +98,20 @@ is_bool() {
 	esac
 }
 
+# in_matrix: 0 when this job is one of a matrix (QE_MATRIX: the step's
+# toJSON(matrix), "null" or empty outside a matrix)
+in_matrix() {
+	case ${QE_MATRIX:-null} in null | '' | '{}') return 1 ;; esac
+}
+
 # comment_key_digest: the first 12 hex digits of the SHA-256 of the comment
-# key (input comment-key; default the workflow's name and the job's id), for
-# the comment's marker and the fork artifact's pr.json
+# key (input comment-key; default the workflow's name and the job's id, and
+# in a matrix job its matrix values, so each matrix job has its own comment),
+# for the comment's marker and the fork artifact's pr.json
 comment_key_digest() {
-	printf '%s' "${QE_COMMENT_KEY:-${GITHUB_WORKFLOW:-}/${GITHUB_JOB:-}}" | sha256sum | cut -c1-12
+	local key=${GITHUB_WORKFLOW:-}/${GITHUB_JOB:-}
+	! in_matrix || key=$key/$QE_MATRIX
+	printf '%s' "${QE_COMMENT_KEY:-$key}" | sha256sum | cut -c1-12
 }
 
 # cache_dir: the jupyter-cache folder from the inputs
@@ -149,14 +160,22 @@ json_str() {
 
 # diff_fact FILE KEY: true or false, as qe-comment --facts answers KEY for
 # qe-cell-diff's records in FILE (false when it cannot tell: no summary)
+# qe-comment that cannot answer (tools older than these scripts: an unknown
+# option) is a warning on the step's own output (fd 9: this runs inside $()),
+# never a quiet false; records without a summary are false, quietly
 diff_fact() {
-	local line
+	local line facts
+	mkdir -p "$QE_STATE"
+	if ! facts=$("$QE_BIN/qe-comment" --facts "$1" 2> "$QE_STATE/facts.err") &&
+	    ! grep -q 'no diff-summary record' "$QE_STATE/facts.err"; then
+		warn "qe-comment --facts failed on $1 (tools of another version than the action's scripts?): '$2' is unknown and taken as false; see the install step" >&9
+	fi
 	while IFS= read -r line; do
 		if [ "$line" = "$2=true" ]; then
 			echo true
 			return
 		fi
-	done < <("$QE_BIN/qe-comment" --facts "$1" 2> /dev/null || true)
+	done <<< "$facts"
 	echo false
 }
 

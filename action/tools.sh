@@ -3,11 +3,26 @@
 # mode turns the action off, a wrong true/false counts as false, as every
 # step reads it, a wrong install is taken as release), then say where the
 # tools live and whether they must be installed (not when an earlier use of
-# the action in this job installed them already) and looked for in the
-# tools cache first.  The cache key names the runner's OS, architecture and
-# distribution, the install method, the action's ref and a digest of the
-# sources built and of action/release.txt.  install: path:DIR uses DIR as
-# the prefix, uncached.
+# the action in this job installed them already) and whether the tools
+# cache is looked at first.
+#
+# The cache never hands out a program: it holds only the release bundle's
+# archive (install: release), which install.sh checks against the digest in
+# action/release.txt after every restore, before anything of it runs; any
+# job of the default branch (the weekly build, with its hundred notebooks
+# and their pip installs) can write an entry under this predictable key.
+# Source-built tools have no committed digest to check a restore against,
+# so they are never cached.  mode: history (the job that holds contents:
+# write) and mode: post need no tool: nothing is restored or installed
+# there.  The key names the runner's OS, architecture and distribution, the
+# action's ref and a digest of the sources and of action/release.txt.
+# install: path:DIR uses DIR as the prefix, uncached.
+
+# First, whatever happens next (not Linux, a wrong mode): the path of the
+# Sphinx extension qe_telemetry.sphinx (PYTHONPATH: ${{ env.QE_TELEMETRY_PYTHON }}
+# in the build step), so a build whose conf.py loads it still builds with
+# -W; without its tools it shows placeholders with an info line.
+printf 'QE_TELEMETRY_PYTHON=%s\n' "$GITHUB_ACTION_PATH/python" >> "${GITHUB_ENV:-/dev/null}"
 
 # Linux only (lib.sh's GNU sed -u, date +%N, stat -c, the bundles' glibc):
 # checked before lib.sh is read, with one notice; every later step stays off
@@ -60,10 +75,14 @@ is_bool install-packages "$QE_INSTALL_PACKAGES"
 is_bool history-store "${QE_HISTORY_STORE:-false}"
 is_bool comment-recreate "${QE_COMMENT_RECREATE:-false}"
 # the report artifact's name: with a comment key of its own, that key (in
-# the characters an artifact name may hold) after the artifact-name input
+# the characters an artifact name may hold) after the artifact-name input;
+# in a matrix job without one, the digest of the default key (which names
+# the job's matrix values), so matrix jobs never overwrite each other's
 artifact_name=${QE_ARTIFACT_NAME:-qe-telemetry-report}
 if [ -n "${QE_COMMENT_KEY:-}" ]; then
 	artifact_name=$artifact_name-$(printf '%s' "$QE_COMMENT_KEY" | LC_ALL=C tr -c 'A-Za-z0-9._-' '_' | cut -c1-64)
+elif in_matrix; then
+	artifact_name=$artifact_name-$(comment_key_digest)
 fi
 output artifact-name "$artifact_name"
 case ${QE_COMMENT_ON:-always} in
@@ -90,12 +109,14 @@ src=$(cd "$GITHUB_ACTION_PATH" && find $(grep -v '^#' tools/sources) action/rele
 	! -name '*.o' ! -name '*.a' -print0 2>/dev/null | LC_ALL=C sort -z |
 	xargs -0 sha256sum | sha256sum | cut -c1-16)
 ref=$(printf '%s' "${QE_ACTION_REF:-local}" | tr -c 'A-Za-z0-9._-' '_')
-key="qe-telemetry-tools-${RUNNER_OS:-Linux}-${RUNNER_ARCH:-X64}-$distro-$method-$ref-$src"
+key="qe-telemetry-tools-${RUNNER_OS:-Linux}-${RUNNER_ARCH:-X64}-$distro-$method-archive-$ref-$src"
 
 need=true
 cache=true
-if [ "$mode" = post ]; then
-	need=false   # posting a rendered file needs no tool
+# only the digest-checked release archive is ever cached
+[ "$method" = release ] || cache=false
+if [ "$mode" = post ] || [ "$mode" = history ]; then
+	need=false   # posting a rendered file, storing a report: no tool
 	cache=false
 elif [ "$method" = path ]; then
 	cache=false
@@ -108,6 +129,7 @@ elif [ -f "$memo" ] && [ "$(cat "$memo")" = "$key" ]; then
 fi
 output key "$key"
 output prefix "$prefix"
+output archive-dir "$QE_STATE/tools-archive"
 output bin "$prefix/bin"
 output need "$need"
 output cache "$cache"

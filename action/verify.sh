@@ -51,10 +51,12 @@ esac
 need_tools qe-comment || exit 0
 
 # unzip_members ZIP: the artifact still zipped (download-artifact's
-# skip-decompress: true): only its three files are taken out, each checked
-# against the size limit before it is unpacked (a zip bomb stays packed)
+# skip-decompress: true): only its four files are taken out, each written
+# through a counter that stops at the size limit (a zip bomb stays packed
+# whatever sizes its headers declare), and a file the zip holds twice is
+# refused (which copy would be read?)
 unzip_members() {
-	local zip=$1 out=$QE_STATE/artifact-in f size
+	local zip=$1 out=$QE_STATE/artifact-in f n rc
 	if [ "$(stat -c %s "$zip")" -gt "$max_bytes" ]; then
 		warn "the artifact is over $((max_bytes / 1024 / 1024)) MiB: not posting"
 		return 1
@@ -65,14 +67,28 @@ unzip_members() {
 	fi
 	rm -rf "$out"
 	mkdir -p "$out"
+	unzip -Z1 "$zip" > "$QE_STATE/artifact-entries" 2> /dev/null || true
 	for f in pr.json diff.ndjson replicate-diff.ndjson replicate-eval.ndjson; do
-		size=$(unzip -Zl "$zip" "$f" 2> /dev/null | awk 'NR == 1 { print $4 }') || size=
-		case $size in '' | *[!0-9]*) continue ;; esac
-		if [ "$size" -gt "$max_bytes" ]; then
+		n=$(grep -cxF -- "$f" "$QE_STATE/artifact-entries") || n=0
+		case $n in
+		0) continue ;;
+		1) ;;
+		*) warn "the artifact holds $f $n times: not posting"; return 1 ;;
+		esac
+		# the bytes as unzip writes them, never more than the limit plus one
+		rc=0
+		{ unzip -p -- "$zip" "$f" 2> /dev/null || echo "$?" > "$QE_STATE/unzip.rc"; } |
+			head -c "$((max_bytes + 1))" > "$out/$f" || rc=$?
+		if [ "$(stat -c %s "$out/$f")" -gt "$max_bytes" ]; then
+			rm -f "$out/$f"
 			warn "the artifact's $f unpacks to over $((max_bytes / 1024 / 1024)) MiB: not posting"
 			return 1
 		fi
-		unzip -qq -o "$zip" "$f" -d "$out" || return 1
+		if [ "$rc" != 0 ] || [ -s "$QE_STATE/unzip.rc" ]; then
+			rm -f "$QE_STATE/unzip.rc"
+			warn "the artifact's $f could not be unpacked (a damaged zip): not posting"
+			return 1
+		fi
 	done
 	dir=$out
 }

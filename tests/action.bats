@@ -11,11 +11,14 @@
 # build (once, in setup_file), then 1 per executed notebook below.
 #
 # The tools come from PATH (make check puts the build directory first),
-# installed into a seed that the simulated cache service hands out on the
-# first restore: the action's own build path (make install from source) is
-# exercised by .github/workflows/ci.yml on ubuntu-24.04.
+# installed into a seed that every job uses as install: path:SEED (the tools
+# cache holds only a digest-checked release archive; the install tests at
+# the end and tests/action-round3.bats cover it): the action's own build path
+# (make install from source) is exercised by .github/workflows/ci.yml on
+# ubuntu-24.04.
 
 load helper
+load action/jobs
 
 A="$TESTS_DIR/action"
 REPO="$(cd "$TESTS_DIR/.." && pwd)"
@@ -26,139 +29,14 @@ PR_EVENT="$A/events/pull_request.json"
 setup_file() {
 	W="$BATS_FILE_TMPDIR"
 	export W
-	# the runner's programs without jq: every step of the action runs with
-	# this PATH (act), so a step that called the jq program would fail
-	mkdir -p "$W/nojq"
-	local f
-	for f in /usr/local/bin/* /usr/bin/* /bin/*; do
-		case ${f##*/} in jq) continue ;; esac
-		[ -e "$W/nojq/${f##*/}" ] || ln -s "$f" "$W/nojq/${f##*/}"
-	done
-	# the tools, "installed" as make install lays them out
-	mkdir -p "$W/seed/bin" "$W/seed/share/qe-telemetry"
-	for t in qe-cache-extract qe-stamp qe-cell-diff qe-comment qe-history qe-exec-status qe-sweep; do
-		ln -s "$(command -v "$t")" "$W/seed/bin/$t"
-	done
-	ln -s "$REPO/hook/qe-hook" "$W/seed/bin/qe-hook"
-	ln -s "$REPO/hook/qe-replicate" "$W/seed/bin/qe-replicate"
-	cp "$REPO/hook/qe_telemetry_startup.py" "$REPO"/hook/qe_replicate_*.py "$W/seed/share/qe-telemetry/"
-
-	# the weekly build on main: a fresh checkout, a full build
-	job weekly schedule
-	checkout
-	ws_commit "Initial lectures"
-	act before
-	runjob /usr/bin/python3 "$A/build.py" lectures _build
-	act after
-	cp -a "$WS/_build" "$W/build-cache"    # the build-cache artifact
+	runner_and_weekly_build
 }
 
 setup() {
 	W="$BATS_FILE_TMPDIR"
-	export GH_STATE="$BATS_TEST_TMPDIR/gh" GH_LOG="$BATS_TEST_TMPDIR/gh.log"
-	mkdir -p "$GH_STATE/pulls"
-	: > "$GH_LOG"
+	gh_state
 }
 
-# job NAME EVENT [RUN_NUMBER]: start a simulated job (exports its environment)
-job() {
-	JOB="$W/jobs/$1"
-	rm -rf "$JOB"
-	mkdir -p "$JOB/temp" "$JOB/home" "$JOB/state"
-	WS="$W/work/lecture-demo"
-	export GITHUB_WORKSPACE="$WS" RUNNER_TEMP="$JOB/temp" HOME="$JOB/home"
-	export GITHUB_ACTIONS=true CI=true RUNNER_OS=Linux RUNNER_ARCH=X64
-	export GITHUB_REPOSITORY=QuantEcon/lecture-demo GITHUB_SERVER_URL=https://github.com
-	export GITHUB_EVENT_NAME="$2" GITHUB_EVENT_PATH="$JOB/event.json"
-	export GITHUB_RUN_NUMBER="${3:-1}" GITHUB_RUN_ID="$((17000000000 + ${3:-1}))" GITHUB_RUN_ATTEMPT=1
-	export GITHUB_ACTOR=octocat GITHUB_WORKFLOW=ci GITHUB_JOB=preview
-	export SIM_GITHUB_TOKEN=ghs_simulated SIM_CACHE="$W/cache-service"
-	export PATH="$A:$PATH"
-	unset IPYTHONDIR QE_TELEMETRY_LOG GH_READONLY
-	mkdir -p "$SIM_CACHE"
-	case $2 in
-	schedule) cp "$A/events/schedule.json" "$GITHUB_EVENT_PATH" ;;
-	esac
-}
-
-# checkout [BUILD_CACHE]: the book at the fixed workspace path, a git repo;
-# with the weekly artifact unpacked into _build, as the PR workflow does
-checkout() {
-	rm -rf "$WS"
-	mkdir -p "$WS"
-	cp -R "$(fixture action/book)/lectures" "$WS/"
-	printf 'name: demo\ndependencies:\n  - python=3.11\n' > "$WS/environment.yml"
-	if [ -n "${1:-}" ]; then
-		cp -a "$1" "$WS/_build"
-	fi
-}
-
-ws_commit() {
-	git -C "$WS" init -q -b main 2> /dev/null || git -C "$WS" init -q
-	git -C "$WS" add lectures environment.yml
-	GIT_AUTHOR_DATE=2026-11-23T03:00:00Z GIT_COMMITTER_DATE=2026-11-23T03:00:00Z \
-		git -C "$WS" -c user.name=t -c user.email=t@example.org commit -q -m "$1"
-	git -C "$WS" rev-parse HEAD
-}
-
-# pr_event NUMBER HEAD_SHA HEAD_REPO: the pull_request payload of this job
-pr_event() {
-	jq --argjson n "$1" --arg sha "$2" --arg repo "$3" \
-		'.number = $n | .pull_request.number = $n | .pull_request.head.sha = $sha
-		 | .pull_request.base.sha = "fccf6e2d100eb614d831fe7c54b8a5e8843da6f5"
-		 | .pull_request.head.repo.full_name = $repo' "$PR_EVENT" > "$GITHUB_EVENT_PATH"
-	jq -n --argjson n "$1" --arg sha "$2" --arg repo "$3" \
-		'{number: $n, state: "open", head: {sha: $sha, repo: {full_name: $repo}},
-		  base: {repo: {full_name: "QuantEcon/lecture-demo"}}}' > "$GH_STATE/pulls/$1.json"
-}
-
-# edit_cell NOTEBOOK CELL_ID SOURCE: change one cell of the checked-out book
-edit_cell() {
-	/usr/bin/python3 - "$WS/lectures/$1" "$2" "$3" <<-'EOF'
-	import sys, nbformat
-	path, cid, src = sys.argv[1:]
-	nb = nbformat.read(path, as_version=4)
-	[c for c in nb.cells if c.get("id") == cid][0].source = src
-	nbformat.write(nb, path)
-	EOF
-}
-
-# act MODE [--with k=v]...: the action as a caller's step, on a runner
-# without the jq program (and with the programs of $EXTRA_BIN first, when set)
-act() {
-	local mode=$1
-	shift
-	PATH="${EXTRA_BIN:+$EXTRA_BIN:}$A:$W/nojq" "$A/run-action.py" "$JOB/state" action "$REPO" --with mode="$mode" \
-		--with python=/usr/bin/python3 --seed-cache "$W/seed" "$@"
-}
-
-# act_build COMMANDS [--with k=v]...: the action as the build step itself
-# (the input run, no mode, the default python: the build shell's python3)
-act_build() {
-	local cmds=$1
-	shift
-	PATH="${EXTRA_BIN:+$EXTRA_BIN:}$A:$W/nojq" "$A/run-action.py" "$JOB/state" action "$REPO" --with run="$cmds" \
-		--seed-cache "$W/seed" "$@"
-}
-
-# runjob COMMAND...: one of the caller's own steps (the build)
-runjob() {
-	"$A/run-action.py" "$JOB/state" run -- "$@"
-}
-
-conclusion() {
-	"$A/run-action.py" "$JOB/state" conclusion
-}
-
-# calls METHOD: how many API calls of that method gh received
-calls() {
-	jq -s --arg m "$1" '[.[] | select(.method == $m)] | length' "$GH_LOG"
-}
-
-# marker N: the marker of the Nth (from 0) comment
-marker() {
-	jq -r --argjson i "$1" '.[$i].body | split("\n")[0]' "$GH_STATE/comments.json"
-}
 
 @test "(a) weekly build: the stamped report lands in _build for the next baseline; summary; no API call" {
 	W="$BATS_FILE_TMPDIR"
@@ -200,7 +78,8 @@ marker() {
 	assert_line --index 1 --regexp '^2 notebooks \(2 executed by this build, 0 inherited from the cache\), 0 failed; 5 of 5 code cells timed, [0-9.]+ s in timed cells, [0-9.]+ s of notebook execution\.$'
 	assert_line --regexp '^\| intro \| 2 \| slow-sleep \| 0\.0[5-9][0-9]* \|$'
 	assert_line --regexp '^\| dynamics/markov \| [0-9.]+ \| [0-9.]+ \| ok \|$'
-	# no API call, a green job, the hook disarmed, the tools cached once
+	# no API call, a green job, the hook disarmed, the tools the seed's
+	# (install: path:SEED, so nothing restored from the cache)
 	run -0 jq -r 'select(.step | test("sticky comment")) | .outcome' "$JOB/state/steps.ndjson"
 	assert_output $'skipped\nskipped'
 	run -0 conclusion
@@ -209,36 +88,11 @@ marker() {
 	assert_line --index 0 "hook: $JOB/home/.ipython/profile_default/startup/90-qe-telemetry.py (not armed)"
 	run -0 jq -r 'select(.step | test("restore|install")) | .outcome' "$JOB/state/steps.ndjson"
 	assert_output - <<-'EOF'
-	success
+	skipped
 	success
 	skipped
-	skipped
+	success
 	EOF
-}
-
-# pr_job NAME NUMBER RUN_NUMBER HEAD_REPO SLEEP: a pull-request job up to its
-# build: the weekly artifact in _build, intro's SLEEP changed and committed
-pr_job() {
-	pr_job_at "$W/work/lecture-demo" "$@"
-}
-
-# pr_job_at WORKSPACE NAME NUMBER RUN_NUMBER HEAD_REPO SLEEP: pr_job with the
-# workspace at another absolute path
-pr_job_at() {
-	local ws=$1
-	shift
-	job "$1" pull_request "$3"
-	WS=$ws
-	export GITHUB_WORKSPACE="$WS"
-	checkout "$W/build-cache"
-	ws_commit "Initial lectures" > /dev/null
-	edit_cell intro.ipynb intro-import "import time
-SLEEP = $5"
-	HEAD_SHA=$(ws_commit "intro: sleep $5")
-	export GITHUB_SHA=$HEAD_SHA
-	pr_event "$2" "$HEAD_SHA" "$4"
-	act before
-	runjob /usr/bin/python3 "$A/build.py" lectures _build
 }
 
 @test "(b) PR: real kernel re-executes the changed notebook; summary; one comment per pull request; an older run never writes over a newer one" {
@@ -418,9 +272,9 @@ SLEEP = $5"
 	cmp "$report" "$JOB/state/artifacts/qe-telemetry-report/report.ndjson"
 	# the steps in order: before, the build, after; the build's result step skipped (it passed)
 	run -0 jq -r 'select(.outcome != "skipped") | .step' "$JOB/state/steps.ndjson"
-	assert_line --index 3 'qe-telemetry - arm the hook, snapshot the baseline'
-	assert_line --index 4 'qe-telemetry - the build (run)'
-	assert_line --index 5 'qe-telemetry - extract, stamp, write the report'
+	assert_line --index 2 'qe-telemetry - arm the hook, snapshot the baseline'
+	assert_line --index 3 'qe-telemetry - the build (run)'
+	assert_line --index 4 'qe-telemetry - extract, stamp, write the report'
 	run -0 jq -r 'select(.step == "qe-telemetry - the build'"'"'s result") | .outcome' "$JOB/state/steps.ndjson"
 	assert_output skipped
 	# the python input's default, python3, resolved in the build's login shell
@@ -808,9 +662,9 @@ step_env() {
 	run -0 jq -r '"\(.outcome) \(.step)"' "$JOB/state/steps.ndjson"
 	assert_output - <<-'EOF'
 	success qe-telemetry - check inputs, locate the tools
-	skipped qe-telemetry - restore the built tools
+	skipped qe-telemetry - restore the release archive
 	skipped qe-telemetry - install the tools
-	skipped qe-telemetry - save the built tools
+	skipped qe-telemetry - save the release archive
 	skipped qe-telemetry - arm the hook, snapshot the baseline
 	skipped qe-telemetry - the build (run)
 	skipped qe-telemetry - extract, stamp, write the report
@@ -1345,18 +1199,30 @@ data() {
 	if not cj["uses"].startswith("QuantEcon/qe-telemetry/.github/workflows/workflow-run.yml@") or cj["with"] != {"weekly": cache["name"]}:
 	    bad.append("qe-telemetry.yml: %r" % cj)
 	# the reusable workflows: history.yml (needs: form) and workflow-run.yml's
-	# history job run no notebook and no pip, only mode: history
+	# history job run no notebook and no pip, only mode: history, of the
+	# action at the workflow's own commit (job.workflow_sha), never a tag
+	# (its one run: step checks that commit is known)
 	hist = wr["jobs"]["history"]
+	own = {"repository": "${{ fromJSON(toJSON(job)).workflow_repository }}", "ref": "${{ fromJSON(toJSON(job)).workflow_sha }}",
+	       "path": ".qe-telemetry-action", "persist-credentials": False}
 	for name, job in list(called["jobs"].items()) + [("workflow-run.yml history", hist)]:
 	    uses = [st.get("uses", "").split("@")[0] for st in job["steps"]]
-	    if uses != ["actions/checkout", "actions/download-artifact", "QuantEcon/qe-telemetry"] or any("run" in st for st in job["steps"]):
+	    if uses != ["actions/checkout", "actions/download-artifact", "", "actions/checkout", "./.qe-telemetry-action"] or \
+	            [st["env"] for st in job["steps"] if "run" in st] != [{"SHA": own["ref"]}] or job["steps"][3]["with"] != own:
 	        bad.append("%s: %r" % (name, uses))
-	    if job["steps"][2]["with"]["mode"] != "history": bad.append("%s: not mode: history" % name)
+	    if job["steps"][4]["with"]["mode"] != "history": bad.append("%s: not mode: history" % name)
 	if hist["permissions"] != {"actions": "read", "contents": "write"}: bad.append("history: %r" % hist["permissions"])
 	if hist["steps"][1]["with"].get("run-id") != "${{ github.event.workflow_run.id }}": bad.append("history: the artifact of another run")
-	com = wr["jobs"]["comment"]
-	if com["permissions"] != {"actions": "read", "pull-requests": "write"} or not com["uses"].startswith("QuantEcon/qe-telemetry/.github/workflows/comment.yml@"):
-	    bad.append("comment: %r" % com)
+	# the fork commenter, inlined (no nested call by a tag): render reads,
+	# post writes pull requests only
+	com, post = wr["jobs"]["render"], wr["jobs"]["post"]
+	if com["permissions"] != {"actions": "read"} or post["permissions"] != {"pull-requests": "write"} or post["needs"] != "render":
+	    bad.append("render/post: %r %r" % (com["permissions"], post["permissions"]))
+	for name, wf in (("workflow-run.yml", wr), ("history.yml", called)):
+	    for j in wf["jobs"].values():
+	        if "uses" in j or not isinstance(j.get("timeout-minutes"), int): bad.append("%s: %r" % (name, j.get("uses", "no timeout")))
+	        for st in j["steps"]:
+	            if st.get("uses", "").startswith("QuantEcon/"): bad.append("%s: %s" % (name, st["uses"]))
 	# the history job's condition, evaluated as the runner does: only a
 	# successful weekly run on the default branch of this repository stores
 	spec = importlib.util.spec_from_file_location("ra", sys.argv[6])
@@ -1368,7 +1234,8 @@ data() {
 	    wrun.update(run)
 	    ctx = {"inputs": {"weekly": cache["name"]}, "github": {"repository": "QuantEcon/lecture-demo",
 	           "event": {"workflow_run": wrun, "repository": {"default_branch": "main"}}}}
-	    return bool(ra.truthy(ra.evaluate(job["if"], ctx, {})))
+	    funcs = {"startswith": lambda a, b: ra.text(a).lower().startswith(ra.text(b).lower())}
+	    return bool(ra.truthy(ra.evaluate(job["if"], ctx, funcs)))
 	for run, want in (({}, True), ({"event": "workflow_dispatch"}, True),
 	                  ({"name": ci["name"], "event": "workflow_dispatch"}, False),
 	                  ({"name": ci["name"], "event": "pull_request"}, False),
@@ -1376,8 +1243,14 @@ data() {
 	                  ({"conclusion": "cancelled"}, False), ({"conclusion": "timed_out"}, False), ({"head_branch": "topic"}, False),
 	                  ({"head_repository": {"full_name": "someone/lecture-demo"}}, False)):
 	    if cond(hist, **run) != want: bad.append("history if: %r -> %r" % (run, not want))
-	for run, want in (({"name": ci["name"], "event": "pull_request"}, True), ({}, False)):
-	    if cond(com, **run) != want: bad.append("comment if: %r -> %r" % (run, not want))
+	# render: a fork's or Dependabot's pull request only (a same-repository
+	# one got its comment from its own job: nothing installed for it)
+	fork = {"full_name": "someone/lecture-demo"}
+	for run, want in (({"name": ci["name"], "event": "pull_request", "head_repository": fork}, True),
+	                  ({"name": ci["name"], "event": "pull_request", "head_branch": "dependabot/pip/jax-1"}, True),
+	                  ({"name": ci["name"], "event": "pull_request", "head_branch": "topic"}, False),
+	                  ({"event": "pull_request", "head_repository": fork, "conclusion": "cancelled"}, False), ({}, False)):
+	    if cond(com, **run) != want: bad.append("render if: %r -> %r" % (run, not want))
 	print("\n".join(bad))
 	EOF
 	assert_output ""
@@ -2033,14 +1906,8 @@ eval_pr() {
 
 # ---- getting the tools: install: release | source | path:DIR ------------------
 # These jobs start with an EMPTY tools cache (no --seed-cache): the action
-# installs the tools itself, as on a runner's first use.
-
-# act_in ACTION_DIR MODE [--with k=v]...: the action from ACTION_DIR, no seed
-act_in() {
-	local dir=$1 mode=$2
-	shift 2
-	"$A/run-action.py" "$JOB/state" action "$dir" --with mode="$mode" --with python=/usr/bin/python3 "$@"
-}
+# installs the tools itself, as on a runner's first use (act_in,
+# install_outputs, step_outcomes, action_copy: tests/action/jobs.bash).
 
 # cold_job NAME NUMBER RUN_NUMBER: a pull-request job (intro's sleep changed
 # to 0.6 on top of the weekly cache) with an empty tools cache service
@@ -2057,20 +1924,6 @@ SLEEP = 0.6"
 	pr_event "$2" "$HEAD_SHA" QuantEcon/lecture-demo
 }
 
-# install_outputs: what every run of the install step in this job output
-install_outputs() {
-	local s n
-	for s in $(grep -l 'action/install.sh' "$JOB"/state/script-*.sh | sort -V); do
-		n=${s##*script-}
-		cat "$JOB/state/step-${n%.sh}/github_output"
-	done
-}
-
-# step_outcomes REGEX: the outcome of each step whose name matches
-step_outcomes() {
-	jq -r --arg re "$1" 'select(.step | test($re)) | .outcome' "$JOB/state/steps.ndjson"
-}
-
 # the_bundle: make dist once per file, with SHA256SUMS, as a release holds them
 the_bundle() {
 	if [ ! -f "$W/release/SHA256SUMS" ]; then
@@ -2079,18 +1932,6 @@ the_bundle() {
 	fi
 	BUNDLE=$W/release/qe-telemetry-0.1.0-linux-$(uname -m).tar.gz
 	[ -f "$BUNDLE" ]
-}
-
-# action_copy DIR DIGEST: the action as a runner checks it out (action.yml,
-# action/, the sources tools/sources lists), action/release.txt giving DIGEST
-# for this platform's bundle
-action_copy() {
-	mkdir -p "$1"
-	# shellcheck disable=SC2046
-	(cd "$REPO" && tar -cf - action.yml action $(grep -v '^#' tools/sources)) | tar -C "$1" -xf -
-	find "$1" \( -name '*.o' -o -name '*.a' \) -delete
-	sed -i "s/^sha256-linux-$(uname -m)=.*/sha256-linux-$(uname -m)=$2/" "$1/action/release.txt"
-	grep -qx "sha256-linux-$(uname -m)=$2" "$1/action/release.txt"
 }
 
 # after_comments NUMBER: the after step posts the comment; the job is green
@@ -2111,7 +1952,7 @@ after_comments() {
 	assert_output success
 }
 
-@test "install: source with an empty tools cache builds the action's own sources, caches relocatable tools; report and comment" {
+@test "install: source with an empty tools cache builds the action's own sources, relocatable, never cached; report and comment" {
 	NUMBER=46
 	cold_job cold 46 21
 	run -0 --separate-stderr act_in "$REPO" before --with install=source
@@ -2124,22 +1965,14 @@ after_comments() {
 	run -0 readelf -d "$prefix/bin/qe-cell-diff"
 	assert_line --regexp 'Library rpath: \[\$ORIGIN/\.\./lib\]$'
 	[ -f "$prefix/lib/libcjson.so.1" ] && [ -f "$prefix/lib/libjq.so.1" ] && [ -f "$prefix/lib/libarchive.so.13" ]
-	# saved to the cache under a key naming the method
+	# never saved to the cache: no committed digest could check a restore
 	run -0 ls "$SIM_CACHE"
-	assert_output --regexp '^qe-telemetry-tools-Linux-X64-[a-z]+-[0-9.]*-source-v1-[0-9a-f]{16}$'
-	[ -f "$SIM_CACHE/$output/lib/libcjson.so.1" ]
+	assert_output ""
 	runjob /usr/bin/python3 "$A/build.py" lectures _build
 	after_comments "$REPO" after --with install=source
-	# installed once per job: the after step found them
-	run -0 step_outcomes 'install the tools|restore the built tools|save the built tools'
-	assert_output $'success\nsuccess\nsuccess\nskipped\nskipped\nskipped'
-
-	# the next job restores them from the cache
-	job cold-again pull_request 22
-	export SIM_CACHE="$BATS_TEST_TMPDIR/cache-service"
-	run -0 --separate-stderr act_in "$REPO" before --with install=source
-	run -0 install_outputs
-	assert_output $'available=true\nbuilt=false\nmethod=cache'
+	# installed once per job: the after step found them; nothing restored or saved
+	run -0 step_outcomes 'install the tools|restore the release archive|save the release archive'
+	assert_output $'skipped\nsuccess\nskipped\nskipped\nskipped\nskipped'
 }
 
 @test "install: release from a local folder holding the bundle and SHA256SUMS: checked, unpacked, used; report and comment" {
@@ -2221,7 +2054,7 @@ after_comments() {
 	assert_line "::warning::qe-telemetry: refused file://$W/release/qe-telemetry-0.1.0-linux-$(uname -m).tar.gz: its SHA-256 is $digest, action/release.txt says $bad; building the tools from source instead"
 	run -0 install_outputs
 	assert_output $'available=true\nbuilt=true\nmethod=source'
-	[ ! -e "$RUNNER_TEMP/qe-telemetry/qe-telemetry-0.1.0-linux-$(uname -m).tar.gz" ]
+	[ ! -e "$RUNNER_TEMP/qe-telemetry/tools-archive/qe-telemetry-0.1.0-linux-$(uname -m).tar.gz" ]
 	runjob /usr/bin/python3 "$A/build.py" lectures _build
 	after_comments "$BATS_TEST_TMPDIR/action" after --with release-url="file://$W/release"
 
@@ -2251,7 +2084,7 @@ after_comments() {
 	refute_output --partial '::warning::'
 	run -0 install_outputs
 	assert_output $'available=true\nbuilt=false\nmethod=path'
-	run -0 step_outcomes 'restore the built tools|save the built tools'
+	run -0 step_outcomes 'restore the release archive|save the release archive'
 	assert_output $'skipped\nskipped'
 	runjob /usr/bin/python3 "$A/build.py" lectures _build
 	after_comments "$REPO" after --with install="path:$prefix"
@@ -2304,7 +2137,7 @@ no_root_stubs() {
 	assert_output success
 	run -0 install_outputs
 	assert_output $'available=false\nbuilt=false\navailable=false\nbuilt=false'
-	run -0 step_outcomes 'install the tools|restore the built tools'
+	run -0 step_outcomes 'install the tools|restore the release archive'
 	assert_output $'success\nsuccess\nskipped\nsuccess'
 
 	# install-packages: false says so
@@ -2342,24 +2175,4 @@ no_root_stubs() {
 	run -0 runjob /usr/bin/python3 "$A/build.py" lectures _build
 	run -0 conclusion
 	assert_output success
-}
-
-@test "a restored tools cache whose tools do not run here (linked to a library the image lacks) is replaced by relocatable ones" {
-	cold_job stale-cache 52 28
-	# what an older action cached on another image: tools that cannot load libcjson
-	local seed="$BATS_TEST_TMPDIR/stale" t
-	mkdir -p "$seed/bin"
-	for t in qe-cache-extract qe-stamp qe-cell-diff qe-comment qe-hook; do
-		printf '#!/bin/sh\necho "%s: error while loading shared libraries: libcjson.so.1: cannot open shared object file: No such file or directory" >&2\nexit 127\n' "$t" > "$seed/bin/$t"
-		chmod +x "$seed/bin/$t"
-	done
-	run -0 --separate-stderr "$A/run-action.py" "$JOB/state" action "$REPO" --with mode=before \
-		--with install=source --seed-cache "$seed"
-	assert_line "::notice::qe-telemetry: the cached tools do not run on this runner; installing them afresh"
-	refute_output --partial '::warning::'
-	run -0 install_outputs
-	assert_output $'available=true\nbuilt=true\nmethod=source'
-	[ -f "$RUNNER_TEMP/qe-telemetry/tools/lib/libcjson.so.1" ]
-	run -0 "$RUNNER_TEMP/qe-telemetry/tools/bin/qe-stamp" --version
-	assert_output "qe-stamp 0.1.0"
 }

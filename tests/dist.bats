@@ -113,7 +113,17 @@ glibc_own() {
 			fi
 		done <<< "$output"
 	done
-	for soname in libcjson.so.1 libjq.so.1 libonig.so.5 libarchive.so.13 libz.so.1 liblzma.so.5 libzstd.so.1 libbz2.so.1.0; do
+	# libarchive: the distribution's shared one with its libraries, or linked
+	# into qe-cache-extract (QE_LIBARCHIVE, tools/libarchive.sh, as the release
+	# is built): then without XML, so no libxml2 and no ICU in the bundle
+	local want="libcjson.so.1 libjq.so.1 libonig.so.5 libz.so.1 liblzma.so.5 libbz2.so.1.0"
+	if [[ " $libs " == *" libarchive.so.13 "* ]]; then
+		want="$want libzstd.so.1"
+	else
+		grep -q 'libarchive 3\.' "$B/bin/qe-cache-extract" || fail "qe-cache-extract loads no libarchive and has none linked in"
+		[[ " $libs " != *" libxml2"* && " $libs " != *" libicu"* ]] || fail "libarchive linked in, yet libxml2 or ICU in the bundle:$libs"
+	fi
+	for soname in $want; do
 		[[ " $libs " == *" $soname "* ]] || fail "$soname is not loaded from the bundle"
 	done
 	# lib/ holds exactly what the tools load, nothing else

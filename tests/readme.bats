@@ -1,9 +1,11 @@
 #!/usr/bin/env bats
 # README.md is the front page: what it is, the two commands (tests/dist.bats
-# checks them against .ci/run), one pipeline, the action's 16 lines, and
-# where everything else lives (docs/, the man pages).  Here: its size, its
-# links, its rendering, and that the lines it says a lecture repository adds
-# are those of the example workflows in workflows/.
+# checks them against .ci/run), one pipeline, the lines a lecture repository
+# adds, and where everything else lives (docs/, the man pages).  Here: its
+# size, its links, its rendering, and that what it says of the adoption
+# lines is workflows/adoption.diff's (the one place they are written, which
+# tests/action-adoption.bats applies and lints): its counts are the hunks',
+# its quote is the file's own lines.
 load helper
 
 REPO="$(cd "$TESTS_DIR/.." && pwd)"
@@ -44,48 +46,66 @@ REPO="$(cd "$TESTS_DIR/.." && pwd)"
 	assert_output 2
 }
 
-@test "README.md: the lines a lecture repository adds (+) are as many as its table counts, 16, and are those of workflows/" {
+@test "README.md: the adoption counts are workflows/adoption.diff's hunks' (and qe-telemetry.yml's lines), its quotes are those files' own lines, its env: example follows its advice" {
 	run -0 /usr/bin/python3 - "$REPO" <<-'PY'
 	import re, sys, yaml
 	root = sys.argv[1]
 	text = open(root + "/README.md").read()
 	section = text.split("\n## Use it in your lecture repository\n", 1)[1].split("\n## ", 1)[0]
-	# the counts of the table: | `file` ... | N | what |
-	counts = {m.group(1): int(m.group(2)) for m in re.finditer(r"^\| `([\w.-]+\.yml)`[^|]*\| (\d+) \|", section, re.M)}
-	total = int(re.search(r"^\| \*\*total\*\* \| \*\*(\d+)\*\* \|", section, re.M).group(1))
-	# each snippet: its + lines, in the order cache.yml, ci.yml, qe-telemetry.yml
-	blocks, cur = [], None
-	for l in section.split("\n"):
-	    if l.startswith("    "):
-	        cur = cur if cur is not None else []
-	        cur.append(l[4:])
-	    elif l.strip() and cur is not None:
-	        blocks.append(cur); cur = None
-	if cur is not None:
-	    blocks.append(cur)
-	plus = [[l[2:] for l in b if l.startswith("+ ")] for b in blocks if any(l.startswith("+ ") for l in b)]
-	names = ["cache.yml", "ci.yml", "qe-telemetry.yml"]
-	print("counts", [counts.get(n) for n in names], "total", total)
-	print("+ lines", [len(p) for p in plus], "total", sum(len(p) for p in plus))
-	wf = {n: yaml.safe_load(open(f"{root}/workflows/{n}")) for n in names}
-	# cache.yml: checkout without credentials, the build step is the action with run:
-	steps = [s for j in wf["cache.yml"]["jobs"].values() for s in j.get("steps", [])]
-	ok = [any(s.get("uses", "").startswith("actions/checkout@") and s.get("with", {}).get("persist-credentials") is False for s in steps),
-	      any(s.get("uses") == "QuantEcon/qe-telemetry@v1" and "run" in s.get("with", {}) for s in steps)]
-	readme = yaml.safe_load("\n".join(l.lstrip() for l in plus[0] if l.lstrip().startswith("with: {")))
-	ok.append(readme == {"with": {"persist-credentials": False}})
-	# ci.yml: pull-requests: write, the build step is the action with run:
-	steps = [s for j in wf["ci.yml"]["jobs"].values() for s in j.get("steps", [])]
-	ok += [wf["ci.yml"]["permissions"].get("pull-requests") == "write",
-	       any(s.get("uses") == "QuantEcon/qe-telemetry@v1" and "run" in s.get("with", {}) for s in steps)]
-	# qe-telemetry.yml: the whole file, line for line
-	lines = [l for l in open(f"{root}/workflows/qe-telemetry.yml").read().split("\n") if l and not l.startswith("#")]
-	ok.append(lines == plus[2])
-	print("workflows agree" if all(ok) else f"workflows differ: {ok}")
+	diff = open(root + "/workflows/adoption.diff").read().split("\n")
+	# the hunks' counts per file: (added, removed)
+	hunks, f = {}, None
+	for ln in diff:
+	    if ln.startswith("+++ b/"):
+	        f = ln[6:].split("\t")[0].strip()
+	        hunks[f] = [0, 0]
+	    elif f and ln.startswith("+"):
+	        hunks[f][0] += 1
+	    elif f and ln.startswith("-") and not ln.startswith("--- a/"):
+	        hunks[f][1] += 1
+	whole = [l for l in open(root + "/workflows/qe-telemetry.yml").read().split("\n") if l and not l.startswith("#")]
+	# the table: | REPOSITORY `FILE` (...) | + | - | what |
+	rows = re.findall(r"^\| (?:each repository: |([\w.-]+) )`([\w.-]+\.yml)`[^|]*\| (\d+) \| (\d+) \|", section, re.M)
+	out, repos = [], {}
+	for repo, name, plus, minus in rows:
+	    got = hunks.pop(f"{repo}/.github/workflows/{name}", None) if repo else [len(whole), 0]
+	    out.append(f"{repo or '*'} {name} +{plus} -{minus}" + ("" if got == [int(plus), int(minus)] else f": the hunks say {got}"))
+	    for r in ([repo] if repo else []):
+	        repos.setdefault(r, [len(whole), 0])
+	        repos[r][0] += int(plus); repos[r][1] += int(minus)
+	out += [f"{k}: in the diff, not in the table" for k in hunks]
+	# the sentence that adds them up
+	for r, (p, m) in repos.items():
+	    said = re.search(re.escape(r) + r" adds \*\*(\d+)\*\* lines and removes \*\*(\d+)\*\*", section)
+	    if said:
+	        out.append(f"{r} total +{said.group(1)} -{said.group(2)}" + ("" if [int(said.group(1)), int(said.group(2))] == [p, m] else f": the rows add up to +{p} -{m}"))
+	# the quotes: each diff block whole files' hunks of adoption.diff, verbatim;
+	# the qe-telemetry.yml block that file's lines
+	blocks = re.findall(r"^```(\w+)\n(.*?)^```$", section, re.M | re.S)
+	for lang, body in blocks:
+	    lines = body.rstrip("\n").split("\n")
+	    if lang == "diff":
+	        starts = [i for i in range(len(diff)) if diff[i:i + len(lines)] == lines]
+	        end = starts[0] + len(lines) if starts else 0
+	        ok = starts and lines[0].startswith("--- a/") and (end == len(diff) or diff[end].startswith("--- a/") or diff[end] == "")
+	        out.append("diff quote " + ("of " + ", ".join(l[6:] for l in lines if l.startswith("+++ b/")) if ok else "not adoption.diff's whole files"))
+	    elif lines[0].startswith("name: qe-telemetry"):
+	        out.append("qe-telemetry.yml " + ("quoted" if lines == whole else "differs"))
+	    else:
+	        # the env: example: the event value in env:, none in the commands
+	        step = yaml.safe_load(body)[0]
+	        ok = "${{ github.event." in str(step.get("env")) and "${{" not in step["with"]["run"]
+	        out.append("env example " + ("follows the advice" if ok else "does not"))
+	print("\n".join(out))
 	PY
 	assert_output - <<-'EOF'
-	counts [3, 3, 10] total 16
-	+ lines [3, 3, 10] total 16
-	workflows agree
+	lecture-python.myst cache.yml +7 -3
+	lecture-python.myst ci.yml +6 -0
+	lecture-python-programming ci.yml +12 -4
+	* qe-telemetry.yml +10 -0
+	lecture-python.myst total +23 -3
+	diff quote of lecture-python.myst/.github/workflows/cache.yml, lecture-python.myst/.github/workflows/ci.yml
+	qe-telemetry.yml quoted
+	env example follows the advice
 	EOF
 }

@@ -21,6 +21,9 @@
 # binaries carry DT_RPATH $ORIGIN/../lib (--disable-new-dtags): unlike
 # DT_RUNPATH it is searched for the libraries' own dependencies too
 # (libarchive's), and before LD_LIBRARY_PATH and the system's copies.
+# QE_LIBARCHIVE=PREFIX links the static, XML-free libarchive that
+# tools/libarchive.sh built there instead of the distribution's shared one,
+# which brings libxml2 and ICU (31 MB of ICU data) into lib/.
 # Built on the oldest glibc supported (ubuntu-22.04 in
 # .github/workflows/release.yml), the bundle runs where that glibc or a newer
 # one is.
@@ -60,9 +63,16 @@ static() {
 	esac
 	echo "-l$1"
 }
+# the Makefile's ARCHIVE_LIBS (pkg-config's shared libarchive), or
+# QE_LIBARCHIVE's static one with the libraries it needs
+set --
+if [ -n "${QE_LIBARCHIVE:-}" ]; then
+	[ -f "$QE_LIBARCHIVE/lib/libarchive.a" ] || { echo "dist: no $QE_LIBARCHIVE/lib/libarchive.a (tools/libarchive.sh)" >&2; exit 2; }
+	set -- ARCHIVE_LIBS="$(PKG_CONFIG_PATH="$QE_LIBARCHIVE/lib/pkgconfig" pkg-config --static --libs libarchive)"
+fi
 make -s --no-print-directory -C "$work/src" -j "$(nproc 2> /dev/null || echo 2)" all CC="$CC" CFLAGS="-O2" \
 	LDFLAGS="-Wl,-rpath,'\$\$ORIGIN/../lib' -Wl,--disable-new-dtags" \
-	SQLITE_LIBS="$(static sqlite3) -lm -ldl -lpthread"
+	SQLITE_LIBS="$(static sqlite3) -lm -ldl -lpthread" "$@"
 make -s --no-print-directory -C "$work/src" install PREFIX="$work/$name"
 root=$work/$name
 strip --strip-unneeded "$root"/bin/qe-cache-extract "$root"/bin/qe-stamp \

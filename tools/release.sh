@@ -11,7 +11,8 @@
 #                    (same version, same digests; exit 1 otherwise)
 #   draft TAG DIR    creates the draft release TAG (no tag yet: it targets
 #                    this commit, GITHUB_SHA) and attaches DIR/*.tar.gz and
-#                    DIR/SHA256SUMS (gh, GH_TOKEN)
+#                    DIR/SHA256SUMS (gh, GH_TOKEN); a release TAG that is
+#                    already published is refused (exit 1), never overwritten
 #   publish TAG DIR  downloads the draft's bundles into DIR, verifies them
 #                    against action/release.txt and publishes the draft on
 #                    the tag (gh, GH_TOKEN)
@@ -69,9 +70,20 @@ verify)
 draft)
 	tag=${2:?usage: release.sh draft TAG DIR}
 	dir=${3:?usage: release.sh draft TAG DIR}
-	gh release view "$tag" > /dev/null 2>&1 ||
+	# a published release is never touched: every install of that version
+	# checks its bundles against the digests committed for them
+	if gh release view "$tag" --json isDraft --jq .isDraft > "$dir/.draft" 2> /dev/null; then
+		if [ "$(cat "$dir/.draft")" != true ]; then
+			rm -f "$dir/.draft"
+			echo "release: $tag is published: its bundles are never replaced (bump QE_VERSION for a new release)" >&2
+			exit 1
+		fi
+	else
 		gh release create "$tag" --draft --target "${GITHUB_SHA:?GITHUB_SHA is not set}" --title "qe-telemetry $tag" \
 			--notes "Prebuilt, relocatable bundles of the tools (make dist), checked by SHA256SUMS. The action installs them by default (install: release): the tagged commit's action/release.txt names their digests."
+	fi
+	rm -f "$dir/.draft"
+	# a draft's bundles may be replaced (a re-run of the draft job)
 	gh release upload "$tag" --clobber "$dir"/*.tar.gz "$dir/SHA256SUMS" ;;
 publish)
 	tag=${2:?usage: release.sh publish TAG DIR}

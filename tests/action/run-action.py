@@ -26,9 +26,10 @@ actions/upload-artifact copies its paths into JOBDIR/artifacts/NAME (an
 existing one is an error unless overwrite: true; SIM_UPLOAD_FAIL=1 makes it
 fail as a broken artifact service would).  continue-on-error: true makes a
 failed step's outcome failure and its conclusion success, as on GitHub.
-Expressions: literals, contexts (inputs, github, runner, steps, env), ! == !=
-&& || and parentheses, success() failure() always() cancelled() contains()
-startsWith() endsWith().  Exit status: that of the first failed step, or 0.
+Expressions: literals, contexts (inputs, github, runner, steps, env, matrix:
+SIM_MATRIX's JSON, null when unset), ! == != && || and parentheses,
+success() failure() always() cancelled() contains() startsWith() endsWith()
+toJSON().  Exit status: that of the first failed step, or 0.
 
 `run` runs one of the caller's own steps (the build) in the job's
 environment and records its outcome; its exit status is the command's.
@@ -349,14 +350,16 @@ def run_action(job, action_dir, given):
     ctx = {"github": github_context(action_dir),
            "runner": {"temp": os.environ["RUNNER_TEMP"], "os": os.environ.get("RUNNER_OS", "Linux"),
                       "arch": os.environ.get("RUNNER_ARCH", "X64")},
-           "env": job.environ(), "steps": {}, "inputs": {}}
+           "env": job.environ(), "steps": {}, "inputs": {},
+           "matrix": json.loads(os.environ.get("SIM_MATRIX") or "null")}
     state = {"failed": False, "status": 0}
     funcs = {"success": lambda: not state["failed"], "failure": lambda: state["failed"],
              "always": lambda: True, "cancelled": lambda: False,
              "contains": lambda a, b: (text(b).lower() in text(a).lower()) if not isinstance(a, list)
              else any(equal(x, b) for x in a),
              "startswith": lambda a, b: text(a).lower().startswith(text(b).lower()),
-             "endswith": lambda a, b: text(a).lower().endswith(text(b).lower())}
+             "endswith": lambda a, b: text(a).lower().endswith(text(b).lower()),
+             "tojson": lambda v: json.dumps(v, indent=2)}
     for name, inp in (spec.get("inputs") or {}).items():
         if name in given:
             ctx["inputs"][name] = given.pop(name)
