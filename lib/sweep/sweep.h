@@ -15,5 +15,6 @@
 #include "qe_hotspot.h"
 #include "qe_scalefit.h"
 #include "qe_sweep.h"
+#include "qe_triage.h"
 
 #endif /* QE_SWEEP_SWEEP_H */
