@@ -138,7 +138,10 @@ has_re() {
 @test "replicates: unclear verdicts and p-values; stock caches: whole-notebook times" {
 	run -0 --separate-stderr qe-comment replicates.ndjson
 	plain
-	assert_line -n 2 "🔴 **1 cell slower**, 1 faster, 2 unclear, 1 unchanged in 2 re-executed lectures (replicate runs: 5 + 5)"
+	# an evaluation opens with its decision: 2 + 2 runs explain themselves, 5 + 5 that overlap ask for twice as many
+	assert_line -n 2 "**Decision for pair: run more, 2 more runs of each version.** The run count binds: 2 + 2 runs can never reach p < 0.05 (the least p of 2 + 2 runs is 0.33); 4 + 4 can (0.029)."
+	assert_line -n 3 "**Decision for rep: run more, 5 more runs of each version.** The run count binds: the runs overlap (×1.31 slower as used, p = 0.45, 5 + 5 runs); twice the runs (10 + 10) may tell."
+	assert_line -n 4 "🔴 **1 cell slower**, 1 faster, 2 unclear, 1 unchanged in 2 re-executed lectures (replicate runs: 5 + 5)"
 	assert_line "| 🟡 unclear | pair | big | 1.00 s → 3.05 s | ×3.03 | +2.04 s | 100% | unclear as used: 1.00 s → 3.05 s (×3.03, p = 0.33, 2 + 2 runs, spread ×3.00–×3.07) |"
 	# one answer per lecture: rep's total is unclear by the replicate rule,
 	# though its cells hold one slower and one faster; the footer states that rule
