@@ -12,6 +12,7 @@
 #include "qe_vocab.h"
 
 #define CAP_NAME 80
+#define MIN_COVERAGE 0.03	/* below it a cell's profile shows too little to list */
 
 int
 qe_evalmd_record(cJSON *rec, const char *file, long line, void *set)
@@ -390,18 +391,23 @@ cell_table(struct qe_buf *b, const struct qe_evalset *e, const cJSON *lecture)
 		qe_buf_adds(b, "\n");
 }
 
-/* The top functions of each hotspot. */
+/* The functions of each hotspot cProfile saw enough of. */
 static void
 hotspot_table(struct qe_buf *b, const struct qe_evalset *e)
 {
 	const cJSON *h, *f;
+	int blind = 0;
 
 	if (cJSON_GetArraySize(e->hotspots) == 0)
 		return;
-	qe_buf_adds(b, "#### Hotspots\n\ncProfile in a run of its own (never a timed run); share is of the time it saw in the cell.\n\n"
+	qe_buf_adds(b, "#### Hotspots\n\ncProfile in a run of its own (never a timed run): the functions by their own time, as many as cover 90% of what it saw in the cell, the JIT compiler's frames in one row; share is of that time.\n\n"
 	    "| lecture | cell | version | function | file | calls | cumulative | own | share |\n"
 	    "|---|---|---|---|---|---:|---:|---:|---:|\n");
 	cJSON_ArrayForEach(h, e->hotspots) {
+		if (qe_json_num(h, "coverage") < MIN_COVERAGE) {
+			blind++;
+			continue;
+		}
 		cJSON_ArrayForEach(f, get(h, "functions")) {
 			qe_buf_adds(b, "| ");
 			code(b, qe_json_str(h, "document"));
@@ -428,6 +434,9 @@ hotspot_table(struct qe_buf *b, const struct qe_evalset *e)
 			qe_buf_adds(b, " |\n");
 		}
 	}
+	if (blind > 0)
+		qe_gfm_addf(b, "\n%d %s left out: cProfile saw under 3%% of %s time (C code or imports it does not see).\n",
+		    blind, qe_gfm_plural(blind, "cell", "cells"), qe_gfm_plural(blind, "its", "their"));
 	qe_buf_adds(b, "\n");
 }
 
