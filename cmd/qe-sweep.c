@@ -23,7 +23,7 @@
 #include "qe_opt.h"
 #include "sweep/sweep.h"
 
-enum { OPT_FLOOR = QE_OPT_FIRST, OPT_CEILING, OPT_ADDRESSABLE };
+enum { OPT_FLOOR = QE_OPT_FIRST, OPT_CEILING, OPT_ADDRESSABLE, OPT_EVIDENCE, OPT_X64 };
 
 static const struct option longopts[] = {
 	{ "help",        no_argument,       NULL, 'h' },
@@ -33,19 +33,23 @@ static const struct option longopts[] = {
 	{ "floor",       required_argument, NULL, OPT_FLOOR },
 	{ "ceiling",     required_argument, NULL, OPT_CEILING },
 	{ "addressable", required_argument, NULL, OPT_ADDRESSABLE },
+	{ "evidence",    required_argument, NULL, OPT_EVIDENCE },
+	{ "x64",         required_argument, NULL, OPT_X64 },
 	QE_LONGOPTS_COMMON,
 	{ NULL, 0, NULL, 0 }
 };
 
 static const char usage[] =
     "usage: qe-sweep [-h] [-m seconds] [-r ratio] [--version] [--max-line bytes] [file ...]\n"
-    "       qe-sweep -T [--floor seconds] [--ceiling ratio] [--addressable kinds] [file ...]\n";
+    "       qe-sweep -T [--floor seconds] [--ceiling ratio] [--addressable kinds] [file ...]\n"
+    "       qe-sweep --evidence dir [--x64 file] [file ...]\n";
 
 /* What the options set: the recommendation's ratio, the negligible time, triage and its rules. */
 struct cli {
 	double ratio, min_s;
 	int triage;
 	struct qe_triage_rules rules;
+	const char *evidence, *x64;
 };
 
 static int
@@ -59,6 +63,10 @@ option(int ch, const char *arg, void *ctx)
 		return qe_opt_number("--min-seconds", arg, 0, 0, 1e6, &c->min_s);
 	if (ch == 'T')
 		return c->triage = 1, 0;
+	if (ch == OPT_EVIDENCE)
+		return c->evidence = arg, 0;
+	if (ch == OPT_X64)
+		return c->x64 = arg, 0;
 	if (ch == OPT_FLOOR)
 		return qe_opt_number("--floor", arg, 0, 0, 1e6, &c->rules.floor_s);
 	if (ch == OPT_CEILING)
@@ -68,6 +76,25 @@ option(int ch, const char *arg, void *ctx)
 	if (ch == OPT_ADDRESSABLE)
 		warnx("--addressable: invalid value '%s' (kinds: compile, library, python, jitted, other)", arg);
 	return -1;
+}
+
+/* --evidence: QuantEcon's evidence.json and env.json per lecture, nothing on stdout. */
+static int
+evidence(const struct cli *o, int argc, char *argv[])
+{
+	struct qe_evidence ev;
+	char *x64[] = { (char *)o->x64, NULL };
+	int status;
+
+	qe_evidence_init(&ev);
+	status = qe_ndjson_each(argc, argv, qe_evidence_take, &ev);
+	ev.x64 = 1;
+	if (o->x64 != NULL && qe_ndjson_each(1, x64, qe_evidence_take, &ev) != QE_EXIT_OK)
+		status = QE_EXIT_TROUBLE;
+	if (qe_evidence_write(&ev, o->evidence) < 0)
+		status = QE_EXIT_TROUBLE;
+	qe_evidence_free(&ev);
+	return qe_json_finish(status);
 }
 
 /* --triage: a triage record per lecture. */
@@ -91,7 +118,7 @@ triage(const struct cli *o, int argc, char *argv[])
 int
 main(int argc, char *argv[])
 {
-	struct cli o = { 1.2, 0.05, 0, { QE_TRIAGE_FLOOR_S, QE_TRIAGE_CEILING, QE_TRIAGE_ADDRESSABLE } };
+	struct cli o = { 1.2, 0.05, 0, { QE_TRIAGE_FLOOR_S, QE_TRIAGE_CEILING, QE_TRIAGE_ADDRESSABLE }, NULL, NULL };
 	const struct qe_cli cli = { "hm:r:T", longopts, usage, option, &o };
 	struct qe_sweep sw;
 	const cJSON *p;
@@ -101,8 +128,18 @@ main(int argc, char *argv[])
 
 	if ((status = qe_cli_parse(&cli, &argc, &argv)) != QE_CLI_GO)
 		return status;
+	if (o.x64 != NULL && o.evidence == NULL) {
+		warnx("--x64 goes with --evidence");
+		return qe_cli_usage_error(&cli);
+	}
+	if (o.triage && o.evidence != NULL) {
+		warnx("--triage and --evidence: one at a time");
+		return qe_cli_usage_error(&cli);
+	}
 	if (o.triage)
 		return triage(&o, argc, argv);
+	if (o.evidence != NULL)
+		return evidence(&o, argc, argv);
 	qe_sweep_init(&sw, o.ratio, o.min_s);
 	status = qe_ndjson_each(argc, argv, qe_sweep_take, &sw);
 	for (c = 0; c < sw.ncurves; c++) {
