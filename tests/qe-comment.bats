@@ -561,3 +561,15 @@ qe-comment: 1 line rejected"
 	run -0 --separate-stderr qe-comment -s "$BATS_TEST_TMPDIR/f.diff"
 	assert_line --index 1 --regexp '^\*\*Decision for fid: use the new version\.\*\* Speed as used binds: the new version is faster \(×[0-9.]+ faster as used, p = 0\.029, 4 \+ 4 runs\)\.'
 }
+
+@test "decision: a sweep alone decides at the lecture's size, names a fixed cost, the one crossover, the machine once" {
+	run -0 --separate-stderr qe-comment -s <(qe-sweep "$(fixture sweep/scale.ndjson)")
+	assert_line --index 1 "**Decision for scale: keep the old version.** Speed at this lecture's size binds: the new version is ×2.81 slower at n = 3000 (the lecture total's sweep). Compiling, or another fixed cost, is the cost at this size: the new version's time barely grows with n (exponent 0.09 against the old one's 0.50). Sensitivity: the size; the new version wins above n ≈ 2.9e4 (the lecture total's crossover)."
+	# the machine named once, in the footer; the table points there
+	assert_equal "$(grep -c 'local/debian-12/2cpu' <<< "$output")" 1
+	assert_line --regexp '^<sub>Machine: local/debian-12/2cpu \(Intel\\\(R\\\) Xeon\\\(R\\\) Processor, 2 CPUs, 25 GB\)\.</sub>$'
+	assert_line --partial '2 + 2 runs a size on the machine the footer names;'
+	# one crossover decides: the cells' code is the same in both versions
+	assert_line --partial '| `work` | n^0.50 ± 0.00 | n^0.09 ± 0.03 | same code in both versions |'
+	refute_line --partial '| Scaling | `scale` `'
+}

@@ -206,6 +206,24 @@ timed(struct qe_buf *b, const struct facts *f)
 	qe_buf_adds(b, ".");
 }
 
+/*
+ * A sweep's word on compiling: the new version slower here while its time
+ * barely grows with the size (exponent under 0.3, the old one's 0.2 more):
+ * a fixed cost, as compiling is, is what it pays at this size.
+ */
+static void
+fixed_cost(struct qe_buf *b, const cJSON *sweep, double sp)
+{
+	const cJSON *fit = get(sweep, "fit");
+	double eh = qe_json_num(get(fit, "head"), "exponent"), eb = qe_json_num(get(fit, "base"), "exponent");
+
+	if (!(sp < 1) || !(eh < 0.3) || !(eb > eh + 0.2))
+		return;
+	qe_buf_adds(b, " Compiling, or another fixed cost, is the cost at this size: the new version's time barely grows with ");
+	qe_gfm_text(b, qe_json_str(sweep, "parameter"), CAP_NAME);
+	qe_gfm_addf(b, " (exponent %.2f against the old one's %.2f).", eh, eb);
+}
+
 /* Rule 5: the lecture total's sweep at the lecture's own size. */
 static void
 swept(struct qe_buf *b, const struct facts *f)
@@ -227,6 +245,7 @@ swept(struct qe_buf *b, const struct facts *f)
 	qe_buf_adds(b, " = ");
 	qe_gfm_magnitude(b, own);
 	qe_buf_adds(b, " (the lecture total's sweep).");
+	fixed_cost(b, f->sweep, sp);
 }
 
 /* "Compiling is the cost": when the new version's extra compile time is most of what it costs more. */
