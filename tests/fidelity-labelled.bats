@@ -85,8 +85,8 @@ pair() {
 	run -0 jq -c 'select(.kind == "notebook-diff") | [.fidelity.answer, (.fidelity.values | map(.name))]' <(qe-cell-diff --arms base,f32 "$BATS_TEST_TMPDIR/cells.ndjson" "$BATS_TEST_TMPDIR/cells.ndjson")
 	assert_output '["precision-loss",["grid","total","slow","after"]]'
 	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/d.ndjson"
-	# the decision first: keep float64, the cell's value to fix named
-	assert_line --index 2 --regexp '^\*\*Decision for lab: keep the old version\.\*\* Precision binds: keep float64, .* The new version computes `grid` in `float32` .*: make it compute in `float64`\.'
+	# the decision first: keep float64; the first value to fix named, the cells' values that moved as much after it
+	assert_line --index 2 --regexp '^\*\*Decision for lab: keep the old version\.\*\* Precision binds: keep float64, .* The new version computes `y` in `float32` \(max rel [0-9.e-]+: within rtol 1e-05, yet narrowed\); `grid`, `total` moved by as much: make it compute in `float64`\.'
 	assert_line --index 3 --partial '`grid` `float64` → `float32` (**precision loss**), max abs diff '
 }
 
