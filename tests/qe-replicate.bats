@@ -193,7 +193,7 @@ diff_of() {
 		"qe-replicate: lecture: head run 1 (run 2) failed: ValueError: no convergence"
 	run -0 recs F2 'select(.kind == "notebook") | [.version, .status, .error, .execution_seconds >= 15 and .execution_seconds < 30]'
 	assert_line --index 0 '["base","ok",null,false]'
-	assert_line --index 1 '["head","failed","timeout: the run took longer than 15 s",true]'
+	assert_line --index 1 '["head","failed","timed out after 15 s",true]'
 	# the failed run's record is qe-cache-extract --failed's: no cells, the run's wall time
 	run -0 recs F2 'select(.kind == "notebook" and .status == "failed") | [.document, .path, .code_cells, .timeout_cell, .replicate, .run_order]'
 	assert_output '["lecture","hang.ipynb",null,null,1,2]'
