@@ -147,9 +147,11 @@ qe_triage_kind(const char *function, const char *file, const cJSON *jitnames)
 {
 	const char *const *o;
 
-	if (function == NULL || strstr(function, "_lsprof.Profiler") != NULL)
-		return -1;
-	if (cJSON_GetObjectItemCaseSensitive(jitnames, function) != NULL)
+	if (function == NULL || strstr(function, "_lsprof.Profiler") != NULL ||
+	    (file != NULL && strcmp(file, "<qe-replicate>") == 0))
+		return -1;	/* the profiler's frames, and the runner's that make jitted calls seen */
+	if (cJSON_GetObjectItemCaseSensitive(jitnames, function) != NULL ||
+	    (file != NULL && strcmp(file, "<numba jitted>") == 0))
 		return QE_TK_JITTED;
 	if (file == NULL) {
 		for (o = other_builtins; *o != NULL; o++)

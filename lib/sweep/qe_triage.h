@@ -14,8 +14,11 @@
  *   python    the lecture's own functions and top-level code (file "cell"):
  *             the loops a rewrite targets
  *   jitted    functions the hook saw compiled (jit_functions), when cProfile
- *             sees them; a jitted call from Python is invisible to cProfile
- *             and its time is its caller's
+ *             sees them, and qe-replicate's profile run's "<numba jitted>"
+ *             frames (a call from Python into numba's compiled code, made
+ *             visible; its caller "<qe-replicate>" is the runner's, no kind);
+ *             elsewhere a jitted call is invisible to cProfile and its time
+ *             is its caller's
  *   other     the rest: imports, plotting, I/O, library Python code, waits,
  *             what the profile record does not list, cells not profiled
  * A cell's as-used time (the median of its runs) less its compile time is
