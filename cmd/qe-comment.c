@@ -134,14 +134,20 @@ take(cJSON *rec, const char *file, long line, void *ctx)
 
 /* A stream of qe-sweep's records alone: the evaluation as a document of its own. */
 static void
-eval_only(struct qe_buf *out, const struct qe_comment_opts *o, const struct qe_evalset *e)
+eval_only(struct qe_buf *out, const struct qe_comment_opts *o, const struct qe_diffset *d,
+    const struct qe_evalset *e)
 {
 	qe_buf_adds(out, "### ");
 	if (o->title == NULL || qe_gfm_text(out, o->title, 200) == 0)
 		qe_buf_adds(out, "Evaluation");
 	qe_buf_adds(out, "\n\n");
+	qe_decide_lines(out, d, e);
 	qe_evalmd_recommend(out, e);
 	qe_evalmd_sections(out, e);
+	qe_buf_adds(out, "<sub>Machine: ");
+	if (!qe_evalmd_machine(out, e))
+		qe_buf_adds(out, "as each table says");
+	qe_buf_adds(out, ".</sub>\n");
 }
 
 /* The comment (or -s summary) of a qe-cell-diff stream; the exit status. */
@@ -157,7 +163,7 @@ comment(int argc, char **argv, const struct qe_comment_opts *o)
 
 	with.eval = &in.e;
 	if (d->ncells + d->nnbs == 0 && qe_evalmd_any(&in.e)) {
-		eval_only(&out, o, &in.e);
+		eval_only(&out, o, d, &in.e);
 		put(&out);
 		qe_diffset_free(d);
 		qe_evalmd_free(&in.e);

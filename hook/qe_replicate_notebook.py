@@ -9,6 +9,7 @@ import copy
 import io
 import json
 import os
+import re
 import shutil
 import sys
 import tokenize
@@ -220,6 +221,38 @@ def python_of_choice(argv, program):
             os.execv(path, [path, os.path.realpath(program), *argv])
         except OSError as e:
             raise Trouble(f"QE_PYTHON: cannot run '{want}': {e.strerror}")
+
+
+ARM_NAME = re.compile(r"[A-Za-z0-9_.-]+\Z")
+VAR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def arm_option(o, opt, val):
+    """--arm NAME=NOTEBOOK[,env:VAR=VALUE]..., --compare NAME[,NAME], --compare-labelled,
+    --compare-limit N into o."""
+    if opt in ("--compare-labelled", "--compare-limit"):
+        o[opt[2:].replace("-", "_")] = val if opt == "--compare-limit" else True
+        return
+    if opt == "--compare":
+        for name in val.split(","):
+            if not name.isidentifier():
+                raise Trouble(f"option '--compare': '{name}' is not a variable name")
+            if name not in o["compare"]:
+                o["compare"].append(name)
+        return
+    name, eq, rest = val.partition("=")
+    if not eq or not ARM_NAME.match(name) or not rest:
+        raise Trouble(f"option '--arm': '{val}' is not NAME=NOTEBOOK[,env:VAR=VALUE]...")
+    if any(a["name"] == name for a in o["arms"]):
+        raise Trouble(f"option '--arm': arm '{name}' given twice")
+    path, *settings = rest.split(",")
+    env = {}
+    for setting in settings:
+        var, eq, value = setting[4:].partition("=") if setting.startswith("env:") else ("", "", "")
+        if not eq or not VAR_NAME.match(var) or "\n" in value:
+            raise Trouble(f"option '--arm': '{setting}' in arm '{name}' is not env:VAR=VALUE")
+        env[var] = value
+    o["arms"].append({"name": name, "path": path, "env": env})
 
 
 def named_values(key, values):

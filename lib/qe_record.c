@@ -260,6 +260,9 @@ TABLE(qe_vocab_crossovers, "crossover", "head-wins-above", "head-loses-above", "
 TABLE(qe_vocab_sweep_clear, "sweep clear", "head-faster", "head-slower", "overlap");
 TABLE(qe_vocab_fidelity, "fidelity verdict", "same", "differ", "shape-changed", "missing", "not-compared");
 TABLE(qe_vocab_fidelity_answers, "fidelity answer", "same", "differ", "precision-loss", "not-compared");
+TABLE(qe_vocab_time_kinds, "time kind", "compile", "library", "python", "jitted", "other");
+TABLE(qe_vocab_triage, "triage", "no-conversion", "worth-a-candidate");
+TABLE(qe_vocab_triage_binding, "triage binding", "floor", "ceiling", "addressable-floor", "addressable");
 
 const struct qe_vocab *const qe_vocabularies[] = {
 	&qe_vocab_verdicts, &qe_vocab_verdict_words, &qe_vocab_flags, &qe_vocab_cell_statuses, &qe_vocab_nb_statuses,
@@ -268,7 +271,7 @@ const struct qe_vocab *const qe_vocabularies[] = {
 	&qe_vocab_verdict_rules, &qe_vocab_series_words, &qe_vocab_levels, &qe_vocab_add_results, &qe_vocab_prov_whats,
 	&qe_vocab_compare_bys, &qe_vocab_moves, &qe_vocab_causes, &qe_vocab_versions, &qe_vocab_machines,
 	&qe_vocab_fidelity, &qe_vocab_fidelity_answers, &qe_vocab_crossovers, &qe_vocab_sweep_clear,
-	&qe_vocab_speeds, NULL
+	&qe_vocab_speeds, &qe_vocab_time_kinds, &qe_vocab_triage, &qe_vocab_triage_binding, NULL
 };
 
 int

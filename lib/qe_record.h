@@ -149,6 +149,17 @@ extern const struct qe_vocab qe_vocab_crossovers;
 enum qe_sweep_clear { QE_SC_HEAD_FASTER, QE_SC_HEAD_SLOWER, QE_SC_OVERLAP, QE_NSWEEP_CLEAR };
 extern const struct qe_vocab qe_vocab_sweep_clear;
 
+/*
+ * Triage (qe-sweep --triage, schema/sweep.json: triage): the kinds of
+ * as-used time, the decision and the rule that bound it.
+ */
+enum qe_time_kind { QE_TK_COMPILE, QE_TK_LIBRARY, QE_TK_PYTHON, QE_TK_JITTED, QE_TK_OTHER, QE_NTIME_KINDS };
+extern const struct qe_vocab qe_vocab_time_kinds;
+enum qe_triage_decision { QE_TR_NO_CONVERSION, QE_TR_WORTH, QE_NTRIAGE };
+extern const struct qe_vocab qe_vocab_triage;
+enum qe_triage_binding { QE_TB_FLOOR, QE_TB_CEILING, QE_TB_ADDR_FLOOR, QE_TB_ADDRESSABLE, QE_NTRIAGE_BINDING };
+extern const struct qe_vocab qe_vocab_triage_binding;
+
 /* A code cell's status (schema/cell.json). */
 enum qe_cell_status { QE_ST_OK, QE_ST_ERROR, QE_ST_SKIPPED, QE_ST_NOTRUN, QE_NCELL_STATUSES };
 extern const struct qe_vocab qe_vocab_cell_statuses;

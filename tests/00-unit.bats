@@ -55,6 +55,9 @@ UNIT_DIR=$TESTS_DIR/../build/unit
 	assert_line "fidelity answer: $(words '."$defs"."notebook-diff".properties.fidelity.properties.answer.enum' "$S/diff.json")"
 	assert_line "crossover: $(words '."$defs".sweep.properties.crossover.properties.state.enum' "$S/sweep.json")"
 	assert_line "sweep clear: $(words '[."$defs".sweep.properties.points.items.properties.clear.enum[] | strings]' "$S/sweep.json")"
+	assert_line "time kind: $(words '."$defs".time_kinds.required' "$S/sweep.json")"
+	assert_line "triage: $(words '."$defs".triage.properties.decision.enum' "$S/sweep.json")"
+	assert_line "triage binding: $(words '."$defs".triage.properties.binding.enum' "$S/sweep.json")"
 }
 
 @test "the record model is the schema's: each field of lib/qe_record.c's table is a property of its kind's schema with a type the schema allows" {

@@ -1654,13 +1654,16 @@ eval_pr() {
 	jq -r '.[0].body' "$GH_STATE/comments.json" > "$BATS_TEST_TMPDIR/comment.md"
 	local sec loss todo find curve hot
 	sec=$(grep -n '^### Replicate runs: 2 fresh runs of each version on this runner, as used and warm$' "$BATS_TEST_TMPDIR/comment.md" | cut -d: -f1)
-	loss=$(grep -n '^⚠️ \*\*Precision loss\*\* in intro (the values compared, within rtol 1e-06, atol 1e-09): `x` `float64` → `float32` (\*\*precision loss\*\*)' "$BATS_TEST_TMPDIR/comment.md" | cut -d: -f1)
+	loss=$(grep -n '^⚠️ \*\*Precision loss\*\* in intro (the values compared are within rtol 1e-06, atol 1e-09, but in a narrower dtype): `x` `float64` → `float32` (\*\*precision loss\*\*)' "$BATS_TEST_TMPDIR/comment.md" | cut -d: -f1)
 	todo=$(grep -n '^\*\*What to do about `intro`:\*\* As used at this lecture&#39;s size \\(n = 200\\) the new version is ×[0-9.]* slower; it wins above n ≈ [0-9.e]* \\(between 100 and 2e4\\)\. Keep the old version' "$BATS_TEST_TMPDIR/comment.md" | cut -d: -f1)
 	find=$(grep -n '^| Scaling | `intro` (lecture): old n^0\.[0-9]*, new n^0\.[0-9]*; new version wins above n ≈ [0-9.e]* (100–2e4) |$' "$BATS_TEST_TMPDIR/comment.md" | cut -d: -f1)
 	curve=$(grep -n '^| \*\*200 (this lecture)\*\* | | | ×0\.[0-9]* (interpolated) |$' "$BATS_TEST_TMPDIR/comment.md" | cut -d: -f1)
 	hot=$(grep -n '^#### Hotspots$' "$BATS_TEST_TMPDIR/comment.md" | cut -d: -f1)
 	[ -n "$sec" ] && [ -n "$loss" ] && [ -n "$todo" ] && [ -n "$find" ] && [ -n "$curve" ] && [ -n "$hot" ] ||
 		fail "a part is missing: $sec $loss $todo $find $curve $hot: $(cat "$BATS_TEST_TMPDIR/comment.md")"
+	# the section opens with its decision: precision loss gates it, keep float64
+	[ "$(grep -n '^\*\*Decision for intro: keep the old version\.\*\* Precision binds: keep float64' "$BATS_TEST_TMPDIR/comment.md" | cut -d: -f1)" -gt "$sec" ] &&
+		[ "$(grep -n '^\*\*Decision for intro: ' "$BATS_TEST_TMPDIR/comment.md" | cut -d: -f1)" -lt "$loss" ] || fail "no decision first"
 	[ "$sec" -lt "$loss" ] && [ "$loss" -lt "$todo" ] && [ "$todo" -lt "$find" ] && [ "$find" -lt "$curve" ] && [ "$curve" -lt "$hot" ] ||
 		fail "out of order: $sec $loss $todo $find $curve $hot"
 	run -1 grep 'an unstamped machine' "$BATS_TEST_TMPDIR/comment.md"
@@ -1722,7 +1725,7 @@ eval_pr() {
 	[ ! -e "$art/replicate-eval.ndjson" ]
 	run -0 jq -r '.[0].body' "$GH_STATE/comments.json"
 	assert_line --regexp "^- \`intro\`: not swept, its 4 sizes need about ${sweep} s and [0-9]+ s of the budget \($((runs + 60))s\) is left$"
-	assert_line --regexp '^⚠️ \*\*Precision loss\*\* in intro \(the values compared, within rtol 1e-05, atol 1e-08\)'
+	assert_line --regexp '^⚠️ \*\*Precision loss\*\* in intro \(the values compared are within rtol 1e-05, atol 1e-08, but in a narrower dtype\)'
 	refute_line '#### Hotspots'
 	run -0 conclusion
 	assert_output success

@@ -71,7 +71,8 @@ pair() {
 	run -0 jq -c 'select(.kind == "notebook-diff") | [.fidelity.answer, (.fidelity.values | map(select(.verdict == "differ") | .name))]' <(qe-cell-diff --rtol 1e-13 --atol 0 --arms base,near "$BATS_FILE_TMPDIR/L.ndjson" "$BATS_FILE_TMPDIR/L.ndjson")
 	assert_output '["differ",["y","grid","total"]]'
 	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/d.ndjson"
-	assert_line --index 2 --regexp '^✅ \*\*Same results\*\* in lab \(the values compared, within rtol 1e-05, atol 1e-08\): `y`, max abs diff [0-9.]+e-12, max rel 1e-12; `grid`, max abs diff [0-9.]+e-12, max rel 1e-12; `total`, max abs diff [0-9.]+e-09, max rel 1e-12; `slow`, identical; `after`, identical\.$'
+	assert_line --index 2 --regexp '^\*\*Decision for lab: '
+	assert_line --index 3 --regexp '^✅ \*\*Same results\*\* in lab \(the values compared agree within rtol 1e-05, atol 1e-08\): `y`, max abs diff [0-9.]+e-12, max rel 1e-12; `grid`, max abs diff [0-9.]+e-12, max rel 1e-12; `total`, max abs diff [0-9.]+e-09, max rel 1e-12; `slow`, identical; `after`, identical\.$'
 }
 
 @test "--compare-labelled: a cell returning float32 within the tolerance is a precision loss" {
@@ -84,7 +85,9 @@ pair() {
 	run -0 jq -c 'select(.kind == "notebook-diff") | [.fidelity.answer, (.fidelity.values | map(.name))]' <(qe-cell-diff --arms base,f32 "$BATS_TEST_TMPDIR/cells.ndjson" "$BATS_TEST_TMPDIR/cells.ndjson")
 	assert_output '["precision-loss",["grid","total","slow","after"]]'
 	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/d.ndjson"
-	assert_line --index 2 --partial '`grid` `float64` → `float32` (**precision loss**), max abs diff '
+	# the decision first: keep float64; the first value to fix named, the cells' values that moved as much after it
+	assert_line --index 2 --regexp '^\*\*Decision for lab: keep the old version\.\*\* Precision binds: keep float64, .* The new version computes `y` in `float32` \(max rel [0-9.e-]+: within rtol 1e-05, yet narrowed\); `grid`, `total` moved by as much: make it compute in `float64`\.'
+	assert_line --index 3 --partial '`grid` `float64` → `float32` (**precision loss**), max abs diff '
 }
 
 @test "--compare-labelled: the capture is in no cell's timing (a value NumPy takes 0.5 s to read)" {

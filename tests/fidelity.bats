@@ -103,10 +103,13 @@ pair() {
 	assert_output '["upstream-changed"]'
 	run -0 jq -c 'select(.kind == "notebook-diff") | [.fidelity.answer, (.flags | index("output-changed") != null), (.fidelity.values[0] | [.verdict, .max_rel > 9e-4, .max_rel < 1.1e-3])]' "$BATS_TEST_TMPDIR/bug.ndjson"
 	assert_output '["differ",true,["differ",true,true]]'
+	# the report opens with its decision: correctness gates it, never "use the new version"
 	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/bug.ndjson"
-	assert_line --index 2 --regexp '^⚠️ \*\*Results differ\*\* in fid \(the values compared, within rtol 1e-05, atol 1e-08\): `x`, \*\*differs\*\*, max abs diff 0\.004, max rel 0\.001; `s`, \*\*differs\*\*, max abs diff 2\.[0-9]+, max rel 0\.001\.$'
+	assert_line --index 2 --regexp '^\*\*Decision for fid: keep the old version\.\*\* Correctness binds: results differ \(`x` max abs diff 0\.004, beyond rtol 1e-05, atol 1e-08\): fix the new version until its values agree, then measure its speed\.'
+	assert_line --index 3 --regexp '^⚠️ \*\*Results differ\*\* in fid \(the values compared differ beyond rtol 1e-05, atol 1e-08\): `x`, \*\*differs\*\*, max abs diff 0\.004, max rel 0\.001; `s`, \*\*differs\*\*, max abs diff 2\.[0-9]+, max rel 0\.001\.$'
 	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/near.ndjson"
-	assert_line --index 2 --regexp '^✅ \*\*Same results\*\* in fid \(the values compared, within rtol 1e-05, atol 1e-08\): `x`, max abs diff [0-9.]+e-12, max rel 1e-12; `s`, max abs diff [0-9.]+e-09, max rel 1e-12\.$'
+	assert_line --index 2 --regexp '^\*\*Decision for fid: (keep the old version|run more, [0-9]+ more runs? of each version)\.\*\* '
+	assert_line --index 3 --regexp '^✅ \*\*Same results\*\* in fid \(the values compared agree within rtol 1e-05, atol 1e-08\): `x`, max abs diff [0-9.]+e-12, max rel 1e-12; `s`, max abs diff [0-9.]+e-09, max rel 1e-12\.$'
 }
 
 @test "fidelity: float32 results within the tolerance and the same printout are a precision loss" {
@@ -117,9 +120,11 @@ pair() {
 	assert_output '["upstream-changed"]'
 	run -0 jq -c 'select(.kind == "notebook-diff") | [.fidelity.answer, .flags, (.fidelity.values[0] | [.name, .verdict, .dtype_base, .dtype_head, .dtype_changed, .precision_loss, .max_rel < 1e-7, .max_rel > 0])]' "$BATS_TEST_TMPDIR/d.ndjson"
 	assert_output '["precision-loss",["source-changed","precision-loss"],["x","same","float64","float32",true,true,true,true]]'
+	# the decision first: keep float64 (float32 is no faster at 2 + 2 runs), what to fix, the other value that moved
 	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/d.ndjson"
-	assert_line --index 2 --regexp '^⚠️ \*\*Precision loss\*\* in fid \(the values compared, within rtol 1e-05, atol 1e-08\): `x` `float64` → `float32` \(\*\*precision loss\*\*\), max abs diff [0-9.e-]+, max rel [0-9.e-]+\.$'
-	assert_line --index 3 --regexp '^🟡 '
+	assert_line --index 2 --regexp '^\*\*Decision for fid: keep the old version\.\*\* Precision binds: keep float64, float32 is not measurably faster here \(×[0-9.]+ (faster|slower) as used, p = [0-9.]+, 2 \+ 2 runs\)\. The new version computes `x` in `float32` \(max rel [0-9.e-]+: within rtol 1e-05, yet narrowed\)(; `s` moved by as much)?: make it compute in `float64`\.'
+	assert_line --index 3 --regexp '^⚠️ \*\*Precision loss\*\* in fid \(the values compared are within rtol 1e-05, atol 1e-08, but in a narrower dtype\): `x` `float64` → `float32` \(\*\*precision loss\*\*\), max abs diff [0-9.e-]+, max rel [0-9.e-]+\.$'
+	assert_line --index 4 --regexp '^🟡 '
 	# without --compare's values the rule is the digests' (older records): nothing flagged
 	run -0 jq -c 'select(.kind == "notebook-diff") | [.fidelity, .flags]' <(qe-cell-diff --arms base,f32 <(jq -c 'del(.values)' "$BATS_FILE_TMPDIR/F.ndjson") <(jq -c 'del(.values)' "$BATS_FILE_TMPDIR/F.ndjson"))
 	assert_output '[null,["source-changed"]]'
@@ -163,7 +168,10 @@ pair() {
 	run -0 jq -c 'select(.kind == "notebook-diff") | [.fidelity.answer, .kernel_changes, (.fidelity.values | map([.name, .precision_loss]))]' "$BATS_TEST_TMPDIR/d.ndjson"
 	assert_output '["precision-loss",["jax x64 true -> false"],[["y",true],["z",true]]]'
 	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/d.ndjson"
-	assert_line --index 2 --regexp '^⚠️ \*\*Precision loss\*\* in jaxfid .*`y` `float64` → `float32` \(\*\*precision loss\*\*\)'
+	# the decision first: keep float64; y to fix, z moved as much; both compile alike, so compiling is not the cost
+	assert_line --index 2 --regexp '^\*\*Decision for jaxfid: keep the old version\.\*\* Precision binds: keep float64, float32 is not measurably faster here \(×[0-9.]+ (faster|slower) as used\)\. The new version computes `y` in `float32` \(max rel [0-9.e-]+: within rtol 1e-05, yet narrowed\); `z` moved by as much: make it compute in `float64`\.'
+	refute_line --index 2 --partial 'Compiling is the cost'
+	assert_line --index 3 --regexp '^⚠️ \*\*Precision loss\*\* in jaxfid .*`y` `float64` → `float32` \(\*\*precision loss\*\*\)'
 	# both arms compile twice (two shapes): named, not flagged (head is no worse)
 	assert_line --regexp "^🔁 \*\*Recompiles\*\*: compute \(jaxfid\) compiles \`<lambda>\` 2× in one run \(2 compiles, 0\.2[0-9]${NBSP}s compiling; base 2×\)"
 	# the unset default is x32's: the same values, nothing changed

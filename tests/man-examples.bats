@@ -47,6 +47,7 @@ setup_file() {
 	cp "$(fixture qe-stamp/conda-list.json)" "$w/conda.json"
 	cp "$(fixture qe-stamp/pip-list.json)" "$w/pip.json"
 	cp "$(fixture sweep/scale.ndjson)" "$w/sweep.ndjson"
+	cp "$(fixture sweep/triage.ndjson)" "$(fixture sweep/evidence-runs.ndjson)" "$(fixture sweep/evidence-diff.ndjson)" "$w/"
 	chmod -R u+w "$w"
 	qe-cache-extract "$w/base/_build/.jupyter_cache" > "$w/base.ndjson"
 	qe-cache-extract "$w/_build/.jupyter_cache" > "$w/pr.ndjson"

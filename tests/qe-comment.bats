@@ -142,7 +142,10 @@ has_re() {
 @test "replicates: unclear verdicts and p-values; stock caches: whole-notebook times" {
 	run -0 --separate-stderr qe-comment replicates.ndjson
 	plain
-	assert_line -n 2 "🔴 **1 cell slower**, 1 faster, 2 unclear, 1 unchanged in 2 re-executed lectures (replicate runs: 5 + 5)"
+	# an evaluation opens with its decision: 2 + 2 runs explain themselves, 5 + 5 that overlap ask for twice as many
+	assert_line -n 2 "**Decision for pair: run more, 2 more runs of each version.** The run count binds: 2 + 2 runs can never reach p < 0.05 (the least p of 2 + 2 runs is 0.33); 4 + 4 can (0.029)."
+	assert_line -n 3 "**Decision for rep: run more, 5 more runs of each version.** The run count binds: the runs overlap (×1.31 slower as used, p = 0.45, 5 + 5 runs); twice the runs (10 + 10) may tell."
+	assert_line -n 4 "🔴 **1 cell slower**, 1 faster, 2 unclear, 1 unchanged in 2 re-executed lectures (replicate runs: 5 + 5)"
 	assert_line "| 🟡 unclear | pair | big | 1.00 s → 3.05 s | ×3.03 | +2.04 s | 100% | unclear as used: 1.00 s → 3.05 s (×3.03, p = 0.33, 2 + 2 runs, spread ×3.00–×3.07) |"
 	# one answer per lecture: rep's total is unclear by the replicate rule,
 	# though its cells hold one slower and one faster; the footer states that rule
@@ -595,4 +598,46 @@ qe-comment: 1 line rejected"
 		refute_output --partial "slower"
 		refute_output --partial "unclear"
 	done
+}
+
+@test "decision: 3 + 3 runs explain themselves (never p < 0.05, 4 + 4 can), without a sweep; use, keep and correctness by the rules" {
+	local r
+	r="$(fixture sweep/evidence-runs.ndjson)"
+	# real K=3 runs (fid-base against fid-f32), the head's times made 3x, the values left out: speed alone decides
+	jq -c 'del(.values) | if .version == "head" and .kind == "cell" then .duration_s *= 3 elif .version == "head" and .kind == "notebook" then .cells_seconds *= 3 else . end' "$r" > "$BATS_TEST_TMPDIR/k3.ndjson"
+	qe-cell-diff "$BATS_TEST_TMPDIR/k3.ndjson" "$BATS_TEST_TMPDIR/k3.ndjson" > "$BATS_TEST_TMPDIR/k3.diff"
+	run -0 --separate-stderr qe-comment -s "$BATS_TEST_TMPDIR/k3.diff"
+	assert_line --index 1 --regexp '^\*\*Decision for fid: run more, 1 more run of each version\.\*\* The run count binds: 3 \+ 3 runs can never reach p < 0\.05 \(the least p of 3 \+ 3 runs is 0\.1\); 4 \+ 4 can \(0\.029\)\.'
+	# a stricter alpha needs more runs: 5 + 5 reach 0.01 (0.0079), 4 + 4 do not
+	qe-cell-diff --alpha 0.01 "$BATS_TEST_TMPDIR/k3.ndjson" "$BATS_TEST_TMPDIR/k3.ndjson" > "$BATS_TEST_TMPDIR/k3a.diff"
+	run -0 --separate-stderr qe-comment -s "$BATS_TEST_TMPDIR/k3a.diff"
+	assert_line --index 1 --partial 'run more, 2 more runs of each version.** The run count binds: 3 + 3 runs can never reach p < 0.01'
+	# the values compared as recorded: float32, so precision binds before speed and the line says what to fix
+	qe-cell-diff "$r" "$r" > "$BATS_TEST_TMPDIR/f32.diff"
+	run -0 --separate-stderr qe-comment -s "$BATS_TEST_TMPDIR/f32.diff"
+	assert_line --index 1 --regexp '^\*\*Decision for fid: keep the old version\.\*\* Precision binds: keep float64, float32 is not measurably faster here \(.*\)\. The new version computes `x` in `float32` \(max rel [0-9.e-]+: within rtol 1e-05, yet narrowed\)(; `s` moved by as much)?: make it compute in `float64`\.'
+	refute_output --partial 'use the new version'
+	# results that differ: never use the new version, whatever the speed
+	jq -c 'if .kind == "notebook-diff" then .fidelity.answer = "differ" | .fidelity.values[0].verdict = "differ" | .verdict = "improvement" else . end' "$BATS_TEST_TMPDIR/f32.diff" > "$BATS_TEST_TMPDIR/bug.diff"
+	run -0 --separate-stderr qe-comment -s "$BATS_TEST_TMPDIR/bug.diff"
+	assert_line --index 1 --regexp '^\*\*Decision for fid: keep the old version\.\*\* Correctness binds: results differ \(`x` max abs diff [0-9.e-]+, beyond rtol 1e-05, atol 1e-08\): fix the new version until its values agree, then measure its speed\.'
+	# 4 + 4 runs of a clear speedup: use the new version
+	jq -c 'del(.values) | if .version == "head" and .kind == "cell" then .duration_s /= 3 elif .version == "head" and .kind == "notebook" then .cells_seconds /= 3 else . end' "$r" > "$BATS_TEST_TMPDIR/f.ndjson"
+	jq -c 'select(.kind == "notebook" or .kind == "cell") | select(.replicate == 3) | .replicate = 4 | .run_order += 6' "$BATS_TEST_TMPDIR/f.ndjson" > "$BATS_TEST_TMPDIR/f4.ndjson"
+	cat "$BATS_TEST_TMPDIR/f4.ndjson" >> "$BATS_TEST_TMPDIR/f.ndjson"
+	qe-cell-diff "$BATS_TEST_TMPDIR/f.ndjson" "$BATS_TEST_TMPDIR/f.ndjson" > "$BATS_TEST_TMPDIR/f.diff"
+	run -0 --separate-stderr qe-comment -s "$BATS_TEST_TMPDIR/f.diff"
+	assert_line --index 1 --regexp '^\*\*Decision for fid: use the new version\.\*\* Speed as used binds: the new version is faster \(×[0-9.]+ faster as used, p = 0\.029, 4 \+ 4 runs\)\.'
+}
+
+@test "decision: a sweep alone decides at the lecture's size, names a fixed cost, the one crossover, the machine once" {
+	run -0 --separate-stderr qe-comment -s <(qe-sweep "$(fixture sweep/scale.ndjson)")
+	assert_line --index 1 "**Decision for scale: keep the old version.** Speed at this lecture's size binds: the new version is ×2.81 slower at n = 3000 (the lecture total's sweep). Compiling, or another fixed cost, is the cost at this size: the new version's time barely grows with n (exponent 0.09 against the old one's 0.50). Sensitivity: the size; the new version wins above n ≈ 2.9e4 (the lecture total's crossover)."
+	# the machine named once, in the footer; the table points there
+	assert_equal "$(grep -c 'local/debian-12/2cpu' <<< "$output")" 1
+	assert_line --regexp '^<sub>Machine: local/debian-12/2cpu \(Intel\\\(R\\\) Xeon\\\(R\\\) Processor, 2 CPUs, 25 GB\)\.</sub>$'
+	assert_line --partial '2 + 2 runs a size on the machine the footer names;'
+	# one crossover decides: the cells' code is the same in both versions
+	assert_line --partial '| `work` | n^0.50 ± 0.00 | n^0.09 ± 0.03 | same code in both versions |'
+	refute_line --partial '| Scaling | `scale` `'
 }

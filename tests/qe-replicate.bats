@@ -150,7 +150,9 @@ diff_of() {
 	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/d.ndjson"
 	refute_output --partial "Results differ"
 	refute_output --partial "results differ"
-	assert_line --index 2 --regexp '^🟢 No cell moved beyond the thresholds: 6 unchanged in 1 re-executed lecture \(replicate runs: 5 \+ 5\)$|^🟡 0 cells slower, 0 faster, [0-9] unclear'
+	# the decision first (qe-comment(1), DECISION), then the headline
+	assert_line --index 2 --regexp '^\*\*Decision for '
+	assert_line --index 3 --regexp '^🟢 No cell moved beyond the thresholds: 6 unchanged in 1 re-executed lecture \(replicate runs: 5 \+ 5\)$|^🟡 0 cells slower, 0 faster, [0-9] unclear'
 }
 
 @test "qe-cell-diff: different outputs are flagged, on the cell and its notebook" {
@@ -193,7 +195,7 @@ diff_of() {
 		"qe-replicate: lecture: head run 1 (run 2) failed: ValueError: no convergence"
 	run -0 recs F2 'select(.kind == "notebook") | [.version, .status, .error, .execution_seconds >= 15 and .execution_seconds < 30]'
 	assert_line --index 0 '["base","ok",null,false]'
-	assert_line --index 1 '["head","failed","timeout: the run took longer than 15 s",true]'
+	assert_line --index 1 '["head","failed","timed out after 15 s",true]'
 	# the failed run's record is qe-cache-extract --failed's: no cells, the run's wall time
 	run -0 recs F2 'select(.kind == "notebook" and .status == "failed") | [.document, .path, .code_cells, .timeout_cell, .replicate, .run_order]'
 	assert_output '["lecture","hang.ipynb",null,null,1,2]'
@@ -340,7 +342,9 @@ diff_of() {
 	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/d.ndjson"
 	# the first line after the title: report has the same source and prints another variance
 	assert_line --index 1 "### Lecture execution times"
-	assert_line --index 2 "⚠️ **Results differ** in report (var): the timings below compare different computations."
+	# the decision first (qe-comment(1), DECISION), then the headline
+	assert_line --index 2 --regexp '^\*\*Decision for '
+	assert_line --index 3 "⚠️ **Results differ** in report (var): the timings below compare different computations."
 	assert_line --partial "| var | report | unchanged |"
 	assert_line --regexp '^\| var \| .* \| 1 unclear, 3 unchanged \|'
 	assert_line --regexp '^\| var \| .*; \*\*results differ\*\* \|'
@@ -379,7 +383,9 @@ diff_of() {
 	assert_output '[[],true,[]]'
 	run -0 --separate-stderr qe-comment "$BATS_TEST_TMPDIR/d.ndjson"
 	assert_equal "$stderr" ""
-	assert_line --index 2 --regexp '^🔴 \*\*[0-9] cells? slower\*\*, 0 faster, [0-9] unchanged in 1 re-executed lecture; \*\*1 compile-time regression\*\* \(slower as used, faster warm\) \(replicate runs: 4 \+ 4\)$'
+	# the decision first (qe-comment(1), DECISION), then the headline
+	assert_line --index 2 --regexp '^\*\*Decision for '
+	assert_line --index 3 --regexp '^🔴 \*\*[0-9] cells? slower\*\*, 0 faster, [0-9] unchanged in 1 re-executed lecture; \*\*1 compile-time regression\*\* \(slower as used, faster warm\) \(replicate runs: 4 \+ 4\)$'
 	assert_line --regexp "^\| 🔴 slower \| loops \| run \| .* \| compile-time regression, slower as used: ${D}${TO}${D} \(×[0-9.]+, p = 0\.029, 4 \+ 4 runs, spread ×[0-9.]+–×[0-9.]+\); faster warm: ${D}${TO}${D} \(×[0-9.<]+\); compile ~${D}; earlier cell changed \|\$"
 	refute_output --partial "What the kernel ran with changed"
 	assert_line --regexp '^> - What each version.s kernel imported: loops: the new version imports .*`numba [0-9.]+`.* \(the change itself, not the environment\)\.$'

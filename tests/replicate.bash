@@ -7,7 +7,7 @@ PY=/usr/bin/python3
 command -v qe-replicate > /dev/null 2>&1 || PATH="$TESTS_DIR/../hook:$PATH"
 
 rep() {
-	"$PY" "$(command -v qe-replicate)" "$@"
+	"$PY" "$(command -v qe-replicate)" -q "$@"
 }
 
 # replicate_into W NAME ARGS...: qe-replicate ARGS with its records in

@@ -17,6 +17,7 @@
 
 #include "qe_buildsum.h"
 #include "qe_comment.h"
+#include "qe_decide.h"
 #include "qe_diffread.h"
 #include "qe_evalmd.h"
 #include "qe_ghrun.h"

@@ -5,6 +5,7 @@
 
 #include "qe_mem.h"
 #include "qe_comment.h"
+#include "qe_decide.h"
 #include "qe_gfm.h"
 #include "qe_mdprose.h"
 #include "qe_mdtable.h"
@@ -249,6 +250,8 @@ add_head(struct doc *m)
 	if (qe_gfm_text(out, m->o->title ? m->o->title : DEFAULT_TITLE, CAP_TITLE) == 0)
 		qe_buf_adds(out, DEFAULT_TITLE);
 	qe_buf_adds(out, "\n\n");
+	/* an evaluation opens with its decision, before any evidence */
+	qe_decide_lines(out, m->r->set, m->o->eval);
 	qe_mdprose_headline(out, m->r);
 }
 
@@ -294,7 +297,7 @@ qe_comment_render(struct qe_buf *out, const struct qe_comment_opts *o,
     const struct qe_review *r, int input_trouble)
 {
 	struct doc m = { out, out->len, o->limit, o, r, NULL };
-	struct qe_buf foot = { 0 }, src = { 0 };
+	struct qe_buf foot = { 0 }, src = { 0 }, mach = { 0 };
 	size_t resv;
 	int quiet = r->ntops == 0 && r->n_failed == 0 && !qe_diffsum_machines_differ(r->set) &&
 	    !input_trouble;
@@ -302,7 +305,10 @@ qe_comment_render(struct qe_buf *out, const struct qe_comment_opts *o,
 	if (m.limit == 0)
 		m.limit = o->summary ? QE_SUMMARY_LIMIT : QE_COMMENT_LIMIT;
 	add_head(&m);
-	qe_mdprose_footer(&foot, r, &o->run);
+	if (o->eval != NULL && qe_evalmd_machine(&mach, o->eval))
+		qe_mdprose_footer(&foot, r, &o->run, mach.data);
+	else
+		qe_mdprose_footer(&foot, r, &o->run, NULL);
 	if (o->summary)
 		qe_mdprose_sources(&src, r);	/* kept: it says what the numbers are */
 	resv = foot.len + src.len + 2;
@@ -320,6 +326,7 @@ qe_comment_render(struct qe_buf *out, const struct qe_comment_opts *o,
 	}
 	qe_buf_free(&foot);
 	qe_buf_free(&src);
+	qe_buf_free(&mach);
 }
 
 /* 1 when a count object of the summary ("notebooks", "cells") counts a verdict that is news. */

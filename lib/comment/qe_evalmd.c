@@ -12,6 +12,7 @@
 #include "qe_evalmd.h"
 
 #define CAP_NAME 80
+#define MIN_COVERAGE 0.03	/* below it a cell's profile shows too little to list */
 
 int
 qe_evalmd_record(cJSON *rec, const char *file, long line, void *set)
@@ -100,6 +101,19 @@ machines(struct qe_buf *b, const struct qe_evalset *e)
 		machine(b, get(s, "machine"));
 	}
 	return n;
+}
+
+int
+qe_evalmd_machine(struct qe_buf *b, const struct qe_evalset *e)
+{
+	const cJSON *s = cJSON_GetArrayItem(e->sweeps, 0);
+	struct qe_buf m = { 0 };
+	int one = machines(&m, e) == 1 && qe_json_str(get(s, "machine"), "runner_class") != NULL;
+
+	if (one)
+		qe_buf_add(b, m.data, m.len);
+	qe_buf_free(&m);
+	return one;
 }
 
 void
@@ -219,8 +233,8 @@ rows_hotspot(struct qe_buf *b, const struct qe_evalset *e)
 }
 
 /* The findings table's scaling rows: a lecture's total, and each cell whose
- * curves cross with clear sizes on both sides (a cell the same in both
- * versions crosses by noise, with an open bracket). */
+ * code changed and whose curves cross with clear sizes on both sides (a
+ * cell the same in both versions has no crossover of its own). */
 static void
 rows_scaling(struct qe_buf *b, const struct qe_evalset *e)
 {
@@ -230,7 +244,7 @@ rows_scaling(struct qe_buf *b, const struct qe_evalset *e)
 	cJSON_ArrayForEach(s, e->sweeps) {
 		const char *st = qe_json_str(get(s, "crossover"), "state");
 
-		if (!cJSON_IsNull(get(s, "cell")) && (st == NULL || strstr(st, "above") == NULL ||
+		if (!cJSON_IsNull(get(s, "cell")) && (st == NULL || strstr(st, "above") == NULL || cJSON_IsTrue(get(s, "same_code")) ||
 		    cJSON_IsTrue(get(s, "negligible")) || !isfinite(qe_json_num(get(s, "crossover"), "low")) ||
 		    !isfinite(qe_json_num(get(s, "crossover"), "high"))))
 			continue;
@@ -285,7 +299,7 @@ point_row(struct qe_buf *b, const cJSON *p, int own)
 
 /* The time-against-size table of a lecture's total, its own size marked. */
 static void
-scaling_table(struct qe_buf *b, const cJSON *s)
+scaling_table(struct qe_buf *b, const cJSON *s, int one_machine)
 {
 	const char *axis = qe_json_str(s, "parameter") ? qe_json_str(s, "parameter") : "n";
 	double own = qe_json_num(s, "lecture_value");
@@ -299,7 +313,10 @@ scaling_table(struct qe_buf *b, const cJSON *s)
 	qe_buf_adds(b, "\n\nThe lecture's cells in all, ");
 	runs(b, s);
 	qe_buf_adds(b, " on ");
-	machine(b, get(s, "machine"));
+	if (one_machine)
+		qe_buf_adds(b, "the machine the footer names");
+	else
+		machine(b, get(s, "machine"));
 	qe_buf_adds(b, "; speedup is old time / new time (above ×1 the new version is faster).\n\n| ");
 	qe_gfm_text(b, axis, CAP_NAME);
 	qe_buf_adds(b, " | old | new | speedup |\n|---:|---:|---:|---:|\n");
@@ -348,7 +365,11 @@ cell_table(struct qe_buf *b, const struct qe_evalset *e, const cJSON *lecture)
 		qe_buf_adds(b, " | ");
 		exponent(b, axis, get(get(s, "fit"), "head"));
 		qe_buf_adds(b, " | ");
-		crossover(b, axis, get(s, "crossover"));
+		/* one crossover decides, the lecture total's: a cell the same in both versions has none */
+		if (cJSON_IsTrue(get(s, "same_code")))
+			qe_buf_adds(b, "same code in both versions");
+		else
+			crossover(b, axis, get(s, "crossover"));
 		for (int v = 0; v < 2; v++) {
 			qe_buf_adds(b, v ? "; " : " | ");
 			qe_gfm_bytes_delta(b, qe_json_num(get(first, v ? "head" : "base"), "peak_growth_bytes"));
@@ -364,18 +385,23 @@ cell_table(struct qe_buf *b, const struct qe_evalset *e, const cJSON *lecture)
 		qe_buf_adds(b, "\n");
 }
 
-/* The top functions of each hotspot. */
+/* The functions of each hotspot cProfile saw enough of. */
 static void
 hotspot_table(struct qe_buf *b, const struct qe_evalset *e)
 {
 	const cJSON *h, *f;
+	int blind = 0;
 
 	if (cJSON_GetArraySize(e->hotspots) == 0)
 		return;
-	qe_buf_adds(b, "#### Hotspots\n\ncProfile in a run of its own (never a timed run); share is of the time it saw in the cell.\n\n"
+	qe_buf_adds(b, "#### Hotspots\n\ncProfile in a run of its own (never a timed run): the functions by their own time, as many as cover 90% of what it saw in the cell, the JIT compiler's frames in one row; share is of that time.\n\n"
 	    "| lecture | cell | version | function | file | calls | cumulative | own | share |\n"
 	    "|---|---|---|---|---|---:|---:|---:|---:|\n");
 	cJSON_ArrayForEach(h, e->hotspots) {
+		if (qe_json_num(h, "coverage") < MIN_COVERAGE) {
+			blind++;
+			continue;
+		}
 		cJSON_ArrayForEach(f, get(h, "functions")) {
 			qe_buf_adds(b, "| ");
 			code(b, qe_json_str(h, "document"));
@@ -402,13 +428,18 @@ hotspot_table(struct qe_buf *b, const struct qe_evalset *e)
 			qe_buf_adds(b, " |\n");
 		}
 	}
+	if (blind > 0)
+		qe_gfm_addf(b, "\n%d %s left out: cProfile saw under 3%% of %s time (C code or imports it does not see).\n",
+		    blind, qe_gfm_plural(blind, "cell", "cells"), qe_gfm_plural(blind, "its", "their"));
 	qe_buf_adds(b, "\n");
 }
 
 void
 qe_evalmd_sections(struct qe_buf *b, const struct qe_evalset *e)
 {
+	struct qe_buf m = { 0 };
 	const cJSON *s;
+	int one = qe_evalmd_machine(&m, e);
 
 	if (!qe_evalmd_any(e))
 		return;
@@ -421,10 +452,11 @@ qe_evalmd_sections(struct qe_buf *b, const struct qe_evalset *e)
 	cJSON_ArrayForEach(s, e->sweeps) {
 		if (!cJSON_IsNull(get(s, "cell")))
 			continue;
-		scaling_table(b, s);
+		scaling_table(b, s, one);
 		cell_table(b, e, s);
 	}
 	hotspot_table(b, e);
+	qe_buf_free(&m);
 }
 
 void

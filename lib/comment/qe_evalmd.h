@@ -43,6 +43,12 @@ int qe_evalmd_any(const struct qe_evalset *e);
  */
 void qe_evalmd_recommend(struct qe_buf *b, const struct qe_evalset *e);
 
+/*
+ * The one machine of the sweeps, described into b (1), when they all ran
+ * on one stamped machine; else 0 and nothing. The footer names it, once.
+ */
+int qe_evalmd_machine(struct qe_buf *b, const struct qe_evalset *e);
+
 /* The findings table, the scaling tables, the hotspot tables. */
 void qe_evalmd_sections(struct qe_buf *b, const struct qe_evalset *e);
 

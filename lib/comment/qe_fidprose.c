@@ -99,8 +99,11 @@ qe_fidprose_fidelity(struct qe_buf *b, const struct qe_diffset *d)
 			qe_buf_adds(b, strcmp(answer, "differ") == 0 ? "\xe2\x9a\xa0\xef\xb8\x8f **Results differ** in " :
 			    "\xe2\x9a\xa0\xef\xb8\x8f **Precision loss** in "), bad++;
 		qe_mdtable_doc(b, d->nbs[i].doc);
-		qe_gfm_addf(b, " (the values compared, within rtol %g, atol %g)", qe_json_num(f, "rtol"),
-		    qe_json_num(f, "atol"));
+		/* the tolerance says what was held to it, so no answer reads as agreement */
+		qe_gfm_addf(b, strcmp(answer, "same") == 0 ? " (the values compared agree within rtol %g, atol %g)" :
+		    strcmp(answer, "differ") == 0 ? " (the values compared differ beyond rtol %g, atol %g)" :
+		    " (the values compared are within rtol %g, atol %g, but in a narrower dtype)",
+		    qe_json_num(f, "rtol"), qe_json_num(f, "atol"));
 		value_list(b, f, answer);
 		qe_buf_adds(b, ".");
 		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(f, "replicates_vary")))

@@ -1056,7 +1056,7 @@ footer_factor(struct qe_buf *b, const struct qe_diffset *d, double rf)
 }
 
 void
-qe_mdprose_footer(struct qe_buf *b, const struct qe_review *r, const struct qe_ghrun *run)
+qe_mdprose_footer(struct qe_buf *b, const struct qe_review *r, const struct qe_ghrun *run, const char *machine)
 {
 	const struct qe_diffset *d = r->set;
 	double rf = qe_diffsum_num(d, "runner_factor"), limit = qe_diffsum_num(d, "cell_timeout_s");
@@ -1071,8 +1071,13 @@ qe_mdprose_footer(struct qe_buf *b, const struct qe_review *r, const struct qe_g
 		timeout_share(b, slow, limit);
 		qe_buf_adds(b, ". ");
 	}
-	qe_buf_adds(b, "Machines: ");
-	qe_buf_adds(b, qe_diffsum_machines(d));
+	if (machine != NULL && !qe_diffsum_machines_differ(d)) {
+		qe_buf_adds(b, "Machine: ");
+		qe_buf_adds(b, machine);	/* escaped by its writer */
+	} else {
+		qe_buf_adds(b, "Machines: ");
+		qe_buf_adds(b, qe_diffsum_machines(d));
+	}
 	qe_buf_adds(b, ".");
 	run_link(b, run);
 	timings_note(b, d);

@@ -35,8 +35,12 @@ void qe_mdprose_warnings(struct qe_buf *b, const struct qe_review *r, int input_
 /* "\nN lectures were not re-executed (cache reused): a, b and N more.\n" */
 void qe_mdprose_cached(struct qe_buf *b, const struct qe_review *r, long max);
 
-/* The footer line: thresholds, runner factor, machines, head and run links. */
-void qe_mdprose_footer(struct qe_buf *b, const struct qe_review *r, const struct qe_ghrun *run);
+/*
+ * The footer line: thresholds, runner factor, machines, head and run links.
+ * machine: the one machine every run of the report ran on, as Markdown
+ * (qe_evalmd_machine), named there once; NULL: the summary's "machines".
+ */
+void qe_mdprose_footer(struct qe_buf *b, const struct qe_review *r, const struct qe_ghrun *run, const char *machine);
 
 /* The job summary's "Compared" section; nothing without a diff summary. */
 void qe_mdprose_sources(struct qe_buf *b, const struct qe_review *r);

@@ -142,6 +142,16 @@ run_key(struct run *r, const char *k, char *v)
 	}
 	if (strcmp(k, "wall") == 0 || strcmp(k, "capture") == 0)
 		return seconds(v, strcmp(k, "wall") == 0 ? &r->wall : &r->capture);
+	if (strcmp(k, "timed_out") == 0) {	/* the runner shut the kernel down at its bound */
+		double bound;
+
+		if (seconds(v, &bound) < 0)
+			return -1;
+		free(r->error);
+		if (asprintf(&r->error, "timed out after %g s", bound) < 0)
+			qe_mem_oom();
+		return 0;
+	}
 	if (strcmp(k, "warm") == 0 || strcmp(k, "definition") == 0 || strcmp(k, "profile") == 0) {
 		if ((n = whole(v)) < 0)
 			return -1;

@@ -12,6 +12,8 @@
 #include "qe_stats.h"
 #include "qe_scalefit.h"
 #include "qe_hotspot.h"
+#include "qe_triage.h"
+#include "qe_record.h"
 
 /* 1 for the cell's own frames (its <module>, the builtin exec running it)
  * and the profiler's (its disable method). */
@@ -70,13 +72,96 @@ amdahl(cJSON *rec, const cJSON *top, double total, double cell)
 	qe_json_add_rounded(a, "limit", share < 1 ? qe_scalefit_amdahl(share, INFINITY) : NAN, 4);
 }
 
+/* A function to list and its self time (the compile row's: its outermost frame's cumulative). */
+struct row {
+	const cJSON *f;
+	double own;
+};
+
+static int
+by_own(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	return (x->own < y->own) - (x->own > y->own);
+}
+
+/*
+ * The rows of the profile: each function by its own time, the JIT
+ * compiler's frames (numba's dispatcher, its passes; JAX's compile) folded
+ * into one row whose time is the outermost frame's cumulative; into rows,
+ * their count. *top: the Python function to optimise.
+ */
+static int
+rows_of(const cJSON *fns, struct row *rows, struct row *compile, const cJSON **top)
+{
+	const cJSON *f;
+	int n = 0;
+
+	compile->f = NULL;
+	compile->own = 0;
+	cJSON_ArrayForEach(f, fns) {
+		int k = qe_triage_kind(qe_json_str(f, "function"), qe_json_str(f, "file"), NULL);
+
+		if (k < 0 || !isfinite(qe_json_num(f, "own_s")) || !isfinite(qe_json_num(f, "cumulative_s")) ||
+		    (own_frame(f) && strcmp(qe_json_str(f, "function"), "<module>") != 0))
+			continue;
+		if (k == QE_TK_COMPILE) {
+			if (qe_json_num(f, "cumulative_s") > compile->own)
+				*compile = (struct row){ f, qe_json_num(f, "cumulative_s") };
+			continue;
+		}
+		if (*top == NULL && qe_json_str(f, "file") != NULL && !own_frame(f))
+			*top = f;
+		rows[n++] = (struct row){ f, qe_json_num(f, "own_s") };
+	}
+	if (compile->f != NULL)
+		rows[n++] = *compile;
+	qsort(rows, n, sizeof *rows, by_own);
+	return n;
+}
+
+/* The compile row: one line for the compiler's frames. */
+static cJSON *
+compile_row(const struct row *r)
+{
+	cJSON *o = qe_json_check(cJSON_CreateObject());
+
+	qe_json_check(cJSON_AddStringToObject(o, "function", QE_HOTSPOT_COMPILE));
+	qe_json_check(cJSON_AddStringToObject(o, "file", "(compiler)"));
+	qe_json_check(cJSON_AddNumberToObject(o, "line", 0));
+	copy_member(o, r->f, "calls");
+	qe_json_add_rounded(o, "own_s", r->own, 6);
+	qe_json_add_rounded(o, "cumulative_s", r->own, 6);
+	return o;
+}
+
+/* As many rows as cover QE_HOTSPOT_COVER of the time by own time, at most QE_HOTSPOT_MAX; the share covered. */
+static double
+list_rows(cJSON *list, const struct row *rows, int n, const struct row *compile, double total)
+{
+	double covered = 0;
+	cJSON *o;
+
+	for (int i = 0; i < n && i < QE_HOTSPOT_MAX && covered < QE_HOTSPOT_COVER * total; i++) {
+		if (!(rows[i].own > 0))
+			break;
+		o = rows[i].f == compile->f ? compile_row(&rows[i]) : qe_json_check(cJSON_Duplicate(rows[i].f, 1));
+		qe_json_add_rounded(o, "share", fmin(1, rows[i].own / total), 4);
+		cJSON_AddItemToArray(list, o);
+		covered += rows[i].own;
+	}
+	return fmin(1, covered / total);
+}
+
 cJSON *
 qe_hotspot_record(const cJSON *prof, const cJSON *timed)
 {
-	const cJSON *fns = cJSON_GetObjectItemCaseSensitive(prof, "functions"), *f, *top = NULL;
+	const cJSON *fns = cJSON_GetObjectItemCaseSensitive(prof, "functions"), *top = NULL;
 	double total = qe_json_num(prof, "profile_s"), cell;
-	cJSON *rec, *list, *o;
-	int runs, n = 0;
+	struct row *rows, compile;
+	cJSON *rec;
+	int runs, n;
 
 	if (!cJSON_IsArray(fns) || !(total > 0))
 		return NULL;
@@ -93,17 +178,11 @@ qe_hotspot_record(const cJSON *prof, const cJSON *timed)
 	/* what cProfile saw of the profiled run's cell: little for time in C or imports */
 	qe_json_add_rounded(rec, "coverage", qe_json_num(prof, "cell_s") > 0 ?
 	    fmin(1, total / qe_json_num(prof, "cell_s")) : NAN, 4);
-	list = qe_json_check(cJSON_AddArrayToObject(rec, "functions"));
-	cJSON_ArrayForEach(f, fns) {
-		if (own_frame(f) || !isfinite(qe_json_num(f, "cumulative_s")))
-			continue;
-		if (top == NULL && qe_json_str(f, "file") != NULL)
-			top = f;
-		if (n++ >= QE_HOTSPOT_TOP)
-			continue;
-		cJSON_AddItemToArray(list, o = qe_json_check(cJSON_Duplicate(f, 1)));
-		qe_json_add_rounded(o, "share", fmin(1, qe_json_num(f, "cumulative_s") / total), 4);
-	}
+	rows = qe_xcalloc(cJSON_GetArraySize(fns) + 1, sizeof *rows);
+	n = rows_of(fns, rows, &compile, &top);
+	qe_json_add_rounded(rec, "covered", list_rows(qe_json_check(cJSON_AddArrayToObject(rec, "functions")),
+	    rows, n, &compile, total), 4);
+	free(rows);
 	if (top != NULL)
 		amdahl(rec, top, total, cell);
 	else

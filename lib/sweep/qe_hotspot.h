@@ -1,7 +1,8 @@
 /*
  * qe_hotspot.h - a profile record of qe-replicate (cProfile in a run of its
- * own) into a hotspot record: the cell's top functions with their share of
- * the cell, and Amdahl's bound of making the top one 10x faster.
+ * own) into a hotspot record: the cell's functions by self time with their
+ * share of the cell, and Amdahl's bound of making the top Python function
+ * 10x faster.
  *
  * Invariants:
  *  - the share is of the time cProfile saw in the cell (profile_s), so the
@@ -11,18 +12,27 @@
  *  - coverage is profile_s over the profiled run's own time of the cell:
  *    what cProfile saw (little when the time is in C outside any Python
  *    call it sees, or in the import machinery).
- *  - the cell's own frames (its <module>, the builtin exec that runs it)
- *    are never a hotspot; the function to optimise is the Python function
- *    (one with a file) with the most cumulative time: a builtin's time is
- *    counted over every caller.
+ *  - the builtin exec that runs the cell and the profiler are never a
+ *    hotspot; the cell's <module> is, by its own time (its top-level code);
+ *    the function to optimise is the Python function (one with a file,
+ *    neither <module> nor the compiler's) with the most cumulative time: a
+ *    builtin's time is counted over every caller.
  */
 #ifndef QE_HOTSPOT_H
 #define QE_HOTSPOT_H
 
 #include <cjson/cJSON.h>
 
-/* How many functions a hotspot record lists. */
-#define QE_HOTSPOT_TOP 5
+/*
+ * A hotspot lists functions by their own (self) time, as many as cover
+ * QE_HOTSPOT_COVER of the time cProfile saw, at most QE_HOTSPOT_MAX (the
+ * functions a profile record carries); the JIT compiler's frames (numba's
+ * dispatcher and passes, JAX's compile: qe_triage_kind's "compile") are one
+ * row, QE_HOTSPOT_COMPILE, timed by its outermost frame.
+ */
+#define QE_HOTSPOT_COVER 0.9
+#define QE_HOTSPOT_MAX 25
+#define QE_HOTSPOT_COMPILE "(JIT compilation)"
 
 /*
  * The hotspot record of profile record `prof` (the caller owns it); timed

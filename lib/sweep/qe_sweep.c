@@ -72,6 +72,7 @@ curve_of(struct qe_sweep *sw, const char *machine, const char *doc, const char *
 	c->document = qe_xstrdup(doc);
 	c->cell = cell != NULL ? qe_xstrdup(cell) : NULL;
 	c->axis = qe_xstrdup(axis);
+	c->code[0] = c->code[1] = NULL;
 	return sw->ncurves++;
 }
 
@@ -121,6 +122,24 @@ take_own(struct qe_sweep *sw, const cJSON *rec, const char *machine, const char 
 	cJSON_AddItemToObject(sw->own, key, qe_json_check(cJSON_Duplicate(own, 1)));
 }
 
+/* A cell run's source digest into its curve's version. */
+static void
+take_code(struct qe_sweep_curve *c, int head, const char *sha)
+{
+	if (c->code[head] == NULL)
+		c->code[head] = qe_xstrdup(sha != NULL ? sha : "");
+	else if (!qe_mem_streq(c->code[head], sha != NULL ? sha : ""))
+		c->code[head][0] = '\0';
+}
+
+/* 1 when a cell's code is one and the same in both versions: its time moves only with what it calls. */
+static int
+same_code(const struct qe_sweep_curve *c)
+{
+	return c->cell != NULL && c->code[0] != NULL && c->code[1] != NULL && c->code[0][0] != '\0' &&
+	    strcmp(c->code[0], c->code[1]) == 0;
+}
+
 /* One run of a sweep: a cell's, or the lecture's total (cells_seconds). */
 static int
 take_run(struct qe_sweep *sw, const cJSON *rec, const char *doc, int head, const char *file, long line)
@@ -148,6 +167,8 @@ take_run(struct qe_sweep *sw, const cJSON *rec, const char *doc, int head, const
 	sw->runs = qe_mem_grow(sw->runs, sw->nruns, &sw->capruns, sizeof *sw->runs, 64);
 	r = &sw->runs[sw->nruns++];
 	r->curve = curve_of(sw, machine, doc, cell, axis->string);
+	if (!lecture)
+		take_code(&sw->curves[r->curve], head, qe_json_str(rec, "source_sha256"));
 	r->x = axis->valuedouble;
 	r->head = head;
 	r->s = qe_json_num(rec, lecture ? "cells_seconds" : "duration_s");
@@ -359,6 +380,7 @@ qe_sweep_record(const struct qe_sweep *sw, size_t c)
 	qe_json_add_rounded(j, "low", cr.lo, 6);
 	qe_json_add_rounded(j, "high", cr.hi, 6);
 	qe_json_check(cJSON_AddBoolToObject(rec, "negligible", negligible(sw, c)));
+	qe_json_check(cJSON_AddBoolToObject(rec, "same_code", same_code(cv)));
 	qe_json_add_rounded(rec, "lecture_value", own, 6);
 	qe_json_add_rounded(rec, "speedup_at_lecture", isfinite(own) ? qe_scalefit_at(p, np, own) : NAN, 4);
 	qe_sweep_sentence(&b, rec, sw->ratio);
@@ -484,6 +506,8 @@ qe_sweep_free(struct qe_sweep *sw)
 		free(sw->curves[i].document);
 		free(sw->curves[i].cell);
 		free(sw->curves[i].axis);
+		free(sw->curves[i].code[0]);
+		free(sw->curves[i].code[1]);
 	}
 	free(sw->curves);
 	free(sw->runs);

@@ -33,6 +33,7 @@ struct qe_sweep_run {
 
 struct qe_sweep_curve {
 	char *machine, *document, *cell, *axis; /* cell NULL: the lecture's total */
+	char *code[2];  /* each version's source digest; "" once two differ within a version */
 };
 
 struct qe_sweep {

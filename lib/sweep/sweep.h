@@ -12,8 +12,10 @@
 #ifndef QE_SWEEP_SWEEP_H
 #define QE_SWEEP_SWEEP_H
 
+#include "qe_evidence.h"
 #include "qe_hotspot.h"
 #include "qe_scalefit.h"
 #include "qe_sweep.h"
+#include "qe_triage.h"
 
 #endif /* QE_SWEEP_SWEEP_H */
