@@ -227,6 +227,17 @@ ARM_NAME = re.compile(r"[A-Za-z0-9_.-]+\Z")
 VAR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
+def number(opt, text, kind, low):
+    """An option's value as kind, at least low, else trouble."""
+    try:
+        v = kind(text)
+    except ValueError:
+        v = None
+    if v is None or v != v or v < low or v == float("inf"):
+        raise Trouble(f"option '{opt}': '{text}' is not a number of at least {low}")
+    return v
+
+
 def arm_option(o, opt, val):
     """--arm NAME=NOTEBOOK[,env:VAR=VALUE]..., --compare NAME[,NAME], --compare-labelled,
     --compare-limit N into o."""
