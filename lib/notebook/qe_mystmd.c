@@ -657,9 +657,10 @@ qe_mystmd_builder(const char *which, const char *source, const char *build,
 	if (strcmp(which, "jupyter-book") == 0) {
 		qe_buf_addf(out, "builder=jupyter-book\nbuild=%s\n", build);
 		if (cache != NULL && cache[0] != '\0')
-			qe_buf_addf(out, "read=%s\n", cache);
+			qe_buf_addf(out, "read=%s\n", is_file(cache, "global.db") ? cache : "");
 		else
-			qe_buf_addf(out, "read=%s/.jupyter_cache\n", build);
+			qe_buf_addf(out, "read=%s%s\n", is_file(build, ".jupyter_cache/global.db") ? build : "",
+			    is_file(build, ".jupyter_cache/global.db") ? "/.jupyter_cache" : "");
 		return 0;
 	}
 	if (strcmp(which, "mystmd") != 0) {
@@ -671,7 +672,9 @@ qe_mystmd_builder(const char *which, const char *source, const char *build,
 	else
 		parent_of(build, &project);
 	qe_buf_addc(&project, '\0');
-	qe_buf_addf(out, "builder=mystmd\nbuild=%s/_build\nread=%s\n", project.data, project.data);
+	/* a build that executed: its cache, or its pages (a failure is never cached) */
+	qe_buf_addf(out, "builder=mystmd\nbuild=%s/_build\nread=%s\n", project.data,
+	    is_dir(project.data, "_build/execute") || is_dir(project.data, "_build/site/content") ? project.data : "");
 	qe_buf_free(&project);
 	return 0;
 }
