@@ -2,8 +2,10 @@
 # mode: before.  Arm the capture hook for the build's kernels, note the job's
 # start, and snapshot the baseline before the build adds to the cache: the
 # stamped report the weekly build left in the build folder, else the records
-# of the inherited cache itself, plus a copy of its global.db (so the after
-# step can tell the records this job created from inherited ones).  Nothing
+# of the inherited cache itself, plus a copy of a jupyter-cache's global.db
+# (so the after step can tell the records this job created from inherited
+# ones; a mystmd build's are told by the job's start).  Which builder and
+# which folders: qe-cache-extract --builder (lib.sh, locate).  Nothing
 # here fails the build: without a hook there are no per-cell times, without
 # a baseline no comparison.
 # shellcheck source=action/lib.sh
