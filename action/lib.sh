@@ -141,6 +141,7 @@ locate() {
 		warn "input builder '${QE_BUILDER:-auto}': qe-cache-extract --builder refused it (see above; or tools of another version than the action's scripts): the build is read as Jupyter Book's"
 		return 0
 	fi
+	# shellcheck disable=SC2034 # BUILDER and BUILD: read by the caller
 	while IFS= read -r line; do
 		case $line in
 		builder=*) BUILDER=${line#builder=} ;;
