@@ -72,6 +72,11 @@ REPO="$(cd "$TESTS_DIR/.." && pwd)"
 	                          for s in steps if s.get("uses", "").startswith("QuantEcon/qe-telemetry@")))
 	names = [s.get("name", s.get("uses")) for s in ci["jobs"]["preview"]["steps"]]
 	out.append(repr(names[names.index("Upload Execution Reports (HTML)") + 1]))
+	# lecture-python-programming: its preview restores what its new weekly saves
+	week = load("/lecture-python-programming/.github/workflows/cache.yml")
+	save = [s["with"] for s in week["jobs"]["cache"]["steps"] if s.get("uses", "").startswith("actions/cache/save@")][0]
+	rest = [s["with"] for s in my["jobs"]["preview"]["steps"] if s.get("uses", "").startswith("actions/cache/restore@")][0]
+	out.append("%s %s" % (save["path"] == rest["path"], save["key"].startswith(rest["restore-keys"])))
 	print("\n".join(out))
 	PY
 	assert_output - <<-'EOF'
@@ -83,6 +88,7 @@ REPO="$(cd "$TESTS_DIR/.." && pwd)"
 	False
 	Build HTML::run
 	'QuantEcon/qe-telemetry@v1'
+	True True
 	EOF
 	# the line the old README gave, pasted as it said: a second with: under checkout
 	f="$t/lecture-python.myst/.github/workflows/cache.yml"

@@ -655,12 +655,13 @@ qe_mystmd_builder(const char *which, const char *source, const char *build,
 		    ? "mystmd" : "jupyter-book";
 	qe_buf_reset(out);
 	if (strcmp(which, "jupyter-book") == 0) {
-		qe_buf_addf(out, "builder=jupyter-book\nbuild=%s\n", build);
-		if (cache != NULL && cache[0] != '\0')
-			qe_buf_addf(out, "read=%s\n", is_file(cache, "global.db") ? cache : "");
-		else
-			qe_buf_addf(out, "read=%s%s\n", is_file(build, ".jupyter_cache/global.db") ? build : "",
-			    is_file(build, ".jupyter_cache/global.db") ? "/.jupyter_cache" : "");
+		qe_buf_addf(out, "builder=jupyter-book\nbuild=%s\nread=", build);
+		if (cache != NULL && cache[0] != '\0') {
+			if (is_file(cache, "global.db"))
+				qe_buf_adds(out, cache);
+		} else if (is_file(build, ".jupyter_cache/global.db"))
+			qe_buf_addf(out, "%s/.jupyter_cache", build);
+		qe_buf_addc(out, '\n');
 		return 0;
 	}
 	if (strcmp(which, "mystmd") != 0) {

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # The simulated jobs of the action's tests (tests/action.bats,
-# tests/action-round3.bats): a job's environment, the lecture repository at
+# tests/action-round3.bats, tests/action-mystmd.bats): a job's environment, the lecture repository at
 # the runner's workspace path, the action's steps run as the runner runs
 # them (tests/action/run-action.py), the caller's own build step.  The
 # loading file sets A, REPO and PR_EVENT, and W (its BATS_FILE_TMPDIR) in
