@@ -123,6 +123,34 @@ cache_dir() {
 	fi
 }
 
+# locate: which builder made the build (the input builder; auto: the lecture
+# folder's myst.yml says mystmd), its build folder and what to extract, as
+# qe-cache-extract --builder decides, into BUILDER, BUILD and READ (empty:
+# nothing to read). A builder it refuses, or tools without --builder (a
+# bundle older than the scripts): a warning, and Jupyter Book's folders
+# from the inputs.
+locate() {
+	local out line args
+	args=("$(in_workspace "${QE_SOURCE_DIR:-lectures}")" "$(in_workspace "${QE_BUILD_DIR:-_build}")")
+	[ -z "${QE_CACHE_DIR:-}" ] || args+=("$(in_workspace "$QE_CACHE_DIR")")
+	BUILDER=jupyter-book
+	BUILD=${args[1]}
+	READ=$(cache_dir)
+	[ -f "$READ/global.db" ] || READ=
+	if ! out=$("$QE_BIN/qe-cache-extract" --builder "${QE_BUILDER:-auto}" "${args[@]}"); then
+		warn "input builder '${QE_BUILDER:-auto}': qe-cache-extract --builder refused it (see above; or tools of another version than the action's scripts): the build is read as Jupyter Book's"
+		return 0
+	fi
+	# shellcheck disable=SC2034 # BUILDER and BUILD: read by the caller
+	while IFS= read -r line; do
+		case $line in
+		builder=*) BUILDER=${line#builder=} ;;
+		build=*) BUILD=${line#build=} ;;
+		read=*) READ=${line#read=} ;;
+		esac
+	done <<< "$out"
+}
+
 # need_tools TOOL...: 0 when every tool is in QE_BIN and runs, else a warning
 # naming the missing ones (the step then does nothing)
 need_tools() {

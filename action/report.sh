@@ -96,8 +96,9 @@ pr_json() {
 	printf ',"key":"%s"}\n' "$(comment_key_digest)"
 }
 
-build=$(in_workspace "$QE_BUILD_DIR")
-cache=$(cache_dir)
+locate
+build=$BUILD
+cache=$READ
 root=$(in_workspace "$QE_SOURCE_DIR")
 records=$QE_STATE/records.ndjson
 report=$QE_STATE/report.ndjson
@@ -114,11 +115,11 @@ else
 	warn "the before step did not run in this job: records are not marked executed or inherited"
 fi
 : > "$records"
-if [ -f "$cache/global.db" ]; then
+if [ -n "$cache" ]; then
 	"$QE_BIN/qe-cache-extract" "${args[@]}" "$cache" > "$records" ||
 		warn "qe-cache-extract reported trouble (see above); the report holds the records it could read"
 else
-	warn "no jupyter-cache at ${cache#"${GITHUB_WORKSPACE:-}/"}: nothing to report"
+	warn "nothing to read of a $BUILDER build in ${build#"${GITHUB_WORKSPACE:-}/"} (jupyter-book: its .jupyter_cache; mystmd: execute/ or site/content/): nothing to report"
 fi
 
 stamp=()

@@ -16,11 +16,12 @@
 #include "notebook/notebook.h"
 
 enum { OPT_STALE_MARGIN = QE_OPT_FIRST, OPT_MAX_NOTEBOOK, OPT_MAX_ARCHIVE_ENTRIES,
-	OPT_MAX_ARCHIVE_BYTES, OPT_STORED, OPT_FAILED, OPT_EXECUTION_SECONDS, OPT_JUPYTER_EXECUTE, OPT_RUNS, OPT_LABELS };
+	OPT_MAX_ARCHIVE_BYTES, OPT_STORED, OPT_FAILED, OPT_EXECUTION_SECONDS, OPT_JUPYTER_EXECUTE, OPT_RUNS, OPT_LABELS, OPT_BUILDER };
 
 static const struct option longopts[] = {
 	{ "all",          no_argument,       NULL, 'a' },
 	{ "baseline",     required_argument, NULL, 'b' },
+	{ "builder",      required_argument, NULL, OPT_BUILDER },
 	{ "execution-seconds", required_argument, NULL, OPT_EXECUTION_SECONDS },
 	{ "failed",       required_argument, NULL, OPT_FAILED },
 	{ "help",         no_argument,       NULL, 'h' },
@@ -49,7 +50,8 @@ static const char usage[] =
     "                        [--failed reason] [--jupyter-execute dir] [path ...]\n"
     "       qe-cache-extract [-r root] --stored document cache\n"
     "       qe-cache-extract --runs dir\n"
-    "       qe-cache-extract --labels notebook.ipynb\n";
+    "       qe-cache-extract --labels notebook.ipynb\n"
+    "       qe-cache-extract --builder which source build [cache]\n";
 
 /* What main() needs beside the extraction's own settings. */
 struct cli {
@@ -58,6 +60,7 @@ struct cli {
 	const char *stored;		/* --stored: the document */
 	const char *runs;		/* --runs: qe-replicate's run folders */
 	int labels;			/* --labels */
+	const char *builder;		/* --builder: auto, jupyter-book or mystmd */
 };
 
 /* One notebook's records to stdout; a write error ends the program. */
@@ -132,6 +135,7 @@ option(int ch, const char *arg, void *ctx)
 	case OPT_FAILED: x->failed = arg; return 0;
 	case OPT_RUNS: c->runs = arg; return 0;
 	case OPT_LABELS: c->labels = 1; return 0;
+	case OPT_BUILDER: c->builder = arg; return 0;
 	case OPT_JUPYTER_EXECUTE: x->build_dir = arg; return 0;
 	case OPT_EXECUTION_SECONDS:
 		return number_arg("--execution-seconds", arg, &x->execution_seconds);
@@ -177,12 +181,30 @@ labels(struct qe_extract *x, int argc, char **argv)
 	return qe_json_finish(status);
 }
 
+/* --builder: which builder made the build and where its records are; the exit status. */
+static int
+builder(struct qe_extract *x, const char *which, int argc, char **argv)
+{
+	struct qe_buf out = { 0 };
+	int status = QE_EXIT_TROUBLE;
+
+	if (argc != 2 && argc != 3)
+		warnx("--builder takes the lecture folder, the build folder and the cache folder (optional), not %d operands", argc);
+	else if (qe_mystmd_builder(which, argv[0], argv[1], argc == 3 ? argv[2] : NULL, &out) == 0) {
+		fwrite(out.data, 1, out.len, stdout);
+		status = QE_EXIT_OK;
+	}
+	qe_buf_free(&out);
+	qe_extract_free(x);
+	return qe_json_finish(status);
+}
+
 int
 main(int argc, char *argv[])
 {
 	struct qe_extract x;
 	struct qe_paths ops = { 0 };
-	struct cli c = { &x, NULL, NULL, NULL, NULL, 0 };
+	struct cli c = { &x, NULL, NULL, NULL, NULL, 0, NULL };
 	const struct qe_cli cli = { "ab:hj:r:s:t:", longopts, usage, option, &c };
 	int status;
 
@@ -202,6 +224,8 @@ main(int argc, char *argv[])
 		return stored(&x, c.stored, argc, argv);
 	if (c.labels)
 		return labels(&x, argc, argv);
+	if (c.builder != NULL)
+		return builder(&x, c.builder, argc, argv);
 	if (c.runs != NULL) {	/* a run folder holds its own hook log */
 		struct qe_runs rs = QE_RUNS_OF(&x);
 

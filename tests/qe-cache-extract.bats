@@ -615,3 +615,52 @@ extract_durations() {
 	run -0 --separate-stderr qe-cache-extract "$T/book/_build/.jupyter_cache"
 	assert_equal "$(grep -c 'named from their code alone' <<< "$stderr")" 1
 }
+
+@test "--builder: auto is mystmd for a myst.yml without Jupyter Book 1's _config.yml or _toc.yml; each builder's build folder and what to read (nothing yet: read= empty)" {
+	local d="$BATS_TEST_TMPDIR"
+	mkdir -p "$d/my/lectures" "$d/jb/lectures" "$d/both/lectures" "$d/toc/lectures" "$d/jb/_build/.jupyter_cache"
+	touch "$d/my/lectures/myst.yml" "$d/both/lectures/myst.yml" "$d/both/lectures/_config.yml" \
+		"$d/toc/lectures/myst.yml" "$d/toc/lectures/_toc.yml" "$d/jb/lectures/_config.yml" "$d/jb/_build/.jupyter_cache/global.db"
+	for w in my jb both toc; do
+		run -0 --separate-stderr qe-cache-extract --builder auto "$d/$w/lectures" "$d/$w/_build"
+		assert_equal "$stderr" ""
+		echo "$w ${lines[0]}" >> "$d/got"
+	done
+	run -0 cat "$d/got"
+	assert_output "my builder=mystmd
+jb builder=jupyter-book
+both builder=jupyter-book
+toc builder=jupyter-book"
+	# mystmd: the project's own _build, whatever build says; read once it executed
+	run -0 qe-cache-extract --builder auto "$d/my/lectures" "$d/my/_build"
+	assert_output "builder=mystmd
+build=$d/my/lectures/_build
+read="
+	mkdir -p "$d/my/lectures/_build/execute"
+	run -0 qe-cache-extract --builder mystmd "$d/my/lectures" "$d/my/_build"
+	assert_line "read=$d/my/lectures"
+	# without myst.yml in source: the parent of build is the project
+	run -0 qe-cache-extract --builder mystmd "$d/jb/lectures" "$d/my/lectures/_build"
+	assert_output "builder=mystmd
+build=$d/my/lectures/_build
+read=$d/my/lectures"
+	# Jupyter Book: the cache given, else build's .jupyter_cache, read when it holds global.db
+	run -0 qe-cache-extract --builder jupyter-book "$d/jb/lectures" "$d/jb/_build"
+	assert_output "builder=jupyter-book
+build=$d/jb/_build
+read=$d/jb/_build/.jupyter_cache"
+	run -0 qe-cache-extract --builder jupyter-book "$d/jb/lectures" "$d/jb/_build" "$d/elsewhere"
+	assert_line "read="
+}
+
+@test "--builder: another builder, a path with a newline or a wrong number of operands is a usage error (exit 2, one line), nothing on stdout" {
+	run -2 --separate-stderr qe-cache-extract --builder sphinx a b
+	assert_output ""
+	assert_equal "$stderr" "qe-cache-extract: --builder: expected auto, jupyter-book or mystmd, got 'sphinx'"
+	run -2 --separate-stderr qe-cache-extract --builder auto $'a\nb' c
+	assert_output ""
+	assert_equal "$stderr" "qe-cache-extract: --builder: a path holds a newline"
+	run -2 --separate-stderr qe-cache-extract --builder auto a
+	assert_output ""
+	assert_equal "$stderr" "qe-cache-extract: --builder takes the lecture folder, the build folder and the cache folder (optional), not 1 operands"
+}

@@ -61,7 +61,7 @@ REPO="$(cd "$TESTS_DIR/.." && pwd)"
 	        hunks[f] = [0, 0]
 	    elif f and ln.startswith("+"):
 	        hunks[f][0] += 1
-	    elif f and ln.startswith("-") and not ln.startswith("--- a/"):
+	    elif f and ln.startswith("-") and not ln.startswith("--- a/") and ln != "--- /dev/null":
 	        hunks[f][1] += 1
 	whole = [l for l in open(root + "/workflows/qe-telemetry.yml").read().split("\n") if l and not l.startswith("#")]
 	# the table: | REPOSITORY `FILE` (...) | + | - | what |
@@ -101,9 +101,11 @@ REPO="$(cd "$TESTS_DIR/.." && pwd)"
 	assert_output - <<-'EOF'
 	lecture-python.myst cache.yml +7 -3
 	lecture-python.myst ci.yml +6 -0
-	lecture-python-programming ci.yml +12 -4
+	lecture-python-programming ci.yml +15 -7
+	lecture-python-programming cache.yml +31 -0
 	* qe-telemetry.yml +10 -0
 	lecture-python.myst total +23 -3
+	lecture-python-programming total +56 -7
 	diff quote of lecture-python.myst/.github/workflows/cache.yml, lecture-python.myst/.github/workflows/ci.yml
 	qe-telemetry.yml quoted
 	env example follows the advice

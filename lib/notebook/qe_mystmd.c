@@ -572,6 +572,17 @@ qe_mystmd_page(struct qe_mystmd *m, const char *where, const char *bytes, size_t
 	return ret;
 }
 
+/* 1 when dir/sub is a regular file */
+static int
+is_file(const char *dir, const char *sub)
+{
+	char path[4096];
+	struct stat sb;
+
+	snprintf(path, sizeof path, "%s/%s", dir, sub);
+	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
 static int
 is_dir(const char *dir, const char *sub)
 {
@@ -605,6 +616,68 @@ qe_mystmd_is_project(const char *path, struct qe_buf *root)
 	qe_buf_addc(root, '\0');
 	root->len--;
 	return 1;
+}
+
+/* path without its trailing '/'s and its last component into b ("." for none) */
+static void
+parent_of(const char *path, struct qe_buf *b)
+{
+	size_t n = strlen(path);
+
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	while (n > 0 && path[n - 1] != '/')
+		n--;
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	qe_buf_reset(b);
+	if (n == 0)
+		qe_buf_adds(b, ".");
+	else
+		qe_buf_add(b, path, n);
+	qe_buf_addc(b, '\0');
+	b->len--;
+}
+
+int
+qe_mystmd_builder(const char *which, const char *source, const char *build,
+    const char *cache, struct qe_buf *out)
+{
+	struct qe_buf project = { 0 };
+	int myst = is_dir(source, "myst.yml");
+
+	if (strchr(source, '\n') || strchr(build, '\n') || (cache && strchr(cache, '\n'))) {
+		warnx("--builder: a path holds a newline");
+		return -1;
+	}
+	if (strcmp(which, "auto") == 0)
+		which = myst && !is_file(source, "_config.yml") && !is_file(source, "_toc.yml")
+		    ? "mystmd" : "jupyter-book";
+	qe_buf_reset(out);
+	if (strcmp(which, "jupyter-book") == 0) {
+		qe_buf_addf(out, "builder=jupyter-book\nbuild=%s\nread=", build);
+		if (cache != NULL && cache[0] != '\0') {
+			if (is_file(cache, "global.db"))
+				qe_buf_adds(out, cache);
+		} else if (is_file(build, ".jupyter_cache/global.db"))
+			qe_buf_addf(out, "%s/.jupyter_cache", build);
+		qe_buf_addc(out, '\n');
+		return 0;
+	}
+	if (strcmp(which, "mystmd") != 0) {
+		warnx("--builder: expected auto, jupyter-book or mystmd, got '%s'", which);
+		return -1;
+	}
+	if (myst)
+		qe_buf_adds(&project, source);
+	else
+		parent_of(build, &project);
+	qe_buf_addc(&project, '\0');
+	/* a build that executed: its cache, or its pages (a failure is never cached) */
+	qe_buf_addf(out, "builder=mystmd\nbuild=%s/_build\nread=%s\n", project.data,
+	    is_dir(project.data, "_build/execute") || is_dir(project.data, "_build/site/content") ? project.data : "");
+	qe_buf_free(&project);
+	return 0;
 }
 
 static int

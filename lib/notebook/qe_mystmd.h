@@ -72,6 +72,22 @@ struct qe_mystmd {
  */
 int qe_mystmd_is_project(const char *path, struct qe_buf *root);
 
+/*
+ * Which builder made a lecture build, and where its records are
+ * (qe-cache-extract --builder, for the action): which is "auto",
+ * "jupyter-book" or "mystmd"; source the lecture folder, build the build
+ * folder, cache the jupyter-cache folder given (NULL or "": build's
+ * .jupyter_cache). auto is mystmd when source holds myst.yml and neither
+ * _config.yml nor _toc.yml (Jupyter Book 1's), else jupyter-book. For
+ * mystmd the project is source when it holds myst.yml, else build's
+ * parent, and the build folder is the project's _build (myst writes
+ * nowhere else); the records are read from the project. Three lines go
+ * into out: builder=, build=, read= (the operand of the extraction).
+ * -1 after a message for an unknown which or a path holding a newline.
+ */
+int qe_mystmd_builder(const char *which, const char *source, const char *build,
+    const char *cache, struct qe_buf *out);
+
 /* The records of the project folder `root`, handed to m->emit. */
 void qe_mystmd_extract(struct qe_mystmd *m, const char *root);
 

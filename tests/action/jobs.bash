@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # The simulated jobs of the action's tests (tests/action.bats,
-# tests/action-round3.bats): a job's environment, the lecture repository at
+# tests/action-round3.bats, tests/action-mystmd.bats): a job's environment, the lecture repository at
 # the runner's workspace path, the action's steps run as the runner runs
 # them (tests/action/run-action.py), the caller's own build step.  The
 # loading file sets A, REPO and PR_EVENT, and W (its BATS_FILE_TMPDIR) in
@@ -12,6 +12,18 @@
 # make install lays them out; the weekly build on main (a fresh checkout, a
 # full build) and its build-cache artifact, W/build-cache
 runner_and_weekly_build() {
+	runner_tools
+	job weekly schedule
+	checkout
+	ws_commit "Initial lectures"
+	act before
+	runjob /usr/bin/python3 "$A/build.py" lectures _build
+	act after
+	cp -a "$WS/_build" "$W/build-cache"
+}
+
+# runner_tools (setup_file): W/nojq and W/seed, as above
+runner_tools() {
 	mkdir -p "$W/nojq"
 	local f t
 	for f in /usr/local/bin/* /usr/bin/* /bin/*; do
@@ -25,14 +37,6 @@ runner_and_weekly_build() {
 	ln -s "$REPO/hook/qe-hook" "$W/seed/bin/qe-hook"
 	ln -s "$REPO/hook/qe-replicate" "$W/seed/bin/qe-replicate"
 	cp "$REPO/hook/qe_telemetry_startup.py" "$REPO"/hook/qe_replicate_*.py "$W/seed/share/qe-telemetry/"
-
-	job weekly schedule
-	checkout
-	ws_commit "Initial lectures"
-	act before
-	runjob /usr/bin/python3 "$A/build.py" lectures _build
-	act after
-	cp -a "$WS/_build" "$W/build-cache"
 }
 
 # gh_state (setup): the stand-in GitHub API's state and log, empty, per test
