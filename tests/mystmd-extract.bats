@@ -58,8 +58,17 @@ setup_file() {
 	mkdir -p "$w/nb/dynamics"
 	cp "$SHARED_FIXTURES/notebooks/base/lectures/intro.md" "$w/nb/"
 	cp "$SHARED_FIXTURES/notebooks/base/lectures/dynamics/markov.md" "$w/nb/dynamics/"
-	printf 'version: 1\nproject:\n  id: qe-mystnb-book-as-mystmd\n  toc:\n    - file: intro.md\n    - file: dynamics/markov.md\n' \
-		> "$w/nb/myst.yml"
+	# a site: without one myst executes nothing
+	cat > "$w/nb/myst.yml" <<-EOF
+		version: 1
+		project:
+		  id: qe-mystnb-book-as-mystmd
+		  toc:
+		    - file: intro.md
+		    - file: dynamics/markov.md
+		site:
+		  template: book-theme
+	EOF
 	BOOK=nb build 6
 }
 
