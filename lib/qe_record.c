@@ -54,8 +54,8 @@ const struct qe_record_field qe_record_fields[] = {
 	{ "jit_compiles", QE_RT_NUM, CELL, DIFF, QE_RK_JIT_N },
 	{ "jit_compile_s", QE_RT_NUM, CELL, DIFF, QE_RK_JIT_S },
 	{ "jit_functions", QE_RT_OBJ, CELL, DIFF, QE_RK_JIT_FN },
-	{ "engine", QE_RT_STR, NB, DIFF, -1 },
-	{ "concurrent", QE_RT_ARR, NB, DIFF, -1 },
+	{ "engine", QE_RT_STR, NB, DIFF, QE_RK_ENGINE },
+	{ "concurrent", QE_RT_ARR, NB, DIFF, QE_RK_CONCURRENT },
 };
 const size_t qe_record_nfields = sizeof qe_record_fields / sizeof *qe_record_fields;
 
@@ -255,6 +255,7 @@ TABLE(qe_vocab_moves, "moved", "slower", "faster", "same", "unknown", "machine",
 TABLE(qe_vocab_causes, "cause", "edit", "environment", "runner", "kernel", "unexplained");
 TABLE(qe_vocab_versions, "version", "base", "head");
 TABLE(qe_vocab_machines, "machines", "same", "different", "unknown");
+TABLE(qe_vocab_engines, "engine", "jupyter-cache", "mystmd");
 TABLE(qe_vocab_crossovers, "crossover", "head-wins-above", "head-loses-above", "head-wins-throughout",
     "head-loses-throughout", "crosses-repeatedly", "too-few-sizes");
 TABLE(qe_vocab_sweep_clear, "sweep clear", "head-faster", "head-slower", "overlap");
@@ -271,7 +272,7 @@ const struct qe_vocab *const qe_vocabularies[] = {
 	&qe_vocab_verdict_rules, &qe_vocab_series_words, &qe_vocab_levels, &qe_vocab_add_results, &qe_vocab_prov_whats,
 	&qe_vocab_compare_bys, &qe_vocab_moves, &qe_vocab_causes, &qe_vocab_versions, &qe_vocab_machines,
 	&qe_vocab_fidelity, &qe_vocab_fidelity_answers, &qe_vocab_crossovers, &qe_vocab_sweep_clear,
-	&qe_vocab_speeds, &qe_vocab_time_kinds, &qe_vocab_triage, &qe_vocab_triage_binding, NULL
+	&qe_vocab_speeds, &qe_vocab_time_kinds, &qe_vocab_triage, &qe_vocab_triage_binding, &qe_vocab_engines, NULL
 };
 
 int

@@ -238,6 +238,13 @@ extern const struct qe_vocab qe_vocab_causes;
 enum qe_machines { QE_MA_SAME, QE_MA_DIFFERENT, QE_MA_UNKNOWN, QE_NMACHINES };
 extern const struct qe_vocab qe_vocab_machines;
 
+/*
+ * What executed a side's documents (diff summary's engines): a notebook
+ * record's "engine" (mystmd), else jupyter-cache for input cache.
+ */
+enum qe_engine { QE_EN_JCACHE, QE_EN_MYSTMD, QE_NENGINES };
+extern const struct qe_vocab qe_vocab_engines;
+
 /* Which version a qe-replicate record ran (schema/common.json version). */
 enum qe_version { QE_VER_BASE, QE_VER_HEAD, QE_NVERSIONS };
 extern const struct qe_vocab qe_vocab_versions;

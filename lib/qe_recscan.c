@@ -20,7 +20,7 @@ qe_recscan_key(const char *k, size_t n)
 		    K("label") ? QE_RK_LABEL : -1;
 	case 6:
 		return K("origin") ? QE_RK_ORIGIN : K("status") ? QE_RK_STATUS : K("warm_s") ? QE_RK_WARM_S :
-		    K("values") ? QE_RK_VALUES : -1;
+		    K("values") ? QE_RK_VALUES : K("engine") ? QE_RK_ENGINE : -1;
 	case 7:
 		return K("current") ? QE_RK_CURRENT : K("version") ? QE_RK_VERSION : -1;
 	case 8:
@@ -31,7 +31,7 @@ qe_recscan_key(const char *k, size_t n)
 	case 10:
 		return K("duration_s") ? QE_RK_DURATION : K("first_line") ? QE_RK_FIRST_LINE :
 		    K("provenance") ? QE_RK_PROVENANCE : K("kernel_env") ? QE_RK_KENV : K("code_cells") ? QE_RK_CODE_CELLS :
-		    K("warm_error") ? QE_RK_WARM_ERROR : -1;
+		    K("warm_error") ? QE_RK_WARM_ERROR : K("concurrent") ? QE_RK_CONCURRENT : -1;
 	case 11:
 		return K("timing_note") ? QE_RK_TNOTE : -1;
 	case 12:
@@ -402,6 +402,8 @@ member(struct qe_recscan *sc, int id, unsigned pos, struct qe_recline *l)
 		return (l->values = sc->own[3] = tree(s)) ? 0 : -1;
 	if (id == QE_RK_JIT_FN && t == QE_JS_OBJ)
 		return (l->jitfn = sc->own[4] = tree(s)) ? 0 : -1;
+	if (id == QE_RK_CONCURRENT && t == QE_JS_ARR)
+		return (l->concurrent = sc->own[5] = tree(s)) ? 0 : -1;
 	return qe_js_skip(s) < 0 ? -1 : 0;
 }
 
@@ -478,6 +480,8 @@ qe_recscan_tree(struct qe_recscan *sc, const cJSON *t, struct qe_recline *l)
 					l->values = v;
 				else if (type == QE_JS_OBJ && id == QE_RK_JIT_FN)
 					l->jitfn = v;
+				else if (type == QE_JS_ARR && id == QE_RK_CONCURRENT)
+					l->concurrent = v;
 			}
 		}
 		pos++;

@@ -19,7 +19,8 @@
  *  - a member's value is given as its JSON type and, for strings and
  *    numbers, its value as cJSON reads it; "provenance", "timeout_cell"
  *    and "kernel_env" as trees when they are objects, "values" (qe-replicate
- *    --compare) when an array, "jit_functions" when an object. Everything given
+ *    --compare) and "concurrent" (mystmd) when arrays, "jit_functions" when an
+ *    object. Everything given
  *    borrows from the struct qe_recscan until its next line.
  *  - the common case is read here, the rest by qe_jscan at the same cursor:
  *    a key or string of plain ASCII (no escape, no control byte, nothing
@@ -49,7 +50,7 @@ enum { QE_RK_KIND, QE_RK_DOCUMENT, QE_RK_INDEX, QE_RK_SOURCE, QE_RK_DURATION, QE
 	QE_RK_LABEL, QE_RK_ORIGIN, QE_RK_OUTPUT, QE_RK_PROVENANCE, QE_RK_STATUS, QE_RK_TIMEOUT,
 	QE_RK_TNOTE, QE_RK_TSRC, QE_RK_KENV, QE_RK_RESULT, QE_RK_WARM_S, QE_RK_PEAK_GROWTH,
 	QE_RK_VERSION, QE_RK_CODE_CELLS, QE_RK_NAME, QE_RK_RSS, QE_RK_WARM_NOTE, QE_RK_WARM_ERROR,
-	QE_RK_WARM_NB, QE_RK_ARM, QE_RK_VALUES, QE_RK_JIT_N, QE_RK_JIT_S, QE_RK_JIT_FN, QE_RK_N };
+	QE_RK_WARM_NB, QE_RK_ARM, QE_RK_VALUES, QE_RK_JIT_N, QE_RK_JIT_S, QE_RK_JIT_FN, QE_RK_ENGINE, QE_RK_CONCURRENT, QE_RK_N };
 
 struct qe_recdup {
 	unsigned pos;			/* its place in the record */
@@ -63,6 +64,7 @@ struct qe_recline {
 	const cJSON *prov, *tc, *kenv;	/* "provenance", "timeout_cell", "kernel_env" when objects,
 					 * else NULL */
 	const cJSON *values, *jitfn;	/* "values" when an array, "jit_functions" when an object */
+	const cJSON *concurrent;	/* "concurrent" when an array */
 	int reused;			/* prov is the previous line's tree, known by its bytes */
 	unsigned pos[QE_RK_N];		/* a member's place in the record (0 first) */
 	const struct qe_recdup *dup;	/* later occurrences of read members, in order: */
@@ -79,8 +81,8 @@ struct qe_recscan {
 	size_t off[QE_RK_N];
 	struct qe_buf psuffix;		/* the last provenance that ended its line, to that end */
 	cJSON *ptree;			/* its tree */
-	cJSON *own[5];			/* this line's own provenance, timeout_cell, kernel_env, values
-					 * and jit_functions trees */
+	cJSON *own[6];			/* this line's own provenance, timeout_cell, kernel_env, values,
+					 * jit_functions and concurrent trees */
 	/* the keys of the previous line's first members, read plain: each as its bytes '"key":' */
 	struct qe_buf pk;
 	unsigned pkoff[QE_RS_NPK + 1];	/* key i is pk.data[pkoff[i] .. pkoff[i + 1]) */

@@ -58,6 +58,7 @@ UNIT_DIR=$TESTS_DIR/../build/unit
 	assert_line "time kind: $(words '."$defs".time_kinds.required' "$S/sweep.json")"
 	assert_line "triage: $(words '."$defs".triage.properties.decision.enum' "$S/sweep.json")"
 	assert_line "triage binding: $(words '."$defs".triage.properties.binding.enum' "$S/sweep.json")"
+	assert_line "engine: $(words '."$defs".engine.enum' "$S/diff.json")"
 }
 
 @test "the record model is the schema's: each field of lib/qe_record.c's table is a property of its kind's schema with a type the schema allows" {

@@ -4,28 +4,38 @@
 # ipykernel, the capture hook armed (a private IPYTHONDIR the server's
 # kernels inherit), offline `myst build --site --execute` of the book in
 # tests/fixtures/mystmd/book (its {exec-time} plugin left out: not what is
-# tested here).  Three builds of one copy, in setup_file (shared by the tests):
+# tested here).  Builds, in setup_file (shared by the tests):
 #   1  cold, --execute-parallel 3
 #   2  after a prose-only edit of dynamics/markov.md
 #   3  after a code edit of dynamics/solow.md
+# and of a second copy (book2), for qe-comment:
+#   4  cold, one document at a time: the A/A pair of build 1 at another load
+#   5  intro's slow-sleep 0.3 s -> 1.3 s, the cache removed: every document
+#      executed again, three at a time
+# and of the shared MyST-NB book's intro and dynamics/markov as a mystmd
+# project (nb), against the hook fixture's jupyter-cache of the same book:
+#   6  cold
 # each read with -s (the build's start) and the hook log.  The .ipynb form of
 # the cache is read from tests/fixtures/mystmd/ipynb-form (see its README).
 # Every build's Jupyter server and kernels are ended (tests/mystmd.bash).
 load helper
 load mystmd
 
-# build N [MYST-ARGS...]: build the book, then extract it into bN.ndjson (stderr bN.err)
+# [BOOK=DIR] build N [MYST-ARGS...]: build the book (DIR, default book), then extract it
+# into bN.ndjson (stderr bN.err).  Each book its own hook log (hook.log for book): the
+# books name their documents alike, and of several runs of a document the newest counts
 build() {
-	local w=$BATS_FILE_TMPDIR n=$1
+	local w=$BATS_FILE_TMPDIR n=$1 book=${BOOK:-book} log
 	shift
+	log=$w/hook${BOOK:+-$BOOK}.log
 	date -u +%Y-%m-%dT%H:%M:%S.%6NZ > "$w/since$n"
 	myst_env "$w/env"
 	echo "$MYST_TOKEN" >> "$w/tokens"
 	(
-		export IPYTHONDIR="$w/ipython" QE_TELEMETRY_LOG="$w/hook.log"
-		myst_build "$w/book" --execute "$@" > "$w/build$n.out" || true
+		export IPYTHONDIR="$w/ipython" QE_TELEMETRY_LOG="$log"
+		myst_build "$w/$book" --execute "$@" > "$w/build$n.out" || true
 	)
-	qe-cache-extract -t "$w/hook.log" -s "$(cat "$w/since$n")" "$w/book" > "$w/b$n.ndjson" 2> "$w/b$n.err" || true
+	qe-cache-extract -t "$log" -s "$(cat "$w/since$n")" "$w/$book" > "$w/b$n.ndjson" 2> "$w/b$n.err" || true
 }
 
 setup_file() {
@@ -39,6 +49,27 @@ setup_file() {
 	build 2
 	sed -i 's/time.sleep(0.8)/time.sleep(0.6)/' "$w/book/dynamics/solow.md"
 	build 3
+	cp -R "$TESTS_DIR/fixtures/mystmd/book" "$w/book2"
+	sed -i '/plugins:/d; /exec-time.mjs/d' "$w/book2/myst.yml"
+	BOOK=book2 build 4 --execute-parallel 1
+	sed -i 's/time.sleep(0.3)/time.sleep(1.3)/' "$w/book2/intro.md"
+	rm -r "$w/book2/_build/execute"
+	BOOK=book2 build 5 --execute-parallel 3
+	mkdir -p "$w/nb/dynamics"
+	cp "$SHARED_FIXTURES/notebooks/base/lectures/intro.md" "$w/nb/"
+	cp "$SHARED_FIXTURES/notebooks/base/lectures/dynamics/markov.md" "$w/nb/dynamics/"
+	# a site: without one myst executes nothing
+	cat > "$w/nb/myst.yml" <<-EOF
+		version: 1
+		project:
+		  id: qe-mystnb-book-as-mystmd
+		  toc:
+		    - file: intro.md
+		    - file: dynamics/markov.md
+		site:
+		  template: book-theme
+	EOF
+	BOOK=nb build 6
 }
 
 setup() {
@@ -179,6 +210,89 @@ tools/params#params-sleep params-sleep"
 	run -0 jq -r 'select(.kind == "cell-diff" and .document == "dynamics/solow") | .name' "$W/diff.ndjson"
 	assert_line "solow-sleep"
 	run -0 validate "$W/diff.ndjson"
+}
+
+# flagged FILE: the comment's top-table rows that flag something (slower, faster, failing)
+flagged() {
+	grep -E '^\| (🔴|🟢|❌|🟠)' "$1" || true
+}
+
+@test "mystmd comment: a designed slower cell (intro's slow-sleep 0.3 s -> 1.3 s) is named, and nothing else" {
+	run -0 validate "$W/b4.ndjson" "$W/b5.ndjson"
+	# build 5 executed every document again
+	[ "$(jq -s '[.[] | select(.kind == "notebook" and .origin == "executed")] | length' "$W/b5.ndjson")" -eq 6 ]
+	qe-cell-diff "$W/b4.ndjson" "$W/b5.ndjson" > "$W/slow.ndjson"
+	run -0 validate "$W/slow.ndjson"
+	run -0 jq -r 'select(.kind == "cell-diff" and (.verdict == "regression" or .verdict == "improvement")) | "\(.document) \(.name) \(.verdict)"' "$W/slow.ndjson"
+	assert_output "intro slow-sleep regression"
+	qe-comment "$W/slow.ndjson" > "$W/slow.md"
+	run -0 flagged "$W/slow.md"
+	assert_line --index 0 --regexp '^\| 🔴 slower \| intro \| slow-sleep \| '
+	# the lecture's own row may follow (its total moved by the same second); no other document, no other cell
+	refute_output --regexp '\| (dynamics|errors|tools)/'
+	[ "$(grep -c 'slow-sleep' <<< "$output")" -eq 1 ]
+	[ "${#lines[@]}" -le 2 ]
+	# a regression: -e says so
+	run -1 qe-cell-diff -e "$W/b4.ndjson" "$W/b5.ndjson"
+}
+
+@test "mystmd comment: a flagged cell of a document that ran beside others says so, naming them (the head record's concurrent)" {
+	# the oracle: build 5's intro record (its concurrent is checked against the hook log above, for build 1)
+	want=$(jq -r 'select(.kind == "notebook" and .document == "intro") | .concurrent | if length > 3 then "ran beside \(length) other documents" else "ran beside \(length) other document\(if length == 1 then "" else "s" end) (\(join(", ")))" end' "$W/b5.ndjson")
+	# three at a time, intro's 1.3 s sleep outlasts its neighbours' starts
+	[ "$(jq -r 'select(.kind == "notebook" and .document == "intro") | .concurrent | length' "$W/b5.ndjson")" -ge 1 ]
+	run -0 jq -r 'select(.kind == "cell-diff" and .name == "slow-sleep") | .concurrent_head | join(",")' "$W/slow.ndjson"
+	assert_output "$(jq -r 'select(.kind == "notebook" and .document == "intro") | .concurrent | join(",")' "$W/b5.ndjson")"
+	run -0 grep -F '| slow-sleep |' "$W/slow.md"
+	assert_output --partial "$want"
+	# an unflagged row of the same document does not say it
+	run -0 grep -F '| directive-label |' "$W/slow.md"
+	refute_output --partial "ran beside"
+	# nor does a serial build's (build 4: no document beside another)
+	qe-cell-diff "$W/b5.ndjson" "$W/b4.ndjson" | qe-comment > "$W/fast.md"
+	run -0 grep -F 'slow-sleep' "$W/fast.md"
+	assert_output --partial "faster"
+	refute_output --partial "ran beside"
+}
+
+@test "mystmd comment: an A/A pair (build 1 three at a time, build 4 one at a time) flags nothing" {
+	qe-cell-diff "$W/b1.ndjson" "$W/b4.ndjson" > "$W/aa.ndjson"
+	run -0 jq -r 'select(.kind == "diff-summary") | [.cells.regression, .cells.improvement, .notebooks.regression, .notebooks.improvement] | join(" ")' "$W/aa.ndjson"
+	assert_output "0 0 0 0"
+	# every document compared, its cells matched
+	[ "$(jq -s '[.[] | select(.kind == "cell-diff" and .base_index != null and .head_index != null)] | length' "$W/aa.ndjson")" -ge 16 ]
+	qe-comment "$W/aa.ndjson" > "$W/aa.md"
+	run -0 flagged "$W/aa.md"
+	assert_output ""
+	run -1 grep 'ran beside' "$W/aa.md"
+	run -0 qe-cell-diff -e "$W/b1.ndjson" "$W/b4.ndjson"
+}
+
+@test "mystmd comment: a MyST-NB (jupyter-cache) base against a mystmd head compares document by document and names the engines" {
+	local H=$TESTS_DIR/fixtures/hook/cache
+	# the hook fixture's jupyter-cache 1.0.1 (MyST-NB 0.17.2's) and this mystmd, as pip lists give them
+	printf '[{"name": "jupyter-cache", "version": "1.0.1"}, {"name": "myst-nb", "version": "0.17.2"}]\n' > "$W/pip-base.json"
+	printf '[{"name": "mystmd", "version": "%s"}]\n' "$("$MYST" --version | tr -d v)" > "$W/pip-head.json"
+	qe-cache-extract -t "$H/hook.log" "$H/.jupyter_cache" | qe-stamp -p "$W/pip-base.json" > "$W/mystnb.ndjson"
+	qe-stamp -p "$W/pip-head.json" "$W/b6.ndjson" > "$W/b6s.ndjson"
+	qe-cell-diff "$W/mystnb.ndjson" "$W/b6s.ndjson" > "$W/engines.ndjson"
+	run -0 validate "$W/engines.ndjson"
+	run -0 jq -c 'select(.kind == "diff-summary") | .engines' "$W/engines.ndjson"
+	assert_output '{"base":{"engine":"jupyter-cache","version":"1.0.1"},"head":{"engine":"mystmd","version":"1.8.3"}}'
+	# both documents of the head found in the base by name, every cell of theirs matched by its code
+	run -0 jq -r 'select(.kind == "notebook-diff" and .verdict != "removed") | .document' "$W/engines.ndjson"
+	assert_output "dynamics/markov
+intro"
+	run -0 jq -r 'select(.kind == "cell-diff" and (.document == "intro" or .document == "dynamics/markov")) | "\(.base_index == .head_index) \(.verdict)"' "$W/engines.ndjson"
+	[ "${#lines[@]}" -eq 10 ]
+	refute_output --partial false
+	refute_output --regexp ' (new|removed)$'
+	qe-comment "$W/engines.ndjson" > "$W/engines.md"
+	run -0 grep -F 'Engines differ' "$W/engines.md"
+	assert_output '> - **Engines differ**: base executed by `jupyter-cache` `1.0.1`, head by `mystmd` `1.8.3`. Lectures are compared by name and cells by their code; a change may be the engine'"'"'s.'
+	# two mystmd builds: no such line
+	qe-cell-diff "$W/b1.ndjson" "$W/b4.ndjson" | qe-comment > "$W/same.md"
+	run -1 grep -F 'Engines differ' "$W/same.md"
 }
 
 @test "mystmd: the .ipynb cache form (upstream's writer): per-document duration, its timestamp, the same digests as the .json form" {

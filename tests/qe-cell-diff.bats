@@ -708,6 +708,43 @@ PY
 	done
 }
 
+@test "pull reader: a notebook record's engine and concurrent (mystmd) read alike from the line and the tree; the diff carries them; a concurrent that is no array is refused" {
+	# head: intro as a mystmd record that ran beside two documents, dynamics/markov beside none
+	jq -c 'if .kind == "notebook" and .document == "intro" then . + {engine: "mystmd", concurrent: ["dynamics/markov", "a_b"]}
+		elif .kind == "notebook" and .document == "dynamics/markov" then . + {engine: "mystmd", concurrent: []} else . end' \
+		stamped-head-same.ndjson > "$T/head"
+	for f in "" "-f true"; do
+		run -0 qe-cell-diff $f stamped-base.ndjson "$T/head"
+		printf '%s\n' "$output" > "$T/diff"
+		run -0 validate "$T/diff"
+		run -0 jq -c 'select(.kind == "diff-summary") | .engines' "$T/diff"
+		assert_output '{"base":{"engine":"jupyter-cache","version":null},"head":{"engine":"jupyter-cache","version":null}}'
+		run -0 jq -r 'select(.kind != "diff-summary") | "\(.kind) \(.document) \(.concurrent_head // "absent" | tostring)"' "$T/diff"
+		assert_line 'notebook-diff intro ["dynamics/markov","a_b"]'
+		assert_line 'cell-diff intro ["dynamics/markov","a_b"]'
+		assert_line 'notebook-diff dynamics/markov []'
+		assert_line 'notebook-diff broken absent'
+		refute_line --regexp '^cell-diff (broken|images) \['
+	done
+	# the side's first notebook record names the engine: intro's first in the head is not the first record
+	jq -c 'if .kind == "notebook" then . + {engine: "mystmd"} else . end' stamped-head-same.ndjson > "$T/head2"
+	run -0 qe-cell-diff stamped-base.ndjson "$T/head2"
+	run -0 jq -c 'select(.kind == "diff-summary") | [.engines.base.engine, .engines.head.engine]' <<< "$output"
+	assert_output '["jupyter-cache","mystmd"]'
+	# the comment: "ran beside" only on a flagged row, names escaped
+	run -0 sh -c 'qe-cell-diff stamped-base.ndjson "$1" | qe-comment' sh "$T/head"
+	assert_output --partial 'ran beside 2 other documents (dynamics/markov, a\_b)'
+	refute_output --partial 'Engines differ'
+	run -0 sh -c 'qe-cell-diff stamped-base.ndjson "$1" | qe-comment' sh "$T/head2"
+	assert_output --partial '**Engines differ**: base executed by `jupyter-cache`, head by `mystmd`.'
+	refute_output --partial 'ran beside'
+	sed '0,/"kind":"notebook"/s/"kind":"notebook"/"concurrent":"x","kind":"notebook"/' stamped-head-same.ndjson > "$T/bad"
+	for f in "" "-f true"; do
+		run -2 --separate-stderr qe-cell-diff $f stamped-base.ndjson "$T/bad"
+		assert_equal "${stderr_lines[0]}" "qe-cell-diff: $T/bad:1: notebook record with an invalid 'concurrent' (not an array)"
+	done
+}
+
 @test "pull reader: qe-replicate's fields (version, warm_s, peak_growth_bytes, result_sha256, kernel_env) read as cJSON's trees read them" {
 	# replicate-warm.ndjson: qe-replicate -k 2 --warm mem0.ipynb mem.ipynb (tests/replicate/make.py)
 	python3 - replicate-warm.ndjson "$T/r" <<'PY'

@@ -88,6 +88,15 @@ object_of(const cJSON *rec, const char *key)
 	return cJSON_IsObject(o) ? qe_json_check(cJSON_Duplicate(o, 1)) : NULL;
 }
 
+/* A copy of member key of rec when it is an array that is not empty, or NULL. */
+static cJSON *
+list_of(const cJSON *rec, const char *key)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(rec, key);
+
+	return cJSON_IsArray(a) && cJSON_GetArraySize(a) > 0 ? qe_json_check(cJSON_Duplicate(a, 1)) : NULL;
+}
+
 static void
 add_cell(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
 {
@@ -135,6 +144,7 @@ add_cell(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
 	c->runner_mem = qe_diffsum_threshold(d, "runner_memory_bytes");
 	c->jit_b = object_of(rec, "jit_base");
 	c->jit_h = object_of(rec, "jit_head");
+	c->beside = list_of(rec, "concurrent_head");
 	c->seq = d->seq++;
 }
 
@@ -169,6 +179,7 @@ add_nb(struct qe_diffset *d, const cJSON *rec, const char *doc, int verdict)
 	n->kernel_imports = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(rec, "kernel_imports")) ?
 	    qe_json_check(cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(rec, "kernel_imports"), 1)) : NULL;
 	n->fidelity = object_of(rec, "fidelity");
+	n->beside = list_of(rec, "concurrent_head");
 	test_of(rec, &n->test);
 	warm_of(rec, &n->warm);
 	n->seq = d->seq++;
@@ -223,6 +234,7 @@ qe_diffset_free(struct qe_diffset *d)
 		free(d->cells[i].warm.error);
 		cJSON_Delete(d->cells[i].jit_b);
 		cJSON_Delete(d->cells[i].jit_h);
+		cJSON_Delete(d->cells[i].beside);
 	}
 	for (size_t i = 0; i < d->nnbs; i++) {
 		free(d->nbs[i].doc);
@@ -231,6 +243,7 @@ qe_diffset_free(struct qe_diffset *d)
 		cJSON_Delete(d->nbs[i].kernel_changes);
 		cJSON_Delete(d->nbs[i].kernel_imports);
 		cJSON_Delete(d->nbs[i].fidelity);
+		cJSON_Delete(d->nbs[i].beside);
 		free(d->nbs[i].warm.error);
 	}
 	free(d->cells);

@@ -65,6 +65,8 @@ struct qe_dcell {
 	double rss_b, rss_h, rss_step;	/* rss_{base,head}_bytes, rss_growth_delta_bytes, or NAN */
 	double runner_mem;	/* the summary's thresholds.runner_memory_bytes (whenever it is read), or NAN */
 	cJSON *jit_b, *jit_h;	/* "jit_base", "jit_head" when objects (owned), or NULL */
+	cJSON *beside;		/* "concurrent_head" when not empty (mystmd: the documents that ran
+				 * beside its document in head; owned), or NULL */
 	long seq;		/* order of reading, among cells and notebooks */
 };
 
@@ -84,6 +86,7 @@ struct qe_dnb {
 	cJSON *kernel_changes;	/* its "kernel_changes" array when not empty (owned), or NULL */
 	cJSON *kernel_imports;	/* its "kernel_imports" object (owned), or NULL */
 	cJSON *fidelity;	/* its "fidelity" object (owned), or NULL */
+	cJSON *beside;		/* "concurrent_head" when not empty (owned), or NULL */
 	struct qe_dtest test;	/* the lecture total's replicate test */
 	struct qe_dwarm warm;	/* the lecture's warm verdict */
 	long seq;

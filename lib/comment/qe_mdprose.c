@@ -351,6 +351,39 @@ warn_machines(struct qe_buf *w, const struct qe_diffset *d)
 	qe_buf_adds(w, ".\n");
 }
 
+/* "`mystmd` `1.8.3`": a side's engine and its version (when its provenance lists one). */
+static void
+engine_words(struct qe_buf *w, const cJSON *side)
+{
+	const char *e = qe_json_str(side, "engine"), *v = qe_json_str(side, "version");
+
+	qe_gfm_code(w, e ? e : "unknown", CAP_FACT, 0);
+	if (v != NULL) {
+		qe_buf_adds(w, " ");
+		qe_gfm_code(w, v, CAP_FACT, 0);
+	}
+}
+
+/*
+ * "Engines differ": the sides were executed by different engines (a
+ * MyST-NB book moved to mystmd); lectures are still compared by name.
+ */
+static void
+warn_engines(struct qe_buf *w, const struct qe_diffset *d)
+{
+	const cJSON *es = cJSON_GetObjectItemCaseSensitive(d->summary, "engines");
+	const cJSON *eb = cJSON_GetObjectItemCaseSensitive(es, "base"), *eh = cJSON_GetObjectItemCaseSensitive(es, "head");
+	const char *nb = qe_json_str(eb, "engine"), *nh = qe_json_str(eh, "engine");
+
+	if (!cJSON_IsObject(eb) || !cJSON_IsObject(eh) || (nb && nh && strcmp(nb, nh) == 0) || (!nb && !nh))
+		return;
+	qe_buf_adds(w, "> - **Engines differ**: base executed by ");
+	engine_words(w, eb);
+	qe_buf_adds(w, ", head by ");
+	engine_words(w, eh);
+	qe_buf_adds(w, ". Lectures are compared by name and cells by their code; a change may be the engine's.\n");
+}
+
 /* One package change: "`jax` 0.4.30 → 0.4.31 (imported by a, b)". */
 static void
 env_change(struct qe_buf *w, const cJSON *e)
@@ -576,6 +609,7 @@ warnings(struct qe_buf *w, const struct qe_review *r, int input_trouble)
 	warn_kernel(w, d);
 	if (qe_diffsum_machines_differ(d))
 		warn_machines(w, d);
+	warn_engines(w, d);
 	warn_environment(w, d);
 	if (r->n_failed_new > 0) {
 		counted(w, "> - **", r->n_failed_new, " lecture newly failing**: ",

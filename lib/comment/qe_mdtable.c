@@ -196,6 +196,42 @@ speed_note(struct qe_buf *b, const char **sep, double adj_ratio)
 	}
 }
 
+/* How many other documents a row names before it only counts them. */
+#define BESIDE_NAMED 3
+
+/*
+ * "ran beside 2 other documents (a, b)": a flagged row of a document that
+ * ran at the same time as others (mystmd's --execute-parallel), whose
+ * slowdown may be theirs; the names when there are few.
+ */
+static void
+beside_note(struct qe_buf *b, const char **sep, const cJSON *beside)
+{
+	const cJSON *d;
+	int n = cJSON_GetArraySize(beside), k = 0;
+
+	note(b, sep, "ran beside ");
+	qe_gfm_count(b, n);
+	qe_buf_adds(b, qe_gfm_plural(n, " other document", " other documents"));
+	if (n > BESIDE_NAMED)
+		return;
+	cJSON_ArrayForEach(d, beside) {
+		qe_buf_adds(b, k++ ? ", " : " (");
+		qe_mdtable_doc(b, cJSON_IsString(d) ? d->valuestring : "");
+	}
+	qe_buf_adds(b, ")");
+}
+
+/* 1 when a row is flagged: slower, faster, or failing (a cell now, a lecture at all). */
+static int
+flagged(const struct qe_dcell *c, const struct qe_dnb *n)
+{
+	int v = c ? c->verdict : n->verdict;
+
+	return v == QE_V_REGRESSION || v == QE_V_IMPROVEMENT || (c && qe_review_now_failing(c)) ||
+	    (!c && (v == QE_V_NEWLYFAILED || v == QE_V_FAILED));
+}
+
 /*
  * The notes of a cell's row (c) or a lecture's top row (n); top: a row of
  * the top table, where an output change no code explains is not told.
@@ -251,6 +287,8 @@ add_notes(struct qe_buf *b, const struct qe_dcell *c, const struct qe_dnb *n, in
 		note(b, &sep, "status changed");
 	if (fl & QE_FLAG(QE_F_NOTCOMP))
 		note(b, &sep, "machines differ");
+	if ((c ? c->beside : n->beside) != NULL && flagged(c, n))
+		beside_note(b, &sep, c ? c->beside : n->beside);
 	if (fl & QE_FLAG(QE_F_IGNORED))
 		note(b, &sep, "ignored");
 	else if (fl & QE_FLAG(QE_F_MAIN))

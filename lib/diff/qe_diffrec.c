@@ -108,6 +108,35 @@ jw_jit(struct qe_buf *b, const struct qe_cell *bc, const struct qe_cell *hc, con
 	QE_JW_KEY(b, "jit_head"), jw_jit_side(b, hc, r);
 }
 
+/*
+ * "concurrent_head", when HEAD's notebook records carry "concurrent"
+ * (mystmd): the documents that ran beside this one in HEAD, null when
+ * HEAD did not run it (cached).
+ */
+static void
+jw_concurrent(struct qe_buf *b, const struct qe_side *hs)
+{
+	const cJSON *d;
+	int first = 1;
+
+	if (!hs->has_concurrent)
+		return;
+	QE_JW_KEY(b, "concurrent_head");
+	if (hs->concurrent == NULL) {
+		QE_JW_LIT(b, "null");
+		return;
+	}
+	QE_JW_LIT(b, "[");
+	cJSON_ArrayForEach(d, hs->concurrent)
+		if (cJSON_IsString(d)) {
+			if (!first)
+				QE_JW_LIT(b, ",");
+			qe_jw_str(b, d->valuestring);
+			first = 0;
+		}
+	QE_JW_LIT(b, "]");
+}
+
 /* A cell-diff line into the writer's buffer (a qe_cell_diff_fn). */
 static void
 write_cell(void *arg, const struct qe_nb_diff *nb, const struct qe_cell_diff *c)
@@ -165,6 +194,7 @@ write_cell(void *arg, const struct qe_nb_diff *nb, const struct qe_cell_diff *c)
 	}
 	jw_warm(b, &c->warm, bc && hc, c->warm_error);
 	jw_jit(b, bc, hc, w->r);
+	jw_concurrent(b, &nb->doc->s[QE_HEAD]);
 	QE_JW_LIT(b, "}\n");
 }
 
@@ -314,6 +344,7 @@ write_notebook(struct qe_buf *b, const struct qe_nb_diff *nb, double scale)
 	jw_kernel_changes(b, bs, hs);
 	if (nb->fid.present)
 		qe_fidelity_write(b, &nb->fid);
+	jw_concurrent(b, hs);
 	QE_JW_LIT(b, "}\n");
 }
 
@@ -453,6 +484,29 @@ add_environment(cJSON *o, const struct qe_reader *r, struct qe_doc *const *execu
 	qe_fp_factdiffs_free(&env);
 }
 
+/*
+ * "engines", when a notebook record named its engine (mystmd): what
+ * executed each side, and its version as the side's provenance lists the
+ * package of that name (qe-stamp's packages), else null.
+ */
+static void
+add_engines(cJSON *o, const struct qe_reader *r)
+{
+	cJSON *es;
+
+	if (!r->engine_named)
+		return;
+	es = qe_json_check(cJSON_AddObjectToObject(o, "engines"));
+	for (int w = 0; w < 2; w++) {
+		cJSON *e = qe_json_check(cJSON_AddObjectToObject(es, w == QE_BASE ? "base" : "head"));
+		const char *name = qe_vocab_name(&qe_vocab_engines, r->engine[w] - 1);
+		const char *v = name ? qe_json_str(r->packages[w], name) : NULL;
+
+		qe_json_check(name ? cJSON_AddStringToObject(e, "engine", name) : cJSON_AddNullToObject(e, "engine"));
+		qe_json_check(v ? cJSON_AddStringToObject(e, "version", v) : cJSON_AddNullToObject(e, "version"));
+	}
+}
+
 static void
 write_summary(const struct qe_diff_opts *opt, const struct qe_reader *r, const struct qe_factor_facts *rf,
     struct qe_diff_totals *t, const char *basename, const char *headname, struct qe_doc *const *executed,
@@ -478,6 +532,7 @@ write_summary(const struct qe_diff_opts *opt, const struct qe_reader *r, const s
 	add_str(o, "speed", qe_vocab_name(&qe_vocab_speeds, qe_verdict_speed_state(rf)));
 	qe_json_check(cJSON_AddBoolToObject(o, "adjusted", qe_diff_scale(opt, rf) != 1));
 	add_machines(o, t);
+	add_engines(o, r);
 	add_environment(o, r, executed, nexecuted);
 	add_thresholds(o, opt, w);
 	if (opt->cell_timeout > 0)

@@ -36,6 +36,9 @@ struct rec {
 	const cJSON *values;	/* "values" when an array, or NULL */
 	const cJSON *jitfn;	/* "jit_functions" when an object, or NULL */
 	double jit_n, jit_s;	/* jit_compiles, jit_compile_s */
+	const char *engine;	/* "engine" (mystmd), or NULL */
+	const cJSON *concurrent;	/* "concurrent" when an array, or NULL */
+	int has_concurrent;	/* a concurrent member, null or not */
 };
 
 static uint32_t
@@ -369,6 +372,29 @@ read_values(struct qe_side *sd, const cJSON *values)
 	}
 }
 
+/*
+ * What ran the document (its "engine", else jupyter-cache for a cache
+ * record: the side's first says) and the documents that ran beside it
+ * (the first record with a "concurrent" member says).
+ */
+static void
+read_engine(struct qe_reader *r, struct qe_side *sd, const struct rec *rec)
+{
+	int e = qe_vocab_lookup(&qe_vocab_engines, rec->engine);
+
+	if (rec->engine != NULL)
+		r->engine_named = 1;
+	if (e < 0 && rec->input && strcmp(rec->input, "cache") == 0)
+		e = QE_EN_JCACHE;
+	if (r->engine[r->side] == 0 && e >= 0)
+		r->engine[r->side] = e + 1;
+	if (!sd->has_concurrent && rec->has_concurrent) {
+		sd->has_concurrent = 1;
+		if (rec->concurrent != NULL)
+			sd->concurrent = qe_json_check(cJSON_Duplicate(rec->concurrent, 1));
+	}
+}
+
 static void
 read_notebook(struct qe_reader *r, struct qe_side *sd, const struct rec *rec)
 {
@@ -410,6 +436,7 @@ read_notebook(struct qe_reader *r, struct qe_side *sd, const struct rec *rec)
 		}
 	}
 	sd->input_cache = in && strcmp(in, "cache") == 0;
+	read_engine(r, sd, rec);
 	side_common(r, sd, rec);
 }
 
@@ -559,7 +586,9 @@ rec_of(const struct qe_recline *l, const cJSON *tree, struct rec *f)
 	    .rss = line_num(l, QE_RK_RSS), .warm_note = l->str[QE_RK_WARM_NOTE],
 	    .warm_error = l->str[QE_RK_WARM_ERROR], .warm_nb = line_num(l, QE_RK_WARM_NB),
 	    .has_warm_nb = l->type[QE_RK_WARM_NB] != 0, .values = l->values, .jitfn = l->jitfn,
-	    .jit_n = line_num(l, QE_RK_JIT_N), .jit_s = line_num(l, QE_RK_JIT_S) };
+	    .jit_n = line_num(l, QE_RK_JIT_N), .jit_s = line_num(l, QE_RK_JIT_S),
+	    .engine = l->str[QE_RK_ENGINE], .concurrent = l->concurrent,
+	    .has_concurrent = l->type[QE_RK_CONCURRENT] != 0 };
 }
 
 /*
@@ -760,6 +789,7 @@ side_free(struct qe_side *sd)
 	free(sd->warm_error);
 	cJSON_Delete(sd->kenv);
 	cJSON_Delete(sd->values);
+	cJSON_Delete(sd->concurrent);
 }
 
 void
@@ -783,7 +813,9 @@ qe_reader_free(struct qe_reader *r)
 	for (int w = 0; w < 2; w++) {
 		cJSON_Delete(r->packages[w]);
 		r->packages[w] = NULL;
+		r->engine[w] = 0;
 	}
+	r->engine_named = 0;
 }
 
 /* A side as doc_get() makes it: nothing read. */

@@ -95,6 +95,8 @@ struct qe_side {
 	double *warm_s;		/* ... and its warm_seconds (qe-replicate --warm) */
 	int nwarm;		/* notebook records with a warm_seconds member (null or not) */
 	char *warm_error;	/* the first notebook record's "warm_error", or NULL */
+	cJSON *concurrent;	/* the first "concurrent" (mystmd: the documents that ran beside it; owned), or NULL */
+	int has_concurrent;	/* a notebook record had the member (null or not) */
 	int nexec, capexec;
 	struct qe_cell *cells;	/* in arrival order; absent ones not present */
 	int ncells, capcells;
@@ -133,6 +135,8 @@ struct qe_reader {
 	struct qe_fingerprints fps;
 	cJSON *packages[2];	/* per side, the first provenance.environment.packages seen */
 	double runner_mem[2];	/* per side, the first provenance.hardware.memory_bytes seen; 0 none */
+	int engine[2];		/* per side, the first notebook record's engine (QE_EN_*) + 1; 0 none */
+	int engine_named;	/* a notebook record named its engine ("engine": mystmd) */
 	int side;		/* the side being read */
 	struct qe_recscan scan;	/* the pull reader of lines, its last provenance */
 };

@@ -20,7 +20,7 @@ static const char *const default_keys[] = {
 };
 /* Recorded but kept out of the fingerprint: they measure, they don't run. */
 static const char *const build_tools[] = {
-	"jupyter-book", "myst-nb", "jupyter-cache", "nbclient", "ipykernel"
+	"jupyter-book", "myst-nb", "jupyter-cache", "nbclient", "ipykernel", "mystmd"
 };
 
 char *

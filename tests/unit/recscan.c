@@ -115,7 +115,7 @@ numbers(const char *in, size_t n, struct qe_buf *out)
 
 /*
  * Every member read, in id order: id=TYPE:value@pos (strings, numbers
- * %a, "obj" for the trees given), then the repeated ones: +id=TYPE@pos.
+ * %a, "obj" for the trees given, "arrN" for concurrent's of N), then the repeated ones: +id=TYPE@pos.
  */
 static void
 show_all(const struct qe_recline *l, struct qe_buf *out)
@@ -133,6 +133,8 @@ show_all(const struct qe_recline *l, struct qe_buf *out)
 		else if ((id == QE_RK_PROVENANCE && l->prov) || (id == QE_RK_TIMEOUT && l->tc) ||
 		    (id == QE_RK_KENV && l->kenv))
 			qe_buf_adds(out, ":obj");
+		else if (id == QE_RK_CONCURRENT && l->concurrent)
+			qe_buf_addf(out, ":arr%d", cJSON_GetArraySize(l->concurrent));
 		qe_buf_addf(out, "@%u;", l->pos[id]);
 	}
 	for (size_t i = 0; i < l->ndup; i++)
