@@ -571,7 +571,7 @@ extract_durations() {
 	run -0 jq -r 'select(.kind == "cell" and .document == "ar1_processes" and .index == 6) | [.name, .block] | @tsv' "$T/out"
 	assert_output $'from math import fsum\t\nfrom math import fsum\t'
 	run -0 jq -r 'select(.kind == "notebook") | .names_from' "$T/out"
-	assert_output $'none\nnone\nnone\nnone'
+	assert_output $'none\nnone\nnone\nnone\nnone\nnone'
 }
 
 @test "names: an ipynb names its cells from its own markdown; stable when other cells change" {
@@ -601,7 +601,7 @@ extract_durations() {
 	assert_equal "$stderr" ""
 	printf '%s\n' "$output" > "$T/src"
 	run -0 jq -r 'select(.kind == "notebook") | .names_from' "$T/src"
-	assert_output $'source\nsource'
+	assert_output $'source\nsource\nsource'
 	run -0 diff <(qe-cache-extract "$B/_build/.jupyter_cache" | jq -c 'select(.kind == "cell") | [.index, .name, .block, .block_label]') \
 	    <(jq -c 'select(.kind == "cell") | [.index, .name, .block, .block_label]' "$T/src")
 	# a URI is the cache's word: one through ".." names no source
@@ -609,7 +609,7 @@ extract_durations() {
 	    "UPDATE nbcache SET uri = replace(uri, '/lectures/intro', '/lectures/../lectures/intro')"
 	run -0 --separate-stderr qe-cache-extract "$T/book/_build/.jupyter_cache"
 	run -0 jq -rs 'map(select(.kind == "notebook") | [(.uri | split("/") | .[-1]), .names_from]) | sort[] | @tsv' <<< "$output"
-	assert_output $'ar1_processes.md\tsource\nintro.md\tnone'
+	assert_output $'ar1_processes.md\tsource\nintro.md\tnone\nlake_model.md\tsource'
 	# no source and no build notebooks beside a book's cache: said once
 	rm -r "$T/book/lectures"
 	run -0 --separate-stderr qe-cache-extract "$T/book/_build/.jupyter_cache"
