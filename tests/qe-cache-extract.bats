@@ -615,3 +615,71 @@ extract_durations() {
 	run -0 --separate-stderr qe-cache-extract "$T/book/_build/.jupyter_cache"
 	assert_equal "$(grep -c 'named from their code alone' <<< "$stderr")" 1
 }
+
+@test "names: one name per cell in a lecture whose cells open alike (lake_model): ordinals in document order, %%file by its file; the same over two extractions and from the cache, the build's notebook and the MyST source" {
+	N="$TESTS_DIR/fixtures/names/book/_build/.jupyter_cache"
+	J="$TESTS_DIR/fixtures/names/book/_build/jupyter_execute/lectures/lake_model.ipynb"
+	qe-cache-extract "$N" > "$T/one"
+	# the cells whose code opens alike: five open "N = 100", two "lm = LakeModel()",
+	# two define rate_steady_state (the text redefines the solution's function)
+	run -0 jq -r 'select(.document == "lake_model" and .kind == "cell" and
+	    (.first_line == "N = 100" or .first_line == "lm = LakeModel()" or (.first_line | startswith("def "))))
+	    | "\(.index + 1)\t\(.first_line)\t\(.name)"' "$T/one"
+	assert_output - <<-'EOF'
+	4	def rate_steady_state(alpha, lmda):	def rate_steady_state(alpha, lmda):
+	6	lm = LakeModel()	lm = LakeModel()
+	7	N = 100	N = 100
+	8	lm = LakeModel()	lm = LakeModel() (2nd)
+	9	N = 100	solution lm_ex1: N = 100
+	10	N = 100	solution lm_ex1: N = 100 (2nd)
+	11	def rate_steady_state(alpha, lmda):	def rate_steady_state(alpha, lmda): (2nd)
+	12	N = 100	N = 100 (2nd)
+	14	N = 100	N = 100 (3rd)
+	EOF
+	# a cell written to a file is named by the file; its first line stays as it is
+	run -0 jq -r 'select(.document == "lake_model" and .kind == "cell" and (.first_line | startswith("%%")))
+	    | "\(.first_line)\t\(.name)"' "$T/one"
+	assert_output $'%%file lake_params.py\tlake_params.py (%%file)\n%%writefile -a lake_params.py\tlake_params.py (%%writefile)'
+	# stable: a second extraction, the build's notebook read as a notebook file, the
+	# MyST source (no jupyter_execute) all name every cell alike
+	qe-cache-extract "$N" > "$T/two"
+	run -0 cmp "$T/one" "$T/two"
+	jq -c 'select(.document == "lake_model" and .kind == "cell") | [.index, .name]' "$T/one" > "$T/cache"
+	run -0 diff "$T/cache" <(qe-cache-extract "$J" | jq -c 'select(.kind == "cell") | [.index, .name]')
+	mkdir -p "$T/book/_build"
+	cp -r "$N" "$T/book/_build/"
+	cp -r "$TESTS_DIR/fixtures/names/book/lectures" "$T/book/"
+	sqlite3 "$T/book/_build/.jupyter_cache/global.db" "UPDATE nbcache SET uri = replace(uri, '/tmp/qe-names-demo', '$T/book')"
+	qe-cache-extract "$T/book/_build/.jupyter_cache" > "$T/src"
+	run -0 jq -r 'select(.document == "lake_model" and .kind == "notebook") | .names_from' "$T/src"
+	assert_output source
+	run -0 diff "$T/cache" <(jq -c 'select(.document == "lake_model" and .kind == "cell") | [.index, .name]' "$T/src")
+}
+
+@test "names: no two cells of a document share a name over the fixture books, caches and notebooks (the shared fixtures and the test books)" {
+	S="$SHARED_FIXTURES"
+	: > "$T/all"
+	# cells OPERAND [OPTION...]: each cell of one operand's records as [operand, document, name]
+	cells() {
+		local op=$1
+		shift
+		{ qe-cache-extract "$@" "$op" 2> /dev/null || true; } |
+		    jq -c --arg op "$op $*" 'select(.kind == "cell") | [$op, .document, .name]' >> "$T/all"
+	}
+	for v in base head; do
+		cells "$S/jupyter-cache/$v/.jupyter_cache" --jupyter-execute "$S/mystnb-build/$v/jupyter_execute"
+	done
+	# every cache as it is, each notebook file on its own (two folders may
+	# hold documents of one name)
+	while IFS= read -r -d '' f; do
+		cells "$f"
+	done < <(find "$TESTS_DIR/fixtures" -not -path '*/hostile/*' \( -name .jupyter_cache -o \
+	    \( -name '*.ipynb' -not -path '*/.jupyter_cache/*' \) \) -print0)
+	# the set holds the lecture whose cells once shared names (lake_model: the
+	# cache and the build's notebook), and the rest: 90 documents, 500 cells
+	[ "$(jq -s 'map(select(.[1] == "lake_model")) | length' "$T/all")" -eq 28 ]
+	[ "$(jq -s 'map(.[0:2]) | unique | length' "$T/all")" -ge 90 ]
+	[ "$(wc -l < "$T/all")" -ge 500 ]
+	run -0 jq -rs 'map(select(.[2] != null)) | group_by(.) | map(select(length > 1) | .[0] | @tsv) | .[]' "$T/all"
+	assert_output ''
+}

@@ -450,10 +450,12 @@ cell_blocks(struct qe_nbctx *nb, const cJSON *cells, const struct qe_nb_codes *c
 	struct qe_cellname_blocks own = { 0 };
 	const char *from;
 
-	if (!is_ipynb(nb)) {
+	if (!is_ipynb(nb) || nb->build_bytes != NULL) {
+		/* a notebook file with a build's: a cache's copy run again (qe-replicate -d) */
 		from = build_blocks(nb, codes, blk);
 		nb->build_bytes = NULL;
-		return from ? from : "none";
+		if (from != NULL || !is_ipynb(nb))
+			return from ? from : "none";
 	}
 	qe_cellname_blocks_read(cells, &own);
 	for (size_t i = 0; i < codes->n && i < own.n; i++)
