@@ -683,3 +683,49 @@ extract_durations() {
 	run -0 jq -rs 'map(select(.[2] != null)) | group_by(.) | map(select(length > 1) | .[0] | @tsv) | .[]' "$T/all"
 	assert_output ''
 }
+
+@test "names: the replicate path names each cell as the build path does (qe-replicate -d runs the cache's own notebook, real kernels); the replicate section shows each unique name once" {
+	N="$TESTS_DIR/fixtures/names/book/_build/.jupyter_cache"
+	mkdir -p "$T/cwd"
+	export IPYTHONDIR="$T/ipython"
+	# the cache's notebook holds code cells only: the names come from its build's notebook
+	run -0 --separate-stderr /usr/bin/python3 "$(command -v qe-replicate)" -q -k 1 -C "$T/cwd" \
+	    --keep-runs "$T/runs" -d lake_model "$N" "$N"
+	printf '%s\n' "$output" > "$T/rep"
+	validate "$T/rep"
+	qe-cache-extract "$N" | jq -c 'select(.document == "lake_model" and .kind == "cell") | [.index, .name, .block, .block_label]' > "$T/build"
+	[ "$(wc -l < "$T/build")" -eq 14 ]
+	for v in base head; do
+		run -0 diff "$T/build" <(jq -c --arg v "$v" 'select(.kind == "cell" and .version == $v) | [.index, .name, .block, .block_label]' "$T/rep")
+	done
+	run -0 jq -r 'select(.kind == "notebook") | .names_from' "$T/rep"
+	assert_output $'build\nbuild'
+	# the kept run folders read again: the same names
+	run -0 diff <(jq -c 'select(.kind == "cell") | [.version, .index, .name]' "$T/rep") \
+	    <(qe-cache-extract --runs "$T/runs" | jq -c 'select(.kind == "cell") | [.version, .index, .name]')
+	# the run's notebook away from its cache: named from its code alone, as any notebook file
+	cp "$T"/runs/*-head-1/notebook.ipynb "$T/lake_model.ipynb"
+	run -0 jq -r 'select(.kind == "cell" and .index == 8) | .name' <(qe-cache-extract "$T/lake_model.ipynb")
+	assert_output 'N = 100 (2nd)'
+	# the replicate section (qe-cell-diff of the runs, qe-comment -s): every cell, each name once
+	qe-cell-diff "$T/rep" "$T/rep" > "$T/rd"
+	run -0 qe-comment -s -t Replicate "$T/rd"
+	grep -o '| lake\\_model | code cell [0-9]* `[^`]*`' <<< "$output" | sed 's/.*code cell //' > "$T/shown"
+	run -0 cat "$T/shown"
+	assert_output - <<-'EOF'
+	1 `import numpy as np`
+	2 `lake_params.py (%%file)`
+	3 `from lake_params import alpha, lmda`
+	4 `def rate_steady_state(alpha, lmda):`
+	5 `class LakeModel:`
+	6 `lm = LakeModel()`
+	7 `N = 100`
+	8 `lm = LakeModel() (2nd)`
+	9 `solution lm_ex1: N = 100`
+	10 `solution lm_ex1: N = 100 (2nd)`
+	11 `def rate_steady_state(alpha, lmda): (2nd)`
+	12 `N = 100 (2nd)`
+	13 `lake_params.py (%%writefile)`
+	14 `N = 100 (3rd)`
+	EOF
+}
