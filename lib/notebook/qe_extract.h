@@ -50,7 +50,6 @@
 #include "qe_time.h"
 
 struct qe_buf;
-struct qe_nbctx;
 
 struct qe_extract {
 	int all;			/* -a: every cache record, not only the current */
@@ -96,18 +95,6 @@ void qe_extract_operands(struct qe_extract *x, const struct qe_paths *ops);
  * the extension, found there. Without that folder, one note for the run.
  */
 void qe_extract_cache_dir(struct qe_extract *x, const char *dir, const char *db);
-
-/*
- * The build's notebook of a cache's stored notebook, `path` being
- * DIR/executed/KEY/base.ipynb (what --stored names and qe-replicate -d
- * runs): found for the cache's record KEY as qe_extract_cache_dir finds a
- * record's (DIR/../jupyter_execute, else the MyST source its URI names),
- * its bytes (at most max) into nb->build_bytes and its path into where
- * (nb->build_where points there). Nothing, silently, for any other path,
- * a cache that cannot be read, or no such notebook: the cells are then
- * named from the notebook itself.
- */
-void qe_extract_stored_build(size_t max, const char *path, struct qe_buf *where, struct qe_nbctx *nb);
 
 /* An artifact archive. */
 void qe_extract_archive(struct qe_extract *x, const char *path);

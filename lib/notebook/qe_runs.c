@@ -17,7 +17,7 @@
 #include "qe_json.h"
 #include "qe_jw.h"
 #include "qe_mem.h"
-#include "qe_extract.h"
+#include "qe_buildnb.h"
 #include "qe_hooklog.h"
 #include "qe_nbrecord.h"
 #include "qe_runs.h"
@@ -290,7 +290,7 @@ notebook_records(struct qe_runs *x, const struct run *r, const char *nbfile, int
 		qe_mem_oom();
 	/* a cache's notebook (qe-replicate -d) is named as the cache's records name it */
 	if (!failed)
-		qe_extract_stored_build(x->max_notebook, r->source, &bwhere, &nb);
+		qe_buildnb_stored(x->max_notebook, r->source, &bwhere, &nb);
 	if (failed)
 		qe_nbrecord_failed(&nb, r->error, &out);
 	else if (r->dir != NULL && qe_hooklog_load(&hooks, log) != QE_EXIT_OK)
