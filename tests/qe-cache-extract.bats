@@ -571,7 +571,7 @@ extract_durations() {
 	run -0 jq -r 'select(.kind == "cell" and .document == "ar1_processes" and .index == 6) | [.name, .block] | @tsv' "$T/out"
 	assert_output $'from math import fsum\t\nfrom math import fsum\t'
 	run -0 jq -r 'select(.kind == "notebook") | .names_from' "$T/out"
-	assert_output $'none\nnone\nnone\nnone'
+	assert_output $'none\nnone\nnone\nnone\nnone\nnone'
 }
 
 @test "names: an ipynb names its cells from its own markdown; stable when other cells change" {
@@ -601,7 +601,7 @@ extract_durations() {
 	assert_equal "$stderr" ""
 	printf '%s\n' "$output" > "$T/src"
 	run -0 jq -r 'select(.kind == "notebook") | .names_from' "$T/src"
-	assert_output $'source\nsource'
+	assert_output $'source\nsource\nsource'
 	run -0 diff <(qe-cache-extract "$B/_build/.jupyter_cache" | jq -c 'select(.kind == "cell") | [.index, .name, .block, .block_label]') \
 	    <(jq -c 'select(.kind == "cell") | [.index, .name, .block, .block_label]' "$T/src")
 	# a URI is the cache's word: one through ".." names no source
@@ -609,7 +609,7 @@ extract_durations() {
 	    "UPDATE nbcache SET uri = replace(uri, '/lectures/intro', '/lectures/../lectures/intro')"
 	run -0 --separate-stderr qe-cache-extract "$T/book/_build/.jupyter_cache"
 	run -0 jq -rs 'map(select(.kind == "notebook") | [(.uri | split("/") | .[-1]), .names_from]) | sort[] | @tsv' <<< "$output"
-	assert_output $'ar1_processes.md\tsource\nintro.md\tnone'
+	assert_output $'ar1_processes.md\tsource\nintro.md\tnone\nlake_model.md\tsource'
 	# no source and no build notebooks beside a book's cache: said once
 	rm -r "$T/book/lectures"
 	run -0 --separate-stderr qe-cache-extract "$T/book/_build/.jupyter_cache"
@@ -663,4 +663,118 @@ read=$d/jb/_build/.jupyter_cache"
 	run -2 --separate-stderr qe-cache-extract --builder auto a
 	assert_output ""
 	assert_equal "$stderr" "qe-cache-extract: --builder takes the lecture folder, the build folder and the cache folder (optional), not 1 operands"
+}
+
+@test "names: one name per cell in a lecture whose cells open alike (lake_model): ordinals in document order, %%file by its file; the same over two extractions and from the cache, the build's notebook and the MyST source" {
+	N="$TESTS_DIR/fixtures/names/book/_build/.jupyter_cache"
+	J="$TESTS_DIR/fixtures/names/book/_build/jupyter_execute/lectures/lake_model.ipynb"
+	qe-cache-extract "$N" > "$T/one"
+	# the cells whose code opens alike: five open "N = 100", two "lm = LakeModel()",
+	# two define rate_steady_state (the text redefines the solution's function)
+	run -0 jq -r 'select(.document == "lake_model" and .kind == "cell" and
+	    (.first_line == "N = 100" or .first_line == "lm = LakeModel()" or (.first_line | startswith("def "))))
+	    | "\(.index + 1)\t\(.first_line)\t\(.name)"' "$T/one"
+	assert_output - <<-'EOF'
+	4	def rate_steady_state(alpha, lmda):	def rate_steady_state(alpha, lmda):
+	6	lm = LakeModel()	lm = LakeModel()
+	7	N = 100	N = 100
+	8	lm = LakeModel()	lm = LakeModel() (2nd)
+	9	N = 100	solution lm_ex1: N = 100
+	10	N = 100	solution lm_ex1: N = 100 (2nd)
+	11	def rate_steady_state(alpha, lmda):	def rate_steady_state(alpha, lmda): (2nd)
+	12	N = 100	N = 100 (2nd)
+	14	N = 100	N = 100 (3rd)
+	EOF
+	# a cell written to a file is named by the file; its first line stays as it is
+	run -0 jq -r 'select(.document == "lake_model" and .kind == "cell" and (.first_line | startswith("%%")))
+	    | "\(.first_line)\t\(.name)"' "$T/one"
+	assert_output $'%%file lake_params.py\tlake_params.py (%%file)\n%%writefile -a lake_params.py\tlake_params.py (%%writefile)'
+	# stable: a second extraction, the build's notebook read as a notebook file, the
+	# MyST source (no jupyter_execute) all name every cell alike
+	qe-cache-extract "$N" > "$T/two"
+	run -0 cmp "$T/one" "$T/two"
+	jq -c 'select(.document == "lake_model" and .kind == "cell") | [.index, .name]' "$T/one" > "$T/cache"
+	run -0 diff "$T/cache" <(qe-cache-extract "$J" | jq -c 'select(.kind == "cell") | [.index, .name]')
+	mkdir -p "$T/book/_build"
+	cp -r "$N" "$T/book/_build/"
+	cp -r "$TESTS_DIR/fixtures/names/book/lectures" "$T/book/"
+	sqlite3 "$T/book/_build/.jupyter_cache/global.db" "UPDATE nbcache SET uri = replace(uri, '/tmp/qe-names-demo', '$T/book')"
+	qe-cache-extract "$T/book/_build/.jupyter_cache" > "$T/src"
+	run -0 jq -r 'select(.document == "lake_model" and .kind == "notebook") | .names_from' "$T/src"
+	assert_output source
+	run -0 diff "$T/cache" <(jq -c 'select(.document == "lake_model" and .kind == "cell") | [.index, .name]' "$T/src")
+}
+
+@test "names: no two cells of a document share a name over the fixture books, caches and notebooks (the shared fixtures and the test books)" {
+	S="$SHARED_FIXTURES"
+	: > "$T/all"
+	# cells OPERAND [OPTION...]: each cell of one operand's records as [operand, document, name]
+	cells() {
+		local op=$1
+		shift
+		{ qe-cache-extract "$@" "$op" 2> /dev/null || true; } |
+		    jq -c --arg op "$op $*" 'select(.kind == "cell") | [$op, .document, .name]' >> "$T/all"
+	}
+	for v in base head; do
+		cells "$S/jupyter-cache/$v/.jupyter_cache" --jupyter-execute "$S/mystnb-build/$v/jupyter_execute"
+	done
+	# every cache as it is, each notebook file on its own (two folders may
+	# hold documents of one name)
+	while IFS= read -r -d '' f; do
+		cells "$f"
+	done < <(find "$TESTS_DIR/fixtures" -not -path '*/hostile/*' \( -name .jupyter_cache -o \
+	    \( -name '*.ipynb' -not -path '*/.jupyter_cache/*' \) \) -print0)
+	# the set holds the lecture whose cells once shared names (lake_model: the
+	# cache and the build's notebook), and the rest: 90 documents, 500 cells
+	[ "$(jq -s 'map(select(.[1] == "lake_model")) | length' "$T/all")" -eq 28 ]
+	[ "$(jq -s 'map(.[0:2]) | unique | length' "$T/all")" -ge 90 ]
+	[ "$(wc -l < "$T/all")" -ge 500 ]
+	run -0 jq -rs 'map(select(.[2] != null)) | group_by(.) | map(select(length > 1) | .[0] | @tsv) | .[]' "$T/all"
+	assert_output ''
+}
+
+@test "names: the replicate path names each cell as the build path does (qe-replicate -d runs the cache's own notebook, real kernels); the replicate section shows each unique name once" {
+	N="$TESTS_DIR/fixtures/names/book/_build/.jupyter_cache"
+	mkdir -p "$T/cwd"
+	export IPYTHONDIR="$T/ipython"
+	# the cache's notebook holds code cells only: the names come from its build's notebook
+	run -0 --separate-stderr /usr/bin/python3 "$(command -v qe-replicate)" -q -k 1 -C "$T/cwd" \
+	    --keep-runs "$T/runs" -d lake_model "$N" "$N"
+	printf '%s\n' "$output" > "$T/rep"
+	validate "$T/rep"
+	qe-cache-extract "$N" | jq -c 'select(.document == "lake_model" and .kind == "cell") | [.index, .name, .block, .block_label]' > "$T/build"
+	[ "$(wc -l < "$T/build")" -eq 14 ]
+	for v in base head; do
+		run -0 diff "$T/build" <(jq -c --arg v "$v" 'select(.kind == "cell" and .version == $v) | [.index, .name, .block, .block_label]' "$T/rep")
+	done
+	run -0 jq -r 'select(.kind == "notebook") | .names_from' "$T/rep"
+	assert_output $'build\nbuild'
+	# the kept run folders read again: the same names
+	run -0 diff <(jq -c 'select(.kind == "cell") | [.version, .index, .name]' "$T/rep") \
+	    <(qe-cache-extract --runs "$T/runs" | jq -c 'select(.kind == "cell") | [.version, .index, .name]')
+	# the run's notebook away from its cache: named from its code alone, as any notebook file
+	cp "$T"/runs/*-head-1/notebook.ipynb "$T/lake_model.ipynb"
+	run -0 jq -r 'select(.kind == "cell" and .index == 8) | .name' <(qe-cache-extract "$T/lake_model.ipynb")
+	assert_output 'N = 100 (2nd)'
+	# the replicate section (qe-cell-diff of the runs, qe-comment -s): every cell, each name once
+	qe-cell-diff "$T/rep" "$T/rep" > "$T/rd"
+	run -0 qe-comment -s -t Replicate "$T/rd"
+	grep -o '| lake\\_model | code cell [0-9]* `[^`]*`' <<< "$output" | sed 's/.*code cell //' > "$T/shown"
+	run -0 cat "$T/shown"
+	assert_output - <<-'EOF'
+	1 `import numpy as np`
+	2 `lake_params.py (%%file)`
+	3 `from lake_params import alpha, lmda`
+	4 `def rate_steady_state(alpha, lmda):`
+	5 `class LakeModel:`
+	6 `lm = LakeModel()`
+	7 `N = 100`
+	8 `lm = LakeModel() (2nd)`
+	9 `solution lm_ex1: N = 100`
+	10 `solution lm_ex1: N = 100 (2nd)`
+	11 `def rate_steady_state(alpha, lmda): (2nd)`
+	12 `N = 100 (2nd)`
+	13 `lake_params.py (%%writefile)`
+	14 `N = 100 (3rd)`
+	EOF
 }

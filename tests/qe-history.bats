@@ -593,6 +593,41 @@ qe-history:   code cell 8: solution ar1p_ex1: T = 200 (sha256:7d746edf942f011b72
 	validate "$T/s.ndjson"
 }
 
+@test "names: unique display names (lake_model) each name one cell in series; cells keep their history across builds whose names changed (keys are identity, not names)" {
+	J="$TESTS_DIR/fixtures/names/book/_build/jupyter_execute/lectures"
+	qe-cache-extract "$J/lake_model.ipynb" > "$T/r.ndjson"
+	# build 1 as an extraction before names were unique (the ordinals dropped), build 2 as now
+	for i in 1 2; do
+		jq -c --arg i "$i" '(if $i == "1" and .kind == "cell" then .name |= (. // "" | sub(" \\([0-9]+(st|nd|rd|th)\\)$"; "")) else . end)
+		    + {provenance: {tool: "qe-stamp 0.1.0",
+		    source: {repository: "o/r", commit: ($i * 40), event: "push", ref: "refs/heads/main"},
+		    run: {build_id: ("o/r/" + $i + "/1"), run_id: $i, run_number: ($i | tonumber),
+		          started_at: ("2026-12-0" + $i + "T10:00:00.000000Z")}}}' "$T/r.ndjson" > "$T/b$i.ndjson"
+		qe-history add -d "$T/n.db" "$T/b$i.ndjson" > /dev/null
+	done
+	run -0 jq -r 'select(.kind == "cell" and .index == 11) | .name' "$T/b1.ndjson"
+	assert_output 'N = 100'
+	# each unique name: one cell, both builds (its key joins them); the newest row carries
+	# the name, the older one the name its build recorded
+	for want in "N = 100:7" "N = 100 (2nd):12" "N = 100 (3rd):14" "solution lm_ex1: N = 100 (2nd):10" \
+	    "lm = LakeModel() (2nd):8" "def rate_steady_state(alpha, lmda): (2nd):11" "lake_params.py (%%file):2"; do
+		run -0 --separate-stderr qe-history series -d "$T/n.db" lake_model "${want%:*}"
+		assert_equal "$stderr" ""
+		assert_equal "$(jq -s length <<< "$output")" 2
+		run -0 jq -sc '[(map([.code_cell, .key]) | unique | map(.[0])), .[-1].name]' <<< "$output"
+		assert_output "$(jq -nc --arg n "${want%:*}" "[[${want##*:}], \$n]")"
+	done
+	# every cell's series holds both builds under one key
+	for n in $(seq 1 14); do
+		run -0 qe-history series -d "$T/n.db" lake_model "$n"
+		assert_equal "$(jq -s 'map(.key) | unique | length' <<< "$output"):$(jq -s length <<< "$output")" "1:2"
+	done
+	# a first line that opens several cells still names none: they are listed
+	run -2 --separate-stderr qe-history series -d "$T/n.db" lake_model "N = 1"
+	assert_equal "${stderr_lines[0]}" "qe-history: $T/n.db: document lake_model: N = 1 names 5 cells; ask for one by its code-cell number, label or key:"
+	assert_equal "${stderr_lines[2]}" "qe-history:   code cell 9: solution lm_ex1: N = 100 ($(jq -r 'select(.index == 8) | "sha256:" + .source_sha256' "$T/r.ndjson"))"
+}
+
 # stamp_as RUN FILE: FILE stamped as main's build RUN (run id 16000000RUN)
 stamp_as() {
 	GITHUB_REPOSITORY=QuantEcon/lecture-demo GITHUB_RUN_ID="16000000$1" GITHUB_RUN_ATTEMPT=1 \

@@ -166,12 +166,13 @@ struct series {
 };
 
 /*
- * How well cell c answers to the user's name for it: 3 by what names one
+ * How well cell c answers to the user's name for it: 4 by what names one
  * cell (its key, its label, 8 or more hex digits of its digest, its
- * code-cell number: index + 1), 2 by its display name or its first line,
- * whole, 1 in part (the block its name opens: "solution ar1p_ex1" of
- * "solution ar1p_ex1: ..."; the start of its first line, 4 characters or
- * more), 0 not.
+ * code-cell number: index + 1), 3 by its display name, whole (unique in
+ * its lecture since names take ordinals: "N = 100 (2nd)"), 2 by its first
+ * line, whole (first lines repeat), 1 in part (the block its name opens:
+ * "solution ar1p_ex1" of "solution ar1p_ex1: ..."; the start of its first
+ * line, 4 characters or more), 0 not.
  */
 static int
 names(const struct qe_hcell *c, const char *want)
@@ -179,10 +180,12 @@ names(const struct qe_hcell *c, const char *want)
 	size_t n = strlen(want);
 
 	if (strcmp(c->key, want) == 0 || (c->label && strcmp(c->label, want) == 0))
-		return 3;
+		return 4;
 	if (n > 0 && n <= 6 && strspn(want, "0123456789") == n)
-		return atol(want) == (long)c->idx + 1 ? 3 : 0;
-	if ((c->name && strcmp(c->name, want) == 0) || (c->first_line && strcmp(c->first_line, want) == 0))
+		return atol(want) == (long)c->idx + 1 ? 4 : 0;
+	if (c->name && strcmp(c->name, want) == 0)
+		return 3;
+	if (c->first_line && strcmp(c->first_line, want) == 0)
 		return 2;
 	if (c->name && strncmp(c->name, want, n) == 0 && c->name[n] == ':')
 		return 1;
@@ -190,14 +193,15 @@ names(const struct qe_hcell *c, const char *want)
 		return 1;
 	if (n < 8 || n > 64 || strspn(want, "0123456789abcdef") != n)
 		return 0;
-	return strncmp(c->sha, want, n) == 0 ? 3 : 0;
+	return strncmp(c->sha, want, n) == 0 ? 4 : 0;
 }
 
 /*
  * The key of the cell `want` names in the newest build where one answers
  * to it, the best answers only (names); NULL (said) when none does or
- * when several do: display names repeat in a lecture ("N = 100" three
- * times), and picking one would show the wrong cell's history.
+ * when several do: first lines repeat in a lecture ("N = 100" three
+ * times), as do the names of builds extracted before names were unique,
+ * and picking one would show the wrong cell's history.
  */
 static char *
 find_key(const struct series *s, const struct qe_hdoc *d, const char *want)

@@ -274,6 +274,88 @@ qe_cellname_name(const char *label, const struct qe_cellname_block *b, const cha
 	return out.data;
 }
 
+/* The English ordinal's suffix of k: 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st. */
+static const char *
+ordinal_suffix(size_t k)
+{
+	if (k % 100 >= 11 && k % 100 <= 13)
+		return "th";
+	return k % 10 == 1 ? "st" : k % 10 == 2 ? "nd" : k % 10 == 3 ? "rd" : "th";
+}
+
+static int
+str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A cell's name and its position in the document. */
+struct named {
+	const char *name;
+	size_t pos;
+};
+
+static int
+named_cmp(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c != 0 ? c : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* The name "N (kth)" for the first k after *k that no cell has as its own (taken[0..nt), sorted). */
+static char *
+next_free(const char *name, size_t *k, char *const *taken, size_t nt, struct qe_buf *b)
+{
+	const char *key;
+
+	do {
+		++*k;
+		qe_buf_reset(b);
+		qe_buf_addf(b, "%s (%zu%s)", name, *k, ordinal_suffix(*k));
+		key = b->data;
+	} while (bsearch(&key, taken, nt, sizeof *taken, str_cmp) != NULL);
+	return qe_xstrdup(b->data);
+}
+
+void
+qe_cellname_unique(char **names, size_t n)
+{
+	struct named *v = qe_xcalloc(n ? n : 1, sizeof *v);
+	char **taken = qe_xcalloc(n ? n : 1, sizeof *taken), **made = qe_xcalloc(n ? n : 1, sizeof *made);
+	struct qe_buf b = { 0 };
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (names[i] != NULL) {
+			v[m].name = taken[m] = names[i];
+			v[m++].pos = i;
+		}
+	qsort(taken, m, sizeof *taken, str_cmp);
+	qsort(v, m, sizeof *v, named_cmp);
+	/*
+	 * "N (kth)" is told from its N and k by its end, so the names made from
+	 * two names never meet: only the cells' own names can be taken. The
+	 * made ones replace them at the end (taken[] points into names[]).
+	 */
+	for (size_t g = 0, e; g < m; g = e) {
+		size_t k = 1;
+
+		for (e = g + 1; e < m && strcmp(v[e].name, v[g].name) == 0; e++)
+			made[v[e].pos] = next_free(v[g].name, &k, taken, m, &b);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (made[i] != NULL) {
+			free(names[i]);
+			names[i] = made[i];
+		}
+	qe_buf_free(&b);
+	free(made);
+	free(taken);
+	free(v);
+}
+
 /* The MyST splitter's state: the cell being read. */
 struct myst {
 	cJSON *cells;

@@ -10,8 +10,11 @@
  *
  * Invariants:
  *  - a name depends on the cell's own source and metadata and the block
- *    around it only, never on a position: the same cell keeps its name
- *    when other cells come or go.
+ *    around it, and on the cells before it in its document only where
+ *    they would have the same name (qe_cellname_unique): a cell keeps its
+ *    name when other cells come or go, unless one named alike does.
+ *  - the names of one document are unique: the first cell of a name keeps
+ *    it, a later one takes its ordinal ("N = 100 (2nd)").
  *  - blocks are sphinx-exercise's gated directives, in any fence (```,
  *    ~~~, :::): {exercise-start} (its :label:) .. {exercise-end},
  *    {solution-start} LABEL (the exercise it solves; else its :label:) ..
@@ -78,6 +81,16 @@ const char *qe_cellname_kind(int kind);
  * three are absent.
  */
 char *qe_cellname_name(const char *label, const struct qe_cellname_block *b, const char *says);
+
+/*
+ * Make the names of one document's code cells, names[0..n) in document
+ * order, unique: the k-th cell (k >= 2) whose name is N is renamed
+ * "N (kth)" (2nd, 3rd, 4th, 11th, 12th, 13th, 21st, ...), skipping an
+ * ordinal whose name another cell has as its own; the first keeps N.
+ * NULL names (blank cells) stay NULL. Renamed entries are freed and
+ * replaced by new strings.
+ */
+void qe_cellname_unique(char **names, size_t n);
 
 void qe_cellname_block_free(struct qe_cellname_block *b);
 void qe_cellname_blocks_free(struct qe_cellname_blocks *b);

@@ -12,6 +12,7 @@
 #include "qe_file.h"
 #include "qe_record.h"
 #include "qe_docname.h"
+#include "qe_buildnb.h"
 #include "qe_extract.h"
 #include "qe_mystmd.h"
 #include "qe_runs.h"
@@ -86,51 +87,6 @@ failed_record(struct qe_extract *x, const struct qe_jcache_entry *e, struct qe_b
 	qe_nbrecord_failed(&nb, e->error, out);
 }
 
-/* 1 when a path has a ".." component (a URI is the cache's word: it names nothing above). */
-static int
-has_dotdot(const char *p)
-{
-	for (const char *s = p; (s = strstr(s, "..")) != NULL; s += 2)
-		if ((s == p || s[-1] == '/') && (s[2] == '\0' || s[2] == '/'))
-			return 1;
-	return 0;
-}
-
-/*
- * The build's notebook of a cache entry (qe_extract_cache_dir): its bytes
- * into nb (path kept in `where`), or nothing when there is none.
- */
-static void
-build_notebook(struct qe_extract *x, const char *dir, const char *uri, struct qe_buf *where,
-    struct qe_nbctx *nb)
-{
-	const char *slash = strrchr(uri, '/'), *dot = strrchr(uri, '.');
-	size_t stem = dot && (slash == NULL || dot > slash) ? (size_t)(dot - uri) : strlen(uri);
-
-	if (has_dotdot(uri))
-		return;
-	for (size_t i = 0; dir != NULL && i < stem; i++) {
-		if (i > 0 && uri[i - 1] != '/')
-			continue;	/* the tails of the URI, longest first */
-		qe_buf_reset(where);
-		qe_buf_addf(where, "%s/%.*s.ipynb", dir, (int)(stem - i), uri + i);
-		if (qe_file_regular(where->data) != 0)
-			continue;
-		if ((nb->build_bytes = qe_file_slurp(where->data, x->lim.member_bytes, &nb->build_len)) == NULL) {
-			qe_file_warn(where->data);
-			nb->problems++;
-		}
-		nb->build_where = where->data;
-		return;
-	}
-	/* else the MyST source, where it is here (a checkout) */
-	if (stem < strlen(uri) && strcmp(uri + stem, ".md") == 0 && qe_file_regular(uri) == 0 &&
-	    (nb->build_bytes = qe_file_slurp(uri, x->lim.member_bytes, &nb->build_len)) != NULL) {
-		nb->build_where = uri;
-		nb->build_myst = 1;
-	}
-}
-
 /* Records of one cached notebook, whose bytes have been read; bdir: the build's notebooks. */
 static int
 cached_records(struct qe_extract *x, const struct qe_jcache_entry *e, const char *where,
@@ -141,7 +97,7 @@ cached_records(struct qe_extract *x, const struct qe_jcache_entry *e, const char
 	int r;
 
 	entry_ctx(x, e, where, &nb);
-	build_notebook(x, bdir, e->uri, &bwhere, &nb);
+	qe_buildnb_find(x->lim.member_bytes, bdir, e->uri, &bwhere, &nb);
 	r = qe_nbrecord_notebook(&nb, bytes, len, release, out);
 	qe_buf_free(&bwhere);
 	x->problems += nb.problems;

@@ -193,12 +193,11 @@ qe_nbrecord_failed(const struct qe_nbctx *nb, const char *error, struct qe_buf *
 /* The fields every cell record starts with: identity, digests, first line, name. */
 static cJSON *
 cell_head(const struct qe_nbctx *nb, const struct qe_nb_code *code, int index,
-    const struct qe_cellname_block *blk)
+    const struct qe_cellname_block *blk, const char *name)
 {
 	const cJSON *md = cJSON_GetObjectItemCaseSensitive(code->cell, "metadata");
 	const cJSON *tags = cJSON_GetObjectItemCaseSensitive(md, "tags"), *t;
 	cJSON *o = new_record("cell", nb), *arr;
-	char *name;
 
 	add_identity(o, nb, 0);
 	qe_json_check(cJSON_AddNumberToObject(o, "index", index));
@@ -211,9 +210,7 @@ cell_head(const struct qe_nbctx *nb, const struct qe_nb_code *code, int index,
 	qe_json_check(cJSON_AddStringToObject(o, "source_sha256", code->source_sha256));
 	qe_json_check(cJSON_AddStringToObject(o, "output_sha256", code->output_sha256));
 	qe_json_add_str_or_null(o, "first_line", code->first_line);
-	name = qe_cellname_name(qe_nb_label(md), blk, code->says);
 	qe_json_add_str_or_null(o, "name", name);
-	free(name);
 	qe_json_add_str_or_null(o, "block", qe_cellname_kind(blk->kind));
 	qe_json_add_str_or_null(o, "block_label", blk->kind ? blk->label : NULL);
 	return o;
@@ -305,11 +302,11 @@ cell_timing(cJSON *o, const struct qe_timing *tm, int note, int status,
 		t->untimed_executed++;
 }
 
-/* One cell record; hk is the hook's timing of the cell, or NULL. */
+/* One cell record named `name`; hk is the hook's timing of the cell, or NULL. */
 static cJSON *
 cell_record(struct qe_nbctx *nb, const struct qe_nb_code *code, int index,
-    const struct qe_cellname_block *blk, const struct qe_hook_cell *hk, int ambiguous,
-    const struct qe_window *w, struct tally *t)
+    const struct qe_cellname_block *blk, const char *name, const struct qe_hook_cell *hk,
+    int ambiguous, const struct qe_window *w, struct tally *t)
 {
 	const cJSON *md = cJSON_GetObjectItemCaseSensitive(code->cell, "metadata");
 	const cJSON *errout = code->errout;
@@ -328,7 +325,7 @@ cell_record(struct qe_nbctx *nb, const struct qe_nb_code *code, int index,
 		    nb->where, index);
 		nb->problems++;
 	}
-	o = cell_head(nb, code, index, blk);
+	o = cell_head(nb, code, index, blk, name);
 	qe_timing_choose(md, &tm);
 	if (hk != NULL && hk->has_end)	/* the in-kernel clock comes first */
 		qe_timing_hook(&tm, &hk->start, &hk->end, hk->us);
@@ -453,16 +450,31 @@ cell_blocks(struct qe_nbctx *nb, const cJSON *cells, const struct qe_nb_codes *c
 	struct qe_cellname_blocks own = { 0 };
 	const char *from;
 
-	if (!is_ipynb(nb)) {
+	if (!is_ipynb(nb) || nb->build_bytes != NULL) {
+		/* a notebook file with a build's: a cache's copy run again (qe-replicate -d) */
 		from = build_blocks(nb, codes, blk);
 		nb->build_bytes = NULL;
-		return from ? from : "none";
+		if (from != NULL || !is_ipynb(nb))
+			return from ? from : "none";
 	}
 	qe_cellname_blocks_read(cells, &own);
 	for (size_t i = 0; i < codes->n && i < own.n; i++)
 		blk[i] = own.v[i];	/* the labels move */
 	free(own.v);
 	return "notebook";
+}
+
+/* Each code cell's display name, unique within the document (names[codes->n]). */
+static char **
+cell_names(const struct qe_nb_codes *codes, const struct qe_cellname_block *blk)
+{
+	char **names = qe_xcalloc(codes->n ? codes->n : 1, sizeof *names);
+
+	for (size_t i = 0; i < codes->n; i++)
+		names[i] = qe_cellname_name(qe_nb_label(cJSON_GetObjectItemCaseSensitive(codes->v[i].cell,
+		    "metadata")), &blk[i], codes->v[i].says);
+	qe_cellname_unique(names, codes->n);
+	return names;
 }
 
 /* The cell records of every code cell into recs[], counted into t. */
@@ -476,21 +488,26 @@ cell_records(struct qe_nbctx *nb, const struct qe_nb_doc *nd, struct tally *t, c
 	    .margin_us = nb->stale_margin_us };
 	const struct qe_hook_cell **hk;
 	struct qe_cellname_block *blk;
+	char **names;
 	int ambiguous = 0;
 
 	qe_nb_codes_read(cells, (const char (*)[QE_SHA256_HEX])nd->odig, &codes);
 	blk = qe_xcalloc(codes.n ? codes.n : 1, sizeof *blk);
 	t->names_from = cell_blocks(nb, cells, &codes, blk);
+	names = cell_names(&codes, blk);
 	hk = qe_xcalloc(codes.n, sizeof *hk);
 	if (nb->hooks != NULL && nb->hooks->n > 0)
 		join_hooks(nb, &codes, &w, hk, &ambiguous, t);
 	*recs = qe_xcalloc(codes.n, sizeof **recs);
 	/* timing on markdown/raw cells is ignored */
 	for (size_t i = 0; i < codes.n; i++)
-		(*recs)[i] = cell_record(nb, &codes.v[i], (int)i, &blk[i], hk[i], ambiguous, &w, t);
+		(*recs)[i] = cell_record(nb, &codes.v[i], (int)i, &blk[i], names[i], hk[i], ambiguous, &w, t);
 	t->code_cells = (int)codes.n;
-	for (size_t i = 0; i < codes.n; i++)
+	for (size_t i = 0; i < codes.n; i++) {
 		qe_cellname_block_free(&blk[i]);
+		free(names[i]);
+	}
+	free(names);
 	free(blk);
 	free(hk);
 	qe_nb_codes_free(&codes);

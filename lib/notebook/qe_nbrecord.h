@@ -57,7 +57,8 @@ struct qe_nbctx {
 	/*
 	 * A cache's notebook as the build wrote it (_build/jupyter_execute),
 	 * whose markdown cells name the code cells: its bytes are handed over
-	 * (freed), or NULL. An ipynb names its cells from its own.
+	 * (freed), or NULL. An ipynb names its cells from its own, unless it
+	 * is a cache's copy given its build's notebook (qe-replicate -d).
 	 */
 	const char *build_where;
 	char *build_bytes;

@@ -372,6 +372,40 @@ skip_blanks(const char *s, const char *e)
 	return s;
 }
 
+/* 1 for a cell magic that writes its cell to a file (%%file, %%writefile). */
+static int
+writes_file(const char *w, size_t n)
+{
+	return (n == 4 && memcmp(w, "file", 4) == 0) || (n == 9 && memcmp(w, "writefile", 9) == 0);
+}
+
+/*
+ * A %%file line *sp..*ep: 1 with *sp, *ep narrowed to the file it writes
+ * (its last argument, options such as -a left out); 0 when it names none.
+ */
+static int
+file_named(const char **sp, const char **ep)
+{
+	const char *s = *sp, *e = *ep, *w = NULL;
+
+	while (s < e && *s != ' ' && *s != '\t')
+		s++;	/* the magic's word */
+	for (s = skip_blanks(s, e); s < e; s = skip_blanks(s, e)) {
+		const char *a = s;
+
+		while (s < e && *s != ' ' && *s != '\t')
+			s++;
+		if (*a != '-')
+			w = a;
+	}
+	if (w == NULL)
+		return 0;
+	*sp = w;
+	for (*ep = w; *ep < e && **ep != ' ' && **ep != '\t'; ++*ep)
+		;
+	return 1;
+}
+
 /*
  * A trimmed line s[0..e) for qe_nb_says(): 1 when it says something, with
  * *s, *e narrowed to what (a %time's statement); 0 for a comment or a
@@ -389,6 +423,8 @@ says_line(const char **sp, const char **ep, struct qe_buf *magics)
 		return 1;	/* code, or a '%' that begins no magic */
 	qe_buf_adds(magics, magics->len ? " " : " (");
 	qe_buf_add(magics, s, pct + n);
+	if (pct == 2 && writes_file(s + 2, n))
+		return file_named(sp, ep);
 	if (pct == 2 || !runs_statement(s + 1, n))
 		return 0;
 	s = skip_blanks(s + 1 + n, e);

@@ -83,8 +83,10 @@ char *qe_nb_first_line(const struct qe_buf *src);
  * What a cell's code says, for its name: the first line that is neither
  * blank nor a comment ('#'), leading magics skipped but shown after it
  * ("%%time" then "f(x)": "f(x) (%%time)"; "%time f(x)": "f(x) (%time)",
- * as for %timeit, %prun and %memit, whose argument is a statement), cut
- * as qe_nb_first_line() cuts. Comments and magics only: the first line
+ * as for %timeit, %prun and %memit, whose argument is a statement; a cell
+ * that %%file or %%writefile writes to a file says the file: "%%file
+ * lake.py" then its text reads "lake.py (%%file)"), cut as
+ * qe_nb_first_line() cuts. Comments and magics only: the first line
  * (qe_nb_first_line). A new string, or NULL when every line is blank.
  */
 char *qe_nb_says(const struct qe_buf *src);

@@ -17,6 +17,7 @@
 #include "qe_json.h"
 #include "qe_jw.h"
 #include "qe_mem.h"
+#include "qe_buildnb.h"
 #include "qe_hooklog.h"
 #include "qe_nbrecord.h"
 #include "qe_runs.h"
@@ -280,13 +281,16 @@ notebook_records(struct qe_runs *x, const struct run *r, const char *nbfile, int
 	    .input = "ipynb", .pk = -1, .current = -1, .stable_ids = 1,
 	    .execution_seconds = failed || until_mark ? r->wall : NAN,
 	    .stale_margin_us = x->stale_margin_us, .hooks = &hooks };
-	struct qe_buf out = { 0 };
+	struct qe_buf out = { 0 }, bwhere = { 0 };
 	char *log, *bytes;
 	size_t len;
 	cJSON *recs;
 
 	if (asprintf(&log, "%s/hook.log", r->dir ? r->dir : ".") < 0)
 		qe_mem_oom();
+	/* a cache's notebook (qe-replicate -d) is named as the cache's records name it */
+	if (!failed)
+		qe_buildnb_stored(x->max_notebook, r->source, &bwhere, &nb);
 	if (failed)
 		qe_nbrecord_failed(&nb, r->error, &out);
 	else if (r->dir != NULL && qe_hooklog_load(&hooks, log) != QE_EXIT_OK)
@@ -298,6 +302,8 @@ notebook_records(struct qe_runs *x, const struct run *r, const char *nbfile, int
 		x->problems++;
 	x->problems += nb.problems;
 	recs = records_of(&out);
+	free(nb.build_bytes);	/* not handed over when the notebook was not read */
+	qe_buf_free(&bwhere);
 	qe_buf_free(&out);
 	qe_hooklog_free(&hooks);
 	free(log);

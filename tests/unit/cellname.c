@@ -104,10 +104,31 @@ name(const char *in, size_t n, struct qe_buf *out)
 	free(s);
 }
 
+/* One name a line ("-" for none, a blank cell): each made unique, one a line. */
+static void
+unique(const char *in, size_t n, struct qe_buf *out)
+{
+	char **names = qe_xcalloc(n + 1, sizeof *names);
+	size_t m = 0;
+
+	for (const char *p = in, *end = in + n, *nl; p <= end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		nl = nl ? nl : end;
+		names[m++] = nl - p == 1 && *p == '-' ? NULL : qe_xstrndup(p, (size_t)(nl - p));
+	}
+	qe_cellname_unique(names, m);
+	for (size_t i = 0; i < m; i++) {
+		qe_buf_addf(out, "%s%s", i ? "\n" : "", names[i] ? names[i] : "-");
+		free(names[i]);
+	}
+	free(names);
+}
+
 static const struct unit_fn fns[] = {
 	{ "blocks", blocks },
 	{ "match", match },
 	{ "name", name },
+	{ "unique", unique },
 	{ NULL, NULL }
 };
 
