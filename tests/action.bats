@@ -75,9 +75,11 @@ setup() {
 	# the job summary: this build alone (qe-comment -r)
 	run -0 --separate-stderr cat "$JOB/state/summary.md"
 	assert_line --index 0 '## Lecture execution times (this build)'
-	assert_line --index 1 --regexp '^2 notebooks \(2 executed by this build, 0 inherited from the cache\), 0 failed; 5 of 5 code cells timed, [0-9.]+ s in timed cells, [0-9.]+ s of notebook execution\.$'
-	assert_line --regexp '^\| intro \| 2 \| slow-sleep \| 0\.0[5-9][0-9]* \|$'
-	assert_line --regexp '^\| dynamics/markov \| [0-9.]+ \| [0-9.]+ \| ok \|$'
+	# durations as every comment writes them (qe_gfm_dur: "50 ms", "0.42 s", "12.3 s"; a no-break space)
+	local dur="([0-9]+"$'\xc2\xa0'"ms|[0-9.]+"$'\xc2\xa0'"s)"
+	assert_line --index 1 --regexp "^2 notebooks \\(2 executed by this build, 0 inherited from the cache\\), 0 failed; 5 of 5 code cells timed, $dur in timed cells, $dur of notebook execution\\.\$"
+	assert_line --regexp '^\| intro \| 2 \| slow-sleep \| [5-9][0-9]'$'\xc2\xa0''ms \|$'
+	assert_line --regexp "^\\| dynamics/markov \\| $dur \\| $dur \\| ok \\|\$"
 	# no API call, a green job, the hook disarmed, the tools the seed's
 	# (install: path:SEED, so nothing restored from the cache)
 	run -0 jq -r 'select(.step | test("sticky comment")) | .outcome' "$JOB/state/steps.ndjson"

@@ -163,7 +163,7 @@ has_re() {
 	assert_line -n 2 "🟢 No cell moved beyond the thresholds: 23 unchanged in 6 re-executed lectures"
 	refute_output --partial "All cells"
 	refute_output --partial "| | Lecture |"
-	assert_equal "${#lines[@]}" 17
+	assert_equal "${#lines[@]}" 15	# no note: its one cell without a timing has no code
 	run -0 --separate-stderr qe-comment cached.ndjson
 	assert_line -n 2 "🟡 No lecture was re-executed in this build: nothing to compare; 1 lecture still failing"
 }
@@ -383,10 +383,10 @@ big() {
 	run -0 --separate-stderr sh -c 'gzip -c build.ndjson | qe-comment --report'
 	assert_output - < build.md
 	# the table shape the action's summary always had
-	has build.md '| notebook | execution (s) | timed cells (s) | status |'
-	has build.md '| notebook | code cell | name | seconds |'
+	has build.md '| notebook | execution | timed cells | status |'
+	has build.md '| notebook | code cell | name | time |'
 	# code cells counted from 1 (index 2 is the third): as the PR comment counts them
-	has build.md '| numba\_demo | 3 | njit-first-call | 0.424 |'
+	has build.md "| numba\\_demo | 3 | njit-first-call | 0.42${NBSP}s |"
 	has build.md '| broken | — | — | failed |'
 	has build.md '- broken: ValueError: deliberate failure for the fixture'
 	# diff records in the same stream are not build records: ignored
@@ -407,7 +407,7 @@ big() {
 	run -0 --separate-stderr qe-comment -r "$T/r.ndjson"
 	assert_equal "$stderr" ""
 	printf '%s\n' "$output" > "$T/r.md"
-	assert_line -n 1 "2 notebooks (1 executed by this build, 1 inherited from the cache), 1 failed; 2 of 3 code cells timed, 2.5 s in timed cells, 3.14 s of notebook execution."
+	assert_line -n 1 "2 notebooks (1 executed by this build, 1 inherited from the cache), 1 failed; 2 of 3 code cells timed, 2.50${NBSP}s in timed cells, 3.14${NBSP}s of notebook execution."
 	html "$T/r.md" > "$T/r.html"
 	assert_equal "$(count '<(img|script|a |em>|del>|strong>|ol|blockquote)' "$T/r.html")" 0
 	assert_equal "$(count '<h[1-6]>' "$T/r.html")" 4
@@ -421,9 +421,9 @@ big() {
 	assert_output 0
 	run -0 count $'\xe2\x80\xae|\x07' "$T/r.md"
 	assert_output 0
-	has "$T/r.md" "| &lt;img src=x onerror=alert\\(1\\)&gt; \\| @${ZWJ}octocat | 3.14 | 1 | failed |"
-	has "$T/r.md" "| 1\\. list | 1 | a\\|b�evil"$'\xe2\x80\x8b'"x␇ | 2.5 |"
-	has "$T/r.md" "| &gt; quote | 2 | import os  \\# www${ZWJ}.evil.example | 0 |"
+	has "$T/r.md" "| &lt;img src=x onerror=alert\\(1\\)&gt; \\| @${ZWJ}octocat | 3.14${NBSP}s | 1.00${NBSP}s | failed |"
+	has "$T/r.md" "| 1\\. list | 1 | a\\|b�evil"$'\xe2\x80\x8b'"x␇ | 2.50${NBSP}s |"
+	has "$T/r.md" "| &gt; quote | 2 | import os  \\# www${ZWJ}.evil.example | <1${NBSP}ms |"
 	refute_line --partial stale
 }
 
@@ -432,7 +432,7 @@ big() {
 	assert_equal "$stderr" ""
 	assert_output "## Lecture execution times (this build)
 
-0 notebooks, 0 failed; 0 of 0 code cells timed, 0 s in timed cells, 0 s of notebook execution."
+0 notebooks, 0 failed; 0 of 0 code cells timed, <1${NBSP}ms in timed cells, <1${NBSP}ms of notebook execution."
 	{ head -3 report/build.ndjson; echo '{not json'; tail -n +4 report/build.ndjson; } > "$T/bad.ndjson"
 	run -2 --separate-stderr qe-comment -r "$T/bad.ndjson"
 	assert_equal "$stderr" "qe-comment: $T/bad.ndjson:4: invalid JSON at column 3
@@ -445,7 +445,41 @@ qe-comment: 1 line rejected"
 	printf '%s\n' "$output" > "$T/f.md"
 	assert [ "$(wc -c < "$T/f.md")" -le 65537 ]
 	has_re "$T/f.md" '\*[0-9]+ more not listed, to stay within the size limit\.\*'
-	has "$T/f.md" '| lecture-2999 | 2999 | — | failed |'
+	has "$T/f.md" "| lecture-2999 | 49m${NBSP}59s | — | failed |"
+}
+
+@test "-r (issue 40): every duration as the comment writes it, never raw seconds (399.58 is 6m 40s, 6.8 is 6.80 s)" {
+	# the report's real records, the slowest lecture given the issue's lln_clt time
+	jq -c 'if .kind == "notebook" and .document == "numba_demo" then .execution_seconds = 399.58
+		elif .kind == "cell" and .label == "njit-first-call" then .duration_s = 6.8 else . end' \
+		report/build.ndjson > "$T/r.ndjson"
+	run -0 --separate-stderr qe-comment -r "$T/r.ndjson"
+	printf '%s\n' "$output" > "$T/r.md"
+	has "$T/r.md" "| numba\\_demo | 6m${NBSP}40s | 0.87${NBSP}s | ok |"
+	has "$T/r.md" "| numba\\_demo | 3 | njit-first-call | 6.80${NBSP}s |"
+	# no bare number of seconds anywhere: no "| 6.8 |", no 399.58
+	run -1 grep -E '\| [0-9]+(\.[0-9]+)? \|$|\| [0-9]+\.[0-9]+ \||399' "$T/r.md"
+}
+
+@test "an empty code cell (issue 40) is not a cell that was not run: the real nbclient pair counts only the cell after the error" {
+	extract() { qe-cache-extract "$(shared nbclient)/$1/lectures" > "$T/$1.ndjson"; }
+	extract base
+	extract head
+	run -0 --separate-stderr qe-cell-diff "$T/base.ndjson" "$T/head.ndjson"
+	printf '%s\n' "$output" > "$T/d.ndjson"
+	# intro's last code cell has no code; broken's last one never ran after the error
+	run -0 jq -c 'select(.kind == "cell-diff" and .first_line == null) | [.document, .status_head, .reason]' "$T/d.ndjson"
+	assert_output '["intro","not-run","no code"]'
+	run -0 --separate-stderr qe-comment "$T/d.ndjson"
+	plain
+	assert_line '> - 1 cell was not run in head (skipped, or after an error).'
+	refute_line --partial 'no usable timing'
+	assert_line --partial '| intro | code cell 7 | no timing | — | — | — | — | — | earlier cell changed; no code |'
+	# without the cell after the error, no note at all
+	grep -v '"broken-after"' "$T/d.ndjson" > "$T/d2.ndjson"
+	run -0 --separate-stderr qe-comment "$T/d2.ndjson"
+	refute_line --partial 'not run'
+	refute_line '> [!NOTE]'
 }
 
 @test "every fixture's comment and summary agree with themselves: counts add up, sections match (tests/tools/comment_check.py)" {

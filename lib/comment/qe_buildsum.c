@@ -155,10 +155,10 @@ totals(struct qe_buf *b, const struct qe_buildsum *s)
 		    s->n_executed, s->n_inherited);
 	qe_buf_addf(b, ", %ld failed; %ld of %ld code cells timed, ", s->nfailed, s->ntimed,
 	    s->ncells);
-	qe_gfm_decimal(b, s->timed_s, 2);
-	qe_buf_adds(b, " s in timed cells, ");
-	qe_gfm_decimal(b, s->exec_s, 2);
-	qe_buf_adds(b, " s of notebook execution.\n\n");
+	qe_gfm_dur(b, s->timed_s);
+	qe_buf_adds(b, " in timed cells, ");
+	qe_gfm_dur(b, s->exec_s);
+	qe_buf_adds(b, " of notebook execution.\n\n");
 }
 
 /* "| notebook": the first cell of a row. */
@@ -169,12 +169,12 @@ row_start(struct qe_buf *b, const char *doc)
 	qe_mdtable_doc(b, doc ? doc : "");
 }
 
-/* " | 2.5": a cell of seconds rounded to `places`. */
+/* " | 6m 34s": a duration, written as every comment writes one. */
 static void
-secs_cell(struct qe_buf *b, double s, int places)
+dur_cell(struct qe_buf *b, double s)
 {
 	qe_buf_adds(b, " | ");
-	qe_gfm_decimal(b, s, places);
+	qe_gfm_dur(b, s);
 }
 
 static void
@@ -183,8 +183,8 @@ nb_row(struct qe_buf *b, const struct qe_buildsum *s, long i)
 	const struct qe_buildsum_nb *n = &s->top_nbs[i];
 
 	row_start(b, n->doc);
-	secs_cell(b, n->exec_s, 2);
-	secs_cell(b, n->cells_s, 2);
+	dur_cell(b, n->exec_s);
+	dur_cell(b, n->cells_s);
 	qe_buf_adds(b, " | ");
 	if (n->status == NULL || qe_gfm_text(b, n->status, CAP_STATUS) == 0)
 		qe_buf_adds(b, QE_GFM_NONE);
@@ -202,7 +202,7 @@ cell_row(struct qe_buf *b, const struct qe_buildsum *s, long i)
 	else
 		qe_buf_adds(b, " | " QE_GFM_NONE " | ");
 	qe_gfm_text(b, c->name, CAP_NAME);
-	secs_cell(b, c->dur_s, 3);
+	dur_cell(b, c->dur_s);
 	qe_buf_adds(b, " |\n");
 }
 
@@ -255,9 +255,9 @@ void
 qe_buildsum_render(struct qe_buf *out, const struct qe_buildsum *s, size_t limit)
 {
 	const struct section sections[] = {
-		{ "### Slowest notebooks\n\n| notebook | execution (s) | timed cells (s) | status |\n"
+		{ "### Slowest notebooks\n\n| notebook | execution | timed cells | status |\n"
 		  "|---|--:|--:|---|\n", s->ntop_nbs, nb_row },
-		{ "### Slowest cells\n\n| notebook | code cell | name | seconds |\n"
+		{ "### Slowest cells\n\n| notebook | code cell | name | time |\n"
 		  "|---|--:|---|--:|\n", s->ntop_cells, cell_row },
 		{ "### Failed notebooks\n\n", s->nfailed, failed_row },
 	};

@@ -643,13 +643,17 @@ static void
 notes_notiming(struct qe_buf *note, const struct qe_review *r)
 {
 	const struct qe_diffset *d = r->set;
-	long notrun = 0, missing;
+	long notrun = 0, empty = 0, missing;
 
+	/* a cell with no code (no first line) is never run: neither not run nor missing */
 	for (size_t i = 0; i < d->ncells; i++)
-		if (d->cells[i].verdict == QE_V_NOTIMING &&
-		    (d->cells[i].st_h == QE_ST_NOTRUN || d->cells[i].st_h == QE_ST_SKIPPED))
+		if (d->cells[i].verdict != QE_V_NOTIMING)
+			continue;
+		else if (d->cells[i].first_line == NULL)
+			empty++;
+		else if (d->cells[i].st_h == QE_ST_NOTRUN || d->cells[i].st_h == QE_ST_SKIPPED)
 			notrun++;
-	missing = r->ccount[QE_V_NOTIMING] - notrun;
+	missing = r->ccount[QE_V_NOTIMING] - notrun - empty;
 	if (notrun > 0) {
 		counted(note, "> - ", notrun, " cell was", " cells were");
 		qe_buf_adds(note, " not run in head (skipped, or after an error).\n");

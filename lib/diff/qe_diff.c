@@ -378,7 +378,10 @@ judge_cell(const struct qe_diff_opts *o, const struct qe_reader *r, const struct
 	else if (nbv == 0 || nhv == 0) {
 		c->j.b = qe_stats_median(bv, nbv);
 		c->j.h = qe_stats_median(hv, nhv);
-		if (c->reason == NULL)
+		/* a cell with no code is one no kernel runs: not a missing timing */
+		if (c->reason == NULL && !nbv && !nhv && !p->b->first_line && !p->h->first_line)
+			c->reason = "no code";
+		else if (c->reason == NULL)
 			c->reason = nbv ? "no head timing" : nhv ? "no base timing" : "no timing";
 	} else if (!qe_vocab_timing_sources_comparable(p->b->tsrc, p->h->tsrc)) {
 		c->j.verdict = QE_V_NOTCOMPARABLE;
