@@ -482,6 +482,30 @@ qe-comment: 1 line rejected"
 	refute_line '> [!NOTE]'
 }
 
+@test "output changed (issue 40): one rule for rows and count; a change no code explains is counted, never beside a verdict in any table (real builds)" {
+	cd_="$(fixture qe-cell-diff)"
+	# the broad pair's regressions print their timings; the same-load pair draws unseeded
+	for p in factor-broad-base:factor-broad-head:5 factor-same-run1:factor-same-run2:1; do
+		IFS=: read -r b h n <<< "$p"
+		qe-cell-diff "$cd_/$b.ndjson" "$cd_/$h.ndjson" > "$T/diff" || [ $? -eq 1 ]
+		# the diff's own facts: output changed, with and without a code change before it
+		quiet=$(jq -s '[.[] | select(.kind == "cell-diff" and (.flags | index("output-changed"))
+			and (.flags | index("source-changed") | not) and (.flags | index("upstream-changed") | not))] | length' "$T/diff")
+		assert_equal "$quiet" "$n"
+		explained=$(jq -s '[.[] | select(.kind == "cell-diff" and (.flags | index("output-changed"))
+			and ((.flags | index("source-changed")) or (.flags | index("upstream-changed"))))] | length' "$T/diff")
+		run -0 --separate-stderr qe-comment "$T/diff"
+		plain
+		if [ "$n" -eq 1 ]; then
+			assert_line "> - 1 cell's output differs though its code and the cells before it did not change (an unseeded random draw, a clock): not a timing matter."
+		else
+			assert_line "> - $n cells' output differs though their code and the cells before them did not change (an unseeded random draw, a clock): not a timing matter."
+		fi
+		# rows tell only the output changes code explains: as many as the diff has, in all tables
+		assert_equal "$(printf '%s\n' "$output" | grep -E '^\|' | grep -c 'output changed' || true)" "$explained"
+	done
+}
+
 @test "every fixture's comment and summary agree with themselves: counts add up, sections match (tests/tools/comment_check.py)" {
 	run -0 /usr/bin/python3 "$TESTS_DIR/tools/comment_check.py" *.md
 	assert_output ""

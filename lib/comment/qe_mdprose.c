@@ -842,8 +842,10 @@ notes(struct qe_buf *note, const struct qe_review *r)
 	}
 	if (r->n_output_quiet > 0) {
 		counted(note, "> - ", r->n_output_quiet, " cell's output differs", " cells' output differs");
-		qe_buf_adds(note, " though its code and the cells before it did not change (an unseeded "
-		    "random draw, a clock): not a timing matter.\n");
+		qe_buf_adds(note, r->n_output_quiet == 1 ?
+		    " though its code and the cells before it did not change (an unseeded " :
+		    " though their code and the cells before them did not change (an unseeded ");
+		qe_buf_adds(note, "random draw, a clock): not a timing matter.\n");
 	}
 }
 

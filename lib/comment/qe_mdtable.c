@@ -233,11 +233,12 @@ flagged(const struct qe_dcell *c, const struct qe_dnb *n)
 }
 
 /*
- * The notes of a cell's row (c) or a lecture's top row (n); top: a row of
- * the top table, where an output change no code explains is not told.
+ * The notes of a cell's row (c) or a lecture's top row (n). An output change
+ * no code explains is never a note, in any table: the notes count it
+ * (qe_review_output_unexplained), so rows and count never tell it twice.
  */
 static void
-add_notes(struct qe_buf *b, const struct qe_dcell *c, const struct qe_dnb *n, int top)
+add_notes(struct qe_buf *b, const struct qe_dcell *c, const struct qe_dnb *n)
 {
 	unsigned fl = c ? c->flags : n->flags;
 	const char *sep = "";
@@ -276,7 +277,7 @@ add_notes(struct qe_buf *b, const struct qe_dcell *c, const struct qe_dnb *n, in
 	if (fl & QE_FLAG(QE_F_UPSTREAM))
 		note(b, &sep, "earlier cell changed");
 	if ((fl & QE_FLAG(QE_F_OUTPUT)) && !(c && qe_review_results_differ(c)) &&
-	    (!top || (fl & (QE_FLAG(QE_F_SOURCE) | QE_FLAG(QE_F_UPSTREAM)))))
+	    (fl & (QE_FLAG(QE_F_SOURCE) | QE_FLAG(QE_F_UPSTREAM))))
 		note(b, &sep, "output changed");
 	if (c && qe_review_now_failing(c)) {
 		if (c->verdict == QE_V_REGRESSION || c->verdict == QE_V_IMPROVEMENT)
@@ -346,7 +347,7 @@ qe_mdtable_top_row(struct qe_buf *b, const struct qe_toprow *t)
 	else
 		qe_buf_adds(b, QE_GFM_NONE);
 	next_cell(b);
-	add_notes(b, c, n, 1);
+	add_notes(b, c, n);
 	qe_buf_adds(b, " |\n");
 }
 
@@ -517,7 +518,7 @@ qe_mdtable_cell_row(struct qe_buf *b, const struct qe_dcell *c)
 	qe_gfm_pct(b, share(c));
 	next_cell(b);
 	before = b->len;
-	add_notes(b, c, NULL, 0);
+	add_notes(b, c, NULL);
 	if (reason_shown(c)) {
 		if (b->len > before)
 			qe_buf_adds(b, "; ");
