@@ -46,7 +46,7 @@ const FORMS = { 'exec-time': null, 'exec-time-s': 'seconds', 'exec-time-rounded'
 const env = process.env;
 const started = new Date().toISOString().replace(/(\.\d{3})Z$/, '$1000Z');
 const placeholder = () => env.QE_EXEC_TIME_PLACEHOLDER ?? '\u2014';
-const pages = []; // [source file, tree] of every page, from the document stage
+const pages = new Map(); // source file -> its tree, of every page, from the document stage
 
 // A program: a bare name is looked for in $QE_TELEMETRY_BIN, then on PATH.
 function tool(name) {
@@ -141,7 +141,7 @@ class State {
     let dir = null;
     try {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qe-exec-time-'));
-      pages.forEach(([file, tree], i) => {
+      [...pages].forEach(([file, tree], i) => {
         const location = '/' + path.relative(this.root(), path.resolve(file)).split(path.sep).join('/');
         fs.writeFileSync(path.join(dir, `${String(i).padStart(6, '0')}.json`), JSON.stringify({ location, mdast: tree }));
       });
@@ -248,7 +248,7 @@ const plugin = {
     name: 'qe-exec-time-pages',
     doc: "qe-telemetry: keep each page's executed tree for qe-cache-extract",
     stage: 'document',
-    plugin: () => (tree, vfile) => { pages.push([vfile.path, tree]); },
+    plugin: () => (tree, vfile) => { pages.set(vfile.path, tree); },
   }, {
     name: 'qe-exec-time-resolve',
     doc: 'qe-telemetry: fill the {exec-time} roles from qe-exec-status --times',
