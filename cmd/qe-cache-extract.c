@@ -16,7 +16,7 @@
 #include "notebook/notebook.h"
 
 enum { OPT_STALE_MARGIN = QE_OPT_FIRST, OPT_MAX_NOTEBOOK, OPT_MAX_ARCHIVE_ENTRIES,
-	OPT_MAX_ARCHIVE_BYTES, OPT_STORED, OPT_FAILED, OPT_EXECUTION_SECONDS, OPT_JUPYTER_EXECUTE, OPT_RUNS, OPT_LABELS, OPT_BUILDER };
+	OPT_MAX_ARCHIVE_BYTES, OPT_STORED, OPT_FAILED, OPT_EXECUTION_SECONDS, OPT_JUPYTER_EXECUTE, OPT_RUNS, OPT_LABELS, OPT_BUILDER, OPT_PAGES };
 
 static const struct option longopts[] = {
 	{ "all",          no_argument,       NULL, 'a' },
@@ -32,6 +32,7 @@ static const struct option longopts[] = {
 	{ "max-archive-entries", required_argument, NULL, OPT_MAX_ARCHIVE_ENTRIES },
 	{ "max-archive-bytes", required_argument, NULL, OPT_MAX_ARCHIVE_BYTES },
 	{ "max-line",     required_argument, NULL, QE_OPT_MAX_LINE },
+	{ "pages",        required_argument, NULL, OPT_PAGES },
 	{ "root",         required_argument, NULL, 'r' },
 	{ "runs",         required_argument, NULL, OPT_RUNS },
 	{ "since",        required_argument, NULL, 's' },
@@ -47,7 +48,8 @@ static const char usage[] =
     "                        [-t log] [--stale-margin seconds] [--max-notebook bytes]\n"
     "                        [--max-archive-entries n] [--max-archive-bytes bytes]\n"
     "                        [--max-line bytes] [--execution-seconds seconds]\n"
-    "                        [--failed reason] [--jupyter-execute dir] [path ...]\n"
+    "                        [--failed reason] [--jupyter-execute dir] [--pages dir]\n"
+    "                        [path ...]\n"
     "       qe-cache-extract [-r root] --stored document cache\n"
     "       qe-cache-extract --runs dir\n"
     "       qe-cache-extract --labels notebook.ipynb\n"
@@ -137,6 +139,7 @@ option(int ch, const char *arg, void *ctx)
 	case OPT_LABELS: c->labels = 1; return 0;
 	case OPT_BUILDER: c->builder = arg; return 0;
 	case OPT_JUPYTER_EXECUTE: x->build_dir = arg; return 0;
+	case OPT_PAGES: x->pages = arg; return 0;
 	case OPT_EXECUTION_SECONDS:
 		return number_arg("--execution-seconds", arg, &x->execution_seconds);
 	default:

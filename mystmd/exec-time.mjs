@@ -21,6 +21,15 @@
 //  - Roles leave a pending span; a project-stage transform fills it: mystmd
 //    runs those after every page was executed, so this build's hook log is
 //    complete.  The tools run once per build, not once per page.
+//  - qe-cache-extract reads this build's pages, not the previous build's:
+//    mystmd writes _build/site/content only after every transform ran, so
+//    a document-stage transform (run for every page after its execution,
+//    and for all pages before any project-stage one) keeps each page's
+//    tree, and the first page with a pending role writes them all, as
+//    site/content's {location, mdast} (mystmd hands transforms no
+//    frontmatter: the reader takes the kernelspec from the source), to a
+//    temporary folder for qe-cache-extract --pages.  Every page is needed,
+//    not only the ones with roles: a role may name another document.
 //  - Portable nodes only (span, text).  No portable node carries a tooltip,
 //    so there is none (qe-exec-time-mystmd(7)).
 //  - Our trouble never fails the build: a bad target is a warning through
@@ -30,12 +39,14 @@
 //    variables named like the Sphinx extension's config values.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const FORMS = { 'exec-time': null, 'exec-time-s': 'seconds', 'exec-time-rounded': 'rounded', 'exec-time-share': 'share' };
 const env = process.env;
 const started = new Date().toISOString().replace(/(\.\d{3})Z$/, '$1000Z');
 const placeholder = () => env.QE_EXEC_TIME_PLACEHOLDER ?? '\u2014';
+const pages = new Map(); // source file -> its tree, of every page, from the document stage
 
 // A program: a bare name is looked for in $QE_TELEMETRY_BIN, then on PATH.
 function tool(name) {
@@ -116,9 +127,30 @@ class State {
     if (since) argv.push('-s', since);
     const log = env.QE_EXEC_TIME_LOG ?? env.QE_TELEMETRY_LOG ?? '';
     if (log && fs.existsSync(path.resolve(this.root(), log))) argv.push('-t', path.resolve(this.root(), log));
+    const dir = this.writePages();
+    if (dir) argv.push('--pages', dir);
     argv.push(build);
     const records = this.run(argv);
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
     return records ? this.times(['-'], records) : null;
+  }
+
+  // The kept pages as site/content's pages, in a new temporary folder; null
+  // when it cannot be written (said; qe-cache-extract then reads _build's).
+  writePages() {
+    let dir = null;
+    try {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qe-exec-time-'));
+      [...pages].forEach(([file, tree], i) => {
+        const location = '/' + path.relative(this.root(), path.resolve(file)).split(path.sep).join('/');
+        fs.writeFileSync(path.join(dir, `${String(i).padStart(6, '0')}.json`), JSON.stringify({ location, mdast: tree }));
+      });
+      return dir;
+    } catch (e) {
+      this.vfile.message(`qe-telemetry: this build's pages not written for qe-cache-extract: ${e.message}`);
+      if (dir) fs.rmSync(dir, { recursive: true, force: true });
+      return null;
+    }
   }
 
   readReports() {
@@ -213,6 +245,11 @@ const plugin = {
     },
   })),
   transforms: [{
+    name: 'qe-exec-time-pages',
+    doc: "qe-telemetry: keep each page's executed tree for qe-cache-extract",
+    stage: 'document',
+    plugin: () => (tree, vfile) => { pages.set(vfile.path, tree); },
+  }, {
     name: 'qe-exec-time-resolve',
     doc: 'qe-telemetry: fill the {exec-time} roles from qe-exec-status --times',
     stage: 'project',

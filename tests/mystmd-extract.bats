@@ -317,6 +317,37 @@ intro"
 	refute_output --regexp '[0-9]'
 }
 
+@test "mystmd --pages: the pages as a transform sees them (no frontmatter) give the site content's records, the kernelspec read from each source in its forms; a wrong or missing one is said" {
+	local p=$BATS_TEST_TMPDIR/p f
+	cp -R "$W/book" "$p"
+	mkdir "$p/pages"
+	for f in "$p"/_build/site/content/*.json; do
+		jq -c '{location, mdast}' "$f" > "$p/pages/${f##*/}"
+	done
+	qe-cache-extract -t "$W/hook.log" -s "$(cat "$W/since3")" "$p" > "$p/site.ndjson" 2> /dev/null || true
+	# the front matter's other forms: a flow mapping, quoted, under jupyter:, a comment
+	sed -i '1,5c ---\nkernelspec: {name: "python3", display_name: Python 3}\n---' "$p/intro.md"
+	sed -i '1,5c ---\ntitle: Markov\njupyter:\n  kernelspec:\n    display_name: Python 3\n    name: '"'"'python3'"'"'  # the kernel\n---' "$p/dynamics/markov.md"
+	run -0 head -7 "$p/dynamics/markov.md"
+	assert_line --index 5 "    name: 'python3'  # the kernel"
+	run -0 --separate-stderr qe-cache-extract -t "$W/hook.log" -s "$(cat "$W/since3")" --pages "$p/pages" "$p"
+	diff <(jq -S -c . "$p/site.ndjson") <(jq -S -c . <<< "$output")
+	run -0 jq -r 'select(.kind == "notebook" and .cache_key != null) | .document' <<< "$output"
+	assert_equal "${#lines[@]}" 5
+	# another kernel's name: another key, no entry, not executed (said); no source: said
+	sed -i 's/^  name: python3$/  name: python2/' "$p/tools/params.md"
+	rm "$p/dynamics/solow.md"
+	run -2 --separate-stderr qe-cache-extract --pages "$p/pages" "$p"
+	f=$output
+	run -0 echo "$stderr"
+	assert_line --partial -- "$p/dynamics/solow.md: No such file or directory"
+	assert_line --partial "2 documents with code have no cache entry and no error: not executed"
+	run -0 jq -r 'select(.kind == "notebook") | .document' <<< "$f"
+	refute_line tools/params
+	refute_line dynamics/solow
+	assert_line dynamics/markov
+}
+
 @test "mystmd: no Jupyter server or kernel of these builds is left running" {
 	while read -r t; do
 		run -0 myst_pids "$t"

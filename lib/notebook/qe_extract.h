@@ -66,6 +66,7 @@ struct qe_extract {
 	const char *failed;		/* --failed: notebook files ran and failed so */
 	double execution_seconds;	/* --execution-seconds: their run's wall time; NAN */
 	const char *build_dir;		/* --jupyter-execute: the build's notebooks, or NULL */
+	const char *pages;		/* --pages: a mystmd project's pages, or NULL (qe_mystmd.h) */
 	int names_said;			/* the note that cells are named from code alone was given */
 	void (*emit)(struct qe_buf *records);
 	int problems;			/* out: things reported */

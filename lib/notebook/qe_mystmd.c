@@ -29,6 +29,8 @@ struct page {
 	cJSON *tree;
 	const char *location;		/* "/dynamics/markov.md" */
 	const char *kernel;		/* frontmatter.kernelspec.name, or "" */
+	int have_kernel;		/* the page has frontmatter.kernelspec */
+	char *source_kernel;		/* else its source document's, read (owned) */
 	struct node *v;			/* executable and skipped code blocks, tree order */
 	size_t n, cap;
 };
@@ -123,6 +125,7 @@ page_free(struct page *p)
 {
 	cJSON_Delete(p->tree);
 	free(p->v);
+	free(p->source_kernel);
 	memset(p, 0, sizeof *p);
 }
 
@@ -142,6 +145,7 @@ page_read(const char *where, const char *s, size_t len, struct page *p)
 	ks = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(p->tree, "frontmatter"),
 	    "kernelspec");
 	p->kernel = qe_json_str(ks, "name") ? qe_json_str(ks, "name") : "";
+	p->have_kernel = cJSON_IsObject(ks);
 	if (p->location == NULL || p->location[0] != '/' || strstr(p->location, "/../") ||
 	    !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(p->tree, "mdast"))) {
 		warnx("%s: not a mystmd page: no 'location' from the project root or no 'mdast'", where);
@@ -154,6 +158,120 @@ page_read(const char *where, const char *s, size_t len, struct page *p)
 		return -1;
 	}
 	return 0;
+}
+
+/* A YAML scalar s[0..n) without its quotes, or its trailing comment when plain. */
+static char *
+yaml_scalar(const char *s, size_t n)
+{
+	while (n > 0 && (s[0] == ' ' || s[0] == '\t'))
+		s++, n--;
+	if (n >= 2 && (s[0] == '"' || s[0] == '\'') && memchr(s + 1, s[0], n - 1))
+		return qe_xstrndup(s + 1, (size_t)((const char *)memchr(s + 1, s[0], n - 1) - s - 1));
+	for (size_t i = 1; i < n; i++)
+		if (s[i] == '#' && (s[i - 1] == ' ' || s[i - 1] == '\t'))
+			n = i;
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		n--;
+	return qe_xstrndup(s, n);
+}
+
+/* `name:` in a flow mapping s[0..n) ("{name: python3, display_name: ...}"), or NULL. */
+static char *
+yaml_flow_name(const char *s, size_t n)
+{
+	for (size_t i = 0; i + 5 <= n; i++)
+		if (strncmp(s + i, "name", 4) == 0 && (i == 0 || strchr("{, \t", s[i - 1])) &&
+		    s[i + 4] == ':') {
+			size_t j = i + 5, k = j;
+
+			while (k < n && s[k] != ',' && s[k] != '}')
+				k++;
+			return yaml_scalar(s + j, k - j);
+		}
+	return NULL;
+}
+
+/*
+ * The kernelspec name of a MyST file's front matter s, or NULL: the block
+ * mappings kernelspec.name and jupyter.kernelspec.name (mystmd unnests the
+ * latter), or a flow mapping as the kernelspec. A subset of YAML: what
+ * mystmd's own reader makes of anything else is not guessed at.
+ */
+static char *
+yaml_kernel(const char *s)
+{
+	const char *keys[3] = { 0 };
+	size_t klen[3], indents[3], depth = 0;
+
+	if (strncmp(s, "---", 3) != 0 || (s[3] != '\n' && s[3] != '\r'))
+		return NULL;
+	for (s = strchr(s, '\n'); s != NULL && *++s; s = strchr(s, '\n')) {
+		size_t ind = strspn(s, " "), eol = strcspn(s, "\n"), k;
+		const char *key = s + ind, *colon;
+
+		if (strncmp(s, "---", 3) == 0 || strncmp(s, "...", 3) == 0)
+			break;
+		if (ind == eol || key[0] == '#' || key[0] == '\r')
+			continue;
+		if ((colon = memchr(key, ':', eol - ind)) == NULL)
+			continue;
+		k = (size_t)(colon - key);
+		while (depth > 0 && indents[depth - 1] >= ind)
+			depth--;
+		if (depth >= 3)
+			continue;
+		keys[depth] = key, klen[depth] = k, indents[depth] = ind;
+		{
+			const char *v = colon + 1;
+			size_t vn = eol - ind - k - 1, d = depth + 1;
+			int ks = (d == 1 && k == 10 && strncmp(key, "kernelspec", 10) == 0) ||
+			    (d == 2 && klen[0] == 7 && strncmp(keys[0], "jupyter", 7) == 0 &&
+			    k == 10 && strncmp(key, "kernelspec", 10) == 0);
+			int name = d >= 2 && k == 4 && strncmp(key, "name", 4) == 0 &&
+			    klen[d - 2] == 10 && strncmp(keys[d - 2], "kernelspec", 10) == 0 &&
+			    (d == 2 || (klen[0] == 7 && strncmp(keys[0], "jupyter", 7) == 0));
+			size_t lead = strspn(v, " \t");
+
+			if (name && lead < vn)
+				return yaml_scalar(v, vn);
+			if (ks && lead < vn && v[lead] == '{')
+				return yaml_flow_name(v + lead, vn - lead);
+			if (lead < vn && v[lead] != '#' && v[lead] != '\r')
+				continue;	/* a scalar: no mapping below it */
+		}
+		depth++;
+	}
+	return NULL;
+}
+
+/*
+ * The kernelspec name of the page's source document root/LOCATION, for a
+ * page that has none: its .ipynb metadata or MyST front matter; "" when
+ * it names none (mystmd then executes nothing), or it cannot be read (said).
+ */
+static void
+page_source_kernel(struct qe_mystmd *m, struct page *p)
+{
+	char *path = qe_xmalloc(strlen(m->root) + strlen(p->location) + 1), *bytes;
+	size_t len, n = strlen(p->location);
+
+	sprintf(path, "%s%s", m->root, p->location);
+	if ((bytes = qe_file_slurp(path, m->max_bytes, &len)) == NULL) {
+		warn("%s", path);
+		m->problems++;
+	} else if (n > 6 && strcmp(p->location + n - 6, ".ipynb") == 0) {
+		cJSON *nb = cJSON_ParseWithLength(bytes, len);
+		const char *name = qe_json_str(cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(nb, "metadata"), "kernelspec"), "name");
+
+		p->source_kernel = name ? qe_xstrdup(name) : NULL;
+		cJSON_Delete(nb);
+	} else
+		p->source_kernel = yaml_kernel(bytes);
+	free(bytes);
+	free(path);
+	p->kernel = p->source_kernel ? p->source_kernel : "";
 }
 
 /* A string as JavaScript's JSON.stringify writes it. */
@@ -540,6 +658,8 @@ qe_mystmd_page(struct qe_mystmd *m, const char *where, const char *bytes, size_t
 		m->problems++;
 		return -1;
 	}
+	if (!p.have_kernel && m->root != NULL)
+		page_source_kernel(m, &p);
 	page_key(&p, key);
 	if (key[0] == '\0') {	/* no executable node: not a notebook */
 		page_free(&p);
@@ -764,7 +884,10 @@ qe_mystmd_extract(struct qe_mystmd *m, const char *root)
 	char **v, (*keys)[33];
 
 	m->root = root;
-	qe_buf_addf(&content, "%s/_build/site/content", root);
+	if (m->pages != NULL)
+		qe_buf_adds(&content, m->pages);
+	else
+		qe_buf_addf(&content, "%s/_build/site/content", root);
 	qe_buf_addf(&execdir, "%s/_build/execute", root);
 	if ((v = names(content.data, ".json", &n)) == NULL) {
 		warnx("%s: no site content (run myst build --site or --html with --execute): "

@@ -55,6 +55,7 @@ struct qe_mystmd {
 	size_t max_bytes;		/* --max-notebook: a page or entry larger is refused */
 	struct qe_hooklog *hooks;	/* -t (may hold no runs) */
 	void (*emit)(struct qe_buf *records);	/* a document's records, all at once */
+	const char *pages;		/* --pages: the pages' folder, or NULL: _build/site/content */
 	int problems;			/* out: things reported */
 	/* set by qe_mystmd_extract for the pages it reads */
 	const char *root;		/* the project folder */
@@ -63,7 +64,7 @@ struct qe_mystmd {
 
 /* The settings of the extraction x (a struct qe_extract, qe_extract.h). */
 #define QE_MYSTMD_OF(x) { (x)->have_since ? &(x)->since : NULL, (x)->stale_margin_us, \
-	(x)->lim.member_bytes, &(x)->hooks, (x)->emit, 0, NULL, 0 }
+	(x)->lim.member_bytes, &(x)->hooks, (x)->emit, (x)->pages, 0, NULL, 0 }
 
 /*
  * 1 when `path` is a mystmd project: a folder holding myst.yml, or a
@@ -88,7 +89,16 @@ int qe_mystmd_is_project(const char *path, struct qe_buf *root);
 int qe_mystmd_builder(const char *which, const char *source, const char *build,
     const char *cache, struct qe_buf *out);
 
-/* The records of the project folder `root`, handed to m->emit. */
+/*
+ * The records of the project folder `root`, handed to m->emit: its pages
+ * read from m->pages when set (pages of the same shape, written by a
+ * plugin before mystmd writes its own: mystmd/exec-time.mjs), else from
+ * root/_build/site/content. A page without frontmatter.kernelspec (a
+ * plugin's page: mystmd hands transforms no frontmatter) takes the
+ * kernelspec name of its source document, root/LOCATION: an .ipynb's
+ * metadata.kernelspec, a MyST file's front matter `kernelspec: name:`
+ * (or `jupyter: kernelspec: name:`).
+ */
 void qe_mystmd_extract(struct qe_mystmd *m, const char *root);
 
 /*
