@@ -386,7 +386,7 @@ qe_jw_begin(struct qe_buf *b, const char *kind)
 double
 qe_jw_round(double x, int decimals)
 {
-	if (!(fabs(x) < 9007199254740992.0))
-		return x;
+	if (!(fabs(x) < 9007199254740992.0) || decimals < 0 || decimals > 6)
+		return x;	/* past the table (0 to 6 decimals): x as it is, never a read past it */
 	return round(x * pow10d[decimals]) / pow10d[decimals];
 }

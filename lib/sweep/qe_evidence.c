@@ -138,10 +138,12 @@ max_delta(const cJSON *fid)
 	return m;
 }
 
+/* A measured value as it is (a shipped difference may be 1e-12: no rounding
+ * to the writer's at most 6 decimals), null when not finite. */
 static void
 add_num(cJSON *o, const char *key, double v)
 {
-	qe_json_add_rounded(o, key, v, 9);
+	qe_json_add_num_or_null(o, key, isfinite(v), v);
 }
 
 static cJSON *
