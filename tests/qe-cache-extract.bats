@@ -102,13 +102,16 @@ setup() {
 	assert_output "$(jq -r 'select(.label == "png-figure") | .output_sha256' "$T/h")"
 }
 
+# out_digest SOURCE OUTPUTS: the output digest of one code cell SOURCE with
+# OUTPUTS (a JSON array, as given) in a notebook of its own
+out_digest() {
+	jq -n --arg s "$1" --argjson o "$2" '{nbformat: 4, nbformat_minor: 5, metadata: {}, cells: [{cell_type: "code",
+		id: "a", metadata: {}, execution_count: 1, source: $s, outputs: $o}]}' > "$T/nb.ipynb"
+	qe-cache-extract "$T/nb.ipynb" | jq -r 'select(.kind == "cell") | .output_sha256'
+}
+
 @test "output digest: consecutive streams of one name are one output (a print sent in two messages)" {
-	# one cell, its outputs as given: the notebook's output digest of that cell
-	dig() {
-		jq -n --argjson o "$1" '{nbformat: 4, nbformat_minor: 5, metadata: {}, cells: [{cell_type: "code",
-			id: "a", metadata: {}, execution_count: 1, source: "print(x)", outputs: $o}]}' > "$T/nb.ipynb"
-		qe-cache-extract "$T/nb.ipynb" | jq -r 'select(.kind == "cell") | .output_sha256'
-	}
+	dig() { out_digest 'print(x)' "$1"; }
 	local one split
 	one=$(dig '[{"output_type": "stream", "name": "stdout", "text": "at 0x7f3a2b1c9d40 done\nnext\n"}]')
 	# split inside the address the normaliser masks, and the second part a list of lines
@@ -134,11 +137,7 @@ setup() {
 }
 
 @test "output digest: %timeit's 'slowest run' line (a preempted run) is left out, line and all" {
-	dig() {
-		jq -n --argjson o "$1" '{nbformat: 4, nbformat_minor: 5, metadata: {}, cells: [{cell_type: "code",
-			id: "a", metadata: {}, execution_count: 1, source: "%timeit f()", outputs: $o}]}' > "$T/nb.ipynb"
-		qe-cache-extract "$T/nb.ipynb" | jq -r 'select(.kind == "cell") | .output_sha256'
-	}
+	dig() { out_digest '%timeit f()' "$1"; }
 	local plain warned
 	plain=$(dig '[{"output_type": "stream", "name": "stdout", "text": "9 ms ± 1 ms per loop (mean ± std. dev. of 7 runs, 100 loops each)\n"}]')
 	# IPython prints it with a print of its own: a stream output before the result's
