@@ -314,15 +314,18 @@ folder(const char *path)
 	return -1;
 }
 
+/* DIR/FILE holding o, which it frees; -1 after a message. */
 static int
-put(const char *path, const cJSON *o)
+put(const char *dir, const char *file, cJSON *o)
 {
-	char *s = cJSON_Print(o);
+	char *s = cJSON_Print(o), path[4096];
 	FILE *f;
 	int bad;
 
+	cJSON_Delete(o);
 	if (s == NULL)
 		qe_mem_oom();
+	snprintf(path, sizeof path, "%s/%s", dir, file);
 	if ((f = fopen(path, "w")) == NULL) {
 		warn("%s", path);
 		free(s);
@@ -351,22 +354,17 @@ qe_evidence_write(const struct qe_evidence *ev, const char *dir)
 {
 	char name[512], path[4096];
 	int status = folder(dir);
-	cJSON *o;
 
 	for (int i = 0; status == 0 && i < cJSON_GetArraySize(ev->docs); i++) {
 		safe_name(name, sizeof name, cJSON_GetArrayItem(ev->docs, i)->string);
 		snprintf(path, sizeof path, "%s/%s", dir, name);
 		if (folder(path) < 0)
 			return -1;
-		snprintf(path, sizeof path, "%s/%s/evidence.json", dir, name);
-		status |= put(path, o = qe_evidence_json(ev, i));
-		cJSON_Delete(o);
+		status |= put(path, "evidence.json", qe_evidence_json(ev, i));
 		snprintf(path, sizeof path, "%s/%s/results", dir, name);
 		if (folder(path) < 0)
 			return -1;
-		snprintf(path, sizeof path, "%s/%s/results/env.json", dir, name);
-		status |= put(path, o = qe_evidence_env(ev, i));
-		cJSON_Delete(o);
+		status |= put(path, "env.json", qe_evidence_env(ev, i));
 	}
 	return status;
 }
