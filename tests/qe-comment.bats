@@ -688,6 +688,26 @@ qe-comment: 1 line rejected"
 	assert_line --index 1 --regexp '^\*\*Decision for fid: use the new version\.\*\* Speed as used binds: the new version is faster \(×[0-9.]+ faster as used, p = 0\.029, 4 \+ 4 runs\)\.'
 }
 
+@test "decision: compiling is the cost only of a measured slowdown, never of one within the noise" {
+	local r
+	r="$(fixture sweep/evidence-runs.ndjson)"
+	# real runs made 4 + 4 (run 3 again as 4), the values left out
+	jq -c 'del(.values)' "$r" > "$BATS_TEST_TMPDIR/a.ndjson"
+	jq -c 'select(.kind == "notebook" or .kind == "cell") | select(.replicate == 3) | .replicate = 4 | .run_order += 6' "$BATS_TEST_TMPDIR/a.ndjson" > "$BATS_TEST_TMPDIR/a4.ndjson"
+	cat "$BATS_TEST_TMPDIR/a4.ndjson" >> "$BATS_TEST_TMPDIR/a.ndjson"
+	# the new version 1 s slower in each run, 0.9 s of it compiling: a regression, and compiling is most of it
+	jq -c 'if .kind == "cell" and .label == "compute" then .jit_compiles = 1 | .jit_functions = {"step": 1} | .jit_compile_s = (if .version == "head" then 0.9 else 0 end) | (if .version == "head" then .duration_s += 1 else . end) elif .kind == "notebook" and .version == "head" then .cells_seconds += 1 else . end' "$BATS_TEST_TMPDIR/a.ndjson" > "$BATS_TEST_TMPDIR/slow.ndjson"
+	qe-cell-diff "$BATS_TEST_TMPDIR/slow.ndjson" "$BATS_TEST_TMPDIR/slow.ndjson" > "$BATS_TEST_TMPDIR/slow.diff"
+	run -0 --separate-stderr qe-comment -s "$BATS_TEST_TMPDIR/slow.diff"
+	assert_line --index 1 --regexp '^\*\*Decision for fid: keep the old version\.\*\* Speed as used binds: the new version is slower \(×[0-9.]+ slower as used, p = 0\.029, 4 \+ 4 runs\)\. Compiling is the cost at this size: the new version compiles for 0\.90'"${NBSP}"'s more than the old one \(0\.90'"${NBSP}"'s of its [0-9.]+'"${NBSP}"'s as used\)\.'
+	# ×1.06 slower, within the threshold, with 30 ms more compiling: "most" of nothing measured is no cost
+	jq -c 'if .kind == "cell" and .label == "compute" then .jit_compiles = 1 | .jit_functions = {"step": 1} | .jit_compile_s = (if .version == "head" then 0.03 else 0 end) | (if .version == "head" then .duration_s += 0.05 else . end) elif .kind == "notebook" and .version == "head" then .cells_seconds *= 1.3 else . end' "$BATS_TEST_TMPDIR/a.ndjson" > "$BATS_TEST_TMPDIR/noise.ndjson"
+	qe-cell-diff "$BATS_TEST_TMPDIR/noise.ndjson" "$BATS_TEST_TMPDIR/noise.ndjson" > "$BATS_TEST_TMPDIR/noise.diff"
+	run -0 --separate-stderr qe-comment -s "$BATS_TEST_TMPDIR/noise.diff"
+	assert_line --index 1 --regexp '^\*\*Decision for fid: keep the old version\.\*\* Speed is no reason to change: the new version is within the threshold \(×[0-9.]+ slower as used'
+	refute_output --partial 'Compiling is the cost'
+}
+
 @test "decision: a sweep alone decides at the lecture's size, names a fixed cost, the one crossover, the machine once" {
 	run -0 --separate-stderr qe-comment -s <(qe-sweep "$(fixture sweep/scale.ndjson)")
 	assert_line --index 1 "**Decision for scale: keep the old version.** Speed at this lecture's size binds: the new version is ×2.81 slower at n = 3000 (the lecture total's sweep). Compiling, or another fixed cost, is the cost at this size: the new version's time barely grows with n (exponent 0.09 against the old one's 0.50). Sensitivity: the size; the new version wins above n ≈ 2.9e4 (the lecture total's crossover)."

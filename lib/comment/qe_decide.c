@@ -248,7 +248,12 @@ swept(struct qe_buf *b, const struct facts *f)
 	fixed_cost(b, f->sweep, sp);
 }
 
-/* "Compiling is the cost": when the new version's extra compile time is most of what it costs more. */
+/*
+ * "Compiling is the cost": when the new version is measurably slower (its
+ * verdict a regression, or a cell's a compile-time regression) and its extra
+ * compile time is most of what it costs more. A slowdown within the noise has
+ * no cost to explain: a millisecond of compiling would be "most" of it.
+ */
 static void
 compiling(struct qe_buf *b, const struct facts *f)
 {
@@ -256,7 +261,7 @@ compiling(struct qe_buf *b, const struct facts *f)
 	double extra = f->compile_h - (isnan(f->compile_b) ? 0 : f->compile_b);
 
 	if (nb == NULL || !(nb->head_s > nb->base_s) || !(extra > 0) ||
-	    !(extra >= 0.5 * (nb->head_s - nb->base_s) || f->compile_flag))
+	    !(f->compile_flag || (nb->verdict == QE_V_REGRESSION && extra >= 0.5 * (nb->head_s - nb->base_s))))
 		return;
 	qe_buf_adds(b, " Compiling is the cost at this size: the new version compiles for ");
 	qe_gfm_dur(b, extra);
