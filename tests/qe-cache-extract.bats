@@ -210,6 +210,35 @@ out_digest() {
 	assert_output '["lectures/broken","lectures/dynamics/markov","lectures/errors_allowed","lectures/images","lectures/intro","lectures/numba_demo","lectures/stale_timing"]'
 }
 
+@test "without --root, a cache restored from a build at another path is named as one checkout's: no lecture twice, the other checkout's failure inherited" {
+	# the baseline built at /tmp/lecture-demo, the pull request's two re-executed lectures at a runner's path
+	cp -r "$(cache jupyter-cache/head-incremental)" "$T/c"
+	sqlite3 "$T/c/global.db" "UPDATE nbcache SET uri = replace(uri, '/tmp/lecture-demo/', '/home/runner/_work/lecture-demo/') WHERE created > '2026-11-29 14:32:10'"
+	run -0 --separate-stderr qe-cache-extract -a --since 2026-11-29T14:32:10Z "$T/c"
+	assert_equal "$stderr" ""
+	printf '%s\n' "$output" > "$T/moved"
+	run -0 validate "$T/moved"
+	# the names, origins and currency of the cache built at one path, record by record
+	qe-cache-extract -a --since 2026-11-29T14:32:10Z "$(cache jupyter-cache/head-incremental)" > "$T/here"
+	run -0 jq -c 'select(.kind == "notebook") | [.document, .origin, .current]' "$T/here"
+	local want="$output"
+	run -0 jq -c 'select(.kind == "notebook") | [.document, .origin, .current]' "$T/moved"
+	# but the failure: recorded at the baseline's path, which this build did not run
+	assert_output "${want/'["broken","executed",true]'/'["broken","inherited",true]'}"
+	assert_line --index 0 '["broken","inherited",true]'
+	# the cells too
+	assert_equal "$(jq -c 'select(.kind == "cell") | [.document, .index, .source_sha256]' "$T/moved")" "$(jq -c 'select(.kind == "cell") | [.document, .index, .source_sha256]' "$T/here")"
+	# against the baseline: no lecture removed, none new
+	qe-cache-extract "$(cache jupyter-cache/base)" > "$T/base"
+	run -0 jq -c 'select(.kind == "notebook-diff") | .verdict' <(qe-cell-diff "$T/base" <(qe-cache-extract --since 2026-11-29T14:32:10Z "$T/c"))
+	refute_output --partial removed
+	refute_output --partial new
+	assert_equal "${#lines[@]}" 7
+	# with -r the same names, whichever checkout -r names
+	run -0 jq -c 'select(.kind == "notebook") | .document' <(qe-cache-extract --root /tmp/lecture-demo/lectures "$T/c")
+	assert_equal "$output" "$(jq -c 'select(.kind == "notebook") | .document' <(qe-cache-extract "$T/c"))"
+}
+
 @test "the timed cache and plain nbclient runs of the same book agree on structure" {
 	qe-cache-extract "$(cache jupyter-cache-timed/base)" | jq -c 'select(.kind == "cell") | [.document, .index, .label, .source_sha256, .status]' > "$T/cache"
 	qe-cache-extract "$(shared nbclient/base)" | jq -c 'select(.kind == "cell" and .document != "broken") | [.document, .index, .label, .source_sha256, .status]' > "$T/nbclient"

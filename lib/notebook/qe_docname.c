@@ -1,4 +1,5 @@
 /* Document names of notebooks (qe_docname.h). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "qe_mem.h"
@@ -58,6 +59,54 @@ qe_docname_under(const char *path, const char *root, int *moved)
 		if ((s = strchr(root + off, '/')) == NULL)
 			return NULL;
 	}
+}
+
+/* Whether every path is below root, or the same book elsewhere (at least one is). */
+static int
+one_book(const char *root, size_t rl, const char *const *paths, size_t n)
+{
+	int elsewhere = 0, moved;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *under = qe_docname_under(paths[i], root, &moved), *place;
+		size_t pl;
+
+		if (under == NULL)
+			return 0;
+		if (!moved)
+			continue;
+		/* the folder that holds the book there: an ancestor of the root is
+		 * this checkout's own folder of the same name, not another checkout */
+		place = paths[i];
+		pl = (size_t)(under - place) - 1;
+		if (pl <= rl && strncmp(root, place, pl) == 0 && (pl == rl || root[pl] == '/'))
+			return 0;
+		elsewhere = 1;
+	}
+	return elsewhere;
+}
+
+char *
+qe_docname_guess(const char *newest, const char *const *paths, size_t n)
+{
+	size_t common, len;
+
+	if (n < 2)
+		return NULL;
+	common = qe_docname_dir_len(paths[0]);
+	for (size_t i = 1; i < n; i++)
+		qe_docname_common(paths[i], paths[0], &common);
+	/* deepest first: the shallowest that works would be the common directory */
+	for (len = qe_docname_dir_len(newest); len > common;) {
+		char *root = qe_xstrndup(newest, len);
+
+		if (one_book(root, len, paths, n))
+			return root;
+		free(root);
+		while (len > 0 && newest[--len] != '/')
+			;
+	}
+	return NULL;
 }
 
 char *

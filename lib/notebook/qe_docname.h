@@ -16,7 +16,13 @@
  *    Without a root a path is named relative to the common directory of
  *    every path of its set (qe_docname_common), so the same book gives the
  *    same names wherever it was built.
- *  - qe_docname() returns a new string the caller frees.
+ *  - A set of paths from several checkouts of one book (a cache restored
+ *    from a build at another path) has no root of its own: the common
+ *    directory is above the book. qe_docname_guess() finds the folder of the
+ *    newest path's checkout that makes every other path either below it or
+ *    the same book elsewhere (as a root given would), so such a set is named
+ *    as one checkout's set is.
+ *  - qe_docname() and qe_docname_guess() return new strings the caller frees.
  */
 #ifndef QE_DOCNAME_H
 #define QE_DOCNAME_H
@@ -39,6 +45,16 @@ void qe_docname_common(const char *path, const char *base, size_t *len);
  * folders (see above). *moved is set to 1 for the latter, else 0.
  */
 const char *qe_docname_under(const char *path, const char *root, int *moved);
+
+/*
+ * The root the set paths[0..n) was built from when it holds several
+ * checkouts: the deepest folder of `newest` (one of the paths, the last
+ * written) below the set's common directory that every path is below, or
+ * holds the last folders of at a place that is neither its ancestor nor below
+ * it, with at least one path of the latter kind. NULL when there is none (one
+ * checkout: its common directory names it).
+ */
+char *qe_docname_guess(const char *newest, const char *const *paths, size_t n);
 
 /*
  * The document name of `path`: relative to `root` when below it or below

@@ -379,11 +379,24 @@ current_of(const struct qe_jcache *c, size_t i, size_t j)
 void
 qe_jcache_arrange(struct qe_jcache *c, int all, const char *root)
 {
-	const char *base;
-	size_t baselen;
+	const char *base, **uris;
+	char *guess = NULL;
+	size_t baselen, newest = c->n - 1;
 
 	if (c->n == 0)		/* an empty cache: qsort() must not see NULL */
 		return;
+	if (root == NULL) {
+		/* a cache restored from a build elsewhere: name it as -r would */
+		uris = qe_xmalloc(c->n * sizeof *uris);
+		for (size_t i = 0; i < c->n; i++) {
+			uris[i] = c->e[i].uri;
+			if (c->e[i].have_created && (!c->e[newest].have_created ||
+			    qe_time_diff_us(&c->e[newest].created, &c->e[i].created) > 0))
+				newest = i;
+		}
+		root = guess = qe_docname_guess(c->e[newest].uri, uris, c->n);
+		free(uris);
+	}
 	base = c->e[0].uri;
 	baselen = qe_docname_dir_len(base);
 	for (size_t i = 1; i < c->n; i++)
@@ -405,6 +418,7 @@ qe_jcache_arrange(struct qe_jcache *c, int all, const char *root)
 			c->e[k].selected = all || c->e[k].current;
 		}
 	}
+	free(guess);
 }
 
 void

@@ -38,8 +38,42 @@ names(const char *in, size_t n, struct qe_buf *out)
 	free(s);
 }
 
+/*
+ * "PATH PATH ...", the last the newest: the root qe_docname_guess() finds
+ * ("-" for none), then each path's document name under it.
+ */
+static void
+guess(const char *in, size_t n, struct qe_buf *out)
+{
+	char *s = qe_xstrndup(in, n), *save = NULL, *tok, *root;
+	const char *v[32];
+	size_t nv = 0, baselen;
+
+	for (tok = strtok_r(s, " ", &save); tok && nv < 32; tok = strtok_r(NULL, " ", &save))
+		v[nv++] = tok;
+	if (nv == 0) {
+		qe_buf_adds(out, "bad case");
+		free(s);
+		return;
+	}
+	root = qe_docname_guess(v[nv - 1], v, nv);
+	qe_buf_addf(out, "%s:", root ? root : "-");
+	baselen = qe_docname_dir_len(v[0]);
+	for (size_t i = 1; i < nv; i++)
+		qe_docname_common(v[i], v[0], &baselen);
+	for (size_t i = 0; i < nv; i++) {
+		char *d = qe_docname(v[i], root, v[0], baselen);
+
+		qe_buf_addf(out, " %s", d);
+		free(d);
+	}
+	free(root);
+	free(s);
+}
+
 static const struct unit_fn fns[] = {
 	{ "names", names },
+	{ "guess", guess },
 	{ NULL, NULL }
 };
 
