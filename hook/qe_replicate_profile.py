@@ -7,6 +7,8 @@
 # caller's, the lecture's own Python); here each call goes through a
 # function of the dispatcher's own name in the file "<numba jitted>", whose
 # own time is the compiled code's (the compiler's frames are its callees).
+# Its globals hold only the builtins: a first call compiles, and numba's
+# compiler reads the calling frame's globals' __builtins__.
 # numba need not be imported yet: a finder on sys.meta_path only looks,
 # until its dispatcher is there.
 #
@@ -18,6 +20,7 @@
 
 
 def _qe_jitted_visible():
+    import builtins
     import sys
     import types
 
@@ -27,7 +30,8 @@ def _qe_jitted_visible():
         named = {"co_name": name, "co_filename": "<numba jitted>"}
         if hasattr(jitted.__code__, "co_qualname"):
             named["co_qualname"] = name
-        return types.FunctionType(jitted.__code__.replace(**named), {}, name, None, jitted.__closure__)
+        return types.FunctionType(jitted.__code__.replace(**named), {"__builtins__": builtins}, name, None,
+                                  jitted.__closure__)
 
     def patch():
         cls = getattr(sys.modules.get("numba.core.dispatcher"), "Dispatcher", None)

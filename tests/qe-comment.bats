@@ -506,6 +506,29 @@ qe-comment: 1 line rejected"
 	done
 }
 
+@test "hotspot (issue 40): the cell's own top-level call is never the hotspot; no ceiling beyond what the profile tells" {
+	local f
+	f="$(fixture sweep/profile.ndjson)"
+	# run() is the cell (99% cumulative): the Python function below it with the most time is named
+	run -0 --separate-stderr sh -c "qe-sweep '$f' | qe-comment -s"
+	plain
+	assert_line '| Hotspot | `lec` `solve` (new): 0.49 s of 1.05 s (47%) in `simulate`; 10x faster there gives ×1.73 overall (at most ×1.89) |'
+	refute_output --partial 'in `run`'
+	# the issue's profile: the cell's one call at 99.997%, a builtin below it holding the time; no Python
+	# function below: the hottest by own time, and no ceiling (under 1% of the cell is left outside it)
+	jq -c 'if .kind == "profile" then .cell_s = 1 | .functions = [.functions[] | select(.function == "<module>" or .function == "run")
+		| if .function == "run" then .own_s = 0.0001 | .cumulative_s = 0.99997 else . end]
+		+ [{function: "<built-in method time.sleep>", file: null, line: 0, calls: 1, own_s: 0.9995, cumulative_s: 0.9995}]
+		else . end' "$f" > "$T/p.ndjson"
+	run -0 --separate-stderr sh -c "qe-sweep '$T/p.ndjson' | tee '$T/h.ndjson' | qe-comment -s"
+	plain
+	assert_line '| Hotspot | `lec` `solve` (new): 1.00 s of 1.00 s (100%) in `<built-in method time.sleep>`; 10x faster there gives ×9.96 overall |'
+	refute_output --partial 'at most'
+	run -0 validate "$T/h.ndjson"
+	run -0 jq -c 'select(.kind == "hotspot") | .amdahl | [.function, .limit]' "$T/h.ndjson"
+	assert_output '["<built-in method time.sleep>",null]'
+}
+
 @test "every fixture's comment and summary agree with themselves: counts add up, sections match (tests/tools/comment_check.py)" {
 	run -0 /usr/bin/python3 "$TESTS_DIR/tools/comment_check.py" *.md
 	assert_output ""

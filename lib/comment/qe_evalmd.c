@@ -204,7 +204,8 @@ rows_hotspot(struct qe_buf *b, const struct qe_evalset *e)
 	const cJSON *h, *a;
 
 	cJSON_ArrayForEach(h, e->hotspots) {
-		if (cJSON_IsNull(a = get(h, "amdahl")) || a == NULL)
+		/* a cell cProfile saw too little of is left out here as in the table */
+		if (cJSON_IsNull(a = get(h, "amdahl")) || a == NULL || qe_json_num(h, "coverage") < MIN_COVERAGE)
 			continue;
 		qe_buf_adds(b, "| Hotspot | ");
 		code(b, qe_json_str(h, "document"));
@@ -220,9 +221,12 @@ rows_hotspot(struct qe_buf *b, const struct qe_evalset *e)
 		code(b, qe_json_str(a, "function"));
 		qe_buf_adds(b, "; 10x faster there gives ");
 		qe_gfm_ratio(b, qe_json_num(a, "overall"));
-		qe_buf_adds(b, " overall (at most ");
-		qe_gfm_ratio(b, qe_json_num(a, "limit"));
-		qe_buf_adds(b, ")");
+		qe_buf_adds(b, " overall");
+		if (!isnan(qe_json_num(a, "limit"))) {	/* null: beyond what the profile can tell */
+			qe_buf_adds(b, " (at most ");
+			qe_gfm_ratio(b, qe_json_num(a, "limit"));
+			qe_buf_adds(b, ")");
+		}
 		if (qe_json_num(h, "coverage") < 0.5) {
 			qe_buf_adds(b, "; cProfile saw only ");
 			qe_gfm_pct(b, qe_json_num(h, "coverage"));

@@ -16,7 +16,15 @@
  *    hotspot; the cell's <module> is, by its own time (its top-level code);
  *    the function to optimise is the Python function (one with a file,
  *    neither <module> nor the compiler's) with the most cumulative time: a
- *    builtin's time is counted over every caller.
+ *    builtin's time is counted over every caller. A function holding
+ *    QE_HOTSPOT_WHOLE of that time or more is the cell itself (its one
+ *    top-level call), never the one to optimise by its cumulative time:
+ *    then it is the hottest function by own time (that one too, when its
+ *    own code holds the time), its share its own time.
+ *  - Amdahl's speedup and limit are over the time cProfile saw, both; the
+ *    limit is null when what is left outside the function is under
+ *    QE_HOTSPOT_REST of it: the profile cannot tell a ceiling beyond that
+ *    from its own cost.
  */
 #ifndef QE_HOTSPOT_H
 #define QE_HOTSPOT_H
@@ -33,6 +41,8 @@
 #define QE_HOTSPOT_COVER 0.9
 #define QE_HOTSPOT_MAX 25
 #define QE_HOTSPOT_COMPILE "(JIT compilation)"
+#define QE_HOTSPOT_WHOLE 0.95
+#define QE_HOTSPOT_REST 0.01
 
 /*
  * The hotspot record of profile record `prof` (the caller owns it); timed
