@@ -227,9 +227,13 @@ rm -f "$QE_STATE/replicate-one.ndjson" "$QE_STATE/flagged.bin" "$QE_STATE/replic
 
 # stamp_runs FILE: this runner's provenance on the runs of FILE (qe-stamp),
 # so the sweep's curves name their machine and the memory rule knows the
-# runner's memory; trouble keeps the runs unstamped, with a warning
+# runner's memory; with the report's arguments (runner class, environment
+# file, package lists: report.sh), so the runs carry the screen's head's
+# fingerprint; trouble keeps the runs unstamped, with a warning
+same=()
+[ ! -f "$QE_STATE/stamp.args" ] || mapfile -d '' -t same < "$QE_STATE/stamp.args"
 stamp_runs() {
-	if "$QE_BIN/qe-stamp" -w "${GITHUB_WORKSPACE:-$PWD}" "$1" > "$1.stamped"; then
+	if "$QE_BIN/qe-stamp" ${same[@]+"${same[@]}"} -w "${GITHUB_WORKSPACE:-$PWD}" "$1" > "$1.stamped"; then
 		mv "$1.stamped" "$1"
 	else
 		rm -f "$1.stamped"

@@ -126,8 +126,12 @@ stamp=()
 [ -z "${QE_RUNNER_CLASS:-}" ] || stamp+=(-r "$QE_RUNNER_CLASS")
 envfile=$(in_workspace "$QE_ENV_FILE")
 [ ! -f "$envfile" ] || stamp+=(-f "$envfile")
-[ ! -s "$QE_STATE/start" ] || stamp+=(-t "$(cat "$QE_STATE/start")")
 packages
+# what says which machine and environment, for the replicate runs on this
+# runner (replicate.sh): the same arguments give the same fingerprint
+: > "$QE_STATE/stamp.args"
+[ "${#stamp[@]}" = 0 ] || printf '%s\0' "${stamp[@]}" > "$QE_STATE/stamp.args"
+[ ! -s "$QE_STATE/start" ] || stamp+=(-t "$(cat "$QE_STATE/start")")
 if ! "$QE_BIN/qe-stamp" "${stamp[@]}" -w "${GITHUB_WORKSPACE:-$PWD}" "$records" > "$report"; then
 	warn "qe-stamp reported trouble (see above)"
 fi

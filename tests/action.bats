@@ -1435,6 +1435,9 @@ LINTED_YAML=(action.yml workflows/cache.yml workflows/ci.yml workflows/qe-teleme
 	intro	base	2	4	ok
 	EOF
 	validate "$art/replicate.ndjson" "$art/replicate-diff.ndjson"
+	# stamped as the screen's head (runner class, package lists): one fingerprint, the same machine
+	assert_equal "$(jq -r '.provenance.fingerprint' "$art/replicate.ndjson" | sort -u)" "$(jq -r 'select(.provenance) | .provenance.fingerprint' "$art/report.ndjson" | sort -u)"
+	assert_equal "$(jq -r 'select(.kind == "diff-summary") | .fingerprints_head[]' "$art/replicate-diff.ndjson")" "$(jq -r 'select(.kind == "diff-summary") | .fingerprints_head[]' "$art/diff.ndjson")"
 	# head's sleep cell: 0.6 s every run, cold and warm; base's has no sleep of 0.6 s
 	run -0 jq -r 'select(.kind == "cell" and .label == "slow-sleep") | [.version, .duration_s >= 0.6, .warm_s >= 0.6] | @tsv' "$art/replicate.ndjson"
 	assert_output - <<-'EOF'

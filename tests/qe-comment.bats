@@ -711,6 +711,39 @@ qe-comment: 1 line rejected"
 	assert_line --index 1 --regexp '^\*\*Decision for fid: use the new version\.\*\* Speed as used binds: the new version is faster \(×[0-9.]+ faster as used, p = 0\.029, 4 \+ 4 runs\)\.'
 }
 
+@test "replicate runs where nothing moved still list every cell, as used and warm (issue 40: a K=3 comment had no cell table)" {
+	qe-cell-diff "$(fixture sweep/evidence-runs.ndjson)" "$(fixture sweep/evidence-runs.ndjson)" > "$T/r.diff"
+	run -0 --separate-stderr qe-comment "$T/r.diff"
+	assert_line --partial '0 cells slower, 0 faster, 3 unchanged in 1 re-executed lecture (replicate runs: 3 + 3)'
+	assert_line '<summary>All cells: 3</summary>'
+	assert_line --regexp '^\| fid \| compute \| unchanged \| .* \| same as used: .* \(×[0-9.]+, p = 1, 3 \+ 3 runs, spread ×[0-9.]+–×[0-9.]+\); source changed \|$'
+	# a build's comment where nothing moved stays short
+	run -0 --separate-stderr qe-comment quiet.ndjson
+	assert_line --partial 'No cell moved beyond the thresholds'
+	refute_output --partial 'All cells'
+}
+
+@test "results differ in a cell whose own code changed (an intended parameter change, issue 40): said in the warning and the decision" {
+	local r
+	r="$(fixture sweep/evidence-runs.ndjson)"
+	# real K=3 runs, the values left out; the changed cell (compute) prints something else in the new version
+	jq -c 'del(.values) | if .kind == "cell" and .label == "compute" then .result_sha256 = null | .output_sha256 = (if .version == "head" then "b" else "a" end * 64) else . end' "$r" > "$T/p.ndjson"
+	qe-cell-diff "$T/p.ndjson" "$T/p.ndjson" > "$T/p.diff"
+	run -0 --separate-stderr qe-comment -s "$T/p.diff"
+	assert_line --index 1 --regexp "^\*\*Decision for fid: keep the old version\.\*\* Correctness binds: results differ in 1 cell, whose own code changed: if the change meant to change what it computes, the versions compute different things and their times do not compare; else fix the new version until its values agree, then measure its speed\."
+	assert_line --index 2 "⚠️ **Results differ** in compute (fid): the timings below compare different computations. The change is in this cell's own code: if it meant to change what the cell computes (a parameter, a model), its results are to differ; else it is a bug."
+	# the cell after it, whose code is the same, differs too: the change explains one of the two, not the other
+	jq -c 'if .kind == "cell" and .label == "report" then .result_sha256 = null | .output_sha256 = (if .version == "head" then "d" else "c" end * 64) else . end' "$T/p.ndjson" > "$T/q.ndjson"
+	qe-cell-diff "$T/q.ndjson" "$T/q.ndjson" > "$T/q.diff"
+	run -0 --separate-stderr qe-comment -s "$T/q.diff"
+	assert_line --index 1 --regexp "^\*\*Decision for fid: keep the old version\.\*\* Correctness binds: results differ in 2 cells: fix the new version until its values agree"
+	assert_line --index 2 "⚠️ **Results differ** in compute, report (fid): the timings below compare different computations. One of these cells changed its own code: there different results may be what the change meant; in the others they are not."
+	# a cell whose code is the same: no word of a change
+	jq -c 'if .kind == "cell" and .label == "compute" then .output_sha256 = "e" * 64 else . end' "$T/q.ndjson" > "$T/s.ndjson"
+	run -0 --separate-stderr qe-comment -s <(qe-cell-diff "$T/s.ndjson" "$T/s.ndjson")
+	assert_line --index 2 "⚠️ **Results differ** in report (fid): the timings below compare different computations."
+}
+
 @test "decision: compiling is the cost only of a measured slowdown, never of one within the noise" {
 	local r
 	r="$(fixture sweep/evidence-runs.ndjson)"

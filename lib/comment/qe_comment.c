@@ -299,8 +299,9 @@ qe_comment_render(struct qe_buf *out, const struct qe_comment_opts *o,
 	struct doc m = { out, out->len, o->limit, o, r, NULL };
 	struct qe_buf foot = { 0 }, src = { 0 }, mach = { 0 };
 	size_t resv;
+	/* replicate runs are an evaluation: their cells' numbers are its evidence */
 	int quiet = r->ntops == 0 && r->n_failed == 0 && !qe_diffsum_machines_differ(r->set) &&
-	    !input_trouble;
+	    !input_trouble && r->rep_b == 0 && r->rep_h == 0;
 
 	if (m.limit == 0)
 		m.limit = o->summary ? QE_SUMMARY_LIMIT : QE_COMMENT_LIMIT;

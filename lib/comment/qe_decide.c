@@ -43,6 +43,7 @@ struct facts {
 	const cJSON *sweep;		/* its total's sweep record, or NULL */
 	double alpha;
 	long differ_cells;		/* cells whose results differ */
+	long differ_changed;		/* of them, cells whose own code changed */
 	double compile_h, compile_b;	/* each version's JIT compile seconds, NAN when not audited */
 	int compile_flag;		/* a cell slower as used but faster warm */
 };
@@ -116,6 +117,16 @@ differ(struct qe_buf *b, const struct facts *f)
 		    qe_json_num(fid, "rtol"), qe_json_num(fid, "atol"));
 	} else {
 		qe_gfm_addf(b, " in %ld %s", f->differ_cells, qe_gfm_plural(f->differ_cells, "cell", "cells"));
+	}
+	if (v == NULL && f->differ_changed == f->differ_cells && f->differ_cells > 0) {
+		/* a new parameter changes results by design: the reader tells that from a bug */
+		qe_buf_adds(b, f->differ_cells == 1 ? ", whose own code changed: if the change meant to change what it "
+		    "computes, the versions compute different things and their times do not compare; else fix the "
+		    "new version until its values agree, then measure its speed." :
+		    ", whose own code changed: if the change meant to change what they compute, the versions compute "
+		    "different things and their times do not compare; else fix the new version until its values "
+		    "agree, then measure its speed.");
+		return;
 	}
 	qe_buf_adds(b, ": fix the new version until its values agree, then measure its speed.");
 }
@@ -356,6 +367,7 @@ cells_of(const struct qe_diffset *d, struct facts *f)
 		if (!qe_mem_streq(c->doc, f->doc))
 			continue;
 		f->differ_cells += qe_review_results_differ(c);
+		f->differ_changed += qe_review_results_differ(c) && (c->flags & QE_FLAG(QE_F_SOURCE));
 		f->compile_flag |= (c->flags & QE_FLAG(QE_F_COMPILE)) != 0;
 		if (isfinite(s))
 			f->compile_h = (isnan(f->compile_h) ? 0 : f->compile_h) + s;
@@ -373,7 +385,7 @@ qe_decide_lines(struct qe_buf *b, const struct qe_diffset *d, const struct qe_ev
 
 	for (size_t i = 0; i < d->nnbs; i++) {
 		const struct qe_dnb *nb = &d->nbs[i];
-		struct facts f = { nb->doc, nb, sweep_of(e, nb->doc), isfinite(alpha) ? alpha : ALPHA, 0, NAN, NAN, 0 };
+		struct facts f = { nb->doc, nb, sweep_of(e, nb->doc), isfinite(alpha) ? alpha : ALPHA, 0, 0, NAN, NAN, 0 };
 		const char *answer = qe_json_str(nb->fidelity, "answer");
 
 		if (!(nb->test.has && nb->test.n_b > 1 && nb->test.n_h > 1) && f.sweep == NULL &&
@@ -384,7 +396,7 @@ qe_decide_lines(struct qe_buf *b, const struct qe_diffset *d, const struct qe_ev
 		k++;
 	}
 	cJSON_ArrayForEach(s, (e != NULL ? e->sweeps : NULL)) {
-		struct facts f = { qe_json_str(s, "document"), NULL, s, isfinite(alpha) ? alpha : ALPHA, 0, NAN, NAN, 0 };
+		struct facts f = { qe_json_str(s, "document"), NULL, s, isfinite(alpha) ? alpha : ALPHA, 0, 0, NAN, NAN, 0 };
 		int seen = 0;
 
 		if (!cJSON_IsNull(get(s, "cell")) || sweep_of(e, f.doc) != s)

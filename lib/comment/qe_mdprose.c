@@ -142,13 +142,15 @@ headline_counts(struct qe_buf *b, const struct qe_review *r, int yellow)
 /*
  * Correctness before speed: "⚠️ **Results differ** in `simulate`, `report`
  * (lecture): the timings below compare different computations.", first.
+ * A cell whose own code changed says so: a new parameter changes results by
+ * design, and the reader is to tell that from a bug.
  */
 static void
 results_differ(struct qe_buf *b, const struct qe_review *r)
 {
 	const struct qe_diffset *d = r->set;
 	const char *doc = NULL;
-	long k = 0;
+	long k = 0, changed = 0;
 
 	qe_buf_adds(b, "\xe2\x9a\xa0\xef\xb8\x8f **Results differ** in ");
 	for (size_t i = 0; i < d->ncells && k < 6; i++) {
@@ -165,10 +167,22 @@ results_differ(struct qe_buf *b, const struct qe_review *r)
 		qe_mdtable_cell_name(b, c);
 		doc = c->doc;
 	}
+	for (size_t i = 0; i < d->ncells; i++)
+		changed += qe_review_results_differ(&d->cells[i]) && (d->cells[i].flags & QE_FLAG(QE_F_SOURCE));
 	and_more(b, r->n_differ, k);
 	qe_buf_adds(b, " (");
 	qe_mdtable_doc(b, doc);
-	qe_buf_adds(b, "): the timings below compare different computations.\n\n");
+	qe_buf_adds(b, "): the timings below compare different computations.");
+	if (changed > 0)
+		qe_buf_adds(b, changed == r->n_differ && changed == 1 ? " The change is in this cell's own code: if it meant to change what "
+		    "the cell computes (a parameter, a model), its results are to differ; else it is a bug." :
+		    changed == r->n_differ ? " The change is in these cells' own code: if it meant to change what they "
+		    "compute (a parameter, a model), their results are to differ; else it is a bug." :
+		    changed == 1 ? " One of these cells changed its own code: there different results may be what the change "
+		    "meant; in the others they are not." :
+		    " Some of these cells changed their own code: there different results may be what the change "
+		    "meant; in the others they are not.");
+	qe_buf_adds(b, "\n\n");
 }
 
 void

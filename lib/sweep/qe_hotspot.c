@@ -64,12 +64,15 @@ copy_member(cJSON *to, const cJSON *from, const char *key)
  * (at most x1.00)" for a cell it saw little of: the line says that apart).
  */
 static void
-amdahl(cJSON *rec, const cJSON *top, double share, double cell)
+amdahl(cJSON *rec, const char *function, double share, double cell)
 {
 	cJSON *a = qe_json_check(cJSON_AddObjectToObject(rec, "amdahl"));
 
 	share = fmin(1, share);
-	copy_member(a, top, "function");
+	if (function != NULL)
+		qe_json_check(cJSON_AddStringToObject(a, "function", function));
+	else
+		cJSON_AddItemToObject(a, "function", qe_json_check(cJSON_CreateNull()));
 	qe_json_add_rounded(a, "share", share, 4);
 	qe_json_add_rounded(a, "seconds", share * cell, 6);
 	qe_json_check(cJSON_AddNumberToObject(a, "factor", 10));
@@ -102,8 +105,9 @@ by_own(const void *a, const void *b)
  * The rows of the profile: each function by its own time, the JIT
  * compiler's frames (numba's dispatcher, its passes; JAX's compile) folded
  * into one row whose time is the outermost frame's cumulative; into rows,
- * their count. *top: the Python function with the most cumulative time
- * that is not the whole cell, or NULL.
+ * their count. *top: the lecture's own function (file "cell": the kind
+ * triage calls python, what a rewrite can change) with the most cumulative
+ * time that is not the whole cell, or NULL.
  */
 static int
 rows_of(const cJSON *fns, double total, struct row *rows, struct row *compile, const cJSON **top)
@@ -124,7 +128,7 @@ rows_of(const cJSON *fns, double total, struct row *rows, struct row *compile, c
 				*compile = (struct row){ f, qe_json_num(f, "cumulative_s") };
 			continue;
 		}
-		if (qe_json_str(f, "file") != NULL && !own_frame(f) && !whole_cell(f, total) &&
+		if (k == QE_TK_PYTHON && !own_frame(f) && !whole_cell(f, total) &&
 		    (*top == NULL || qe_json_num(f, "cumulative_s") > qe_json_num(*top, "cumulative_s")))
 			*top = f;
 		rows[n++] = (struct row){ f, qe_json_num(f, "own_s") };
@@ -169,33 +173,23 @@ list_rows(cJSON *list, const struct row *rows, int n, const struct row *compile,
 }
 
 /*
- * When the only Python functions are the whole cell (its one top-level
- * call): the hottest row by own time (rows are sorted so) that is neither the cell's
- * <module> nor the compiler's row, or NULL.
+ * Without such a function: the hottest row by own time (rows are sorted so):
+ * where the time goes (a whole-cell function's own loop, the cell's
+ * top-level code, a library call, the JIT compiler's row), or NULL.
  */
-static const cJSON *
-hottest_below(const struct row *rows, int n, const struct row *compile, double total)
+static const struct row *
+hottest(const struct row *rows, int n)
 {
-	int whole = 0;
-
-	for (int i = 0; i < n; i++)
-		whole |= whole_cell(rows[i].f, total);
-	for (int i = 0; whole && i < n; i++) {
-		const cJSON *f = rows[i].f;
-
-		/* by own time, a whole-cell function is its own code: its loop may be the hotspot */
-		if (f != compile->f && !own_frame(f))
-			return rows[i].own > 0 ? f : NULL;
-	}
-	return NULL;
+	return n > 0 && rows[0].own > 0 ? &rows[0] : NULL;
 }
 
 cJSON *
 qe_hotspot_record(const cJSON *prof, const cJSON *timed)
 {
 	const cJSON *fns = cJSON_GetObjectItemCaseSensitive(prof, "functions"), *top = NULL;
-	double total = qe_json_num(prof, "profile_s"), cell, share = 0;
+	double total = qe_json_num(prof, "profile_s"), cell;
 	struct row *rows, compile;
+	const struct row *hot;
 	cJSON *rec;
 	int runs, n;
 
@@ -219,13 +213,12 @@ qe_hotspot_record(const cJSON *prof, const cJSON *timed)
 	qe_json_add_rounded(rec, "covered", list_rows(qe_json_check(cJSON_AddArrayToObject(rec, "functions")),
 	    rows, n, &compile, total), 4);
 	if (top != NULL)
-		share = qe_json_num(top, "cumulative_s") / total;
-	else if ((top = hottest_below(rows, n, &compile, total)) != NULL)
-		share = qe_json_num(top, "own_s") / total;
-	free(rows);
-	if (top != NULL)
-		amdahl(rec, top, share, cell);
+		amdahl(rec, qe_json_str(top, "function"), qe_json_num(top, "cumulative_s") / total, cell);
+	else if ((hot = hottest(rows, n)) != NULL)
+		amdahl(rec, hot->f == compile.f ? QE_HOTSPOT_COMPILE : qe_json_str(hot->f, "function"),
+		    hot->own / total, cell);
 	else
 		cJSON_AddItemToObject(rec, "amdahl", qe_json_check(cJSON_CreateNull()));
+	free(rows);
 	return rec;
 }

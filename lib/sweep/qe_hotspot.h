@@ -14,13 +14,14 @@
  *    call it sees, or in the import machinery).
  *  - the builtin exec that runs the cell and the profiler are never a
  *    hotspot; the cell's <module> is, by its own time (its top-level code);
- *    the function to optimise is the Python function (one with a file,
- *    neither <module> nor the compiler's) with the most cumulative time: a
- *    builtin's time is counted over every caller. A function holding
- *    QE_HOTSPOT_WHOLE of that time or more is the cell itself (its one
- *    top-level call), never the one to optimise by its cumulative time:
- *    then it is the hottest function by own time (that one too, when its
- *    own code holds the time), its share its own time.
+ *    the function to optimise is the lecture's own (file "cell", not
+ *    <module>: what a rewrite can change, triage's python kind) with the
+ *    most cumulative time. A function holding QE_HOTSPOT_WHOLE of that time
+ *    or more is the cell itself (its one top-level call), never the one to
+ *    optimise by its cumulative time. Without another, it is the hottest
+ *    row by own time (the whole-cell function's own loop, the cell's
+ *    top-level code, a library call, the JIT compiler's row), its share its
+ *    own time: where the time goes.
  *  - Amdahl's speedup and limit are over the time cProfile saw, both; the
  *    limit is null when what is left outside the function is under
  *    QE_HOTSPOT_REST of it: the profile cannot tell a ceiling beyond that

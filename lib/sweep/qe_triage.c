@@ -142,6 +142,21 @@ static const char *const other_builtins[] = {
 	"time.sleep", "_imp.", "marshal.", "posix.", "_io.", "select.", "_socket.", "_thread.", NULL
 };
 
+/* Whether file is of a JIT compiler's package: where a function named *compile* is compiling. */
+static int
+jit_package(const char *file)
+{
+	static const char *const pkgs[] = { "numba/", "llvmlite/", "jax/", "jaxlib/", NULL };
+
+	for (const char *const *p = pkgs; *p != NULL; p++) {
+		const char *at = strstr(file, *p);
+
+		if (at != NULL && (at == file || at[-1] == '/'))
+			return 1;
+	}
+	return 0;
+}
+
 int
 qe_triage_kind(const char *function, const char *file, const cJSON *jitnames)
 {
@@ -161,7 +176,11 @@ qe_triage_kind(const char *function, const char *file, const cJSON *jitnames)
 	}
 	if (strcmp(file, "cell") == 0)
 		return QE_TK_PYTHON;
-	if (ends_with(file, compile_files) || strstr(function, "compile") != NULL)
+	/* a module's top level runs when it is imported (numba's dispatcher.py too) */
+	if (strcmp(function, "<module>") == 0)
+		return QE_TK_OTHER;
+	/* importlib's _compile_bytecode is an import, re.compile a regex */
+	if (ends_with(file, compile_files) || (jit_package(file) && strstr(function, "compile") != NULL))
 		return QE_TK_COMPILE;
 	return QE_TK_OTHER;
 }

@@ -8,7 +8,10 @@
  *
  * The kinds (qe_vocab_time_kinds), from the hook and cProfile's own times:
  *   compile   the hook's JIT compile events (jit_compile_s: numba, JAX);
- *             compile machinery in the profile is that time, not more
+ *             compile machinery in the profile (numba's dispatcher and
+ *             passes, a function named *compile* in numba, llvmlite, JAX or
+ *             jaxlib: not importlib's _compile_bytecode, not re.compile) is
+ *             that time, not more
  *   library   time inside compiled extension functions called from Python
  *             (cProfile's built-in entries: NumPy, SciPy's QUADPACK, ...)
  *   python    the lecture's own functions and top-level code (file "cell"):
