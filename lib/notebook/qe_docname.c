@@ -89,13 +89,22 @@ one_book(const char *root, size_t rl, const char *const *paths, size_t n)
 char *
 qe_docname_guess(const char *newest, const char *const *paths, size_t n)
 {
-	size_t common, len;
+	size_t common, len, bytes = 0, folders = 0;
 
 	if (n < 2)
 		return NULL;
 	common = qe_docname_dir_len(paths[0]);
-	for (size_t i = 1; i < n; i++)
-		qe_docname_common(paths[i], paths[0], &common);
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0)
+			qe_docname_common(paths[i], paths[0], &common);
+		bytes += strlen(paths[i]);
+	}
+	for (const char *p = newest; (p = strchr(p, '/')) != NULL; p++)
+		folders++;
+	/* each folder tried reads every path once per folder of the root: a
+	 * cache built to make that quadratic is named by its common directory */
+	if ((double)bytes * (double)folders * (double)folders > QE_DOCNAME_GUESS_WORK)
+		return NULL;
 	/* deepest first: the shallowest that works would be the common directory */
 	for (len = qe_docname_dir_len(newest); len > common;) {
 		char *root = qe_xstrndup(newest, len);
