@@ -45,7 +45,7 @@ origin_of(const struct qe_extract *x, const struct qe_jcache_entry *e)
 {
 	int o = -1;
 
-	if (e->pk < 0 && e->moved)	/* another checkout's failure: not run at this path */
+	if (e->pk < 0 && e->elsewhere)	/* another checkout's failure: not run at this path */
 		o = x->have_since || x->have_baseline ? QE_ORIGIN_INHERITED : -1;
 	else if (e->pk < 0)		/* a failure is re-executed by every build */
 		o = x->have_since || x->have_baseline ? QE_ORIGIN_EXECUTED : -1;

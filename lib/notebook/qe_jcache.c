@@ -382,6 +382,7 @@ qe_jcache_arrange(struct qe_jcache *c, int all, const char *root)
 	const char *base, **uris;
 	char *guess = NULL;
 	size_t baselen, newest = c->n - 1;
+	int here = 0;
 
 	if (c->n == 0)		/* an empty cache: qsort() must not see NULL */
 		return;
@@ -406,6 +407,12 @@ qe_jcache_arrange(struct qe_jcache *c, int all, const char *root)
 		if (root != NULL)
 			qe_docname_under(c->e[i].uri, root, &c->e[i].moved);
 	}
+	/* a failure at another checkout's path is that checkout's when this one
+	 * has records of its own; when none is here, the root only maps paths */
+	for (size_t i = 0; i < c->n; i++)
+		here |= c->e[i].pk >= 0 && !c->e[i].moved;
+	for (size_t i = 0; i < c->n; i++)
+		c->e[i].elsewhere = here && c->e[i].pk < 0 && c->e[i].moved;
 	qsort(c->e, c->n, sizeof *c->e, entry_cmp);
 	for (size_t i = 0, j; i < c->n; i = j) {
 		size_t cur;

@@ -45,6 +45,7 @@ struct qe_jcache_entry {
 	char *hashkey, *uri;		/* hashkey NULL for a failure */
 	char *document;			/* set by qe_jcache_arrange() */
 	int moved;			/* named from another absolute path of the root */
+	int elsewhere;			/* a failure of another checkout than the one that has records here */
 	char *error;			/* failure: the traceback's exception line */
 	double execution_seconds;	/* NAN when unknown */
 	struct qe_time created;
